@@ -1,0 +1,82 @@
+# difffuzz: every target installs what it needs first, from the project's own
+# pinned files (requirements.txt, package-lock.json, Cargo.lock, go.sum).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := difffuzz
+
+DURATION ?= 60s
+ARGS ?=
+
+VENV   := adapters/python/.venv
+PY     := $(VENV)/bin/python
+TS_JS  := adapters/ts/dist/src/worker.js
+RUST_W := adapters/rust/target/release/worker
+DIFFFUZZ := bin/difffuzz
+
+GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
+
+.PHONY: difffuzz test build bench fixtures fixtures-check replay \
+        test-go test-python test-ts test-rust python ts rust go clean
+
+## build: every adapter and the driver
+build: python ts rust go
+
+python: $(VENV)/.installed
+$(VENV)/.installed: adapters/python/requirements.txt adapters/python/pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r adapters/python/requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e adapters/python
+	touch $@
+
+ts: $(TS_JS)
+adapters/ts/node_modules/.installed: adapters/ts/package.json adapters/ts/package-lock.json
+	cd adapters/ts && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(TS_JS): adapters/ts/node_modules/.installed $(shell find adapters/ts/src adapters/ts/test -name '*.ts' 2>/dev/null) adapters/ts/tsconfig.json
+	cd adapters/ts && npm run --silent build
+
+rust: $(RUST_W)
+$(RUST_W): $(shell find adapters/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/Cargo.lock
+	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml
+
+go: $(DIFFFUZZ) bin/canonjson-worker
+$(DIFFFUZZ): $(GO_SRC)
+	go build -o $@ ./cmd/difffuzz
+bin/canonjson-worker: $(GO_SRC)
+	go build -o $@ ./cmd/canonjson-worker
+
+## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
+difffuzz: build
+	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
+
+## test: every test of every language, the fixture check and the corpus replay
+test: build test-go test-python test-ts test-rust fixtures-check replay
+
+test-go:
+	go vet ./...
+	go test -short ./...
+
+test-python: python
+	cd adapters/python && .venv/bin/python -m pytest -q
+
+test-ts: ts
+	cd adapters/ts && npm test --silent
+
+test-rust:
+	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml
+
+fixtures: python
+	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --out tests/fixtures/canonical-json-fuzz
+
+fixtures-check: python
+	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --check tests/fixtures/canonical-json-fuzz
+
+replay: build
+	$(DIFFFUZZ) replay corpus/
+
+bench: build
+	$(DIFFFUZZ) bench
+
+clean:
+	rm -rf bin out adapters/ts/dist adapters/rust/target $(VENV)

@@ -1,0 +1,3 @@
+module difffuzz
+
+go 1.26
