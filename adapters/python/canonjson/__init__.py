@@ -1,0 +1,41 @@
+"""canonjson: the reference implementation of difffuzz's canonical JSON
+(docs/canonical-json.md) and its worker (docs/adapter-protocol.md).
+
+See :mod:`canonjson._canonical` for the Python value model; objects are
+``dict`` or :class:`Object` (ordered ``(key, value)`` pairs, duplicates kept).
+"""
+
+from canonjson._canonical import (
+    ERROR_CODES,
+    MAX_DEPTH,
+    CanonicalError,
+    Object,
+    Unsupported,
+    canonical,
+    canonical_value,
+    format_float,
+    format_int,
+    parse_int,
+    signature,
+)
+from canonjson.extjson import loads
+
+#: Single source of the package version (pyproject reads it; the worker's
+#: hello reports it so findings name the implementation that disagreed).
+__version__ = "0.1.0"
+
+__all__ = [
+    "ERROR_CODES",
+    "MAX_DEPTH",
+    "CanonicalError",
+    "Object",
+    "Unsupported",
+    "canonical",
+    "canonical_value",
+    "format_float",
+    "format_int",
+    "loads",
+    "parse_int",
+    "signature",
+    "__version__",
+]
