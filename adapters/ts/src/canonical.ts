@@ -1,0 +1,309 @@
+/**
+ * Canonical JSON for tool-call signatures, as specified in
+ * docs/canonical-json.md. This module is the library an SDK imports: it knows
+ * nothing about the difffuzz worker protocol.
+ *
+ * Value model (spec §2) in JavaScript terms:
+ *
+ * | spec type | JavaScript value                                              |
+ * |-----------|---------------------------------------------------------------|
+ * | null      | `null`                                                        |
+ * | bool      | `true`, `false`                                               |
+ * | integer   | `bigint` (any size)                                           |
+ * | float     | `number` (every number, including NaN, ±Infinity and -0)      |
+ * | string    | `string` (must be well-formed UTF-16: no lone surrogates)     |
+ * | array     | an `Array`                                                    |
+ * | object    | a {@link JsonObject}, or a plain object (see below)           |
+ *
+ * Integers are `bigint` and only `bigint`: a `number` is always a float. This
+ * costs nothing for ordinary integers, because every integer-valued double
+ * below 1e21 in magnitude prints exactly the digits of that integer (spec
+ * §4.4 and §4.5), so `5` and `5n` both print `5`. It matters from 1e21 up,
+ * where the float `1e21` prints `1e+21` and the integer `10n ** 21n` prints
+ * `1000000000000000000000`: pass a `bigint` to sign an integer that large.
+ *
+ * Plain objects (prototype `Object.prototype` or `null`) are accepted for SDK
+ * convenience, with the limits of JavaScript objects: they cannot hold
+ * duplicate keys, an object literal cannot hold an own `__proto__` key, and
+ * their members are visited in `Object.keys` order (integer-like keys first),
+ * which only decides which error is reported when there are several. Own
+ * enumerable symbol keys are rejected as `non_string_key`. Use
+ * {@link JsonObject} when member order and duplicates must survive, as a
+ * decoder of untrusted input must.
+ */
+import { blake3 } from "@noble/hashes/blake3.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+/** Deepest container nesting accepted (spec §3); deeper is `too_deep`. */
+export const MAX_DEPTH = 512;
+
+/** The spec's error codes, so that every implementation reports alike. */
+export type ErrorCode =
+  | "too_deep"
+  | "non_string_key"
+  | "lone_surrogate"
+  | "duplicate_key"
+  | "unsupported_value"
+  | "bad_envelope";
+
+/**
+ * Raised for out-of-domain input; `code` is what callers compare across
+ * implementations, `message` is only for people.
+ */
+export class CanonicalError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CanonicalError";
+  }
+}
+
+/**
+ * One object member. The key is typed `unknown` because decoders of formats
+ * with non-string keys (msgpack) must hand such keys over as they are, so
+ * that `non_string_key` is reported at the right point of the walk.
+ */
+export type Member = readonly [key: unknown, value: unknown];
+
+/**
+ * An object as an ordered member list, so that member order, duplicate keys
+ * and keys such as `__proto__` survive untouched until validation.
+ */
+export class JsonObject {
+  constructor(readonly members: readonly Member[]) {}
+}
+
+/** The values of the model, for SDK code that builds them statically. */
+export type Value =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | readonly Value[]
+  | JsonObject
+  | { readonly [key: string]: Value };
+
+/** The canonical text (ASCII only) of a signed value. */
+export function canonical(value: unknown): string {
+  const text = write(value, 0);
+  checkEnvelope(value);
+  return text;
+}
+
+const encoder = new TextEncoder();
+
+/** The canonical text as the bytes that are hashed (ASCII = UTF-8). */
+export function canonicalBytes(value: unknown): Uint8Array {
+  return encoder.encode(canonical(value));
+}
+
+/** Canonical bytes and their BLAKE3-256 digest, computed once for both. */
+export function canonicalDigest(value: unknown): { canonical: Uint8Array; digest: Uint8Array } {
+  const bytes = canonicalBytes(value);
+  return { canonical: bytes, digest: blake3(bytes) };
+}
+
+/** The signature: BLAKE3-256 of the canonical bytes, as 64 lower-case hex digits. */
+export function signature(value: unknown): string {
+  return bytesToHex(canonicalDigest(value).digest);
+}
+
+// ---------------------------------------------------------------------------
+// The walk. One pre-order pass both validates and writes, so the first error
+// thrown is the first one of spec §3's procedure; `level` is the nesting level
+// of the enclosing container (0 outside everything), so recursion stops at
+// MAX_DEPTH + 1 whatever the input's depth.
+
+function write(value: unknown, level: number): string {
+  switch (typeof value) {
+    case "string":
+      return quote(value);
+    case "number":
+      // Number::toString is the spec's float layout by definition, and it
+      // already prints -0 as "0" and NaN/Infinity as the bare tokens.
+      return String(value);
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      if (value === null) return "null";
+      if (Array.isArray(value)) return writeArray(value, level + 1);
+      if (value instanceof JsonObject) return writeObject(value.members, level + 1);
+      if (isPlainObject(value)) return writeObject(plainMembers(value), level + 1);
+      break;
+  }
+  throw new CanonicalError("unsupported_value", `value outside the model: ${describe(value)}`);
+}
+
+function enter(level: number): void {
+  if (level > MAX_DEPTH) {
+    throw new CanonicalError("too_deep", `container nested deeper than ${MAX_DEPTH}`);
+  }
+}
+
+function writeArray(items: readonly unknown[], level: number): string {
+  enter(level);
+  let out = "[";
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ",";
+    out += write(items[i], level);
+  }
+  return out + "]";
+}
+
+/** A member on its way out: the raw key for sorting, the written text. */
+type Written = readonly [key: string, text: string];
+
+function writeObject(members: readonly Member[], level: number): string {
+  enter(level);
+  const written: Written[] = new Array<Written>(members.length);
+  const seen = new Set<string>();
+  for (let i = 0; i < members.length; i++) {
+    const [key, value] = members[i]!;
+    if (typeof key !== "string") {
+      throw new CanonicalError("non_string_key", `object key is not a string: ${describe(key)}`);
+    }
+    const keyText = quote(key); // lone_surrogate comes before duplicate_key
+    if (seen.has(key)) {
+      throw new CanonicalError("duplicate_key", `duplicate object key ${keyText}`);
+    }
+    seen.add(key);
+    written[i] = [key, keyText + ":" + write(value, level)];
+  }
+  written.sort(byKey);
+  let out = "{";
+  for (let i = 0; i < written.length; i++) {
+    if (i > 0) out += ",";
+    out += written[i]![1];
+  }
+  return out + "}";
+}
+
+function byKey(a: Written, b: Written): number {
+  return compareCodePoints(a[0], b[0]);
+}
+
+/**
+ * Orders well-formed strings by Unicode code point (spec §4.2), which is not
+ * the UTF-16 code-unit order of `<` and the default sort: a surrogate unit
+ * (part of an astral character) must sort after U+E000..U+FFFF. Only the first
+ * differing unit decides, and when both are at least 0xD800 the remap below
+ * moves surrogates above U+E000..U+FFFF while keeping each group's order.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) return codePointRank(x) - codePointRank(y);
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
+
+// ---------------------------------------------------------------------------
+// Strings (spec §4.3: Python's json.dumps with ensure_ascii=True).
+
+/** Strings made only of printable ASCII other than `"` and `\` need no work. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The escape of every ASCII code unit that needs one, indexed by unit. */
+const ASCII_ESCAPES: ReadonlyArray<string | undefined> = (() => {
+  const table: Array<string | undefined> = new Array<string | undefined>(0x80).fill(undefined);
+  for (let c = 0; c < 0x20; c++) table[c] = unicodeEscape(c);
+  table[0x08] = "\\b";
+  table[0x09] = "\\t";
+  table[0x0a] = "\\n";
+  table[0x0c] = "\\f";
+  table[0x0d] = "\\r";
+  table[0x22] = '\\"';
+  table[0x5c] = "\\\\";
+  table[0x7f] = unicodeEscape(0x7f);
+  return table;
+})();
+
+function unicodeEscape(unit: number): string {
+  return "\\u" + unit.toString(16).padStart(4, "0");
+}
+
+function quote(s: string): string {
+  if (PLAIN.test(s)) return '"' + s + '"';
+  if (!s.isWellFormed()) {
+    throw new CanonicalError("lone_surrogate", "string holds a lone surrogate");
+  }
+  // The string is well-formed, so escaping it unit by unit writes every
+  // astral character as its surrogate pair, as the spec requires.
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    const escape = unit < 0x80 ? ASCII_ESCAPES[unit] : unicodeEscape(unit);
+    if (escape !== undefined) {
+      out += s.slice(start, i) + escape;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+// ---------------------------------------------------------------------------
+// Envelope (spec §1 and §3 step 2), checked only after a clean walk.
+
+function checkEnvelope(value: unknown): void {
+  const members = objectMembers(value);
+  let hasName = false;
+  let hasArgs = false;
+  if (members !== undefined && members.length === 2) {
+    for (const [key, member] of members) {
+      if (key === "tool_name" && typeof member === "string") hasName = true;
+      else if (key === "args" && objectMembers(member) !== undefined) hasArgs = true;
+    }
+  }
+  if (!(hasName && hasArgs)) {
+    throw new CanonicalError(
+      "bad_envelope",
+      'top-level value must be an object with exactly "tool_name" (a string) and "args" (an object)',
+    );
+  }
+}
+
+function objectMembers(value: unknown): readonly Member[] | undefined {
+  if (value instanceof JsonObject) return value.members;
+  if (isPlainObject(value)) return plainMembers(value);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Plain objects, accepted for SDK convenience (see the module comment).
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function plainMembers(value: Record<string, unknown>): Member[] {
+  const members: Member[] = Object.keys(value).map((key): Member => [key, value[key]]);
+  for (const symbol of Object.getOwnPropertySymbols(value)) {
+    if (Object.prototype.propertyIsEnumerable.call(value, symbol)) members.push([symbol, undefined]);
+  }
+  return members;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return value.constructor?.name ?? "object";
+  if (typeof value === "string") return "string";
+  if (typeof value === "symbol") return "symbol";
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,159 @@
+/**
+ * The difffuzz worker (docs/adapter-protocol.md): a thin loop that reads
+ * request frames on stdin, runs each case through the canonical library and
+ * writes response frames on stdout. Everything about values lives in
+ * canonical.ts and wire.ts; this file only speaks the protocol.
+ */
+import { once } from "node:events";
+import { CanonicalError, canonicalDigest } from "./canonical.js";
+import { FrameLengthError, FrameReader, WireDecoder, encodeFrame } from "./wire.js";
+
+const HELLO = {
+  type: "hello",
+  protocol: 1,
+  language: "typescript",
+  name: "canonjson-ts",
+  version: "0.1.0",
+} as const;
+
+type RequestId = number | bigint;
+type Result = { canonical: Uint8Array; digest: Uint8Array } | { error: string; message: string };
+type Response = Record<string, unknown>;
+
+/** A request the worker cannot act on; answered with an `error` message. */
+class BadRequest extends Error {
+  constructor(
+    readonly id: RequestId,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The outcome of one case: canonical bytes and digest, or the error result. */
+function runCase(decoder: WireDecoder, raw: unknown): Result {
+  try {
+    return canonicalDigest(decoder.toValue(raw));
+  } catch (e) {
+    if (e instanceof CanonicalError) return { error: e.code, message: e.message };
+    return { error: "internal", message: describeFailure(e) };
+  }
+}
+
+function describeFailure(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+}
+
+function batch(decoder: WireDecoder, id: RequestId, cases: unknown[]): Response {
+  const results = new Array<Result>(cases.length);
+  for (let i = 0; i < cases.length; i++) results[i] = runCase(decoder, cases[i]);
+  return { type: "results", id, results };
+}
+
+/** Times `rounds` passes of canonicalize + hash over cases converted once. */
+function bench(decoder: WireDecoder, id: RequestId, cases: unknown[], rounds: number): Response {
+  const values = cases.map((raw) => decoder.toValue(raw));
+  const start = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) {
+    for (const value of values) {
+      try {
+        canonicalDigest(value);
+      } catch {
+        // an error result is work too (protocol: bench); nothing to keep
+      }
+    }
+  }
+  const elapsed = process.hrtime.bigint() - start;
+  return { type: "bench", id, elapsed_ns: Number(elapsed), count: rounds * cases.length };
+}
+
+function handle(decoder: WireDecoder, body: Uint8Array): Response {
+  try {
+    const request = readRequest(decoder, body);
+    switch (request.type) {
+      case "batch":
+        return batch(decoder, request.id, casesOf(request));
+      case "bench":
+        return bench(decoder, request.id, casesOf(request), roundsOf(request));
+      default:
+        throw new BadRequest(request.id, `unknown request type ${JSON.stringify(request.type)}`);
+    }
+  } catch (e) {
+    const id = e instanceof BadRequest ? e.id : 0;
+    return { type: "error", id, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+interface Request {
+  type: string;
+  id: RequestId;
+  fields: Map<unknown, unknown>;
+}
+
+function readRequest(decoder: WireDecoder, body: Uint8Array): Request {
+  let raw: unknown;
+  try {
+    raw = decoder.decodeRaw(body);
+  } catch (e) {
+    throw new BadRequest(0, `undecodable frame: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const members = decoder.fields(raw);
+  if (members === undefined) throw new BadRequest(0, "request is not a msgpack map");
+  const fields = new Map(members);
+  const id = fields.get("id");
+  if (!isUnsigned(id)) throw new BadRequest(0, 'request "id" is not an unsigned integer');
+  const type = fields.get("type");
+  if (typeof type !== "string") throw new BadRequest(id, 'request "type" is not a string');
+  return { type, id, fields };
+}
+
+function casesOf(request: Request): unknown[] {
+  const cases = request.fields.get("cases");
+  if (!Array.isArray(cases)) throw new BadRequest(request.id, `${request.type}: cases is not an array`);
+  return cases;
+}
+
+function roundsOf(request: Request): number {
+  const rounds = request.fields.get("rounds");
+  if (!isUnsigned(rounds) || rounds > Number.MAX_SAFE_INTEGER) {
+    throw new BadRequest(request.id, `${request.type}: rounds is not an unsigned integer`);
+  }
+  return Number(rounds);
+}
+
+function isUnsigned(x: unknown): x is RequestId {
+  return (typeof x === "number" && Number.isInteger(x) && x >= 0) || (typeof x === "bigint" && x >= 0n);
+}
+
+/** Writes one frame, waiting for stdout to drain when its buffer is full. */
+async function send(message: unknown): Promise<void> {
+  if (!process.stdout.write(encodeFrame(message))) await once(process.stdout, "drain");
+}
+
+async function main(): Promise<void> {
+  await send(HELLO);
+  const reader = new FrameReader();
+  const decoder = new WireDecoder();
+  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) {
+    reader.push(chunk);
+    for (;;) {
+      let body: Uint8Array | undefined;
+      try {
+        body = reader.next();
+      } catch (e) {
+        if (!(e instanceof FrameLengthError)) throw e;
+        await send({ type: "error", id: 0, message: e.message });
+        process.exitCode = 2; // leaving the loop closes stdin; exit once stdout is flushed
+        return;
+      }
+      if (body === undefined) break;
+      await send(handle(decoder, body));
+    }
+  }
+  if (reader.midFrame) process.stderr.write("canonjson-ts worker: stdin ended inside a frame\n");
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`canonjson-ts worker: ${describeFailure(e)}\n`);
+  process.exitCode = 1;
+});
