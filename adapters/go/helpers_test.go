@@ -1,0 +1,78 @@
+package canonjson
+
+import (
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// env wraps args in the signed envelope with tool name "t".
+func env(args any) Object {
+	return Object{{"tool_name", "t"}, {"args", args}}
+}
+
+// nest returns n nested arrays around inner (n = 0 returns inner itself).
+func nest(n int, inner any) any {
+	v := inner
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
+// nestEmpty returns a value of depth n: n nested arrays, the innermost empty.
+func nestEmpty(n int) any {
+	return nest(n-1, []any{})
+}
+
+func bigInt(s string) *big.Int {
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		panic("bad big int " + s)
+	}
+	return n
+}
+
+func mustParse(t testing.TB, text string) any {
+	t.Helper()
+	v, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatalf("Parse(%.80q): %v", text, err)
+	}
+	return v
+}
+
+// codeOf returns the spec code of an error from this package, "" for nil.
+func codeOf(t testing.TB, err error) Code {
+	t.Helper()
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v is %T, want *canonjson.Error", err, err)
+	}
+	if !strings.HasPrefix(err.Error(), "canonjson: "+string(e.Code)+": ") {
+		t.Errorf("error text %q does not start with its code", err.Error())
+	}
+	return e.Code
+}
+
+// firstDiff describes where got and want first differ, for failure messages.
+func firstDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(0, i-20)
+	return "first difference at byte " + itoa(i) + ": got ..." + clip(got, lo, i+20) + "... want ..." + clip(want, lo, i+20) + "..."
+}
+
+func clip(s string, lo, hi int) string {
+	return s[min(lo, len(s)):min(hi, len(s))]
+}
+
+func itoa(i int) string {
+	return big.NewInt(int64(i)).String()
+}

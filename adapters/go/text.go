@@ -1,0 +1,116 @@
+package canonjson
+
+import (
+	"math/big"
+	"slices"
+	"strconv"
+)
+
+// AppendText appends v as compact extended JSON text (spec section 6), the
+// form corpus files, fixtures and bug reports carry. Unlike the canonical
+// text it keeps everything Parse needs to rebuild v exactly: member order and
+// duplicate keys, lone surrogates (as \udXXX), integer vs float (a float that
+// would read back as an integer gets ".0"; negative zero is "-0.0").
+//
+// A value that the text cannot express (a Go type outside the model, a
+// non-string key, a string that is not even WTF-8, nesting beyond
+// MaxTextDepth) is written in a visibly invalid form, so that Parse rejects
+// the text instead of reading back a different value.
+func AppendText(dst []byte, v any) []byte {
+	return appendText(dst, v, 1)
+}
+
+func appendText(dst []byte, v any, level int) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case bool:
+		if x {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case string:
+		return appendTextString(dst, x)
+	case int64:
+		return strconv.AppendInt(dst, x, 10)
+	case float64:
+		return appendTextFloat(dst, x)
+	case float32:
+		return appendTextFloat(dst, float64(x))
+	case *big.Int:
+		if x != nil {
+			return x.Append(dst, 10)
+		}
+	case int, int8, int16, int32, uint, uint8, uint16, uint32:
+		i, _ := intOf(x)
+		return strconv.AppendInt(dst, i, 10)
+	case uint64:
+		return strconv.AppendUint(dst, x, 10)
+	}
+	k := kindOf(v)
+	if k != kindArray && k != kindObject && k != kindMap {
+		return append(append(append(dst, "<unsupported "...), typeName(v)...), '>')
+	}
+	if level > MaxTextDepth {
+		return append(dst, "<nested deeper than 1000 levels>"...)
+	}
+	switch x := v.(type) {
+	case []any:
+		dst = append(dst, '[')
+		for i, el := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendText(dst, el, level+1)
+		}
+		return append(dst, ']')
+	case []string:
+		dst = append(dst, '[')
+		for i, el := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendTextString(dst, el)
+		}
+		return append(dst, ']')
+	case Object:
+		dst = append(dst, '{')
+		for i, m := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendTextString(dst, m.Key)
+			dst = append(dst, ':')
+			dst = appendText(dst, m.Value, level+1)
+		}
+		return append(dst, '}')
+	case RawObject:
+		dst = append(dst, '{')
+		for i, m := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendText(dst, m.Key, level+1) // a non-string key makes the text invalid, as it should
+			dst = append(dst, ':')
+			dst = appendText(dst, m.Value, level+1)
+		}
+		return append(dst, '}')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendTextString(dst, k)
+			dst = append(dst, ':')
+			dst = appendText(dst, x[k], level+1)
+		}
+		return append(dst, '}')
+	}
+	return dst
+}

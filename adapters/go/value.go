@@ -1,0 +1,294 @@
+package canonjson
+
+import (
+	"math"
+	"math/big"
+	"reflect"
+)
+
+// Object is an object as the spec models it: members in input order, so that
+// the error precedence of spec section 3 can be followed and duplicate keys
+// can be represented at all (Canonical rejects them; Parse and AppendText keep
+// them so that a bug report can carry one).
+type Object []Member
+
+// Member is one key/value pair of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// RawObject is an object whose keys may be any value, not only strings. It
+// exists so that a decoder (the msgpack worker) can represent a map with a
+// non-string key in place, and Canonical can report non_string_key at the
+// position the spec's walk reaches it rather than for the whole case. A string
+// key in a RawObject behaves exactly like an Object key.
+type RawObject []RawMember
+
+// RawMember is one key/value pair of a RawObject.
+type RawMember struct {
+	Key   any
+	Value any
+}
+
+// Code is one of the spec's error codes: the part of a rejection that every
+// implementation must agree on.
+type Code string
+
+// The error codes of spec section 3.
+const (
+	CodeTooDeep       Code = "too_deep"
+	CodeNonStringKey  Code = "non_string_key"
+	CodeLoneSurrogate Code = "lone_surrogate"
+	CodeDuplicateKey  Code = "duplicate_key"
+	CodeUnsupported   Code = "unsupported_value"
+	CodeBadEnvelope   Code = "bad_envelope"
+)
+
+// Error is a rejection of an out-of-domain value. Code is what implementations
+// are compared on; Msg is for people and says where the problem is.
+type Error struct {
+	Code Code
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	return "canonjson: " + string(e.Code) + ": " + e.Msg
+}
+
+// MaxDepth is the deepest nesting the spec accepts: a container entered at a
+// level above it is too_deep.
+const MaxDepth = 512
+
+// Equal reports whether a and b are the same value of the model. It is what a
+// round trip (value -> text or wire -> value) must preserve, so it is stricter
+// than canonical equality: integers and floats differ (1 != 1.0), floats
+// compare by bits (0.0 != -0.0) except that every NaN equals every NaN,
+// objects compare member by member in order (duplicates included). Integers
+// compare by value whatever their Go type (int64, *big.Int, int, ...).
+func Equal(a, b any) bool {
+	ka, kb := kindOf(a), kindOf(b)
+	if ka != kb {
+		return false
+	}
+	switch ka {
+	case kindNull:
+		return true
+	case kindBool:
+		return a.(bool) == b.(bool)
+	case kindInt:
+		return intEqual(a, b)
+	case kindFloat:
+		x, y := floatOf(a), floatOf(b)
+		if x != x && y != y {
+			return true
+		}
+		return math.Float64bits(x) == math.Float64bits(y)
+	case kindString:
+		return a.(string) == b.(string)
+	case kindArray:
+		return arrayEqual(a, b)
+	case kindObject:
+		return objectEqual(a, b)
+	case kindMap:
+		return mapEqual(a.(map[string]any), b.(map[string]any))
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+type kind uint8
+
+const (
+	kindOther kind = iota
+	kindNull
+	kindBool
+	kindInt
+	kindFloat
+	kindString
+	kindArray
+	kindObject
+	kindMap
+)
+
+func kindOf(v any) kind {
+	switch v.(type) {
+	case nil:
+		return kindNull
+	case bool:
+		return kindBool
+	case int64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64:
+		return kindInt
+	case *big.Int:
+		if v.(*big.Int) == nil {
+			return kindOther
+		}
+		return kindInt
+	case float64, float32:
+		return kindFloat
+	case string:
+		return kindString
+	case []any, []string:
+		return kindArray
+	case Object, RawObject:
+		return kindObject
+	case map[string]any:
+		return kindMap
+	}
+	return kindOther
+}
+
+// intOf returns an integer value as int64 when it fits, else as *big.Int.
+func intOf(v any) (int64, *big.Int) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case int:
+		return int64(x), nil
+	case int8:
+		return int64(x), nil
+	case int16:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	case uint:
+		return intOfUint(uint64(x))
+	case uint8:
+		return int64(x), nil
+	case uint16:
+		return int64(x), nil
+	case uint32:
+		return int64(x), nil
+	case uint64:
+		return intOfUint(x)
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64(), nil
+		}
+		return 0, x
+	}
+	return 0, nil
+}
+
+func intOfUint(u uint64) (int64, *big.Int) {
+	if u <= math.MaxInt64 {
+		return int64(u), nil
+	}
+	return 0, new(big.Int).SetUint64(u)
+}
+
+func intEqual(a, b any) bool {
+	x, bx := intOf(a)
+	y, by := intOf(b)
+	if bx == nil && by == nil {
+		return x == y
+	}
+	if bx == nil || by == nil {
+		return false // one fits int64, the other does not
+	}
+	return bx.Cmp(by) == 0
+}
+
+func floatOf(v any) float64 {
+	if f, ok := v.(float32); ok {
+		return float64(f)
+	}
+	return v.(float64)
+}
+
+func arrayEqual(a, b any) bool {
+	if x, ok := a.([]any); ok {
+		if y, ok := b.([]any); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if !Equal(x[i], y[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	na, nb := arrayLen(a), arrayLen(b)
+	if na != nb {
+		return false
+	}
+	for i := 0; i < na; i++ {
+		if !Equal(elemAt(a, i), elemAt(b, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+func arrayLen(v any) int {
+	if x, ok := v.([]any); ok {
+		return len(x)
+	}
+	return len(v.([]string))
+}
+
+func elemAt(v any, i int) any {
+	if x, ok := v.([]any); ok {
+		return x[i]
+	}
+	return v.([]string)[i]
+}
+
+func objectEqual(a, b any) bool {
+	if x, ok := a.(Object); ok {
+		if y, ok := b.(Object); ok {
+			if len(x) != len(y) {
+				return false
+			}
+			for i := range x {
+				if x[i].Key != y[i].Key || !Equal(x[i].Value, y[i].Value) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	na, nb := objectLen(a), objectLen(b)
+	if na != nb {
+		return false
+	}
+	for i := 0; i < na; i++ {
+		ka, va := memberAt(a, i)
+		kb, vb := memberAt(b, i)
+		if !Equal(ka, kb) || !Equal(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
+func objectLen(v any) int {
+	if x, ok := v.(Object); ok {
+		return len(x)
+	}
+	return len(v.(RawObject))
+}
+
+// memberAt returns member i of an Object or RawObject (boxing a string key:
+// only for the rarely used mixed comparisons).
+func memberAt(v any, i int) (key, val any) {
+	if x, ok := v.(Object); ok {
+		return x[i].Key, x[i].Value
+	}
+	m := v.(RawObject)[i]
+	return m.Key, m.Value
+}
+
+func mapEqual(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || !Equal(va, vb) {
+			return false
+		}
+	}
+	return true
+}
