@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"difffuzz/harness"
+)
+
+// newFlagSet makes a subcommand's flag set that reports to c.Stderr.
+func (c *CLI) newFlagSet(name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(c.Stderr, "usage: difffuzz %s [flags] %s\n\nflags:\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; it returns the exit status to stop with, or -1 to go on.
+func parse(fs *flag.FlagSet, args []string) int {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return harness.ExitOK
+	case err != nil:
+		return harness.ExitSetup
+	}
+	return -1
+}
+
+func (c *CLI) run(ctx context.Context, args []string) int {
+	fs := c.newFlagSet("run", "")
+	var af adapterFlags
+	af.register(fs)
+	cfg := harness.Config{Stdout: c.Stdout, Stderr: c.Stderr}
+	fs.DurationVar(&cfg.Duration, "duration", 0, "how long to fuzz (0: until -cases or Ctrl-C)")
+	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
+	seed := fs.String("seed", "", "generator seed (default: random, printed)")
+	fs.StringVar(&cfg.CorpusDir, "corpus", "corpus", "folder for findings")
+	fs.StringVar(&cfg.ReportPath, "report", "", "write the JSON report to this file")
+	fs.IntVar(&cfg.Batch, "batch", 256, "cases per batch")
+	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
+	shard := fs.String("shard", "0/1", "take shard `I/N` of the case space")
+	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", 10*time.Second, "time to minimize each distinct divergence (negative: none)")
+	fs.IntVar(&cfg.Gen.MaxDepth, "max-depth", 0, "generator nesting depth of ordinary cases (0: its default)")
+	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
+	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return c.usageError(fs, "run takes no arguments, got %q", fs.Args())
+	}
+	var err error
+	if cfg.Adapters, err = af.specs(); err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	if cfg.Shard, cfg.Shards, err = parseShard(*shard); err != nil {
+		return c.usageError(fs, "-shard: %v", err)
+	}
+	if cfg.Seed, err = parseSeed(*seed); err != nil {
+		return c.usageError(fs, "-seed: %v", err)
+	}
+	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
+	_, code := harness.Run(ctx, cfg)
+	return code
+}
+
+func (c *CLI) usageError(fs *flag.FlagSet, format string, a ...any) int {
+	fmt.Fprintf(c.Stderr, "difffuzz %s: %s\n", fs.Name(), fmt.Sprintf(format, a...))
+	return harness.ExitSetup
+}
+
+func parseShard(s string) (uint64, uint64, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, err1 := strconv.ParseUint(is, 10, 64)
+	n, err2 := strconv.ParseUint(ns, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n == 0 || i >= n {
+		return 0, 0, fmt.Errorf("want I/N with 0 <= I < N, got %q", s)
+	}
+	return i, n, nil
+}
+
+func parseSeed(s string) (uint64, error) {
+	if s == "" {
+		return rand.Uint64() >> 1, nil
+	}
+	return strconv.ParseUint(s, 0, 64)
+}
+
+// repeatCommand is the command line that repeats a run: the same flags, with
+// the seed made explicit.
+func repeatCommand(args []string, seed uint64, addSeed bool) string {
+	parts := append([]string{"difffuzz", "run"}, args...)
+	if addSeed {
+		parts = append(parts, "-seed", strconv.FormatUint(seed, 10))
+	}
+	for i, p := range parts {
+		if strings.ContainsAny(p, " \t\"'$") {
+			parts[i] = strconv.Quote(p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (c *CLI) oneShot(name, args string, rest []string) (*harness.OneShot, *flag.FlagSet, int) {
+	fs := c.newFlagSet(name, args)
+	var af adapterFlags
+	af.register(fs)
+	cfg := &harness.OneShot{Stdout: c.Stdout, Stderr: c.Stderr}
+	switch name {
+	case "check":
+		fs.BoolVar(&cfg.JSON, "json", false, "print one JSON object per input line")
+	case "minimize":
+		fs.StringVar(&cfg.CorpusDir, "corpus", "", "folder for the minimized case (default: beside the input)")
+		fs.BoolVar(&cfg.Verbose, "v", false, "print round trips")
+	case "replay":
+		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
+	}
+	if code := parse(fs, rest); code >= 0 {
+		return nil, fs, code
+	}
+	var err error
+	if cfg.Adapters, err = af.specs(); err != nil {
+		return nil, fs, c.usageError(fs, "%v", err)
+	}
+	return cfg, fs, -1
+}
+
+func (c *CLI) check(ctx context.Context, args []string) int {
+	cfg, fs, code := c.oneShot("check", "[FILE|-]", args)
+	if code >= 0 {
+		return code
+	}
+	name, in := "stdin", c.Stdin
+	if fs.NArg() > 1 {
+		return c.usageError(fs, "at most one FILE")
+	}
+	if fs.NArg() == 1 && fs.Arg(0) != "-" {
+		f, err := os.Open(fs.Arg(0))
+		if err != nil {
+			return c.usageError(fs, "%v", err)
+		}
+		defer f.Close()
+		name, in = fs.Arg(0), f
+	}
+	inputs, err := harness.ReadLines(name, in)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "difffuzz check: %v\n", err)
+		return harness.ExitSetup
+	}
+	return harness.Check(ctx, *cfg, inputs)
+}
+
+func (c *CLI) replay(ctx context.Context, args []string) int {
+	cfg, fs, code := c.oneShot("replay", "[PATH...]", args)
+	if code >= 0 {
+		return code
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"corpus"}
+	}
+	return harness.Replay(ctx, *cfg, paths)
+}
+
+func (c *CLI) minimize(ctx context.Context, args []string) int {
+	cfg, fs, code := c.oneShot("minimize", "FILE", args)
+	if code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return c.usageError(fs, "want exactly one FILE")
+	}
+	return harness.MinimizeFile(ctx, *cfg, fs.Arg(0))
+}

@@ -1,0 +1,103 @@
+// Difffuzz is a differential fuzzer for canonical JSON: it proves that the
+// Python, Go, TypeScript and Rust implementations of the tool-call signature
+// produce byte-identical output, and finds, minimizes and replays the inputs
+// where they do not.
+//
+// Usage:
+//
+//	difffuzz run [flags]           fuzz until -duration or -cases; exit 1 on any divergence
+//	difffuzz check [flags] [FILE]  run JSON lines of extended JSON (default stdin) through every adapter
+//	difffuzz replay [flags] [PATH...]  re-run saved cases (default corpus/); exit 1 if any diverges
+//	difffuzz minimize [flags] FILE shrink a diverging input to a minimal one, saved beside it
+//
+// Inputs are written in the extended JSON of docs/canonical-json.md: JSON
+// plus NaN, Infinity and -Infinity; a number with a fraction or exponent is a
+// float, one without an integer of any size.
+//
+// Every run prints its seed; -seed repeats it. Findings go to -corpus (default
+// corpus/), one file a distinct input, written before they are counted. The
+// first Ctrl-C stops generating and writes the report; a second one exits at
+// once. Workers never outlive the driver.
+//
+// Exit status: 0 the adapters agree, 1 a divergence, 2 a usage or setup error.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"difffuzz/harness"
+	"difffuzz/harness/adapter"
+)
+
+func main() {
+	defer func() {
+		if p := recover(); p != nil {
+			adapter.KillAll()
+			panic(p)
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		fmt.Fprintln(os.Stderr, "difffuzz: interrupted; finishing in-flight batches and writing the report (again to quit at once)")
+		cancel()
+		<-sigs
+		adapter.KillAll()
+		os.Exit(130)
+	}()
+	cli := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin}
+	code := cli.Main(ctx, os.Args[1:])
+	adapter.KillAll()
+	os.Exit(code)
+}
+
+// CLI is the command with its streams, so that tests can run it in process.
+type CLI struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+}
+
+// Main runs one subcommand and returns the exit status.
+func (c *CLI) Main(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		c.usage()
+		return harness.ExitSetup
+	}
+	switch args[0] {
+	case "run":
+		return c.run(ctx, args[1:])
+	case "check":
+		return c.check(ctx, args[1:])
+	case "replay":
+		return c.replay(ctx, args[1:])
+	case "minimize":
+		return c.minimize(ctx, args[1:])
+	case "-h", "-help", "--help", "help":
+		c.usage()
+		return harness.ExitOK
+	}
+	fmt.Fprintf(c.Stderr, "difffuzz: unknown command %q\n", args[0])
+	c.usage()
+	return harness.ExitSetup
+}
+
+func (c *CLI) usage() {
+	fmt.Fprint(c.Stderr, `usage: difffuzz <command> [flags]
+
+commands:
+  run       fuzz all adapters against each other (difffuzz run -h for flags)
+  check     run JSON lines of extended JSON through every adapter
+  replay    re-run saved corpus cases; exit 1 if any still diverges
+  minimize  shrink a diverging input to a minimal one
+
+exit status: 0 agreement, 1 divergence, 2 usage or setup error
+`)
+}

@@ -1,0 +1,63 @@
+// Package adapter runs implementations of canonical JSON behind one
+// interface: worker processes that speak the adapter protocol, and the Go
+// implementation in process.
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"difffuzz/harness/wire"
+)
+
+// Adapter computes canonical outputs for batches of cases.
+type Adapter interface {
+	// Name is the adapter's short name in reports ("python", "go", ...).
+	Name() string
+	// Hello is what the implementation says of itself.
+	Hello() wire.Hello
+	// Run fills out[i] with the result for cases[i]; len(out) == len(cases).
+	// A non-nil error is a *Failure: the batch's results are not valid, and the
+	// adapter must be restarted (the next Run does so) before it is used again.
+	Run(ctx context.Context, cases []any, out []wire.Result) error
+	// Bench has the implementation time rounds passes over cases itself.
+	Bench(ctx context.Context, cases []any, rounds int) (elapsed time.Duration, count uint64, err error)
+	// Close stops the adapter; it is safe to call more than once.
+	Close() error
+}
+
+// FailureKind tells how an adapter failed a batch.
+type FailureKind string
+
+// Kinds of Failure. Crash and Hang are findings against the implementation
+// when one case reproduces them; Protocol and Killed are not the input's fault.
+const (
+	Crash    FailureKind = "crash"    // the process exited or closed its pipes
+	Hang     FailureKind = "hang"     // no answer within the deadline
+	Protocol FailureKind = "protocol" // an answer that breaks the protocol
+	Killed   FailureKind = "killed"   // SIGKILL from outside (the OOM killer, a person)
+	Setup    FailureKind = "setup"    // the worker would not start or say hello
+)
+
+// Failure is an adapter's failure on a batch, with the worker's stderr tail.
+type Failure struct {
+	Adapter string
+	Kind    FailureKind
+	Err     error
+	Stderr  string
+}
+
+func (f *Failure) Error() string {
+	return fmt.Sprintf("adapter %s: %s: %v", f.Adapter, f.Kind, f.Err)
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// AsFailure returns err's *Failure, if any.
+func AsFailure(err error) (*Failure, bool) {
+	var f *Failure
+	ok := errors.As(err, &f)
+	return f, ok
+}

@@ -1,0 +1,80 @@
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/wire"
+)
+
+// GoVersion is the version the in-process adapter reports; the Go package is
+// built into the driver, so it is the driver's own version.
+const GoVersion = "0.1.0"
+
+// Go is the in-process adapter for the Go implementation. It is safe for
+// concurrent use: it keeps no state.
+type Go struct{ name string }
+
+// NewGo returns the in-process Go adapter under the given name ("go" if empty).
+func NewGo(name string) *Go {
+	if name == "" {
+		name = "go"
+	}
+	return &Go{name: name}
+}
+
+// Name implements Adapter.
+func (g *Go) Name() string { return g.name }
+
+// Hello implements Adapter.
+func (g *Go) Hello() wire.Hello {
+	return wire.Hello{Protocol: wire.ProtocolVersion, Language: "go", Name: "canonjson-go", Version: GoVersion}
+}
+
+// Run implements Adapter. A panic inside the implementation is caught per
+// case and answered as an internal error, as a worker would.
+func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
+	for i, c := range cases {
+		out[i] = Compute(c)
+	}
+	return ctx.Err()
+}
+
+// Compute is one case through the Go implementation, as a worker answers it.
+func Compute(c any) (r wire.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	if k, ok := c.(wire.NonStringKey); ok {
+		return wire.Result{Error: string(canonjson.CodeNonStringKey), Message: fmt.Sprintf("key %v is not a string", k.Key)}
+	}
+	b, err := canonjson.Canonical(c)
+	if err != nil {
+		code := wire.ErrorInternal
+		if ce, ok := err.(*canonjson.Error); ok {
+			code = string(ce.Code)
+		}
+		return wire.Result{Error: code, Message: err.Error()}
+	}
+	d := canonjson.Digest(b)
+	return wire.Result{Canonical: b, Digest: d[:]}
+}
+
+// Bench implements Adapter by timing Compute in this process.
+func (g *Go) Bench(ctx context.Context, cases []any, rounds int) (time.Duration, uint64, error) {
+	start := time.Now()
+	for r := 0; r < rounds; r++ {
+		for _, c := range cases {
+			Compute(c)
+		}
+	}
+	return time.Since(start), uint64(rounds * len(cases)), ctx.Err()
+}
+
+// Close implements Adapter.
+func (g *Go) Close() error { return nil }

@@ -1,0 +1,179 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"difffuzz/harness/wire"
+)
+
+// Grace periods of the stop escalation: stdin closed, then SIGINT, then SIGKILL.
+const (
+	stopGrace = 2 * time.Second
+	intGrace  = 1 * time.Second
+)
+
+// process is one running worker. It owns the pipes and the process group.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  *os.File // our end; closing it asks the worker to stop
+	stdout *os.File // our end; deadlines are set on it
+	frames *wire.FrameReader
+	stderr *tail
+	done   chan struct{} // closed when the process has been waited for
+	err    error         // Wait's result, set before done is closed
+	killed atomic.Bool   // we sent SIGKILL, so a SIGKILL death is not a crash
+}
+
+// startProcess starts argv in its own process group, with the parent-death
+// signal set so that a driver that dies without cleaning up leaves no orphan.
+func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer) (*process, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("empty command")
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, frames: wire.NewFrameReader(outR), stderr: newTail(64 << 10), done: make(chan struct{})}
+	track(p)
+	var copied sync.WaitGroup
+	copied.Add(1)
+	go func() {
+		defer copied.Done()
+		w := io.Writer(p.stderr)
+		if stderrCopy != nil {
+			w = io.MultiWriter(p.stderr, stderrCopy)
+		}
+		io.Copy(w, errR)
+		errR.Close()
+	}()
+	go func() {
+		p.err = cmd.Wait()
+		copied.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// signal sends sig to the worker's whole process group.
+func (p *process) signal(sig syscall.Signal) {
+	if sig == syscall.SIGKILL {
+		p.killed.Store(true)
+	}
+	syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// exited waits up to d for the process to exit and says whether it did.
+func (p *process) exited(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// stop ends the worker by escalation and always reaps it; it then kills what
+// is left of the process group, so that no grandchild outlives the worker.
+func (p *process) stop() {
+	p.stdin.Close()
+	if !p.exited(stopGrace) {
+		p.signal(syscall.SIGINT)
+		if !p.exited(intGrace) {
+			p.signal(syscall.SIGKILL)
+			<-p.done
+		}
+	}
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.stdout.Close()
+}
+
+// kill ends the worker at once (a hang, a protocol breach) and reaps it.
+func (p *process) kill() {
+	p.signal(syscall.SIGKILL)
+	p.stdin.Close()
+	<-p.done
+	p.stdout.Close()
+}
+
+// describeExit says how the process ended, and whether the death was a
+// SIGKILL from outside rather than the input's doing.
+func (p *process) describeExit() (string, bool) {
+	var ee *exec.ExitError
+	if !errors.As(p.err, &ee) {
+		if p.err != nil {
+			return p.err.Error(), false
+		}
+		return "exited with status 0", false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		sig := ws.Signal()
+		return fmt.Sprintf("killed by signal %s", sig), sig == syscall.SIGKILL && !p.killed.Load()
+	}
+	return fmt.Sprintf("exited with status %d", ee.ExitCode()), false
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

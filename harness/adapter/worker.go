@@ -1,0 +1,260 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"difffuzz/harness/wire"
+)
+
+// Defaults of Config's zero values.
+const (
+	DefaultBatchTimeout = 10 * time.Second
+	DefaultCaseTimeout  = 20 * time.Millisecond
+	DefaultStartTimeout = 30 * time.Second
+)
+
+// Config describes a worker-backed adapter.
+type Config struct {
+	Name    string
+	Command []string // argv; Command[0] is looked up in PATH
+	Dir     string   // working folder; "" means the driver's
+	Env     []string // KEY=VALUE added to the driver's environment
+
+	// A batch of n cases must be answered within BatchTimeout + n*CaseTimeout,
+	// or the worker is killed and the batch is a hang. Zero means the default.
+	BatchTimeout time.Duration
+	CaseTimeout  time.Duration
+	// StartTimeout bounds the wait for the hello. Zero means the default.
+	StartTimeout time.Duration
+
+	// Stderr, if set, gets a copy of everything the worker writes to stderr.
+	Stderr io.Writer
+}
+
+func (c *Config) deadline(n int) time.Duration {
+	bt, ct := c.BatchTimeout, c.CaseTimeout
+	if bt <= 0 {
+		bt = DefaultBatchTimeout
+	}
+	if ct <= 0 {
+		ct = DefaultCaseTimeout
+	}
+	return bt + time.Duration(n)*ct
+}
+
+// Worker is an adapter backed by a worker process. It is not safe for
+// concurrent use; the driver runs one goroutine per Worker. A Worker that
+// failed a batch restarts its process on the next call.
+type Worker struct {
+	cfg    Config
+	proc   *process
+	hello  wire.Hello
+	enc    *wire.Encoder
+	dec    *wire.Decoder
+	msg    wire.Message
+	id     uint64
+	starts int
+}
+
+// StartCount is the number of process starts, the first one included.
+func (w *Worker) StartCount() int { return w.starts }
+
+// Start starts the worker process and waits for its hello. A failure is a
+// *Failure of kind Setup with the worker's stderr.
+func Start(ctx context.Context, cfg Config) (*Worker, error) {
+	w := &Worker{cfg: cfg, enc: wire.NewEncoder(), dec: wire.NewDecoder()}
+	if err := w.start(ctx); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Name implements Adapter.
+func (w *Worker) Name() string { return w.cfg.Name }
+
+// Hello implements Adapter: the hello of the latest start.
+func (w *Worker) Hello() wire.Hello { return w.hello }
+
+// Stderr returns the tail of the current (or last) process's stderr.
+func (w *Worker) Stderr() string {
+	if w.proc == nil {
+		return ""
+	}
+	return w.proc.stderr.String()
+}
+
+// Pid is the current process's id, 0 if none runs; tests use it.
+func (w *Worker) Pid() int {
+	if w.proc == nil {
+		return 0
+	}
+	return w.proc.cmd.Process.Pid
+}
+
+func (w *Worker) start(ctx context.Context) error {
+	p, err := startProcess(w.cfg.Command, w.cfg.Dir, w.cfg.Env, w.cfg.Stderr)
+	if err != nil {
+		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: fmt.Errorf("start %q: %w", w.cfg.Command, err)}
+	}
+	w.proc = p
+	w.starts++
+	timeout := w.cfg.StartTimeout
+	if timeout <= 0 {
+		timeout = DefaultStartTimeout
+	}
+	if err := w.readHello(timeout); err != nil {
+		p.kill()
+		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: err, Stderr: p.stderr.String()}
+	}
+	return nil
+}
+
+func (w *Worker) readHello(timeout time.Duration) error {
+	body, err := w.read(time.Now().Add(timeout))
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			w.proc.exited(time.Second)
+			how, _ := w.proc.describeExit()
+			return fmt.Errorf("worker ended before its hello (%s)", how)
+		}
+		return fmt.Errorf("hello: %w", err)
+	}
+	if err := w.dec.Decode(body, &w.msg); err != nil {
+		return fmt.Errorf("hello: %w", err)
+	}
+	if w.msg.Type != wire.TypeHello {
+		return fmt.Errorf("first frame is %q, want hello", w.msg.Type)
+	}
+	if w.msg.Hello.Protocol != wire.ProtocolVersion {
+		return fmt.Errorf("worker speaks protocol %d, driver %d", w.msg.Hello.Protocol, wire.ProtocolVersion)
+	}
+	w.hello = w.msg.Hello
+	return nil
+}
+
+func (w *Worker) read(deadline time.Time) ([]byte, error) {
+	w.proc.stdout.SetReadDeadline(deadline)
+	return w.proc.frames.Next()
+}
+
+// ensure restarts the process if the last call failed.
+func (w *Worker) ensure(ctx context.Context) error {
+	if w.proc != nil {
+		return nil
+	}
+	return w.start(ctx)
+}
+
+// roundTrip sends one request frame and reads the response into w.msg,
+// checking its type and id. Any error is a *Failure, and the process is gone.
+func (w *Worker) roundTrip(ctx context.Context, frame []byte, want string, n int) error {
+	deadline := time.Now().Add(w.cfg.deadline(n))
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	w.proc.stdin.SetWriteDeadline(deadline)
+	if _, err := w.proc.stdin.Write(frame); err != nil {
+		return w.fail(err)
+	}
+	body, err := w.read(deadline)
+	if err != nil {
+		return w.fail(err)
+	}
+	if err := w.dec.Decode(body, &w.msg); err != nil {
+		return w.fail(protocolError{err})
+	}
+	switch {
+	case w.msg.Type == wire.TypeError:
+		return w.fail(protocolError{fmt.Errorf("worker answered error: %s", w.msg.Text)})
+	case w.msg.Type != want:
+		return w.fail(protocolError{fmt.Errorf("answer type %q, want %q", w.msg.Type, want)})
+	case w.msg.ID != w.id:
+		return w.fail(protocolError{fmt.Errorf("answer id %d, want %d", w.msg.ID, w.id)})
+	}
+	return nil
+}
+
+type protocolError struct{ error }
+
+// fail classifies err, ends the process and returns the *Failure.
+func (w *Worker) fail(err error) error {
+	p := w.proc
+	w.proc = nil
+	f := &Failure{Adapter: w.cfg.Name, Err: err}
+	var pe protocolError
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		f.Kind = Hang
+		f.Err = errors.New("no answer before the deadline")
+		p.kill()
+	case errors.As(err, &pe), errors.Is(err, wire.ErrFrameSize):
+		f.Kind = Protocol
+		p.kill()
+	case p.exited(time.Second):
+		how, outside := p.describeExit()
+		f.Kind, f.Err = Crash, fmt.Errorf("worker %s (%v)", how, err)
+		if outside {
+			f.Kind = Killed
+		}
+		p.kill()
+	case errors.Is(err, syscall.EPIPE), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		f.Kind = Crash
+		p.kill()
+	default:
+		f.Kind = Protocol
+		p.kill()
+	}
+	f.Stderr = p.stderr.String()
+	return f
+}
+
+// Run implements Adapter.
+func (w *Worker) Run(ctx context.Context, cases []any, out []wire.Result) error {
+	if err := w.ensure(ctx); err != nil {
+		return err
+	}
+	w.id++
+	frame, err := w.enc.Batch(w.id, cases)
+	if err != nil {
+		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
+	}
+	if err := w.roundTrip(ctx, frame, wire.TypeResults, len(cases)); err != nil {
+		return err
+	}
+	if len(w.msg.Results) != len(cases) {
+		return w.fail(protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), len(cases))})
+	}
+	copy(out, w.msg.Results)
+	return nil
+}
+
+// Bench implements Adapter with the protocol's bench request.
+func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (time.Duration, uint64, error) {
+	if err := w.ensure(ctx); err != nil {
+		return 0, 0, err
+	}
+	w.id++
+	frame, err := w.enc.Bench(w.id, cases, rounds)
+	if err != nil {
+		return 0, 0, fmt.Errorf("adapter %s: encode bench: %w", w.cfg.Name, err)
+	}
+	if err := w.roundTrip(ctx, frame, wire.TypeBench, len(cases)*rounds); err != nil {
+		return 0, 0, err
+	}
+	return time.Duration(w.msg.ElapsedNS), w.msg.Count, nil
+}
+
+// Close implements Adapter: it stops the process by escalation.
+func (w *Worker) Close() error {
+	if w.proc != nil {
+		w.proc.stop()
+		w.proc = nil
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+)
+
+// OneShot configures check, replay and minimize: the adapters and where the
+// output goes.
+type OneShot struct {
+	Adapters  []AdapterSpec
+	JSON      bool   // check: one JSON object per input line
+	CorpusDir string // minimize: where the result goes; "" means beside the input
+	Verbose   bool
+	Stdout    io.Writer
+	Stderr    io.Writer
+}
+
+// ReadLines parses JSON lines of extended JSON; blank lines are skipped.
+// Every malformed line is reported with its name, line and column.
+func ReadLines(name string, r io.Reader) ([]any, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), canonjson.MaxTextSize)
+	var vals []any
+	var errs []error
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Bytes()
+		if len(trimSpace(text)) == 0 {
+			continue
+		}
+		v, err := canonjson.Parse(text)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: %w", name, line, err))
+			continue
+		}
+		vals = append(vals, v)
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", name, err))
+	}
+	if len(errs) > 0 {
+		return nil, joinLines(errs)
+	}
+	return vals, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+type lineErrors []error
+
+func (e lineErrors) Error() string {
+	s := ""
+	for i, err := range e {
+		if i > 0 {
+			s += "\n"
+		}
+		s += err.Error()
+	}
+	return s
+}
+
+func joinLines(errs []error) error { return lineErrors(errs) }
+
+// Check runs every input through every adapter and prints each outcome and
+// whether they agree. It returns the exit status.
+func Check(ctx context.Context, cfg OneShot, inputs []any) int {
+	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	defer s.close()
+	js, err := s.judge(ctx, inputs)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	exit := ExitOK
+	for i, j := range js {
+		if !j.verdict.Agree {
+			exit = ExitDivergence
+		}
+		if cfg.JSON {
+			printCheckJSON(cfg.Stdout, s.names, j)
+			continue
+		}
+		state := "agree"
+		if !j.verdict.Agree {
+			state = "DIVERGE " + j.signature
+		}
+		fmt.Fprintf(cfg.Stdout, "input %d: %s\n  %s\n", i+1, state, clip(string(canonjson.AppendText(nil, inputs[i])), 300))
+		for ai, o := range j.outs {
+			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.names[ai], outcomeLine(o))
+		}
+		if !j.verdict.Agree {
+			fmt.Fprint(cfg.Stdout, s.cmp.Render(j.verdict, j.outs))
+		}
+	}
+	return exit
+}
+
+func outcomeLine(o compare.Outcome) string {
+	if o.Canonical != nil {
+		return fmt.Sprintf("%s  blake3:%s", clip(string(o.Canonical), 300), hex.EncodeToString(o.Digest))
+	}
+	return compare.Describe(o)
+}
+
+func printCheckJSON(w io.Writer, names []string, j judged) {
+	type res struct {
+		Canonical *string `json:"canonical,omitempty"`
+		Digest    string  `json:"digest,omitempty"`
+		Error     string  `json:"error,omitempty"`
+	}
+	out := struct {
+		Agree   bool           `json:"agree"`
+		Results map[string]res `json:"results"`
+	}{Agree: j.verdict.Agree, Results: map[string]res{}}
+	for ai, o := range j.outs {
+		r := res{Error: o.Error}
+		if o.Failure != "" {
+			r.Error = o.Failure
+		}
+		if o.Canonical != nil {
+			c := string(o.Canonical)
+			r.Canonical, r.Digest = &c, hex.EncodeToString(o.Digest)
+		}
+		out.Results[names[ai]] = r
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// Replay re-runs saved cases and reports each as still diverging or now
+// agreeing. It returns 1 if any diverges, 2 if any file could not be read.
+func Replay(ctx context.Context, cfg OneShot, paths []string) int {
+	files, err := corpus.Files(paths)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	entries, names, loadErr := corpus.LoadAll(files)
+	if loadErr != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", loadErr)
+	}
+	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	defer s.close()
+	inputs := make([]any, len(entries))
+	for i, e := range entries {
+		inputs[i] = e.Input
+	}
+	js, err := s.judge(ctx, inputs)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	failed := 0
+	for i, j := range js {
+		switch {
+		case j.verdict.Agree:
+			if cfg.Verbose || entries[i].Kind != "" {
+				fmt.Fprintf(cfg.Stdout, "agrees     %s\n", names[i])
+			}
+		default:
+			failed++
+			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], j.signature, s.cmp.Render(j.verdict, j.outs))
+		}
+	}
+	fmt.Fprintf(cfg.Stdout, "replay: %d passed, %d failed\n", len(js)-failed, failed)
+	switch {
+	case loadErr != nil:
+		return ExitSetup
+	case failed > 0:
+		return ExitDivergence
+	}
+	return ExitOK
+}
+
+// MinimizeFile shrinks the divergence of one corpus file or bare input and
+// writes the result to the corpus beside it.
+func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
+	e, err := corpus.Load(path)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	defer s.close()
+	js, err := s.judge(ctx, []any{e.Input})
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	if js[0].verdict.Agree {
+		fmt.Fprintf(cfg.Stdout, "%s: the adapters agree on this input; nothing to minimize\n", path)
+		return ExitOK
+	}
+	sig := js[0].signature
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, clip(string(canonjson.AppendText(nil, e.Input)), 2000))
+	s.RoundTrips = 0
+	m, err := s.minimize(ctx, e.Input, sig)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		return ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n%s", m.Rounds, s.RoundTrips,
+		canonjson.AppendText(nil, m.Input), s.cmp.Render(m.Verdict, m.Outs))
+	dir := cfg.CorpusDir
+	if dir == "" {
+		dir = filepath.Dir(path)
+	}
+	out := &corpus.Entry{Input: m.Input, Kind: string(m.Verdict.Kind), Signature: sig, MinimizedFrom: filepath.Base(path),
+		Outcomes: outcomes(s.names, []*lane{s.lane}, m.Outs)}
+	if m.Verdict.Kind != compare.KindCrash && m.Verdict.Kind != compare.KindHang {
+		out.Kind = "divergence"
+	}
+	p, err := corpus.Write(dir, out)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
+	return ExitDivergence
+}

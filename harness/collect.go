@@ -1,0 +1,170 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+	"time"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/gen"
+)
+
+// Group is one distinct divergence: every finding with the same signature.
+type Group struct {
+	Signature string `json:"signature"`
+	Kind      string `json:"kind"`
+	Count     uint64 `json:"count"`
+	// First is the corpus file of the first finding of the group.
+	First string `json:"first"`
+	// Example is the first finding's input in extended JSON.
+	Example string `json:"example"`
+	// Minimized is the shrunk input in extended JSON, and MinimizedPath its
+	// corpus file; empty when not minimized (interrupted, disabled, flaky).
+	Minimized      string `json:"minimized,omitempty"`
+	MinimizedPath  string `json:"minimized_path,omitempty"`
+	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
+	MinimizeNote   string `json:"minimize_note,omitempty"`
+	Diff           string `json:"diff"`
+
+	input any
+	outs  []compare.Outcome
+}
+
+// collector owns the run's counts and findings; only the loop's goroutine
+// touches it.
+type collector struct {
+	cfg      *Config
+	names    []string
+	cmp      *compare.Comparator
+	start    time.Time
+	last     time.Time
+	lastN    uint64
+	cases    uint64
+	compared uint64
+	found    uint64
+	groups   map[string]*Group
+	order    []string
+	classes  [64]uint64
+}
+
+func newCollector(cfg *Config, names []string) *collector {
+	now := time.Now()
+	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*Group{}}
+}
+
+// add takes a lane's batch: it writes each finding to the corpus, then counts
+// it. A corpus that cannot be written ends the run.
+func (c *collector) add(d batchDone) error {
+	for _, f := range d.findings {
+		path, err := corpus.Write(c.cfg.CorpusDir, entryOf(f, c.names, nil, c.cfg.Seed))
+		if err != nil {
+			return err
+		}
+		c.found++
+		g := c.groups[f.signature]
+		if g == nil {
+			g = &Group{Signature: f.signature, Kind: string(f.verdict.Kind), First: path,
+				Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs), input: f.input, outs: f.outs}
+			c.groups[f.signature] = g
+			c.order = append(c.order, f.signature)
+			fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", f.signature, clip(g.Example, 300), g.Diff)
+		}
+		g.Count++
+	}
+	c.cases += uint64(d.cases)
+	c.compared += uint64(d.compared)
+	for _, cl := range d.classes {
+		for bit := 0; cl != 0; bit, cl = bit+1, cl>>1 {
+			if cl&1 != 0 {
+				c.classes[bit]++
+			}
+		}
+	}
+	return nil
+}
+
+// status prints the one-line progress report.
+func (c *collector) status(lanes []*lane, final bool) {
+	now := time.Now()
+	rate := float64(c.cases-c.lastN) / now.Sub(c.last).Seconds()
+	if final {
+		rate = float64(c.cases) / now.Sub(c.start).Seconds()
+	}
+	c.last, c.lastN = now, c.cases
+	var lat []string
+	for ai, name := range c.names {
+		var busy time.Duration
+		var n uint64
+		for _, l := range lanes {
+			busy += l.stats[ai].Busy
+			n += l.stats[ai].Batches
+		}
+		if n > 0 {
+			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
+		}
+	}
+	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)  batch latency: %s\n",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), strings.Join(lat, ", "))
+}
+
+// minimizeGroups shrinks one example of each distinct divergence, each within
+// the configured time, and stores the result in the corpus.
+func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
+	for _, sig := range c.order {
+		g := c.groups[sig]
+		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
+		res, err := minimizeCase(mctx, l, c.names, g.input, sig)
+		cancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			g.MinimizeNote = err.Error()
+			continue
+		}
+		e := &corpus.Entry{Input: res.Input, Kind: g.Kind, Signature: sig, MinimizedFrom: baseName(g.First), Outcomes: outcomes(c.names, []*lane{l}, res.Outs)}
+		path, err := corpus.Write(c.cfg.CorpusDir, e)
+		if err != nil {
+			return err
+		}
+		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(canonjson.AppendText(nil, res.Input)), path, res.Rounds
+		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
+	}
+	return nil
+}
+
+// finish builds the report, writes it, prints the summary and decides the
+// exit status.
+func (c *collector) finish(lanes []*lane, err error, interrupted bool) *Report {
+	rep := &Report{
+		Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
+		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
+		Divergences: c.found, Interrupted: interrupted,
+	}
+	rep.Rate = float64(c.cases) / rep.Seconds
+	rep.Adapters = adapterReports(c.names, lanes)
+	for _, sig := range c.order {
+		rep.Distinct = append(rep.Distinct, *c.groups[sig])
+	}
+	sort.SliceStable(rep.Distinct, func(i, j int) bool { return rep.Distinct[i].Count > rep.Distinct[j].Count })
+	for _, cl := range gen.List() {
+		rep.Coverage = append(rep.Coverage, ClassCount{Class: cl.String(), Cases: c.classes[bits.TrailingZeros64(uint64(cl))]})
+	}
+	switch {
+	case err != nil:
+		rep.Error, rep.Exit = err.Error(), ExitSetup
+	case c.found > 0:
+		rep.Exit = ExitDivergence
+	}
+	if werr := rep.write(c.cfg.ReportPath); werr != nil {
+		fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
+		rep.Exit = ExitSetup
+	}
+	rep.Summary(c.cfg.Stdout)
+	return rep
+}

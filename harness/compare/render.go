@@ -1,0 +1,63 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Describe renders an outcome for people: the canonical text, or the error.
+func Describe(o Outcome) string {
+	switch {
+	case o.Failure != "":
+		return "<" + o.Failure + ">"
+	case o.Error != "":
+		return "error " + o.Error
+	}
+	return string(o.Canonical)
+}
+
+// Render is the readable diff of a divergence: each adapter's outcome, the
+// first differing byte with context, and go-cmp's diff of the two sides.
+func (c *Comparator) Render(v Verdict, outs []Outcome) string {
+	var sb strings.Builder
+	for i, o := range outs {
+		fmt.Fprintf(&sb, "  %-10s %s\n", c.names[i], clip(Describe(o), 400))
+	}
+	if v.Agree {
+		return sb.String()
+	}
+	a, b := v.Groups[0][0], v.Groups[1][0]
+	fmt.Fprintf(&sb, "  kind: %s\n", v.Kind)
+	if v.Offset >= 0 {
+		fmt.Fprintf(&sb, "  first difference at byte %d:\n    %-10s %s\n    %-10s %s\n", v.Offset,
+			c.names[a], context(outs[a].Canonical, v.Offset), c.names[b], context(outs[b].Canonical, v.Offset))
+	}
+	left := map[string]string{c.names[a]: Describe(outs[a])}
+	right := map[string]string{c.names[a]: Describe(outs[b])}
+	diff := cmp.Diff(left, right)
+	fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
+	return sb.String()
+}
+
+// context is up to 30 bytes either side of off, with a caret-like marker.
+func context(b []byte, off int) string {
+	lo, hi := max(0, off-30), min(len(b), off+30)
+	if off > len(b) {
+		off = len(b)
+	}
+	return fmt.Sprintf("...%s>>>%s...", b[lo:off], b[off:hi])
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return "    " + strings.Join(lines, "\n    ") + "\n"
+}

@@ -1,0 +1,122 @@
+package corpus
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+// Marshal renders the entry as extended JSON, one field a line.
+func (e *Entry) Marshal() []byte {
+	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion) + ",\n  \"input\": ")
+	b = canonjson.AppendText(b, e.Input)
+	b = field(b, "kind", e.Kind)
+	b = field(b, "signature", e.Signature)
+	if e.Generated {
+		b = fmt.Appendf(b, ",\n  \"seed\": %d,\n  \"index\": %d", e.Seed, e.Index)
+	}
+	b = field(b, "minimized_from", e.MinimizedFrom)
+	if len(e.Outcomes) > 0 {
+		b = append(b, ",\n  \"outcomes\": {"...)
+		for i, o := range e.Outcomes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    "...)
+			b = canonjson.AppendText(b, o.Adapter)
+			b = append(b, ": "...)
+			b = canonjson.AppendText(b, o.object())
+		}
+		b = append(b, "\n  }"...)
+	}
+	return append(b, "\n}\n"...)
+}
+
+func field(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, ",\n  \""+name+"\": "...)
+	return canonjson.AppendText(b, value)
+}
+
+func (o Outcome) object() canonjson.Object {
+	var obj canonjson.Object
+	for _, kv := range [][2]string{{"impl", o.Impl}, {"version", o.Version}, {"canonical", o.Canonical},
+		{"digest", o.Digest}, {"error", o.Error}, {"failure", o.Failure}, {"stderr", o.Stderr}} {
+		if kv[1] != "" {
+			obj = append(obj, canonjson.Member{Key: kv[0], Value: kv[1]})
+		}
+	}
+	return obj
+}
+
+// Unmarshal reads an entry, or a bare input (any extended JSON value that is
+// not an object with the "difffuzz_corpus" member).
+func Unmarshal(data []byte) (*Entry, error) {
+	v, err := canonjson.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(canonjson.Object)
+	if !ok || lookup(obj, formatKey) == nil {
+		return &Entry{Input: v}, nil
+	}
+	if ver, _ := lookup(obj, formatKey).(int64); ver != FormatVersion {
+		return nil, fmt.Errorf("corpus format %v, this difffuzz reads %d", lookup(obj, formatKey), FormatVersion)
+	}
+	e := &Entry{Input: lookup(obj, "input")}
+	if e.Input == nil && !has(obj, "input") {
+		return nil, errNoInput
+	}
+	e.Kind, _ = lookup(obj, "kind").(string)
+	e.Signature, _ = lookup(obj, "signature").(string)
+	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
+	e.Seed, e.Generated = uintField(obj, "seed")
+	e.Index, _ = uintField(obj, "index")
+	if outs, ok := lookup(obj, "outcomes").(canonjson.Object); ok {
+		for _, m := range outs {
+			o, _ := m.Value.(canonjson.Object)
+			e.Outcomes = append(e.Outcomes, outcome(m.Key, o))
+		}
+	}
+	return e, nil
+}
+
+func outcome(name string, o canonjson.Object) Outcome {
+	s := func(k string) string { v, _ := lookup(o, k).(string); return v }
+	return Outcome{Adapter: name, Impl: s("impl"), Version: s("version"), Canonical: s("canonical"),
+		Digest: s("digest"), Error: s("error"), Failure: s("failure"), Stderr: s("stderr")}
+}
+
+func uintField(obj canonjson.Object, key string) (uint64, bool) {
+	switch v := lookup(obj, key).(type) {
+	case int64:
+		return uint64(v), v >= 0
+	case *big.Int:
+		if v.IsUint64() {
+			return v.Uint64(), true
+		}
+	}
+	return 0, false
+}
+
+func lookup(obj canonjson.Object, key string) any {
+	for _, m := range obj {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+func has(obj canonjson.Object, key string) bool {
+	for _, m := range obj {
+		if m.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,204 @@
+package harness
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/wire"
+)
+
+// lane is one instance of every adapter of a run. One goroutine drives it;
+// within a batch, its adapters work in parallel.
+type lane struct {
+	adapters    []adapter.Adapter
+	results     [][]wire.Result
+	stats       []adapterStats
+	maxRestarts int
+	log         io.Writer
+}
+
+// adapterStats are one adapter's counters in one lane.
+type adapterStats struct {
+	Batches      uint64
+	Busy         time.Duration // summed wall time of its batches
+	Failures     uint64        // batches it failed (crash, hang, protocol, killed)
+	ProtocolErrs uint64
+	setupFails   int // consecutive failed restarts
+	protoStreak  int // consecutive protocol failures
+}
+
+// startLane starts one instance of every adapter. On error it stops those it
+// started; the error is a *adapter.Failure for a worker that would not start.
+func startLane(ctx context.Context, specs []AdapterSpec, maxRestarts int, log io.Writer) (*lane, error) {
+	l := &lane{maxRestarts: maxRestarts, log: log, stats: make([]adapterStats, len(specs))}
+	for _, s := range specs {
+		var a adapter.Adapter
+		if s.InProcess {
+			a = adapter.NewGo(s.Name)
+		} else {
+			w, err := adapter.Start(ctx, s.Worker)
+			if err != nil {
+				l.close()
+				return nil, err
+			}
+			a = w
+		}
+		l.adapters = append(l.adapters, a)
+		l.results = append(l.results, nil)
+	}
+	return l, nil
+}
+
+func (l *lane) close() {
+	var wg sync.WaitGroup
+	for _, a := range l.adapters {
+		wg.Add(1)
+		go func() { defer wg.Done(); a.Close() }()
+	}
+	wg.Wait()
+}
+
+// run gives outs[i][a], adapter a's outcome on cases[i]. A case some adapter
+// could not answer within the protocol has ok[i] false and is not compared.
+// A non-nil error is fatal to the run (a worker that cannot be restarted).
+func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool) error {
+	for i := range ok {
+		ok[i] = true
+	}
+	errs := make([]error, len(l.adapters))
+	var wg sync.WaitGroup
+	for ai := range l.adapters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[ai] = l.runAdapter(ctx, ai, cases, outs, ok)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *lane) runAdapter(ctx context.Context, ai int, cases []any, outs [][]compare.Outcome, ok []bool) error {
+	a, st := l.adapters[ai], &l.stats[ai]
+	if cap(l.results[ai]) < len(cases) {
+		l.results[ai] = make([]wire.Result, len(cases))
+	}
+	res := l.results[ai][:len(cases)]
+	start := time.Now()
+	err := a.Run(ctx, cases, res)
+	st.Batches++
+	st.Busy += time.Since(start)
+	if err == nil {
+		st.setupFails, st.protoStreak = 0, 0
+		for i, r := range res {
+			outs[i][ai] = outcomeOf(r)
+		}
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	f, isFailure := adapter.AsFailure(err)
+	if !isFailure {
+		return err
+	}
+	st.Failures++
+	fmt.Fprintf(l.log, "difffuzz: %v; restarting it and re-running the batch's %d cases one by one\n", f, len(cases))
+	if f.Kind == adapter.Setup {
+		if err := l.setupFailed(ai, f); err != nil {
+			return err
+		}
+	}
+	for i, c := range cases {
+		o, answered, err := l.isolate(ctx, ai, c)
+		if err != nil {
+			return err
+		}
+		outs[i][ai] = o
+		if !answered {
+			ok[i] = false
+		}
+	}
+	return nil
+}
+
+// isolate runs one case alone on adapter ai, restarting it as needed. A case
+// that crashes or hangs the worker is an outcome; a protocol breach or an
+// outside kill leaves the case unanswered.
+func (l *lane) isolate(ctx context.Context, ai int, c any) (compare.Outcome, bool, error) {
+	a, st := l.adapters[ai], &l.stats[ai]
+	var r [1]wire.Result
+	for kills := 0; ; {
+		err := a.Run(ctx, []any{c}, r[:])
+		if err == nil {
+			st.setupFails, st.protoStreak = 0, 0
+			return outcomeOf(r[0]), true, nil
+		}
+		if ctx.Err() != nil {
+			return compare.Outcome{}, false, ctx.Err()
+		}
+		f, isFailure := adapter.AsFailure(err)
+		if !isFailure {
+			return compare.Outcome{}, false, err
+		}
+		switch f.Kind {
+		case adapter.Crash:
+			return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+		case adapter.Hang:
+			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}, true, nil
+		case adapter.Setup:
+			if err := l.setupFailed(ai, f); err != nil {
+				return compare.Outcome{}, false, err
+			}
+		case adapter.Protocol:
+			st.ProtocolErrs++
+			st.protoStreak++
+			fmt.Fprintf(l.log, "difffuzz: %v\n", f)
+			if st.protoStreak > l.maxRestarts {
+				return compare.Outcome{}, false, fmt.Errorf("adapter %s breaks the protocol again and again (last: %v); giving up", a.Name(), f.Err)
+			}
+			return compare.Outcome{}, false, nil
+		case adapter.Killed:
+			// Not the input's fault, unless it happens every time: then the
+			// case likely makes the worker exhaust memory.
+			if kills++; kills > 2 {
+				return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+			}
+			fmt.Fprintf(l.log, "difffuzz: %v (not the input's fault); retrying the case\n", f)
+		}
+	}
+}
+
+func (l *lane) setupFailed(ai int, f *adapter.Failure) error {
+	st := &l.stats[ai]
+	st.setupFails++
+	if st.setupFails > l.maxRestarts {
+		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, indentStderr(f.Stderr))
+	}
+	time.Sleep(time.Duration(st.setupFails) * 100 * time.Millisecond)
+	return nil
+}
+
+func failureDetail(f *adapter.Failure) string {
+	return f.Err.Error() + "\n" + f.Stderr
+}
+
+func outcomeOf(r wire.Result) compare.Outcome {
+	if r.Error != "" {
+		return compare.Outcome{Error: r.Error, Detail: r.Message}
+	}
+	return compare.Outcome{Canonical: r.Canonical, Digest: r.Digest}
+}
+
+func hexDigest(d []byte) string { return hex.EncodeToString(d) }

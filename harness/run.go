@@ -1,0 +1,261 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/gen"
+)
+
+// batch is a run of consecutive case numbers of this shard.
+type batch struct {
+	indexes []uint64
+	cases   []any
+	classes []gen.Classes
+}
+
+// finding is one case on which the adapters disagreed.
+type finding struct {
+	index     uint64
+	input     any
+	outs      []compare.Outcome
+	verdict   compare.Verdict
+	signature string
+}
+
+// batchDone is what a lane reports after a batch.
+type batchDone struct {
+	cases    int
+	compared int
+	findings []finding
+	classes  []gen.Classes
+}
+
+// runner is the state of one Run.
+type runner struct {
+	cfg     Config
+	gen     *gen.Generator
+	names   []string
+	lanes   []*lane
+	next    atomic.Uint64 // next batch number
+	nbatch  uint64        // batches in all, 0 for no bound
+	results chan batchDone
+	fatal   chan error
+	col     *collector
+}
+
+// Run fuzzes until the duration, the case count or ctx ends, and returns the
+// report and the exit status. Findings are on disk before they are counted;
+// the report is written even when ctx is cancelled (Ctrl-C).
+func Run(ctx context.Context, cfg Config) (*Report, int) {
+	cfg.setDefaults()
+	r := &runner{cfg: cfg, gen: gen.New(cfg.Gen), results: make(chan batchDone, cfg.Workers), fatal: make(chan error, cfg.Workers)}
+	for _, s := range cfg.Adapters {
+		r.names = append(r.names, s.Name)
+	}
+	if cfg.Cases > 0 {
+		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
+	}
+	r.col = newCollector(&r.cfg, r.names)
+	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
+	if cfg.Command != "" {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
+	}
+	if err := r.startLanes(ctx); err != nil {
+		return r.col.finish(nil, err, false), ExitSetup
+	}
+	defer r.closeLanes()
+	err := r.loop(ctx)
+	interrupted := ctx.Err() != nil
+	if err == nil && !interrupted && cfg.MinimizeTime > 0 {
+		err = r.col.minimizeGroups(ctx, r.lanes[0])
+	}
+	rep := r.col.finish(r.lanes, err, interrupted)
+	return rep, rep.Exit
+}
+
+func (r *runner) startLanes(ctx context.Context) error {
+	lanes := make([]*lane, r.cfg.Workers)
+	errs := make([]error, r.cfg.Workers)
+	var wg sync.WaitGroup
+	for i := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lanes[i], errs[i] = startLane(ctx, r.cfg.Adapters, r.cfg.MaxRestarts, r.cfg.Stderr)
+		}()
+	}
+	wg.Wait()
+	for _, l := range lanes {
+		if l != nil {
+			r.lanes = append(r.lanes, l)
+		}
+	}
+	if firstErr(errs) >= 0 {
+		r.closeLanes()
+		r.lanes = nil
+		return setupError(errs[firstErr(errs)])
+	}
+	return nil
+}
+
+func firstErr(errs []error) int {
+	for i, e := range errs {
+		if e != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *runner) closeLanes() {
+	var wg sync.WaitGroup
+	for _, l := range r.lanes {
+		wg.Add(1)
+		go func() { defer wg.Done(); l.close() }()
+	}
+	wg.Wait()
+}
+
+// loop drives the lanes and collects their results until the run ends.
+func (r *runner) loop(ctx context.Context) error {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if r.cfg.Duration > 0 {
+		var c2 context.CancelFunc
+		runCtx, c2 = context.WithTimeout(runCtx, r.cfg.Duration)
+		defer c2()
+	}
+	var wg sync.WaitGroup
+	for _, l := range r.lanes {
+		wg.Add(1)
+		go func() { defer wg.Done(); r.drive(runCtx, ctx, l) }()
+	}
+	go func() { wg.Wait(); close(r.results) }()
+	tick := time.NewTicker(r.cfg.StatusEvery)
+	defer tick.Stop()
+	var fatal error
+	for {
+		select {
+		case d, ok := <-r.results:
+			if !ok {
+				r.col.status(r.lanes, true)
+				return fatal
+			}
+			if err := r.col.add(d); err != nil && fatal == nil {
+				fatal = err
+				cancel()
+			}
+		case err := <-r.fatal:
+			if fatal == nil {
+				fatal = err
+			}
+			cancel()
+		case <-tick.C:
+			r.col.status(r.lanes, false)
+		}
+	}
+}
+
+// drive is one lane's loop: take the next batch number, generate, run,
+// compare. A batch taken is finished unless the parent context (Ctrl-C) ends.
+func (r *runner) drive(runCtx, parent context.Context, l *lane) {
+	cmp := compare.New(r.names)
+	var outs [][]compare.Outcome
+	var ok []bool
+	for runCtx.Err() == nil {
+		n := r.next.Add(1) - 1
+		if r.nbatch > 0 && n >= r.nbatch {
+			return
+		}
+		b := r.makeBatch(n)
+		outs, ok = grow(outs, ok, len(b.cases), len(r.names))
+		if err := l.run(parent, b.cases, outs, ok); err != nil {
+			if parent.Err() == nil {
+				r.fatal <- err
+			}
+			return
+		}
+		r.results <- r.judge(cmp, b, outs, ok)
+	}
+}
+
+func grow(outs [][]compare.Outcome, ok []bool, n, k int) ([][]compare.Outcome, []bool) {
+	for len(outs) < n {
+		outs = append(outs, make([]compare.Outcome, k))
+	}
+	if cap(ok) < n {
+		ok = make([]bool, n)
+	}
+	return outs[:n], ok[:n]
+}
+
+// makeBatch generates batch n: this shard's case numbers n*Batch.. onward.
+func (r *runner) makeBatch(n uint64) batch {
+	size := uint64(r.cfg.Batch)
+	first := n * size
+	if r.cfg.Cases > 0 && first+size > r.cfg.Cases {
+		size = r.cfg.Cases - first
+	}
+	b := batch{indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
+	for i := range b.cases {
+		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
+		b.indexes[i] = idx
+		b.cases[i], b.classes[i] = r.gen.Case(idx)
+	}
+	return b
+}
+
+// judge compares every answered case of a batch.
+func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcome, ok []bool) batchDone {
+	d := batchDone{cases: len(b.cases), classes: b.classes}
+	for i, c := range b.cases {
+		if !ok[i] {
+			continue
+		}
+		d.compared++
+		v := cmp.Compare(outs[i])
+		if v.Agree {
+			continue
+		}
+		o := append([]compare.Outcome(nil), outs[i]...)
+		d.findings = append(d.findings, finding{index: b.indexes[i], input: c, outs: o, verdict: v, signature: cmp.Signature(v)})
+	}
+	return d
+}
+
+// entryOf is the corpus entry of a finding.
+func entryOf(f finding, names []string, lanes []*lane, seed uint64) *corpus.Entry {
+	e := &corpus.Entry{Input: f.input, Kind: "divergence", Signature: f.signature, Seed: seed, Index: f.index, Generated: true}
+	switch f.verdict.Kind {
+	case compare.KindCrash, compare.KindHang:
+		e.Kind = string(f.verdict.Kind)
+	}
+	e.Outcomes = outcomes(names, lanes, f.outs)
+	return e
+}
+
+func outcomes(names []string, lanes []*lane, outs []compare.Outcome) []corpus.Outcome {
+	res := make([]corpus.Outcome, len(outs))
+	for i, o := range outs {
+		co := corpus.Outcome{Adapter: names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: o.Failure}
+		if o.Canonical != nil {
+			co.Digest = hexDigest(o.Digest)
+		}
+		if o.Failure != "" || o.Error == "internal" {
+			co.Stderr = o.Detail
+		}
+		if len(lanes) > 0 {
+			h := lanes[0].adapters[i].Hello()
+			co.Impl, co.Version = h.Name, h.Version
+		}
+		res[i] = co
+	}
+	return res
+}

@@ -1,0 +1,118 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/minimize"
+)
+
+// session is one lane used for one-shot work: check, replay, minimize.
+type session struct {
+	lane  *lane
+	names []string
+	cmp   *compare.Comparator
+	// RoundTrips counts batches sent to each adapter.
+	RoundTrips int
+}
+
+// judged is one case's outcomes and verdict.
+type judged struct {
+	outs      []compare.Outcome
+	verdict   compare.Verdict
+	signature string
+	answered  bool // false: some adapter broke the protocol on it
+}
+
+func openSession(ctx context.Context, specs []AdapterSpec, log io.Writer) (*session, error) {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	l, err := startLane(ctx, specs, 3, log)
+	if err != nil {
+		return nil, setupError(err)
+	}
+	return &session{lane: l, names: names, cmp: compare.New(names)}, nil
+}
+
+func sessionOf(l *lane, names []string) *session {
+	return &session{lane: l, names: names, cmp: compare.New(names)}
+}
+
+func (s *session) close() { s.lane.close() }
+
+// judge runs cases through every adapter, 256 a batch.
+func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
+	out := make([]judged, 0, len(cases))
+	for len(cases) > 0 {
+		n := min(len(cases), 256)
+		outs, ok := grow(nil, nil, n, len(s.names))
+		if err := s.lane.run(ctx, cases[:n], outs, ok); err != nil {
+			return nil, err
+		}
+		s.RoundTrips++
+		for i := range n {
+			j := judged{outs: outs[i], answered: ok[i]}
+			if ok[i] {
+				j.verdict = s.cmp.Compare(outs[i])
+				j.signature = s.cmp.Signature(j.verdict)
+			}
+			out = append(out, j)
+		}
+		cases = cases[n:]
+	}
+	return out, nil
+}
+
+// minimized is a shrunk divergence with its outcomes.
+type minimized struct {
+	Input   any
+	Outs    []compare.Outcome
+	Verdict compare.Verdict
+	Rounds  int
+}
+
+// minimize shrinks input while it keeps diverging with signature sig: the
+// same adapters on each side and the same kind of first difference.
+func (s *session) minimize(ctx context.Context, input any, sig string) (*minimized, error) {
+	fails := func(ctx context.Context, cands []any) ([]bool, error) {
+		js, err := s.judge(ctx, cands)
+		if err != nil {
+			return nil, err
+		}
+		res := make([]bool, len(js))
+		for i, j := range js {
+			res[i] = j.answered && j.signature == sig
+		}
+		return res, nil
+	}
+	v, st, err := minimize.Minimize(ctx, input, fails, minimize.Options{})
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, minimize.ErrNotReproducible) {
+			return nil, fmt.Errorf("not reproducible: the input no longer shows %q", sig)
+		}
+		return nil, err
+	}
+	js, err := s.judge(context.WithoutCancel(ctx), []any{v})
+	if err != nil {
+		return nil, err
+	}
+	return &minimized{Input: v, Outs: js[0].outs, Verdict: js[0].verdict, Rounds: st.Rounds}, nil
+}
+
+func minimizeCase(ctx context.Context, l *lane, names []string, input any, sig string) (*minimized, error) {
+	return sessionOf(l, names).minimize(ctx, input, sig)
+}
+
+// setupError renders a worker that would not start with its stderr.
+func setupError(err error) error {
+	if f, ok := adapter.AsFailure(err); ok {
+		return fmt.Errorf("%v\n%s", f, indentStderr(f.Stderr))
+	}
+	return err
+}

@@ -1,0 +1,149 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Encoder builds frames. The slice a method returns is owned by the Encoder
+// and valid until its next call; an Encoder is not safe for concurrent use.
+type Encoder struct {
+	buf bytes.Buffer
+	enc *msgpack.Encoder
+}
+
+// NewEncoder returns an Encoder with an empty buffer.
+func NewEncoder() *Encoder {
+	e := &Encoder{}
+	e.enc = msgpack.NewEncoder(&e.buf)
+	return e
+}
+
+// begin starts a frame: a placeholder length, then a map of n fields, the
+// first being "type".
+func (e *Encoder) begin(typ string, n int) {
+	e.buf.Reset()
+	e.buf.Write([]byte{0, 0, 0, 0})
+	_ = e.enc.EncodeMapLen(n)
+	_ = e.enc.EncodeString("type")
+	_ = e.enc.EncodeString(typ)
+}
+
+// end patches the length prefix and checks the cap.
+func (e *Encoder) end() ([]byte, error) {
+	b := e.buf.Bytes()
+	n := len(b) - 4
+	if n > MaxFrame {
+		return nil, fmt.Errorf("%w: %d bytes", ErrFrameSize, n)
+	}
+	binary.BigEndian.PutUint32(b, uint32(n))
+	return b, nil
+}
+
+func (e *Encoder) field(name string) { _ = e.enc.EncodeString(name) }
+
+func (e *Encoder) cases(cases []any) error {
+	e.field("cases")
+	_ = e.enc.EncodeArrayLen(len(cases))
+	for i, c := range cases {
+		if err := encodeValue(e.enc, c, 1); err != nil {
+			return fmt.Errorf("case %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Batch encodes a batch request.
+func (e *Encoder) Batch(id uint64, cases []any) ([]byte, error) {
+	e.begin(TypeBatch, 3)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	if err := e.cases(cases); err != nil {
+		return nil, err
+	}
+	return e.end()
+}
+
+// Bench encodes a bench request: time rounds passes over cases.
+func (e *Encoder) Bench(id uint64, cases []any, rounds int) ([]byte, error) {
+	e.begin(TypeBench, 4)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	e.field("rounds")
+	_ = e.enc.EncodeInt(int64(rounds))
+	if err := e.cases(cases); err != nil {
+		return nil, err
+	}
+	return e.end()
+}
+
+// Hello encodes a worker's hello.
+func (e *Encoder) Hello(h Hello) ([]byte, error) {
+	e.begin(TypeHello, 5)
+	e.field("protocol")
+	_ = e.enc.EncodeInt(int64(h.Protocol))
+	for _, kv := range [][2]string{{"language", h.Language}, {"name", h.Name}, {"version", h.Version}} {
+		e.field(kv[0])
+		_ = e.enc.EncodeString(kv[1])
+	}
+	return e.end()
+}
+
+// Results encodes a worker's results response.
+func (e *Encoder) Results(id uint64, results []Result) ([]byte, error) {
+	e.begin(TypeResults, 3)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	e.field("results")
+	_ = e.enc.EncodeArrayLen(len(results))
+	for _, r := range results {
+		if r.Error != "" {
+			_ = e.enc.EncodeMapLen(2)
+			e.field("error")
+			_ = e.enc.EncodeString(r.Error)
+			e.field("message")
+			_ = e.enc.EncodeString(r.Message)
+			continue
+		}
+		_ = e.enc.EncodeMapLen(2)
+		e.field("canonical")
+		_ = e.enc.EncodeBytes(r.Canonical)
+		e.field("digest")
+		_ = e.enc.EncodeBytes(r.Digest)
+	}
+	return e.end()
+}
+
+// BenchResult encodes a worker's answer to a bench request.
+func (e *Encoder) BenchResult(id, elapsedNS, count uint64) ([]byte, error) {
+	e.begin(TypeBench, 4)
+	for _, kv := range []struct {
+		k string
+		v uint64
+	}{{"id", id}, {"elapsed_ns", elapsedNS}, {"count", count}} {
+		e.field(kv.k)
+		_ = e.enc.EncodeUint(kv.v)
+	}
+	return e.end()
+}
+
+// Error encodes a worker's error response to a request it could not read.
+func (e *Encoder) Error(id uint64, text string) ([]byte, error) {
+	e.begin(TypeError, 3)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	e.field("message")
+	_ = e.enc.EncodeString(text)
+	return e.end()
+}
+
+// Raw frames arbitrary bytes as a body; fault tests use it to send garbage.
+func Raw(body []byte) []byte {
+	out := make([]byte, 4+len(body))
+	binary.BigEndian.PutUint32(out, uint32(len(body)))
+	copy(out[4:], body)
+	return out
+}

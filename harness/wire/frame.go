@@ -1,0 +1,60 @@
+// Package wire is the byte level of the adapter protocol (docs/adapter-protocol.md):
+// length-prefixed frames, the protocol's messages, and the lossless msgpack
+// encoding of canonical JSON values. It knows nothing of processes or deadlines;
+// package adapter owns those.
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ProtocolVersion is the version a worker's hello must carry.
+const ProtocolVersion = 1
+
+// MaxFrame caps a frame body in both directions, so that a worker writing
+// garbage cannot make the driver allocate without bound.
+const MaxFrame = 64 << 20
+
+// ErrFrameSize reports a frame length of zero or over MaxFrame: the stream
+// cannot be resynchronised after it.
+var ErrFrameSize = errors.New("frame length out of range")
+
+// FrameReader reads frames from one stream. The body returned by Next is
+// owned by the reader and valid until the next call.
+type FrameReader struct {
+	r   io.Reader
+	hdr [4]byte
+	buf []byte
+}
+
+// NewFrameReader returns a reader of frames from r. r should be buffered or a
+// pipe; FrameReader issues two reads a frame.
+func NewFrameReader(r io.Reader) *FrameReader {
+	return &FrameReader{r: r}
+}
+
+// Next reads one frame. It returns io.EOF only at a clean end between frames;
+// a stream that ends inside a frame gives io.ErrUnexpectedEOF.
+func (fr *FrameReader) Next() ([]byte, error) {
+	if _, err := io.ReadFull(fr.r, fr.hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(fr.hdr[:])
+	if n == 0 || n > MaxFrame {
+		return nil, fmt.Errorf("%w: %d bytes", ErrFrameSize, n)
+	}
+	if cap(fr.buf) < int(n) {
+		fr.buf = make([]byte, n)
+	}
+	fr.buf = fr.buf[:n]
+	if _, err := io.ReadFull(fr.r, fr.buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("frame body (%d bytes): %w", n, err)
+	}
+	return fr.buf, nil
+}

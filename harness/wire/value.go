@@ -1,0 +1,313 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	canonjson "difffuzz/adapters/go"
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+)
+
+// Extension types of the protocol.
+const (
+	ExtBigInt = 1 // an integer outside 64 bits, as ASCII decimal
+	ExtUTF16  = 2 // a string holding lone surrogates, as UTF-16LE code units
+)
+
+// MaxDepth is the deepest nesting of a case on the wire. The spec rejects past
+// 512; the margin lets the fuzzer check that rejection without letting a
+// hostile frame exhaust anyone's stack.
+const MaxDepth = 1000
+
+// Unsupported stands in a decoded case for a wire value outside the model (bin
+// data, an unknown ext type, a malformed ext payload). canonjson rejects it as
+// unsupported_value at its place in the walk, so the error order of the spec
+// holds.
+type Unsupported struct{ Reason string }
+
+// NonStringKey replaces a whole decoded case whose object had a key that is not
+// a string: canonjson.Object cannot hold one. The driver never sends such keys;
+// a worker answers non_string_key for the case.
+type NonStringKey struct{ Key any }
+
+var errDepth = fmt.Errorf("value nested deeper than %d", MaxDepth)
+
+func encodeValue(e *msgpack.Encoder, v any, depth int) error {
+	if depth > MaxDepth {
+		return errDepth
+	}
+	switch v := v.(type) {
+	case nil:
+		return e.EncodeNil()
+	case bool:
+		return e.EncodeBool(v)
+	case int64:
+		return e.EncodeInt(v)
+	case int:
+		return e.EncodeInt(int64(v))
+	case *big.Int:
+		return encodeBig(e, v)
+	case float64:
+		return e.EncodeFloat64(v)
+	case string:
+		return encodeString(e, v)
+	case []any:
+		if err := e.EncodeArrayLen(len(v)); err != nil {
+			return err
+		}
+		for _, x := range v {
+			if err := encodeValue(e, x, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case canonjson.Object:
+		if err := e.EncodeMapLen(len(v)); err != nil {
+			return err
+		}
+		for _, m := range v {
+			if err := encodeString(e, m.Key); err != nil {
+				return err
+			}
+			if err := encodeValue(e, m.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("cannot encode %T", v)
+}
+
+func encodeBig(e *msgpack.Encoder, v *big.Int) error {
+	switch {
+	case v.IsInt64():
+		return e.EncodeInt(v.Int64())
+	case v.IsUint64():
+		return e.EncodeUint(v.Uint64())
+	}
+	text := v.Text(10)
+	if err := e.EncodeExtHeader(ExtBigInt, len(text)); err != nil {
+		return err
+	}
+	_, err := e.Writer().Write([]byte(text))
+	return err
+}
+
+// encodeString sends valid UTF-8 as str and WTF-8 (lone surrogates) as ext 2.
+func encodeString(e *msgpack.Encoder, s string) error {
+	if utf8.ValidString(s) {
+		return e.EncodeString(s)
+	}
+	units, err := wtf8ToUTF16(s)
+	if err != nil {
+		return err
+	}
+	if err := e.EncodeExtHeader(ExtUTF16, 2*len(units)); err != nil {
+		return err
+	}
+	buf := make([]byte, 2*len(units))
+	for i, u := range units {
+		buf[2*i], buf[2*i+1] = byte(u), byte(u>>8)
+	}
+	_, err = e.Writer().Write(buf)
+	return err
+}
+
+// wtf8ToUTF16 converts a string that is UTF-8 except for surrogate code points
+// in their 3-byte generalized form (WTF-8) into UTF-16 code units.
+func wtf8ToUTF16(s string) ([]uint16, error) {
+	units := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			if i+3 > len(s) || s[i] != 0xED || s[i+1] < 0xA0 || s[i+1] > 0xBF || s[i+2] < 0x80 || s[i+2] > 0xBF {
+				return nil, fmt.Errorf("string is not UTF-8 or WTF-8 at byte %d", i)
+			}
+			units = append(units, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
+			i += 3
+			continue
+		}
+		units = utf16.AppendRune(units, r)
+		i += n
+	}
+	return units, nil
+}
+
+// utf16ToWTF8 is the inverse of wtf8ToUTF16: pairs become one rune, lone
+// surrogates their 3-byte form.
+func utf16ToWTF8(units []uint16) string {
+	buf := make([]byte, 0, len(units)*3)
+	for i := 0; i < len(units); i++ {
+		u := rune(units[i])
+		if utf16.IsSurrogate(u) && u < 0xDC00 && i+1 < len(units) && units[i+1] >= 0xDC00 && units[i+1] <= 0xDFFF {
+			buf = utf8.AppendRune(buf, utf16.DecodeRune(u, rune(units[i+1])))
+			i++
+			continue
+		}
+		if utf16.IsSurrogate(u) {
+			buf = append(buf, 0xED, byte(0xA0|(u>>6)&0x1F), byte(0x80|u&0x3F))
+			continue
+		}
+		buf = utf8.AppendRune(buf, u)
+	}
+	return string(buf)
+}
+
+// valueDecoder decodes case values from one frame body; remaining bounds every
+// length it is told, so that a lying header cannot force a large allocation.
+type valueDecoder struct {
+	d         *msgpack.Decoder
+	remaining func() int
+}
+
+func (vd *valueDecoder) value(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, errDepth
+	}
+	c, err := vd.d.PeekCode()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case c == msgpcode.Nil:
+		return nil, vd.d.DecodeNil()
+	case c == msgpcode.True || c == msgpcode.False:
+		return vd.d.DecodeBool()
+	case msgpcode.IsFixedNum(c) || c >= msgpcode.Uint8 && c <= msgpcode.Int64:
+		return vd.integer(c)
+	case c == msgpcode.Float || c == msgpcode.Double:
+		return vd.d.DecodeFloat64()
+	case msgpcode.IsString(c):
+		return vd.d.DecodeString()
+	case msgpcode.IsBin(c):
+		if err := vd.d.Skip(); err != nil {
+			return nil, err
+		}
+		return Unsupported{"bin value"}, nil
+	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
+		return vd.array(depth)
+	case msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32:
+		return vd.object(depth)
+	case msgpcode.IsExt(c):
+		return vd.ext()
+	}
+	return nil, fmt.Errorf("invalid msgpack code 0x%02x", c)
+}
+
+func (vd *valueDecoder) integer(c byte) (any, error) {
+	if c == msgpcode.Uint64 {
+		u, err := vd.d.DecodeUint64()
+		if err != nil || u <= math.MaxInt64 {
+			return int64(u), err
+		}
+		return new(big.Int).SetUint64(u), nil
+	}
+	return vd.d.DecodeInt64()
+}
+
+func (vd *valueDecoder) length(n int, err error) (int, error) {
+	if err == nil && (n < 0 || n > vd.remaining()) {
+		err = fmt.Errorf("container length %d exceeds the frame", n)
+	}
+	return n, err
+}
+
+func (vd *valueDecoder) array(depth int) (any, error) {
+	n, err := vd.length(vd.d.DecodeArrayLen())
+	if err != nil {
+		return nil, err
+	}
+	arr := make([]any, n)
+	for i := range arr {
+		if arr[i], err = vd.value(depth + 1); err != nil {
+			return nil, err
+		}
+	}
+	return arr, nil
+}
+
+func (vd *valueDecoder) object(depth int) (any, error) {
+	n, err := vd.length(vd.d.DecodeMapLen())
+	if err != nil {
+		return nil, err
+	}
+	obj := make(canonjson.Object, n)
+	var bad any
+	for i := range obj {
+		k, err := vd.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		key, ok := k.(string)
+		if !ok && bad == nil {
+			bad = NonStringKey{k}
+		}
+		obj[i].Key = key
+		if obj[i].Value, err = vd.value(depth + 1); err != nil {
+			return nil, err
+		}
+		if _, ok := obj[i].Value.(NonStringKey); ok && bad == nil {
+			bad = obj[i].Value
+		}
+	}
+	if bad != nil {
+		return bad, nil
+	}
+	return obj, nil
+}
+
+func (vd *valueDecoder) ext() (any, error) {
+	id, n, err := vd.d.DecodeExtHeader()
+	if err == nil {
+		_, err = vd.length(n, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	payload := make([]byte, n)
+	if err := vd.d.ReadFull(payload); err != nil {
+		return nil, err
+	}
+	switch id {
+	case ExtBigInt:
+		return decodeBig(payload), nil
+	case ExtUTF16:
+		if n%2 != 0 {
+			return Unsupported{"ext 2 payload of odd length"}, nil
+		}
+		units := make([]uint16, n/2)
+		for i := range units {
+			units[i] = uint16(payload[2*i]) | uint16(payload[2*i+1])<<8
+		}
+		return utf16ToWTF8(units), nil
+	}
+	return Unsupported{fmt.Sprintf("ext type %d", id)}, nil
+}
+
+func decodeBig(payload []byte) any {
+	s := string(payload)
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	valid := len(digits) > 0 && (digits == "0" || digits[0] != '0')
+	for i := 0; valid && i < len(digits); i++ {
+		valid = digits[i] >= '0' && digits[i] <= '9'
+	}
+	if !valid {
+		return Unsupported{fmt.Sprintf("ext 1 payload %.40q is not a decimal integer", s)}
+	}
+	b, _ := new(big.Int).SetString(s, 10)
+	if b.IsInt64() {
+		return b.Int64()
+	}
+	return b
+}
+
+// errNotMap is returned for a frame that is valid msgpack but not a map.
+var errNotMap = errors.New("frame is not a msgpack map")
