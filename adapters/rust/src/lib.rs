@@ -59,10 +59,9 @@ pub enum Key {
     Str(String),
     /// A key holding a lone surrogate (`lone_surrogate`).
     LoneSurrogates(LoneSurrogateStr),
-    /// A key that is not a string at all (`non_string_key`).
+    /// A key that is not a string of the model (`non_string_key`): another
+    /// type, or a string encoding that could not be read as one.
     NonString(Box<Value>),
-    /// A key whose encoding is malformed (`unsupported_value`).
-    Unsupported(String),
 }
 
 /// UTF-16 code units known to hold at least one lone surrogate: the field is
@@ -346,7 +345,6 @@ fn validate_key(key: &Key) -> Result<(), Error> {
             ErrorCode::LoneSurrogate,
             "object key holds a lone surrogate",
         )),
-        Key::Unsupported(what) => Err(Error::new(ErrorCode::UnsupportedValue, what.clone())),
     }
 }
 

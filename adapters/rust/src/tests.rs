@@ -889,12 +889,12 @@ fn error_vectors() {
             "unsupported_value",
         ),
         (
-            "unsupported key",
+            "unreadable key is a non-string key, not its value's error",
             call(obj_keys(vec![(
-                Key::Unsupported("odd ext 2".into()),
+                Key::NonString(Box::new(Value::Unsupported("odd ext 2".into()))),
                 int(1),
             )])),
-            "unsupported_value",
+            "non_string_key",
         ),
         ("top-level array", arr(vec![]), "bad_envelope"),
         ("top-level scalar", s("x"), "bad_envelope"),

@@ -155,18 +155,18 @@ pub fn value_from_wire(v: &ValueRef<'_>) -> Value {
     }
 }
 
-/// A str or ext 2 is a string key; any other type is a non-string key. A
-/// malformed string encoding is `unsupported_value` (the protocol's reading
-/// of "a malformed ext payload"), reported where the key is checked.
+/// A str or a well-formed ext 2 is a string key; anything else, including a
+/// str that is not UTF-8 or an ext 2 of odd length, is a non-string key, as
+/// the reference implementation (Python) reads it.
 fn key_from_wire(k: &ValueRef<'_>) -> Key {
     match k {
         ValueRef::String(s) => match s.as_str() {
             Some(s) => Key::Str(s.to_owned()),
-            None => Key::Unsupported("key str is not valid UTF-8".to_owned()),
+            None => Key::NonString(Box::new(value_from_wire(k))),
         },
         ValueRef::Ext(2, payload) => match utf16_units(payload) {
             Some(units) => Key::from_utf16(units),
-            None => Key::Unsupported("key ext 2 payload has odd length".to_owned()),
+            None => Key::NonString(Box::new(value_from_wire(k))),
         },
         other => Key::NonString(Box::new(value_from_wire(other))),
     }
@@ -193,9 +193,8 @@ fn utf16_units(payload: &[u8]) -> Option<Vec<u16>> {
 }
 
 /// Appends the wire encoding of `value`: what a driver sends and what the
-/// fixtures carry. Out-of-model parts are written as the wire shapes that
-/// decode back to them (bin for an unsupported value, a one-byte ext 2 for a
-/// malformed key), so decode(encode(v)) reports the same error as v.
+/// fixtures carry. An unsupported value is written as an empty bin, which
+/// decodes back to one, so decode(encode(v)) reports the same error as v.
 pub fn encode_value(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Null => must(rmp::encode::write_nil(out)),
@@ -228,7 +227,6 @@ fn encode_key(key: &Key, out: &mut Vec<u8>) {
         Key::Str(s) => must(rmp::encode::write_str(out, s)),
         Key::LoneSurrogates(s) => encode_utf16(s.units(), out),
         Key::NonString(v) => encode_value(v, out),
-        Key::Unsupported(_) => encode_ext(2, &[0], out),
     }
 }
 

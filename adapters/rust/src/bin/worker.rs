@@ -33,7 +33,7 @@ fn run() -> i32 {
     let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut output = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut worker = Worker::default();
-    if let Err(e) = worker.send(&mut output, |out| write_hello(out)) {
+    if let Err(e) = worker.send(&mut output, 0, write_hello) {
         eprintln!("canonjson worker: cannot write hello: {e}");
         return 1;
     }
@@ -45,11 +45,13 @@ fn run() -> i32 {
             Err(e @ FrameError::BadLength(_)) => {
                 eprintln!("canonjson worker: {e}");
                 let message = e.to_string();
-                let _ = worker.send(&mut output, |out| write_error(out, 0, &message));
+                let _ = worker.send(&mut output, 0, |out| write_error(out, 0, &message));
                 return 2;
             }
-            Err(e) => {
+            Err(e @ (FrameError::Truncated | FrameError::Io(_))) => {
                 eprintln!("canonjson worker: {e}");
+                let message = e.to_string();
+                let _ = worker.send(&mut output, 0, |out| write_error(out, 0, &message));
                 return 2;
             }
         }
@@ -59,7 +61,7 @@ fn run() -> i32 {
             panic::catch_unwind(AssertUnwindSafe(|| worker.answer(&request, &mut output)))
                 .unwrap_or_else(|payload| {
                     let why = panic_text(payload.as_ref());
-                    worker.send(&mut output, |out| write_error(out, 0, &why))
+                    worker.send(&mut output, 0, |out| write_error(out, 0, &why))
                 });
         if let Err(e) = answered {
             eprintln!("canonjson worker: cannot write response: {e}");
@@ -81,31 +83,34 @@ impl Worker {
     fn answer<W: Write>(&mut self, request: &[u8], output: &mut W) -> io::Result<()> {
         let message = match wire::decode_message(request) {
             Ok(m) => m,
-            Err(why) => return self.send(output, |out| write_error(out, 0, &why)),
+            Err(why) => return self.send(output, 0, |out| write_error(out, 0, &why)),
         };
         let request = match Request::parse(&message) {
             Ok(r) => r,
-            Err((id, why)) => return self.send(output, |out| write_error(out, id, &why)),
+            Err((id, why)) => return self.send(output, id, |out| write_error(out, id, &why)),
         };
         match request {
             Request::Batch { id, cases } => {
                 let mut canonical = std::mem::take(&mut self.canonical);
-                let sent = self.send(output, |out| write_results(out, id, cases, &mut canonical));
+                let sent = self.send(output, id, |out| {
+                    write_results(out, id, cases, &mut canonical)
+                });
                 self.canonical = canonical;
                 sent
             }
             Request::Bench { id, cases, rounds } => {
                 let (elapsed_ns, count) = bench(cases, rounds, &mut self.canonical);
-                self.send(output, |out| write_bench(out, id, elapsed_ns, count))
+                self.send(output, id, |out| write_bench(out, id, elapsed_ns, count))
             }
         }
     }
 
     /// Frames what `fill` writes and flushes it, falling back to an `error`
-    /// response when the body would exceed the frame cap.
+    /// response for request `id` when the body would exceed the frame cap.
     fn send<W: Write>(
         &mut self,
         output: &mut W,
+        id: u64,
         fill: impl FnOnce(&mut Vec<u8>),
     ) -> io::Result<()> {
         self.response.clear();
@@ -116,7 +121,7 @@ impl Worker {
                 self.response.len()
             );
             self.response.clear();
-            write_error(&mut self.response, 0, &why);
+            write_error(&mut self.response, id, &why);
         }
         wire::write_frame(output, &self.response)?;
         output.flush()
