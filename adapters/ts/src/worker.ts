@@ -6,7 +6,7 @@
  */
 import { once } from "node:events";
 import { CanonicalError, canonicalDigest } from "./canonical.js";
-import { FrameLengthError, FrameReader, WireDecoder, encodeFrame } from "./wire.js";
+import { FrameLengthError, FrameReader, MAX_FRAME, WireDecoder, encodeFrame } from "./wire.js";
 
 const HELLO = {
   type: "hello",
@@ -125,9 +125,24 @@ function isUnsigned(x: unknown): x is RequestId {
   return (typeof x === "number" && Number.isInteger(x) && x >= 0) || (typeof x === "bigint" && x >= 0n);
 }
 
-/** Writes one frame, waiting for stdout to drain when its buffer is full. */
-async function send(message: unknown): Promise<void> {
-  if (!process.stdout.write(encodeFrame(message))) await once(process.stdout, "drain");
+/**
+ * Writes one frame, waiting for stdout to drain when its buffer is full. A
+ * response too large for a frame is replaced by an error response.
+ */
+async function send(message: Response): Promise<void> {
+  let frame = encodeFrame(message);
+  if (frame.length - 4 > MAX_FRAME) {
+    const reason = `response of ${frame.length - 4} bytes exceeds the frame cap`;
+    frame = encodeFrame({ type: "error", id: message["id"] ?? 0, message: reason });
+  }
+  if (!process.stdout.write(frame)) await once(process.stdout, "drain");
+}
+
+/** Reports a broken stream (it cannot be resynchronised) and sets exit status 2. */
+async function fail(reason: string): Promise<void> {
+  process.stderr.write(`canonjson-ts worker: ${reason}\n`);
+  await send({ type: "error", id: 0, message: reason });
+  process.exitCode = 2;
 }
 
 async function main(): Promise<void> {
@@ -142,15 +157,14 @@ async function main(): Promise<void> {
         body = reader.next();
       } catch (e) {
         if (!(e instanceof FrameLengthError)) throw e;
-        await send({ type: "error", id: 0, message: e.message });
-        process.exitCode = 2; // leaving the loop closes stdin; exit once stdout is flushed
-        return;
+        await fail(e.message);
+        return; // leaving the loop closes stdin; the process exits once stdout is flushed
       }
       if (body === undefined) break;
       await send(handle(decoder, body));
     }
   }
-  if (reader.midFrame) process.stderr.write("canonjson-ts worker: stdin ended inside a frame\n");
+  if (reader.midFrame) await fail("stdin ended inside a frame");
 }
 
 main().catch((e: unknown) => {

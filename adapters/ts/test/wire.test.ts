@@ -1,0 +1,309 @@
+/**
+ * Tests of the wire codec (docs/adapter-protocol.md): framing, and msgpack
+ * values into the canonical model without losing order, duplicates,
+ * precision or the integer/float distinction.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { decode, ExtData } from "@msgpack/msgpack";
+import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
+import { FrameLengthError, FrameReader, MAX_FRAME, WireDecoder, encodeFrame } from "../src/wire.js";
+import { cat, concat, mp, mpCall, mpNest } from "./support.js";
+
+const wrap = (argsText: string): string => `{"args":${argsText},"tool_name":"t"}`;
+/** The envelope with args {"v": value}, as msgpack. */
+const mpScalar = (value: Uint8Array): Uint8Array => mpCall(mp.map([mp.str("v"), value]));
+const scalarText = (text: string): string => wrap(`{"v":${text}}`);
+
+type Outcome = { text: string } | { code: ErrorCode };
+
+/** What canonical() makes of a decoded case: its text or its error code. */
+function outcome(bytes: Uint8Array): Outcome {
+  const value = new WireDecoder().decodeValue(bytes);
+  try {
+    return { text: canonical(value) };
+  } catch (e) {
+    if (e instanceof CanonicalError) return { code: e.code };
+    throw e;
+  }
+}
+
+/** The members of args in a decoded envelope. */
+function decodedArgs(bytes: Uint8Array): ReadonlyArray<readonly [unknown, unknown]> {
+  const value = new WireDecoder().decodeValue(bytes);
+  assert.ok(value instanceof JsonObject);
+  const args = value.members.find(([k]) => k === "args")?.[1];
+  assert.ok(args instanceof JsonObject);
+  return args.members;
+}
+
+/** The decoded value of args' member "v". */
+function decodedScalar(value: Uint8Array): unknown {
+  const members = decodedArgs(mpScalar(value));
+  assert.equal(members.length, 1);
+  return members[0]![1];
+}
+
+describe("integers and floats", () => {
+  const values: Array<[name: string, bytes: Uint8Array, decoded: unknown, text: string]> = [
+    ["positive fixint", mp.int(5), 5, "5"],
+    ["negative fixint", mp.int(-5), -5, "-5"],
+    ["uint32 max", Uint8Array.of(0xce, 0xff, 0xff, 0xff, 0xff), 4294967295, "4294967295"],
+    ["int64 2^53-1", mp.int(2n ** 53n - 1n), 2n ** 53n - 1n, "9007199254740991"],
+    ["int64 2^53+1 keeps precision", mp.int(2n ** 53n + 1n), 2n ** 53n + 1n, "9007199254740993"],
+    ["int64 -(2^53+1)", mp.int(-(2n ** 53n) - 1n), -(2n ** 53n) - 1n, "-9007199254740993"],
+    ["uint64 2^63", Uint8Array.of(0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0), 2n ** 63n, "9223372036854775808"],
+    ["int64 -2^63", Uint8Array.of(0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0), -(2n ** 63n), "-9223372036854775808"],
+    ["uint64 2^64-1", Uint8Array.of(0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), 2n ** 64n - 1n, "18446744073709551615"],
+    ["uint64 holding 5", Uint8Array.of(0xcf, 0, 0, 0, 0, 0, 0, 0, 5), 5n, "5"],
+    ["ext 1 2^64", mp.big("18446744073709551616"), 2n ** 64n, "18446744073709551616"],
+    ["ext 1 -2^64", mp.big("-18446744073709551616"), -(2n ** 64n), "-18446744073709551616"],
+    ["ext 1 10^30", mp.big("1000000000000000000000000000000"), 10n ** 30n, "1000000000000000000000000000000"],
+    ["ext 1 -10^30", mp.big("-1000000000000000000000000000000"), -(10n ** 30n), "-1000000000000000000000000000000"],
+    ["ext 1 10^21 is an integer", mp.big("1000000000000000000000"), 10n ** 21n, "1000000000000000000000"],
+    ["ext 1 small integer", mp.big("7"), 7n, "7"],
+    ["ext 1 -0", mp.big("-0"), 0n, "0"],
+    ["float 64 5.0", mp.f64(5), 5, "5"],
+    ["float 64 1e21 is a float", mp.f64(1e21), 1e21, "1e+21"],
+    ["float 64 -0.0", mp.f64(-0), -0, "0"],
+    ["float 64 NaN", mp.f64(NaN), NaN, "NaN"],
+    ["float 64 -Infinity", mp.f64(-Infinity), -Infinity, "-Infinity"],
+    ["float 64 5e-324", mp.f64(5e-324), 5e-324, "5e-324"],
+    ["float 64 9007199254740993.0", mp.f64(9007199254740993.0), 9007199254740992, "9007199254740992"],
+    ["float 32 1.5", mp.f32(1.5), 1.5, "1.5"],
+    ["float 32 0.1 widens exactly", mp.f32(0.1), Math.fround(0.1), "0.10000000149011612"],
+    ["float 32 1e21 is a float", mp.f32(1e21), Math.fround(1e21), "1.0000000200408773e+21"],
+  ];
+  for (const [name, bytes, decoded, text] of values) {
+    test(name, () => {
+      assert.equal(decodedScalar(bytes), decoded);
+      assert.deepEqual(outcome(mpScalar(bytes)), { text: scalarText(text) });
+    });
+  }
+
+  test("the test encoders write the widths they claim", () => {
+    assert.equal(mp.f64(5)[0], 0xcb);
+    assert.equal(mp.f32(1.5)[0], 0xca);
+    assert.equal(mp.int(2n ** 53n + 1n)[0], 0xcf);
+    assert.equal(mp.int(-(2n ** 53n) - 1n)[0], 0xd3);
+    assert.equal(mp.big("1")[0], 0xd4);
+  });
+
+  test("int64 and uint64 always decode to bigint, floats always to number", () => {
+    assert.equal(typeof decodedScalar(mp.int(2n ** 63n - 1n)), "bigint");
+    assert.equal(typeof decodedScalar(mp.f64(2 ** 63)), "number");
+    assert.equal(typeof decodedScalar(mp.f64(1)), "number");
+  });
+});
+
+describe("strings", () => {
+  test("str decodes as UTF-8", () => {
+    assert.equal(decodedScalar(mp.str("h\u00e9\u{1F600}")), "h\u00e9\u{1F600}");
+  });
+
+  test("ext 2 keeps lone surrogates as UTF-16 code units", () => {
+    assert.equal(decodedScalar(mp.utf16(0xd800, 0x41, 0xdc00)), "\ud800A\udc00");
+    assert.deepEqual(outcome(mpScalar(mp.utf16(0xd800))), { code: "lone_surrogate" });
+  });
+
+  test("ext 2 holding a valid string is that string", () => {
+    assert.equal(decodedScalar(mp.utf16s("a\u{1F600}")), "a\u{1F600}");
+    assert.deepEqual(outcome(mpScalar(mp.utf16s("\u{1F600}"))), { text: scalarText('"\\ud83d\\ude00"') });
+  });
+
+  test("ext 2 as a key", () => {
+    const members = decodedArgs(mpCall(mp.map([mp.utf16(0xdbff), mp.nil], [mp.utf16s("__proto__"), mp.nil])));
+    assert.deepEqual(members, [["\udbff", null], ["__proto__", null]]);
+    assert.deepEqual(outcome(mpCall(mp.map([mp.utf16s("k"), mp.int(1)]))), { text: wrap('{"k":1}') });
+    assert.deepEqual(outcome(mpCall(mp.map([mp.utf16(0xdbff), mp.int(1)]))), { code: "lone_surrogate" });
+  });
+
+  test("str and ext 2 keys spelling the same string are duplicates", () => {
+    assert.deepEqual(outcome(mpCall(mp.map([mp.str("k"), mp.nil], [mp.utf16s("k"), mp.nil]))), { code: "duplicate_key" });
+  });
+
+  test("a long str key (no key cache limits)", () => {
+    const key = "\u00e9".repeat(5000);
+    assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(key), mp.nil]))), [[key, null]]);
+  });
+});
+
+describe("maps keep order, duplicates and special keys", () => {
+  test("member order is input order, whatever the keys look like", () => {
+    const keys = ["b", "1", "__proto__", "constructor", "a", "0", "toString", "", "10", "hasOwnProperty"];
+    const members = decodedArgs(mpCall(mp.map(...keys.map((k, i): [Uint8Array, Uint8Array] => [mp.str(k), mp.int(i)]))));
+    assert.deepEqual(members, keys.map((k, i) => [k, i]));
+  });
+
+  test("duplicate keys are kept, in order", () => {
+    const members = decodedArgs(mpCall(mp.map([mp.str("a"), mp.int(1)], [mp.str("b"), mp.int(2)], [mp.str("a"), mp.int(3)])));
+    assert.deepEqual(members, [["a", 1], ["b", 2], ["a", 3]]);
+  });
+
+  test("duplicate __proto__ keys are kept and reported", () => {
+    const bytes = mpCall(mp.map([mp.str("__proto__"), mp.int(1)], [mp.str("__proto__"), mp.int(2)]));
+    assert.deepEqual(decodedArgs(bytes), [["__proto__", 1], ["__proto__", 2]]);
+    assert.deepEqual(outcome(bytes), { code: "duplicate_key" });
+  });
+
+  test("a single __proto__ key is an ordinary key", () => {
+    const bytes = mpCall(mp.map([mp.str("__proto__"), mp.map([mp.str("x"), mp.int(1)])], [mp.str("1"), mp.int(2)]));
+    assert.deepEqual(outcome(bytes), { text: wrap('{"1":2,"__proto__":{"x":1}}') });
+  });
+
+  test("nested maps get their own keys (key ids interleave with nesting)", () => {
+    const inner = mp.map([mp.str("y"), mp.int(1)], [mp.str("x"), mp.map([mp.str("q"), mp.nil])]);
+    const bytes = mpCall(mp.map([mp.str("b"), inner], [mp.str("a"), mp.arr(inner, mp.map())]));
+    assert.deepEqual(outcome(bytes), {
+      text: wrap('{"a":[{"x":{"q":null},"y":1},{}],"b":{"x":{"q":null},"y":1}}'),
+    });
+  });
+
+  test("an envelope written args-first decodes the same", () => {
+    const bytes = mp.map([mp.str("args"), mp.map()], [mp.str("tool_name"), mp.str("t")]);
+    assert.deepEqual(outcome(bytes), { text: wrap("{}") });
+  });
+
+  test("a map of 70,000 members (map 16 width is not enough: map 32)", () => {
+    const n = 70_000;
+    const pairs: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) pairs.push(mp.str(`k${i}`), mp.int(i));
+    const map = concat([[0xdf, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff], ...pairs]);
+    const members = decodedArgs(mpCall(map));
+    assert.equal(members.length, n);
+    assert.deepEqual(members[n - 1], [`k${n - 1}`, n - 1]);
+  });
+});
+
+describe("values outside the model are per-case errors", () => {
+  const cases: Array<[name: string, bytes: Uint8Array, code: ErrorCode]> = [
+    ["bin value", mpScalar(mp.bin([1, 2])), "unsupported_value"],
+    ["empty bin value", mpScalar(mp.bin([])), "unsupported_value"],
+    ["unknown ext type", mpScalar(mp.ext(5, [1])), "unsupported_value"],
+    ["ext -1 (timestamp) is not decoded", mpScalar(mp.ext(-1, [0, 0, 0, 0])), "unsupported_value"],
+    ["malformed ext -1 does not fail the frame", mpScalar(mp.ext(-1, [0, 0, 0])), "unsupported_value"],
+    ["ext 1 with a leading zero", mpScalar(mp.big("01")), "unsupported_value"],
+    ["ext 1 with a plus sign", mpScalar(mp.big("+5")), "unsupported_value"],
+    ["ext 1 empty", mpScalar(mp.big("")), "unsupported_value"],
+    ["ext 1 with an exponent", mpScalar(mp.big("1e5")), "unsupported_value"],
+    ["ext 1 with spaces", mpScalar(mp.big(" 5")), "unsupported_value"],
+    ["ext 2 of odd length", mpScalar(mp.ext(2, [0x41, 0x00, 0x42])), "unsupported_value"],
+    ["int key", mpCall(mp.map([mp.int(1), mp.nil])), "non_string_key"],
+    ["nil key", mpCall(mp.map([mp.nil, mp.nil])), "non_string_key"],
+    ["float key", mpCall(mp.map([mp.f64(1.5), mp.nil])), "non_string_key"],
+    ["bool key", mpCall(mp.map([Uint8Array.of(0xc3), mp.nil])), "non_string_key"],
+    ["bin key", mpCall(mp.map([mp.bin([0x61]), mp.nil])), "non_string_key"],
+    ["ext 1 key", mpCall(mp.map([mp.big("1"), mp.nil])), "non_string_key"],
+    ["unknown ext key", mpCall(mp.map([mp.ext(7, []), mp.nil])), "non_string_key"],
+    ["malformed ext 2 key", mpCall(mp.map([mp.ext(2, [0x41]), mp.nil])), "non_string_key"],
+    ["array key", mpCall(mp.map([mp.arr(mp.str("a")), mp.nil])), "non_string_key"],
+    ["map key", mpCall(mp.map([mp.map([mp.str("a"), mp.nil]), mp.nil])), "non_string_key"],
+    ["non-string key before a later bin", mpCall(mp.map([mp.int(1), mp.nil], [mp.str("b"), mp.bin([])])), "non_string_key"],
+    ["bin before a later non-string key", mpCall(mp.map([mp.str("b"), mp.bin([])], [mp.int(1), mp.nil])), "unsupported_value"],
+    ["tool_name as ext 2 with a lone surrogate", mpCall(mp.map(), mp.utf16(0xd800)), "lone_surrogate"],
+    ["tool_name as bin", mpCall(mp.map(), mp.bin([0x74])), "unsupported_value"],
+  ];
+  for (const [name, bytes, code] of cases) test(name, () => assert.deepEqual(outcome(bytes), { code }));
+
+  test("bin and unknown ext stay recognisable after decoding", () => {
+    assert.ok(decodedScalar(mp.bin([1])) instanceof Uint8Array);
+    const ext = decodedScalar(mp.ext(9, [1, 2]));
+    assert.ok(ext instanceof ExtData);
+    assert.equal(ext.type, 9);
+  });
+});
+
+describe("depth on the wire", () => {
+  const cases: Array<[name: string, bytes: Uint8Array, expected: Outcome]> = [
+    ["512 levels in all", mpCall(mp.map([mp.str("a"), mpNest(510)])), { text: wrap(`{"a":${"[".repeat(510)}${"]".repeat(510)}}`) }],
+    ["513 levels in all", mpCall(mp.map([mp.str("a"), mpNest(511)])), { code: "too_deep" }],
+    ["1000 levels", mpNest(1000), { code: "too_deep" }],
+    ["1000 levels of maps", cat(...Array.from({ length: 999 }, () => cat([0x81], mp.str("k"))), [0x80]), { code: "too_deep" }],
+    ["100,000 levels (no stack overflow)", mpNest(100_000), { code: "too_deep" }],
+    ["too deep before a later duplicate", mpCall(mp.map([mp.str("a"), mpNest(600)], [mp.str("b"), mp.nil], [mp.str("b"), mp.nil])), { code: "too_deep" }],
+    ["duplicate before a later too deep", mpCall(mp.map([mp.str("b"), mp.nil], [mp.str("b"), mp.nil], [mp.str("a"), mpNest(600)])), { code: "duplicate_key" }],
+    ["bin before a later too deep", mpCall(mp.map([mp.str("b"), mp.bin([])], [mp.str("a"), mpNest(600)])), { code: "unsupported_value" }],
+  ];
+  for (const [name, bytes, expected] of cases) test(name, () => assert.deepEqual(outcome(bytes), expected));
+});
+
+describe("undecodable bytes throw (the worker answers with an error message)", () => {
+  const cases: Array<[string, Uint8Array]> = [
+    ["reserved type byte 0xc1", Uint8Array.of(0xc1)],
+    ["truncated map", Uint8Array.of(0x82, 0xa1, 0x61)],
+    ["trailing bytes", Uint8Array.of(0xc0, 0xc0)],
+    ["truncated str", Uint8Array.of(0xa5, 0x61)],
+  ];
+  for (const [name, bytes] of cases) test(name, () => assert.throws(() => new WireDecoder().decodeValue(bytes)));
+
+  test("the decoder is usable again after a failure", () => {
+    const decoder = new WireDecoder();
+    assert.throws(() => decoder.decodeValue(Uint8Array.of(0x82, 0xa1, 0x61)));
+    assert.equal(canonical(decoder.decodeValue(mpCall(mp.map([mp.str("k"), mp.nil])))), wrap('{"k":null}'));
+  });
+});
+
+describe("frames", () => {
+  const frame = (n: number): Uint8Array => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+
+  test("frames split at every byte boundary are reassembled", () => {
+    const bodies = [Uint8Array.of(0xc0), Uint8Array.of(1, 2, 3, 4, 5, 6, 7), Uint8Array.from({ length: 300 }, (_, i) => i & 0xff)];
+    const stream = cat(...bodies.flatMap((b) => [frame(b.length), b]));
+    for (const size of [1, 2, 3, 5, 64, stream.length]) {
+      const reader = new FrameReader();
+      const got: Uint8Array[] = [];
+      for (let at = 0; at < stream.length; at += size) {
+        reader.push(stream.subarray(at, at + size));
+        for (let body = reader.next(); body !== undefined; body = reader.next()) got.push(Uint8Array.from(body));
+      }
+      assert.deepEqual(got, bodies, `chunks of ${size}`);
+      assert.equal(reader.midFrame, false);
+    }
+  });
+
+  test("a partial frame is waited for and reported as mid-frame", () => {
+    const reader = new FrameReader();
+    reader.push(cat(frame(3), [1, 2]));
+    assert.equal(reader.next(), undefined);
+    assert.equal(reader.midFrame, true);
+    reader.push(Uint8Array.of(3));
+    assert.deepEqual(reader.next(), Uint8Array.of(1, 2, 3));
+  });
+
+  const lengths: Array<[number, boolean]> = [
+    [0, false],
+    [1, true],
+    [MAX_FRAME, true],
+    [MAX_FRAME + 1, false],
+    [0xffffffff, false],
+  ];
+  for (const [length, ok] of lengths) {
+    test(`length ${length} is ${ok ? "accepted" : "rejected"}`, () => {
+      const reader = new FrameReader();
+      reader.push(frame(length));
+      if (ok) assert.equal(reader.next(), undefined);
+      else assert.throws(() => reader.next(), (e: unknown) => e instanceof FrameLengthError && e.length === length);
+    });
+  }
+
+  test("encodeFrame writes a big-endian length and the msgpack body", () => {
+    const bytes = encodeFrame({ type: "results", id: 7, results: [{ canonical: Uint8Array.of(0x7b, 0x7d), digest: new Uint8Array(32) }] });
+    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0);
+    assert.equal(length, bytes.length - 4);
+    assert.deepEqual(decode(bytes.subarray(4)), {
+      type: "results",
+      id: 7,
+      results: [{ canonical: Uint8Array.of(0x7b, 0x7d), digest: new Uint8Array(32) }],
+    });
+    const body = Buffer.from(bytes.subarray(4));
+    assert.equal(body[body.indexOf("canonical") + 9], 0xc4, "canonical is sent as bin");
+    assert.deepEqual([...body.subarray(body.indexOf("digest") + 6, body.indexOf("digest") + 8)], [0xc4, 32], "digest is bin of 32 bytes");
+  });
+
+  test("encodeFrame output is not overwritten by the next call", () => {
+    const first = encodeFrame({ a: 1 });
+    const copy = Uint8Array.from(first);
+    encodeFrame({ b: "something longer" });
+    assert.deepEqual(first, copy);
+  });
+});
