@@ -1,0 +1,146 @@
+package adapter_test
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/internal/testworker"
+	"difffuzz/harness/wire"
+)
+
+func tcase(arg string) any {
+	return canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "a", Value: arg}}}}
+}
+
+func start(t *testing.T, argv []string) *adapter.Worker {
+	t.Helper()
+	w, err := adapter.Start(context.Background(), adapter.Config{Name: "fake", Command: argv,
+		BatchTimeout: 500 * time.Millisecond, CaseTimeout: time.Millisecond, StartTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func TestWorkerAnswersLikeInProcess(t *testing.T) {
+	w := start(t, testworker.Command(t, "ok"))
+	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), canonjson.Object{}, tcase("\xed\xa0\x80")}
+	out := make([]wire.Result, len(cases))
+	if err := w.Run(context.Background(), cases, out); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		want := adapter.Compute(c)
+		if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
+			t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
+		}
+	}
+	if h := w.Hello(); h.Name != "fakeworker-ok" || h.Protocol != wire.ProtocolVersion {
+		t.Errorf("hello = %+v", h)
+	}
+}
+
+func TestWorkerFaults(t *testing.T) {
+	tests := []struct {
+		mode, mark string
+		kind       adapter.FailureKind
+		stderr     string // a substring the failure's stderr must hold
+	}{
+		{"crash", "BOOM", adapter.Crash, "crashing on the marked case"},
+		{"abort", "BOOM", adapter.Crash, "aborting"},
+		{"hang", "BOOM", adapter.Hang, "hanging"},
+		{"garbage", "", adapter.Protocol, ""},
+		{"wrong-id", "", adapter.Protocol, ""},
+		{"wrong-count", "", adapter.Protocol, ""},
+		{"oversized", "", adapter.Protocol, ""},
+		{"truncated", "", adapter.Crash, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			argv := testworker.Command(t, tt.mode)
+			if tt.mark != "" {
+				argv = append(argv, tt.mark)
+			}
+			w := start(t, argv)
+			cases := []any{tcase("a"), tcase("BOOM"), tcase("b")}
+			err := w.Run(context.Background(), cases, make([]wire.Result, len(cases)))
+			f, ok := adapter.AsFailure(err)
+			if !ok {
+				t.Fatalf("Run = %v, want a *Failure", err)
+			}
+			if f.Kind != tt.kind || !strings.Contains(f.Stderr, tt.stderr) || f.Adapter != "fake" {
+				t.Fatalf("failure = %v (kind %s), stderr %q; want kind %s, stderr with %q", f, f.Kind, f.Stderr, tt.kind, tt.stderr)
+			}
+			// The next call restarts the worker; an unmarked case goes through.
+			if tt.mark != "" {
+				out := make([]wire.Result, 1)
+				if err := w.Run(context.Background(), cases[:1], out); err != nil {
+					t.Fatalf("after restart: %v", err)
+				}
+				if w.StartCount() != 2 {
+					t.Errorf("starts = %d, want 2", w.StartCount())
+				}
+			}
+		})
+	}
+}
+
+func TestWorkerSetupFailures(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want string
+	}{
+		{testworker.Command(t, "exit-at-start"), "refusing to start"},
+		{testworker.Command(t, "bad-hello"), "protocol 99"},
+		{[]string{"/nonexistent/worker"}, "no such file"},
+	}
+	for _, tt := range tests {
+		_, err := adapter.Start(context.Background(), adapter.Config{Name: "fake", Command: tt.argv})
+		f, ok := adapter.AsFailure(err)
+		if !ok || f.Kind != adapter.Setup {
+			t.Fatalf("%v: Start = %v, want a setup failure", tt.argv, err)
+		}
+		if msg := f.Error() + f.Stderr; !strings.Contains(msg, tt.want) {
+			t.Errorf("%v: failure %q (stderr %q) does not say %q", tt.argv, f, f.Stderr, tt.want)
+		}
+	}
+}
+
+func TestWorkerKilledFromOutside(t *testing.T) {
+	w := start(t, testworker.Command(t, "hang", "BOOM"))
+	done := make(chan error, 1)
+	go func() {
+		done <- w.Run(context.Background(), []any{tcase("BOOM")}, make([]wire.Result, 1))
+	}()
+	time.Sleep(100 * time.Millisecond)
+	syscall.Kill(w.Pid(), syscall.SIGKILL)
+	f, ok := adapter.AsFailure(<-done)
+	if !ok || f.Kind != adapter.Killed {
+		t.Fatalf("Run = %v, want kind killed", f)
+	}
+}
+
+func TestNoOrphans(t *testing.T) {
+	for _, mode := range []string{"ok", "hang"} {
+		w := start(t, testworker.Command(t, mode, "BOOM"))
+		pid := w.Pid()
+		w.Run(context.Background(), []any{tcase("BOOM")}, make([]wire.Result, 1))
+		w.Close()
+		if err := syscall.Kill(pid, 0); err == nil {
+			t.Errorf("%s: worker %d still exists after Close", mode, pid)
+		}
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for adapter.Live() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := adapter.Live(); n != 0 {
+		t.Errorf("%d worker processes left unreaped", n)
+	}
+}

@@ -1,0 +1,588 @@
+package gen
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+// Per-case probabilities of the container-level edge classes. The scalar
+// classes come from the leaf weights in scalar.go instead.
+const (
+	pArgsFirst = 1.0 / 8
+	pWide      = 0.02
+	pLong      = 0.02
+	pKeyOrder  = 0.025
+	pDeep      = 0.02
+	pNearLimit = 0.015
+	pSecondOOD = 0.25
+)
+
+// state is one case's generator: the random source and scratch space.
+// It lives in Generator.pool between cases.
+type state struct {
+	cfg      *Config
+	pcg      rand.PCG // used directly: a rand.Rand around it would allocate
+	buf      []byte   // scratch for building strings
+	classes  Classes
+	maxLevel int // deepest container level created so far (top level = 1)
+}
+
+func (s *state) u64() uint64 { return s.pcg.Uint64() }
+
+// intn returns a number in [0, n) for n > 0 (Lemire's multiply; the tiny
+// bias is irrelevant for fuzzing).
+func (s *state) intn(n int) int {
+	hi, _ := bits.Mul64(s.u64(), uint64(n))
+	return int(hi)
+}
+
+// between returns a number in [lo, hi].
+func (s *state) between(lo, hi int) int { return lo + s.intn(hi-lo+1) }
+
+func (s *state) chance(p float64) bool { return float64(s.u64()>>11)*0x1p-53 < p }
+
+func (s *state) oneIn(n int) bool { return s.intn(n) == 0 }
+
+// container records that a container exists at level, for the depth bands.
+func (s *state) container(level, n int) {
+	s.maxLevel = max(s.maxLevel, level)
+	if n == 0 {
+		s.classes |= ClassEmpty
+	}
+}
+
+// oodKind is one way of leaving the spec's domain.
+type oodKind uint8
+
+const (
+	oodNone oodKind = iota
+	oodLoneSurrogate
+	oodDuplicateKey
+	oodTooDeep
+	oodBadEnvelope
+	oodKinds = iota - 1
+)
+
+// feature is what inject places into the args tree.
+type feature uint8
+
+const (
+	featWide feature = iota
+	featLong
+	featKeyOrder
+	featChain     // a nested chain reaching exactly state.target levels
+	featLoneValue // a string value with a lone surrogate
+	featLoneKey   // a key with a lone surrogate
+	featDuplicate // a key equal to another key of the same object
+)
+
+// Bad-envelope variants (see badEnvelope); some of them drop the tool
+// name or the args, which are then not generated at all so that the
+// reported classes describe the value that is returned.
+const (
+	badToolScalar = iota
+	badToolContainer
+	badArgsArray
+	badArgsScalar
+	badNoTool
+	badNoArgs
+	badExtraMember
+	badTopArray
+	badTopScalar
+	badEmpty
+	badMisspelled
+	badVariants
+)
+
+func keepsTool(bad int) bool { return bad != badNoTool && bad != badTopScalar && bad != badEmpty }
+
+func keepsArgs(bad int) bool {
+	return bad != badArgsScalar && bad != badNoArgs && bad != badTopScalar && bad != badEmpty
+}
+
+// topLevel makes the whole case: the args tree, its injected edge
+// features, then the envelope (possibly broken).
+func (s *state) topLevel() any {
+	var ood [2]oodKind
+	if s.chance(s.cfg.OutOfDomain) {
+		ood[0] = oodKind(s.between(1, oodKinds))
+		if s.chance(pSecondOOD) {
+			ood[1] = oodKind(s.between(1, oodKinds-1))
+			if ood[1] >= ood[0] {
+				ood[1]++
+			}
+		}
+	}
+	bad := -1
+	if ood[0] == oodBadEnvelope || ood[1] == oodBadEnvelope {
+		bad = s.intn(badVariants)
+		if ood[1] != oodNone && !keepsArgs(bad) {
+			bad = badExtraMember // keep the args that carry the other problem
+		}
+	}
+	var tool string
+	if bad < 0 || keepsTool(bad) {
+		tool = s.toolName()
+	}
+	if bad >= 0 && !keepsArgs(bad) {
+		s.classes |= ClassBadEnvelope
+		return s.badEnvelope(bad, tool, nil)
+	}
+	args := any(s.object(2, s.argsWidth()))
+	if s.chance(pWide) {
+		args = s.inject(args, 2, featWide, 0)
+	}
+	if s.chance(pLong) {
+		args = s.inject(args, 2, featLong, 0)
+	}
+	if s.chance(pKeyOrder) {
+		args = s.inject(args, 2, featKeyOrder, 0)
+	}
+	switch {
+	case s.chance(pNearLimit):
+		args = s.inject(args, 2, featChain, s.between(500, canonjson.MaxDepth))
+	case s.chance(pDeep):
+		args = s.inject(args, 2, featChain, s.between(32, 160))
+	}
+	envDuplicate := false
+	for _, k := range ood {
+		switch k {
+		case oodLoneSurrogate:
+			switch r := s.intn(8); {
+			case r == 0 && (bad < 0 || keepsTool(bad)):
+				tool = s.loneString()
+			case r < 4:
+				args = s.inject(args, 2, featLoneKey, 0)
+			default:
+				args = s.inject(args, 2, featLoneValue, 0)
+			}
+		case oodDuplicateKey:
+			if bad < 0 && s.oneIn(8) {
+				envDuplicate = true
+			} else {
+				args = s.inject(args, 2, featDuplicate, 0)
+			}
+		case oodTooDeep:
+			args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
+		}
+	}
+	switch {
+	case bad >= 0:
+		s.classes |= ClassBadEnvelope
+		return s.badEnvelope(bad, tool, args)
+	case envDuplicate:
+		return s.envelopeDuplicate(tool, args)
+	case s.chance(pArgsFirst):
+		s.classes |= ClassArgsFirst
+		return canonjson.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
+	}
+	return envelope(tool, args)
+}
+
+// width draws an ordinary container size: mostly 1..3, sometimes empty.
+func (s *state) width() int {
+	r := s.intn(100)
+	w := 0
+	switch {
+	case r < 8:
+		w = 0
+	case r < 30:
+		w = 1
+	case r < 52:
+		w = 2
+	case r < 68:
+		w = 3
+	default:
+		w = s.between(4, max(4, s.cfg.MaxWidth))
+	}
+	return min(w, s.cfg.MaxWidth)
+}
+
+// argsWidth draws the number of arguments: realistic calls have a few.
+func (s *state) argsWidth() int {
+	r := s.intn(100)
+	switch {
+	case r < 5:
+		return 0
+	case r < 40:
+		return s.between(1, min(3, s.cfg.MaxWidth))
+	}
+	return s.between(2, s.cfg.MaxWidth)
+}
+
+// value draws the value of a member or element whose container (if it is
+// one) sits at level; containers get rarer with depth.
+func (s *state) value(level int) any {
+	if level <= s.cfg.MaxDepth {
+		p := 0.45
+		for range level - 3 {
+			p *= 0.75
+		}
+		if s.chance(p) {
+			if s.oneIn(2) {
+				return s.array(level, s.width())
+			}
+			return s.object(level, s.width())
+		}
+	}
+	return s.scalar()
+}
+
+func (s *state) array(level, n int) []any {
+	s.container(level, n)
+	a := make([]any, n)
+	for i := range a {
+		a[i] = s.value(level + 1)
+	}
+	return a
+}
+
+func (s *state) object(level, n int) canonjson.Object {
+	s.container(level, n)
+	o := make(canonjson.Object, n)
+	for i := range o {
+		o[i] = canonjson.Member{Key: s.uniqueKey(o[:i]), Value: s.value(level + 1)}
+	}
+	return o
+}
+
+// uniqueKey draws a key that no member of o has, keeping in-domain cases
+// free of duplicate keys.
+func (s *state) uniqueKey(o canonjson.Object) string {
+	k := s.key()
+	for try := 0; hasKey(o, k); try++ {
+		if try < 4 {
+			k = s.key()
+			continue
+		}
+		s.buf = append(append(s.buf[:0], 'k'), strconv.Itoa(len(o)+try)...)
+		k = string(s.buf)
+	}
+	return k
+}
+
+func hasKey(o canonjson.Object, k string) bool {
+	for i := range o {
+		if o[i].Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// inject places feature f somewhere in the tree c, a container at level:
+// in c itself or, half the time, in one of its container children that
+// leaves room for f within MaxDepth. It returns c's new value (an insertion
+// may reallocate the container). target is the case depth a chain reaches.
+func (s *state) inject(c any, level int, f feature, target int) any {
+	need := featureDepth(f)
+	if level+1+need <= s.cfg.MaxDepth && s.oneIn(2) {
+		switch c := c.(type) {
+		case []any:
+			if i, ok := s.pickContainer(len(c), func(i int) any { return c[i] }); ok {
+				c[i] = s.inject(c[i], level+1, f, target)
+				return c
+			}
+		case canonjson.Object:
+			if i, ok := s.pickContainer(len(c), func(i int) any { return c[i].Value }); ok {
+				c[i].Value = s.inject(c[i].Value, level+1, f, target)
+				return c
+			}
+		}
+	}
+	return s.insert(c, level, f, target)
+}
+
+// featureDepth is the depth of what f inserts below its container (a
+// chain's depth adapts to where it lands).
+func featureDepth(f feature) int {
+	switch f {
+	case featWide, featKeyOrder, featLoneKey, featDuplicate:
+		return 1
+	}
+	return 0
+}
+
+// pickContainer returns a random index among n children whose value is a
+// container, scanning from a random start.
+func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
+	if n == 0 {
+		return 0, false
+	}
+	start := s.intn(n)
+	for j := range n {
+		i := (start + j) % n
+		switch child(i).(type) {
+		case []any, canonjson.Object:
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// insert adds f's value to container c (at level). A container that is
+// already MaxWidth wide has a random child replaced instead, so that
+// widths stay within the configured bound.
+func (s *state) insert(c any, level int, f feature, target int) any {
+	switch c := c.(type) {
+	case canonjson.Object:
+		switch f {
+		case featLoneKey:
+			k := s.loneString()
+			if len(c) >= s.cfg.MaxWidth {
+				c[s.intn(len(c))].Key = k
+				return c
+			}
+			return s.insertMember(c, canonjson.Member{Key: k, Value: s.scalar()})
+		case featDuplicate:
+			if len(c) == 0 {
+				break
+			}
+			k := c[s.intn(len(c))].Key
+			if len(c) >= s.cfg.MaxWidth {
+				i := s.intn(len(c) - 1)
+				if c[i].Key == k {
+					i = len(c) - 1
+				}
+				c[i].Key = k
+				s.classes |= ClassDuplicateKey
+				return c
+			}
+			s.classes |= ClassDuplicateKey
+			return s.insertMember(c, canonjson.Member{Key: k, Value: s.scalar()})
+		}
+		v := s.featureValue(level+1, f, target)
+		if len(c) >= s.cfg.MaxWidth {
+			c[s.intn(len(c))].Value = v
+			return c
+		}
+		return s.insertMember(c, canonjson.Member{Key: s.uniqueKey(c), Value: v})
+	case []any:
+		v := s.featureValue(level+1, f, target)
+		if len(c) >= s.cfg.MaxWidth {
+			c[s.intn(len(c))] = v
+			return c
+		}
+		i := s.intn(len(c) + 1)
+		c = append(c, nil)
+		copy(c[i+1:], c[i:])
+		c[i] = v
+		return c
+	}
+	return c
+}
+
+func (s *state) insertMember(o canonjson.Object, m canonjson.Member) canonjson.Object {
+	i := s.intn(len(o) + 1)
+	o = append(o, canonjson.Member{})
+	copy(o[i+1:], o[i:])
+	o[i] = m
+	return o
+}
+
+// featureValue builds the value that f places at level (for features that
+// insert a member with a special key, a one-member object holding it).
+func (s *state) featureValue(level int, f feature, target int) any {
+	switch f {
+	case featWide:
+		return s.wide(level)
+	case featLong:
+		return s.longString()
+	case featKeyOrder:
+		return s.keyOrderObject(level)
+	case featChain:
+		return s.chain(level, max(1, target-level+1))
+	case featLoneValue:
+		return s.loneString()
+	case featLoneKey:
+		s.container(level, 1)
+		return canonjson.Object{{Key: s.loneString(), Value: s.scalar()}}
+	case featDuplicate:
+		s.container(level, 2)
+		s.classes |= ClassDuplicateKey
+		k := s.key()
+		return canonjson.Object{{Key: k, Value: s.scalar()}, {Key: k, Value: s.scalar()}}
+	}
+	return nil
+}
+
+// chain builds nested containers of exactly depth levels, the outermost at
+// level, with an occasional scalar sibling so that the nesting is not a
+// bare tower. It is built bottom-up, without recursion.
+func (s *state) chain(level, depth int) any {
+	s.maxLevel = max(s.maxLevel, level+depth-1)
+	var v any
+	if s.oneIn(2) {
+		v = []any{}
+	} else {
+		v = canonjson.Object{}
+	}
+	if s.oneIn(2) {
+		v = s.array(level+depth-1, s.intn(3))
+	}
+	for range depth - 1 {
+		sib := s.oneIn(8)
+		if s.oneIn(2) {
+			if sib {
+				v = []any{s.scalar(), v}
+			} else {
+				v = []any{v}
+			}
+			continue
+		}
+		k := s.key()
+		o := canonjson.Object{{Key: k, Value: v}}
+		if sib {
+			o = append(o, canonjson.Member{Key: s.uniqueKey(o), Value: s.scalar()})
+		}
+		v = o
+	}
+	return v
+}
+
+// wide builds a container with far more members than MaxWidth, of
+// scalars. Object keys start with the zero-padded member number, so they
+// are unique without a quadratic check, and members are shuffled so that
+// input order is not key order.
+func (s *state) wide(level int) any {
+	n := s.between(max(s.cfg.MaxWidth+1, s.cfg.WideWidth/4), s.cfg.WideWidth)
+	s.container(level, n)
+	s.classes |= ClassWide
+	if s.oneIn(2) {
+		a := make([]any, n)
+		for i := range a {
+			a[i] = s.scalar()
+		}
+		return a
+	}
+	digits := len(strconv.Itoa(n))
+	o := make(canonjson.Object, n)
+	for i := range o {
+		s.buf = s.buf[:0]
+		num := strconv.Itoa(i)
+		for range digits - len(num) {
+			s.buf = append(s.buf, '0')
+		}
+		s.buf = append(s.buf, num...)
+		if s.oneIn(2) {
+			s.buf = append(s.buf, '_')
+			s.appendWord(s.between(1, 6))
+		}
+		k := string(s.buf) // before scalar reuses the buffer
+		o[i] = canonjson.Member{Key: k, Value: s.scalar()}
+	}
+	for i := n - 1; i > 0; i-- {
+		j := s.intn(i + 1)
+		o[i], o[j] = o[j], o[i]
+	}
+	return o
+}
+
+// keyOrderObject builds an object whose keys share a prefix and then
+// differ by an astral character versus one in U+E000..U+FFFF, the
+// place where UTF-16 order and code-point order disagree.
+func (s *state) keyOrderObject(level int) canonjson.Object {
+	n := s.between(2, min(5, s.cfg.MaxWidth))
+	s.container(level, n)
+	s.classes |= ClassKeyOrder
+	var prefix [3]byte // kept apart: scalar below reuses s.buf
+	np := 0
+	if s.oneIn(2) {
+		np = s.between(1, len(prefix))
+		for i := range np {
+			prefix[i] = wordChars[s.intn(len(wordChars))]
+		}
+	}
+	o := make(canonjson.Object, 0, n)
+	for len(o) < n {
+		s.buf = append(s.buf[:0], prefix[:np]...)
+		astral := len(o) == 0 || (len(o) > 1 && s.oneIn(2))
+		if astral {
+			s.appendCP(s.astralCP())
+		} else {
+			s.appendCP(s.highBMPCP())
+		}
+		if s.oneIn(3) {
+			s.appendWord(s.between(1, 3))
+		}
+		if k := string(s.buf); !hasKey(o, k) {
+			o = append(o, canonjson.Member{Key: k, Value: s.scalar()})
+		}
+	}
+	for i := n - 1; i > 0; i-- {
+		j := s.intn(i + 1)
+		o[i], o[j] = o[j], o[i]
+	}
+	return o
+}
+
+// envelopeDuplicate repeats tool_name or args in the envelope: the walk
+// reports duplicate_key before the envelope check could object.
+func (s *state) envelopeDuplicate(tool string, args any) any {
+	s.classes |= ClassDuplicateKey
+	o := canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+	if s.oneIn(2) {
+		o = append(o, canonjson.Member{Key: "tool_name", Value: s.toolName()})
+	} else {
+		s.container(2, 0)
+		o = append(o, canonjson.Member{Key: "args", Value: canonjson.Object{}})
+	}
+	i := s.intn(3)
+	o[i], o[2] = o[2], o[i]
+	return o
+}
+
+var (
+	extraKeys   = []string{"x", "tool", "Tool_name", "tool_name ", "argss", "", "name", "arguments"}
+	misspelled  = []string{"toolName", "Tool_name", "tool-name", "tool_name\x00", " tool_name", "tool_nam", "TOOL_NAME"}
+	misspelledA = []string{"Args", "arg", "args ", "arguments", "params", "ARGS", "args\x00"}
+)
+
+// badEnvelope breaks the envelope around tool and args in variant bad,
+// one of the ways spec §3 rejects with bad_envelope.
+func (s *state) badEnvelope(bad int, tool string, args any) any {
+	switch bad {
+	case badToolScalar:
+		return envelope(s.scalarNonString(), args)
+	case badToolContainer:
+		return envelope(s.array(2, s.intn(3)), args)
+	case badArgsArray:
+		o, _ := args.(canonjson.Object)
+		a := make([]any, len(o))
+		for i := range o {
+			a[i] = o[i].Value
+		}
+		s.container(2, len(a))
+		return envelope(tool, a)
+	case badArgsScalar:
+		return envelope(tool, s.scalar())
+	case badNoTool:
+		return canonjson.Object{{Key: "args", Value: args}}
+	case badNoArgs:
+		return canonjson.Object{{Key: "tool_name", Value: tool}}
+	case badExtraMember:
+		k := extraKeys[s.intn(len(extraKeys))]
+		return s.insertMember(envelope(tool, args), canonjson.Member{Key: k, Value: s.scalar()})
+	case badTopArray:
+		return []any{tool, args}
+	case badTopScalar:
+		return s.scalar()
+	case badEmpty:
+		s.container(1, 0)
+		return canonjson.Object{}
+	}
+	o := envelope(tool, args)
+	if s.oneIn(2) {
+		o[0].Key = misspelled[s.intn(len(misspelled))]
+	} else {
+		o[1].Key = misspelledA[s.intn(len(misspelledA))]
+	}
+	return o
+}
+
+func envelope(tool, args any) canonjson.Object {
+	return canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+}

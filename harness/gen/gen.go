@@ -1,0 +1,141 @@
+// Package gen generates the fuzzer's cases: tool-call values
+// {"tool_name": string, "args": object} in canonjson's value model, weighted
+// toward the edges of the canonical JSON spec (docs/canonical-json.md) where
+// implementations tend to disagree, while most cases stay small and
+// realistic so that throughput stays high.
+//
+// A case is a pure function of (Config.Seed, index): shards take disjoint
+// index sets and any finding can be regenerated from its seed and index
+// alone, without storing the value.
+package gen
+
+import (
+	"sync"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+// Config tunes the generator. Every zero field means its documented
+// default, so Config{Seed: s} is the normal setting.
+type Config struct {
+	// Seed selects the case sequence; the same seed and index always give
+	// the same case.
+	Seed uint64
+
+	// MaxDepth bounds the nesting depth (spec §3: a container counts 1, the
+	// envelope included, so {"tool_name":"t","args":{}} has depth 2) of
+	// ordinary cases. Cases of the deep, near-limit and too-deep classes are
+	// exempt. Default 8; values below 3 are raised to 3 so that args can
+	// hold a container.
+	MaxDepth int
+
+	// MaxWidth bounds the members or elements of every container except
+	// those of the wide class. Default 8; values below 2 are raised to 2.
+	MaxWidth int
+
+	// MaxStringLen bounds, in code points, the random strings and keys of
+	// ordinary cases. Strings of the long-string class are exempt, and so
+	// are the fixed vocabulary words (tool names, JavaScript-special keys,
+	// at most 16 code points). Default 32; values below 4 are raised to 4.
+	MaxStringLen int
+
+	// OutOfDomain is the probability (0..1) that a case is out of domain
+	// (lone surrogate, duplicate key, too deep, bad envelope; one case in
+	// four of those carries a second such problem, to exercise the spec's
+	// error precedence). Default 0.02; a negative value means never.
+	OutOfDomain float64
+
+	// WideWidth is the largest number of members or elements of a container
+	// of the wide class; such containers have between WideWidth/4 (at least
+	// MaxWidth+1) and WideWidth of them. Default 512; values below
+	// 2*MaxWidth are raised to 2*MaxWidth.
+	WideWidth int
+
+	// LongStringLen is the length, in code points, of the longest strings
+	// of the long-string class: those have 1,000 to 4,000 code points, and
+	// exactly LongStringLen one time in eight. Default 100,000; values
+	// below 1,000 are raised to 1,000.
+	LongStringLen int
+}
+
+// Defaults of Config's fields.
+const (
+	DefaultMaxDepth      = 8
+	DefaultMaxWidth      = 8
+	DefaultMaxStringLen  = 32
+	DefaultOutOfDomain   = 0.02
+	DefaultWideWidth     = 512
+	DefaultLongStringLen = 100_000
+)
+
+// normalized returns cfg with defaults and minimums applied, so that the
+// generator code never has to check for degenerate settings.
+func (cfg Config) normalized() Config {
+	def := func(v *int, d, lo int) {
+		if *v == 0 {
+			*v = d
+		}
+		*v = max(*v, lo)
+	}
+	def(&cfg.MaxDepth, DefaultMaxDepth, 3)
+	def(&cfg.MaxWidth, DefaultMaxWidth, 2)
+	def(&cfg.MaxStringLen, DefaultMaxStringLen, 4)
+	def(&cfg.WideWidth, DefaultWideWidth, 2*cfg.MaxWidth)
+	def(&cfg.LongStringLen, DefaultLongStringLen, 1000)
+	switch {
+	case cfg.OutOfDomain == 0:
+		cfg.OutOfDomain = DefaultOutOfDomain
+	case cfg.OutOfDomain < 0:
+		cfg.OutOfDomain = 0
+	case cfg.OutOfDomain > 1:
+		cfg.OutOfDomain = 1
+	}
+	return cfg
+}
+
+// Generator makes cases. It holds no per-case state, so one Generator may
+// serve any number of goroutines.
+type Generator struct {
+	cfg  Config
+	pool sync.Pool // *state: scratch reused across cases to avoid garbage
+}
+
+// New returns a generator for cfg (zero fields take their defaults).
+func New(cfg Config) *Generator {
+	g := &Generator{cfg: cfg.normalized()}
+	g.pool.New = func() any { return &state{cfg: &g.cfg} }
+	return g
+}
+
+// Config returns the generator's settings with the defaults filled in, for
+// reports that must say exactly what ran.
+func (g *Generator) Config() Config { return g.cfg }
+
+// Case returns case number index and the edge classes it exercised. The
+// result depends only on the generator's Config and index. The value is
+// freshly allocated and owned by the caller.
+func (g *Generator) Case(index uint64) (v any, classes Classes) {
+	s := g.pool.Get().(*state)
+	s.pcg.Seed(g.cfg.Seed, index)
+	s.classes, s.maxLevel = 0, 0
+	v = s.topLevel()
+	classes = s.classes | depthClasses(s.maxLevel)
+	if len(s.buf) > 1<<20 {
+		s.buf = nil // do not pin a huge buffer in the pool
+	}
+	g.pool.Put(s)
+	return v, classes
+}
+
+// depthClasses maps the depth of a whole case to its depth band.
+func depthClasses(depth int) Classes {
+	switch {
+	case depth > canonjson.MaxDepth:
+		return ClassTooDeep
+	case depth >= 500:
+		return ClassNearLimit
+	case depth >= 32:
+		return ClassDeep
+	}
+	return 0
+}

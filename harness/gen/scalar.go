@@ -1,0 +1,437 @@
+package gen
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"unicode/utf8"
+)
+
+var (
+	toolNames = []string{
+		"get_weather", "search", "read_file", "write_file", "run_command",
+		"fetch_url", "send_email", "create_issue", "query_db", "list_dir",
+		"calculator", "translate", "ping", "t", "browser.open", "sql-query",
+	}
+	commonKeys = []string{
+		"id", "name", "query", "path", "limit", "offset", "options", "value",
+		"type", "data", "items", "url", "text", "count", "enabled", "tags",
+		"a", "b", "x", "y", "k", "filter", "sort", "page", "user_id", "headers",
+	}
+	// protoKeys are keys that JavaScript objects, maps of integer-like
+	// keys and naive hash maps are known to mishandle.
+	protoKeys = []string{
+		"__proto__", "constructor", "prototype", "toString", "hasOwnProperty",
+		"valueOf", "__defineGetter__", "length", "1", "01", "-1", "0", "-0",
+		"4294967295", "4294967294", "9007199254740993", "1e3", "1.5", "NaN",
+	}
+	wordChars = "abcdefghijklmnopqrstuvwxyz0123456789_"
+	// specialBMP are BMP characters known to trip escapers and sorters.
+	specialBMP = []rune{
+		0x80, 0xA0, 0xAD, 0xE9, 0x7FF, 0x800, 0x2028, 0x2029, 0x200B, 0xFEFF,
+		0xD7FF, 0xE000, 0xF8FF, 0xFF61, 0xFFFD, 0xFFFE, 0xFFFF,
+	}
+	highBMP       = []rune{0xE000, 0xF8FF, 0xFF61, 0xFFFD, 0xFEFF, 0xFFFF}
+	specialAstral = []rune{0x10000, 0x1F600, 0x1D11E, 0x20000, 0xE0001, 0x10FFFF, 0x1F4A9}
+	escapeChars   = []rune{'"', '\\', '/', '\b', '\f', '\n', '\r', '\t', 0, 0x1F, 0x7F}
+)
+
+// String flavors: which characters a random string draws from.
+const (
+	flavorWord = iota
+	flavorPrintable
+	flavorEscape
+	flavorBMP
+	flavorAstral
+	flavorAll
+)
+
+func (s *state) flavor() int {
+	r := s.intn(100)
+	switch {
+	case r < 62:
+		return flavorWord
+	case r < 74:
+		return flavorPrintable
+	case r < 82:
+		return flavorEscape
+	case r < 90:
+		return flavorBMP
+	case r < 96:
+		return flavorAstral
+	}
+	return flavorAll
+}
+
+// appendCP appends cp to the scratch buffer (WTF-8 for surrogates, as the
+// value model writes lone surrogates) and records its string classes.
+func (s *state) appendCP(cp rune) {
+	switch {
+	case cp < 0x20 || cp == 0x7F || cp == '"' || cp == '\\':
+		s.classes |= ClassEscape
+	case cp >= 0xD800 && cp <= 0xDFFF:
+		s.classes |= ClassLoneSurrogate
+		s.buf = append(s.buf, 0xED, byte(0x80|(cp>>6)&0x3F), byte(0x80|cp&0x3F))
+		return
+	case cp >= 0x10000:
+		s.classes |= ClassAstral
+	case cp >= 0x80:
+		s.classes |= ClassBMP
+	}
+	s.buf = utf8.AppendRune(s.buf, cp)
+}
+
+func (s *state) appendWord(n int) {
+	for range n {
+		s.buf = append(s.buf, wordChars[s.intn(len(wordChars))])
+	}
+}
+
+func (s *state) astralCP() rune {
+	if s.oneIn(2) {
+		return specialAstral[s.intn(len(specialAstral))]
+	}
+	return rune(s.between(0x10000, 0x10FFFF))
+}
+
+// highBMPCP draws from U+E000..U+FFFF, the BMP range that sorts after the
+// surrogates in UTF-16 order but before astral characters by code point.
+func (s *state) highBMPCP() rune {
+	if s.oneIn(2) {
+		return highBMP[s.intn(len(highBMP))]
+	}
+	return rune(s.between(0xE000, 0xFFFF))
+}
+
+func (s *state) pickCP(flavor int) rune {
+	if flavor == flavorAll {
+		flavor = s.intn(flavorAll)
+	} else if flavor >= flavorEscape && s.oneIn(2) {
+		flavor = flavorWord // keep special characters among ordinary ones
+	}
+	switch flavor {
+	case flavorPrintable:
+		return rune(s.between(0x20, 0x7E))
+	case flavorEscape:
+		if s.oneIn(2) {
+			return escapeChars[s.intn(len(escapeChars))]
+		}
+		return rune(s.intn(0x20))
+	case flavorBMP:
+		if s.oneIn(2) {
+			return specialBMP[s.intn(len(specialBMP))]
+		}
+		cp := rune(s.between(0x80, 0xFFFF-0x800))
+		if cp >= 0xD800 {
+			cp += 0x800 // skip the surrogates
+		}
+		return cp
+	case flavorAstral:
+		return s.astralCP()
+	}
+	return rune(wordChars[s.intn(len(wordChars))])
+}
+
+// strLen draws an ordinary string length, skewed short.
+func (s *state) strLen() int { return s.intn(s.intn(s.cfg.MaxStringLen+1) + 1) }
+
+func (s *state) strN(n, flavor int) string {
+	if n == 0 {
+		return ""
+	}
+	s.buf = s.buf[:0]
+	for range n {
+		s.appendCP(s.pickCP(flavor))
+	}
+	return string(s.buf)
+}
+
+func (s *state) str() string { return s.strN(s.strLen(), s.flavor()) }
+
+func (s *state) toolName() string {
+	if s.intn(100) < 85 {
+		return toolNames[s.intn(len(toolNames))]
+	}
+	return s.str()
+}
+
+func (s *state) key() string {
+	r := s.intn(100)
+	switch {
+	case r < 50:
+		return commonKeys[s.intn(len(commonKeys))]
+	case r < 60:
+		s.buf = s.buf[:0]
+		s.appendWord(s.between(1, min(8, s.cfg.MaxStringLen)))
+		return string(s.buf)
+	case r < 63:
+		s.classes |= ClassProtoKey
+		return protoKeys[s.intn(len(protoKeys))]
+	case r < 66:
+		return ""
+	}
+	return s.str()
+}
+
+// loneString builds a string with one lone-surrogate segment (a high or a
+// low surrogate, or two of them that do not form a pair) between ordinary
+// characters, within MaxStringLen code points. A high surrogate is never
+// followed by a low one: that would be a pair, not out of domain.
+func (s *state) loneString() string {
+	hi := func() rune {
+		if s.oneIn(2) {
+			return rune(0xD800 + 0x3FF*s.intn(2))
+		}
+		return rune(s.between(0xD800, 0xDBFF))
+	}
+	lo := func() rune {
+		if s.oneIn(2) {
+			return rune(0xDC00 + 0x3FF*s.intn(2))
+		}
+		return rune(s.between(0xDC00, 0xDFFF))
+	}
+	var seg [2]rune
+	n := 1
+	switch s.intn(5) {
+	case 0:
+		seg[0] = hi()
+	case 1:
+		seg[0] = lo()
+	case 2:
+		seg[0], seg[1], n = lo(), hi(), 2
+	case 3:
+		seg[0], seg[1], n = hi(), hi(), 2
+	default:
+		seg[0], seg[1], n = lo(), lo(), 2
+	}
+	room := s.cfg.MaxStringLen - n
+	pre := s.intn(min(room, 6) + 1)
+	post := s.intn(min(room-pre, 6) + 1)
+	flavor := s.flavor()
+	if flavor == flavorAll {
+		flavor = flavorWord
+	}
+	s.buf = s.buf[:0]
+	for range pre {
+		s.appendCP(s.pickCP(flavor))
+	}
+	for _, cp := range seg[:n] {
+		s.appendCP(cp)
+	}
+	for range post {
+		s.appendCP(s.pickCP(flavor))
+	}
+	return string(s.buf)
+}
+
+func (s *state) longString() string {
+	n := s.cfg.LongStringLen
+	if !s.oneIn(8) {
+		n = s.between(1000, min(4000, n))
+	}
+	s.classes |= ClassLongString
+	return s.strN(n, s.flavor())
+}
+
+// scalar draws a leaf value. Weights are percentages; each numeric edge
+// class gets a few percent of leaves, so a few percent of cases or more.
+func (s *state) scalar() any {
+	if r := s.intn(100); r < 60 {
+		return s.nonString(r)
+	}
+	return s.str()
+}
+
+// scalarNonString draws a scalar that is not a string (for a bad
+// tool_name).
+func (s *state) scalarNonString() any { return s.nonString(s.intn(60)) }
+
+// nonString maps r in [0, 60) to a non-string scalar.
+func (s *state) nonString(r int) any {
+	switch {
+	case r < 4:
+		return nil
+	case r < 9:
+		return s.oneIn(2)
+	case r < 23:
+		return s.smallInt()
+	case r < 35:
+		return s.plainFloat()
+	case r < 38:
+		s.classes |= ClassInt53
+		return s.neg(int64(1<<53 + s.between(-3, 3)))
+	case r < 41:
+		return s.int64Edge()
+	case r < 44:
+		return s.bigInt()
+	case r < 47:
+		return s.specialFloat()
+	case r < 53:
+		return s.formatFloat()
+	case r < 57:
+		s.classes |= ClassFloatBits
+		f := math.Float64frombits(s.u64())
+		s.floatClasses(f)
+		return f
+	}
+	return int64(s.u64()) >> s.intn(64)
+}
+
+func (s *state) neg(x int64) int64 {
+	if s.oneIn(2) {
+		return -x
+	}
+	return x
+}
+
+func (s *state) smallInt() int64 {
+	switch s.intn(4) {
+	case 0:
+		return int64(s.intn(10))
+	case 1:
+		return int64(s.between(-1000, 1000))
+	case 2:
+		return s.neg(int64(1<<31)<<s.intn(2) + int64(s.between(-2, 2))) // around 2^31, 2^32
+	}
+	return int64(s.between(-1_000_000_000, 1_000_000_000))
+}
+
+func (s *state) plainFloat() float64 {
+	switch s.intn(3) {
+	case 0:
+		return float64(s.between(-100_000, 100_000)) / pow10[25+s.between(1, 4)]
+	case 1:
+		return float64(s.u64()>>11) * 0x1p-53 * pow10[25+s.between(-3, 6)]
+	}
+	return float64(s.between(-1000, 1000)) + 0.5*float64(s.intn(2))
+}
+
+// pow10[25+e] is the double nearest 10^e, for e in -25..25.
+var pow10 = func() (t [51]float64) {
+	for i := range t {
+		t[i], _ = strconv.ParseFloat("1e"+strconv.Itoa(i-25), 64)
+	}
+	return t
+}()
+
+// floatClasses flags NaN, infinities and negative zero however they arose.
+func (s *state) floatClasses(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
+		s.classes |= ClassSpecialFloat
+	}
+}
+
+func (s *state) specialFloat() float64 {
+	s.classes |= ClassSpecialFloat
+	switch s.intn(6) {
+	case 0:
+		return math.NaN()
+	case 1: // NaN with another payload, either sign
+		return math.Float64frombits(0x7FF0_0000_0000_0001 | s.u64()&0x800F_FFFF_FFFF_FFFF)
+	case 2:
+		return math.Inf(1)
+	case 3:
+		return math.Inf(-1)
+	}
+	return math.Copysign(0, -1)
+}
+
+var (
+	fixedFloats = []float64{1e21, 1e-7, 1e-6, 9.99e-7, 1e20, 123e-20, 0.1, 1.5, 123.456,
+		9.999999999999999e20, 999999999999999900000, 0.000001234, 1.2345e-7,
+		0.1 + 0.2, 1.0 / 3, 100, 1, 9007199254740993.0, 9007199254740991.0}
+	topFloats = []float64{math.MaxFloat64, math.Nextafter(math.MaxFloat64, 0), 1e308, 1.5e300}
+	// thresholdExps scale 1..999999 so that the decimal exponent n lands
+	// around the layout's limits 21 and -6.
+	thresholdExps = []int{-12, -11, -10, -9, -8, 15, 16, 17, 18, 19}
+)
+
+// formatFloat draws floats where the ECMAScript layout switches between
+// plain digits, a decimal point, leading zeros and exponent form.
+func (s *state) formatFloat() float64 {
+	s.classes |= ClassFloatFormat
+	var f float64
+	switch s.intn(9) {
+	case 0, 1: // a power of ten, or a neighbour of one
+		f = pow10[25+s.between(-25, 25)]
+		switch s.intn(3) {
+		case 0:
+			f = math.Nextafter(f, math.Inf(1))
+		case 1:
+			f = math.Nextafter(f, 0)
+		}
+	case 2: // fixed points of the spec's examples
+		f = fixedFloats[s.intn(len(fixedFloats))]
+	case 3: // integer-valued, of any magnitude up to 2^63
+		f = float64(int64(s.u64()>>1) >> s.intn(63))
+	case 4: // 2^53 and its neighbours, as floats
+		f = float64(int64(1<<53) + int64(s.between(-4, 4)))
+	case 5: // a few digits scaled to the layout thresholds n = 21, 22, -5, -6
+		e := thresholdExps[s.intn(len(thresholdExps))]
+		f = float64(s.between(1, 999999)) * pow10[25+e]
+	case 6: // subnormals and the smallest normal
+		switch s.intn(3) {
+		case 0:
+			f = 5e-324
+		case 1:
+			f = 2.2250738585072014e-308
+		default:
+			f = math.Float64frombits(s.u64() >> 12)
+		}
+	case 7: // the top of the range
+		f = topFloats[s.intn(len(topFloats))]
+	default: // random digits at a random decimal exponent
+		f = float64(s.u64()>>11) * 0x1p-53 * pow10[25+s.between(-25, 25)]
+	}
+	if s.oneIn(4) {
+		f = -f
+	}
+	s.floatClasses(f)
+	return f
+}
+
+// int64Edge draws integers around +-2^63 and +-2^64: int64 on one side of
+// the limit, *big.Int on the other, as the value model requires.
+func (s *state) int64Edge() any {
+	s.classes |= ClassInt64
+	b := new(big.Int).Lsh(big.NewInt(1), uint(63+s.intn(2)))
+	b.Add(b, big.NewInt(int64(s.between(-3, 3))))
+	if s.oneIn(2) {
+		b.Neg(b)
+	}
+	return intValue(b)
+}
+
+// bigInt draws integers far beyond 64 bits.
+func (s *state) bigInt() any {
+	s.classes |= ClassBigInt
+	b := new(big.Int)
+	switch s.intn(4) {
+	case 0:
+		b.Exp(big.NewInt(10), big.NewInt(int64(s.between(20, 40))), nil)
+	case 1:
+		for range s.between(2, 4) {
+			b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(s.u64()))
+		}
+		b.Rsh(b, uint(s.intn(60)))
+		b.SetBit(b, 65, 1) // keep it above 2^64
+	case 2:
+		b.Lsh(big.NewInt(1), uint(s.between(65, 200)))
+		b.Add(b, big.NewInt(int64(s.between(-1, 1))))
+	default:
+		b.Exp(big.NewInt(10), big.NewInt(30), nil)
+	}
+	if s.oneIn(2) {
+		b.Neg(b)
+	}
+	return intValue(b)
+}
+
+// intValue applies the value model's rule: int64 when it fits, *big.Int
+// otherwise.
+func intValue(b *big.Int) any {
+	if b.IsInt64() {
+		return b.Int64()
+	}
+	return b
+}

@@ -1,0 +1,154 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+func big10(s string) *big.Int { b, _ := new(big.Int).SetString(s, 10); return b }
+
+func TestValueRoundTrip(t *testing.T) {
+	values := []any{
+		nil, true, false, int64(0), int64(-1), int64(math.MinInt64), int64(math.MaxInt64),
+		big10("18446744073709551615"), big10("18446744073709551616"), big10("-9223372036854775809"),
+		big10("1000000000000000000000000000000"),
+		0.0, math.Copysign(0, -1), 1e21, 5e-324, math.Inf(1), math.Inf(-1), 1.5,
+		"", "a", "\u00e9\U0001F600", "\xed\xa0\x80", "a\xed\xbf\xbfb",
+		[]any{}, []any{int64(1), []any{nil}},
+		canonjson.Object{}, canonjson.Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
+	}
+	enc, dec := NewEncoder(), NewDecoder()
+	frame, err := enc.Batch(7, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := NewFrameReader(bytes.NewReader(frame)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := dec.Decode(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Type != TypeBatch || m.ID != 7 || len(m.Cases) != len(values) {
+		t.Fatalf("decoded %s id %d with %d cases", m.Type, m.ID, len(m.Cases))
+	}
+	for i, v := range values {
+		if !canonjson.Equal(v, m.Cases[i]) {
+			t.Errorf("value %d: sent %s, got %s", i, canonjson.AppendText(nil, v), canonjson.AppendText(nil, m.Cases[i]))
+		}
+	}
+	// -0.0 keeps its sign and floats stay float64 on the wire.
+	if f := m.Cases[12].(float64); !math.Signbit(f) {
+		t.Errorf("-0.0 lost its sign")
+	}
+	if !bytes.Contains(frame, []byte{0xcb, 0x44, 0x4b, 0x1a, 0xe4, 0xd6, 0xe2, 0xef, 0x50}) {
+		t.Errorf("1e21 not sent as float 64")
+	}
+}
+
+func TestOutOfModelValues(t *testing.T) {
+	tests := []struct {
+		name string
+		body []byte // one msgpack value
+		want string // what the decoded case is
+	}{
+		{"bin", []byte{0xc4, 0x01, 0x00}, "wire.Unsupported"},
+		{"unknown ext", []byte{0xd4, 0x09, 0x00}, "wire.Unsupported"},
+		{"bad big int", []byte{0xd5, 0x01, '0', '1'}, "wire.Unsupported"},
+		{"odd utf16", []byte{0xd4, 0x02, 0x00}, "wire.Unsupported"},
+		{"int key", []byte{0x81, 0x01, 0xc0}, "wire.NonStringKey"},
+		{"float32", []byte{0xca, 0x3f, 0xc0, 0x00, 0x00}, "float64"},
+	}
+	for _, tt := range tests {
+		// {"type":"batch","id":1,"cases":[value]}
+		body := append([]byte("\x83\xa4type\xa5batch\xa2id\x01\xa5cases\x91"), tt.body...)
+		var m Message
+		if err := NewDecoder().Decode(body, &m); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := typeName(m.Cases[0]); got != tt.want {
+			t.Errorf("%s: decoded as %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case Unsupported:
+		return "wire.Unsupported"
+	case NonStringKey:
+		return "wire.NonStringKey"
+	case float64:
+		return "float64"
+	}
+	return "other"
+}
+
+func TestHostileFrames(t *testing.T) {
+	tests := []struct {
+		name  string
+		input []byte
+		want  string
+	}{
+		{"zero length", []byte{0, 0, 0, 0}, "out of range"},
+		{"over cap", []byte{0xff, 0xff, 0xff, 0xff}, "out of range"},
+		{"truncated body", []byte{0, 0, 0, 9, 1, 2}, "unexpected EOF"},
+		{"truncated header", []byte{0, 0}, "unexpected EOF"},
+	}
+	for _, tt := range tests {
+		_, err := NewFrameReader(bytes.NewReader(tt.input)).Next()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := NewFrameReader(bytes.NewReader(nil)).Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("empty stream: %v, want io.EOF", err)
+	}
+}
+
+func TestHostileBodies(t *testing.T) {
+	deep := bytes.Repeat([]byte{0x91}, MaxDepth+5)
+	tests := []struct {
+		name string
+		body []byte
+	}{
+		{"not a map", []byte{0x91, 0x01}},
+		{"garbage", []byte{0xc1}},
+		{"array longer than frame", []byte("\x81\xa5cases\xdd\x7f\xff\xff\xff")},
+		{"map longer than frame", append([]byte("\x81\xa5cases\x91"), 0xdf, 0x7f, 0xff, 0xff, 0xff)},
+		{"too deep", append(append([]byte("\x81\xa5cases\x91"), deep...), 0xc0)},
+		{"no type", []byte{0x80}},
+		{"trailing bytes", []byte("\x81\xa4type\xa5batch\xc0")},
+		{"result without digest", []byte("\x82\xa4type\xa7results\xa7results\x91\x81\xa9canonical\xc4\x01x")},
+		{"short digest", []byte("\x82\xa4type\xa7results\xa7results\x91\x82\xa9canonical\xc4\x01x\xa6digest\xc4\x01x")},
+	}
+	for _, tt := range tests {
+		var m Message
+		if err := NewDecoder().Decode(tt.body, &m); err == nil {
+			t.Errorf("%s: decoded without error: %+v", tt.name, m)
+		}
+	}
+}
+
+func TestResultsRoundTrip(t *testing.T) {
+	in := []Result{{Canonical: []byte(`{"args":{},"tool_name":"t"}`), Digest: make([]byte, 32)}, {Error: "too_deep", Message: "deep"}, {Canonical: []byte{}, Digest: make([]byte, 32)}}
+	frame, err := NewEncoder().Results(3, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := NewDecoder().Decode(frame[4:], &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != 3 || len(m.Results) != 3 || string(m.Results[0].Canonical) != string(in[0].Canonical) || m.Results[1].Error != "too_deep" || m.Results[2].Canonical == nil {
+		t.Errorf("got %+v", m)
+	}
+}
