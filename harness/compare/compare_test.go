@@ -1,0 +1,76 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"lukechampine.com/blake3"
+)
+
+func out(s string) Outcome {
+	d := blake3.Sum256([]byte(s))
+	return Outcome{Canonical: []byte(s), Digest: d[:]}
+}
+
+func TestCompare(t *testing.T) {
+	good := `{"args":{"a":1e+21,"b":"\u00e9"},"tool_name":"t"}`
+	lying := out(good)
+	lying.Digest = make([]byte, 32)
+	tests := []struct {
+		name string
+		outs []Outcome
+		sig  string // "" for agreement
+	}{
+		{"agree", []Outcome{out(good), out(good), out(good)}, ""},
+		{"same error agrees", []Outcome{{Error: "too_deep"}, {Error: "too_deep"}, {Error: "too_deep"}}, ""},
+		{"number", []Outcome{out(good), out(good), out(`{"args":{"a":1000000000000000000000,"b":"\u00e9"},"tool_name":"t"}`)}, "number: a b | c"},
+		{"string escape", []Outcome{out(good), out(`{"args":{"a":1e+21,"b":"é"},"tool_name":"t"}`), out(good)}, "string_escape: a c | b"},
+		{"key order", []Outcome{out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`), out(`{"args":{"\ud83d\ude00":2,"\uff61":1},"tool_name":"t"}`), out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`)}, "key_order: a c | b"},
+		{"key order, prefix key", []Outcome{out(`{"a":1,"ab":2}`), out(`{"ab":2,"a":1}`), out(`{"a":1,"ab":2}`)}, "key_order: a c | b"},
+		{"negative zero", []Outcome{out(`{"x":0}`), out(`{"x":-0}`), out(`{"x":0}`)}, "number: a c | b"},
+		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: a c | b"},
+		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: a c | b"},
+		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: a c | b"},
+		{"crash", []Outcome{out(good), {Failure: FailCrash}, out(good)}, "crash: a c | b"},
+		{"hang", []Outcome{out(good), out(good), {Failure: FailHang}}, "hang: a b | c"},
+		{"internal", []Outcome{out(good), {Error: "internal"}, out(good)}, "internal: a c | b"},
+		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: a | b | c"},
+		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: a c | b"},
+		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: a | b c"},
+	}
+	c := New([]string{"a", "b", "c"})
+	for _, tt := range tests {
+		v := c.Compare(tt.outs)
+		if got := c.Signature(v); got != tt.sig {
+			t.Errorf("%s: signature %q, want %q", tt.name, got, tt.sig)
+		}
+		if v.Agree != (tt.sig == "") {
+			t.Errorf("%s: agree = %v", tt.name, v.Agree)
+		}
+	}
+}
+
+func TestRenderPointsAtFirstDifference(t *testing.T) {
+	c := New([]string{"python", "ts"})
+	outs := []Outcome{out(`{"args":{"a":1e+21},"tool_name":"t"}`), out(`{"args":{"a":1000000000000000000000},"tool_name":"t"}`)}
+	v := c.Compare(outs)
+	r := c.Render(v, outs)
+	for _, want := range []string{"first difference at byte 14", `{"args":{"a":1>>>e+21`, `{"args":{"a":1>>>000`, "kind: number", "diff (-python +ts)"} {
+		if !contains(r, want) {
+			t.Errorf("render lacks %q:\n%s", want, r)
+		}
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+
+func BenchmarkCompareAgree(b *testing.B) {
+	c := New([]string{"python", "go", "ts", "rust"})
+	s := `{"args":{"a":[1,2,3,"x",{"b":null}],"c":1.5e-7},"tool_name":"some_tool"}`
+	outs := []Outcome{out(s), out(s), out(s), out(s)}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Compare(outs)
+	}
+}

@@ -1,0 +1,126 @@
+package corpus
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+func input(v any) any {
+	return canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "a", Value: v}, {Key: "a", Value: "\xed\xa0\x80"}}}}
+}
+
+func TestWriteLoadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	e := &Entry{Input: input(math.NaN()), Kind: "divergence", Signature: "number: go python | ts", Seed: 42, Index: 7, Generated: true,
+		Outcomes: []Outcome{{Adapter: "python", Impl: "canonjson-python", Version: "0.1.0", Canonical: `{"x":NaN}`, Digest: "ab"}, {Adapter: "ts", Error: "lone_surrogate"}}}
+	path, err := Write(dir, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(path) != Name(e.Input) || !strings.HasSuffix(path, ".json") {
+		t.Errorf("path %s, want content-addressed name %s", path, Name(e.Input))
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !canonjson.Equal(got.Input, e.Input) || got.Kind != e.Kind || got.Signature != e.Signature || got.Seed != 42 || got.Index != 7 || !got.Generated {
+		t.Errorf("loaded %+v, wrote %+v", got, e)
+	}
+	if len(got.Outcomes) != 2 || got.Outcomes[0] != e.Outcomes[0] || got.Outcomes[1] != e.Outcomes[1] {
+		t.Errorf("outcomes %+v, wrote %+v", got.Outcomes, e.Outcomes)
+	}
+	// Writing the same input again keeps one file.
+	if _, err := Write(dir, &Entry{Input: e.Input}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 1 {
+		t.Errorf("%d files, want 1", len(files))
+	}
+}
+
+func TestLoadBareInputAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	e, err := Load(write("bare.json", `{"tool_name":"t","args":{"a":1e21}}`))
+	if err != nil || e.Kind != "" || canonjson.AppendText(nil, e.Input) == nil {
+		t.Fatalf("bare input: %v %+v", err, e)
+	}
+	tests := []struct{ name, text, want string }{
+		{"truncated.json", `{"tool_name":"t","args":{`, "bad.json"},
+		{"garbage.json", "{\n  \"a\": x}", "line 2"},
+		{"version.json", `{"difffuzz_corpus": 9, "input": null}`, "corpus format 9"},
+		{"noinput.json", `{"difffuzz_corpus": 1}`, "no \"input\""},
+	}
+	for _, tt := range tests {
+		p := write(tt.name, tt.text)
+		_, err := Load(p)
+		if err == nil || !strings.Contains(err.Error(), tt.name) {
+			t.Errorf("%s: err = %v, want it to name the file", tt.name, err)
+		}
+		if tt.want != "bad.json" && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	files, _ := Files([]string{dir})
+	entries, _, err := LoadAll(files)
+	var me *MalformedError
+	if len(entries) != 1 || err == nil || !asMalformed(err, &me) || len(me.Errs) != 4 {
+		t.Errorf("LoadAll: %d entries, err %v; want 1 entry and 4 malformed files", len(entries), err)
+	}
+}
+
+func asMalformed(err error, me **MalformedError) bool {
+	m, ok := err.(*MalformedError)
+	*me = m
+	return ok
+}
+
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if _, err := Write(dir, &Entry{Input: input(int64(i))}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	files, _ := os.ReadDir(dir)
+	if len(files) != 50 {
+		t.Errorf("%d files, want 50 (and no temporaries)", len(files))
+	}
+}
+
+func TestUnwritableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		// root ignores permissions; a file in the way of the folder still fails.
+		dir := filepath.Join(t.TempDir(), "file")
+		os.WriteFile(dir, nil, 0o644)
+		if _, err := Write(dir, &Entry{Input: input(1)}); err == nil {
+			t.Fatal("write into a path that is a file: no error")
+		}
+		return
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o555)
+	if _, err := Write(dir, &Entry{Input: input(1)}); err == nil {
+		t.Fatal("write into a read-only folder: no error")
+	}
+}
