@@ -138,29 +138,28 @@ def format_float(x: float) -> str:
     """ECMAScript ``Number::toString(x)`` from Python's shortest round-trip
     digits (``repr``), laid out by hand because Python's own layout differs
     (``1e+16`` vs ``10000000000000000``, ``1e-05`` vs ``0.00001``)."""
-    if x != x:
-        return "NaN"
-    if x == _INF:
-        return "Infinity"
-    if x == -_INF:
-        return "-Infinity"
+    if x - x != 0.0:  # NaN or an infinity
+        return "NaN" if x != x else ("Infinity" if x > 0.0 else "-Infinity")
     if x == 0.0:
         return "0"
-    digits, n = _shortest_digits(x)
-    text = _layout(digits, n)
-    return "-" + text if x < 0.0 else text
+    digits, n = _shortest_digits(repr(x).lstrip("-"))
+    return "-" + _layout(digits, n) if x < 0.0 else _layout(digits, n)
 
 
-def _shortest_digits(x: float) -> tuple[str, int]:
-    """(s, n) of the spec: |x| = 0.s * 10**n, s without leading or trailing
-    zeros, from repr's shortest digits (forms ``123.456``, ``1e-05``,
-    ``1.5e+300``)."""
-    mantissa, _, exponent = repr(abs(x)).partition("e")
+def _shortest_digits(text: str) -> tuple[str, int]:
+    """(s, n) of the spec, |x| = 0.s * 10**n with s free of leading and
+    trailing zeros, from repr's forms ``123.456``, ``0.001``, ``1e-05``,
+    ``1.5e+300`` (whose integer part is "0" or has no leading zero)."""
+    mantissa, _, exponent = text.partition("e")
     whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    n = len(whole) + (int(exponent) if exponent else 0)
-    significant = digits.lstrip("0")
-    n -= len(digits) - len(significant)
+    if whole == "0":
+        significant = fraction.lstrip("0")
+        n = len(significant) - len(fraction)
+    else:
+        significant = whole + fraction
+        n = len(whole)
+    if exponent:
+        n += int(exponent)
     return significant.rstrip("0"), n
 
 
@@ -214,52 +213,43 @@ def _long_int_text(n: int) -> str:
     return head + "".join(int.__repr__(p).zfill(_DIGIT_CHUNK) for p in reversed(pieces))
 
 
-def _walk(v: object, level: int) -> str:
-    """Validate ``v`` (in the spec's pre-order) and return its canonical text;
-    ``level`` is the nesting level a container ``v`` would be at."""
+def _walk(value: object, level: int) -> str:
+    """Validate ``value`` in the spec's pre-order and return its canonical
+    text; ``level`` is the nesting level a container ``value`` is at."""
+    if isinstance(value, _CONTAINERS):
+        return _container(value, level)
+    return _scalar(value)
+
+
+_CONTAINERS = (list, dict)
+
+
+def _container(v: list | dict, level: int) -> str:
+    """An array's or object's text. The only recursive function, one frame
+    per nesting level: children are dispatched inline, not through _walk."""
+    if level > MAX_DEPTH:
+        raise CanonicalError("too_deep", f"nesting deeper than {MAX_DEPTH}")
     t = type(v)
-    if t is str:
-        if not v.isascii() and _SURROGATE.search(v):  # type: ignore[union-attr]
-            raise CanonicalError("lone_surrogate", "string holds a lone surrogate")
-        return _escape(v)
-    if t is int:
-        return format_int(v)  # type: ignore[arg-type]
-    if t is float:
-        return format_float(v)  # type: ignore[arg-type]
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if t is Object:
-        return _walk_object(v, level)  # type: ignore[arg-type]
+    if t is not list and t is not Object and t is not dict:
+        v = _base_container(v)
+        t = type(v)
+    inner = level + 1
     if t is list:
-        return _walk_array(v, level)  # type: ignore[arg-type]
-    if t is dict:
-        return _walk_object(v.items(), level)  # type: ignore[union-attr]
-    return _walk_subclass(v, level)
-
-
-def _walk_array(items: list, level: int) -> str:
-    if level > MAX_DEPTH:
-        raise CanonicalError("too_deep", f"nesting deeper than {MAX_DEPTH}")
-    inner = level + 1
-    parts = []
-    for item in items:
-        parts.append(_walk(item, inner))
-    return "[" + ",".join(parts) + "]"
-
-
-def _walk_object(members, level: int) -> str:
-    if level > MAX_DEPTH:
-        raise CanonicalError("too_deep", f"nesting deeper than {MAX_DEPTH}")
-    inner = level + 1
+        parts = []
+        append = parts.append
+        for item in v:
+            if type(item) is str and item.isascii():
+                append(_escape(item))
+            elif isinstance(item, _CONTAINERS):
+                append(_container(item, inner))
+            else:
+                append(_scalar(item))
+        return "[" + ",".join(parts) + "]"
     seen: set[str] = set()
-    texts = []
-    for member in members:
+    members = []
+    for member in v if t is Object else v.items():  # type: ignore[union-attr]
         try:
-            key, value = member
+            key, item = member
         except (TypeError, ValueError):
             raise CanonicalError("unsupported_value", "object member is not a (key, value) pair") from None
         if type(key) is not str:
@@ -269,9 +259,47 @@ def _walk_object(members, level: int) -> str:
         if key in seen:
             raise CanonicalError("duplicate_key", f"duplicate key {_escape(key)}")
         seen.add(key)
-        texts.append((key, _walk(value, inner)))
-    texts.sort(key=_KEY)
-    return "{" + ",".join([_escape(k) + ":" + text for k, text in texts]) + "}"
+        if type(item) is str and item.isascii():
+            members.append((key, _escape(item)))
+        elif isinstance(item, _CONTAINERS):
+            members.append((key, _container(item, inner)))
+        else:
+            members.append((key, _scalar(item)))
+    members.sort(key=_KEY)
+    return "{" + ",".join([_escape(k) + ":" + text for k, text in members]) + "}"
+
+
+def _base_container(v: list | dict) -> list | dict:
+    """Subclasses of list and dict (OrderedDict, ...) as the base type; an
+    Object subclass stays an object."""
+    if isinstance(v, Object):
+        return Object(v)
+    if isinstance(v, dict):
+        return dict(v)
+    return list(v)
+
+
+def _scalar(v: object) -> str:
+    """A non-container value's text."""
+    t = type(v)
+    if t is str:
+        if not v.isascii() and _SURROGATE.search(v):  # type: ignore[union-attr]
+            raise CanonicalError("lone_surrogate", "string holds a lone surrogate")
+        return _escape(v)
+    if t is int:
+        try:
+            return str(v)
+        except ValueError:  # past Python's int-to-str digit limit
+            return _long_int_text(v)  # type: ignore[arg-type]
+    if t is float:
+        return format_float(v)  # type: ignore[arg-type]
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return _scalar_subclass(v)
 
 
 def _string_key(key: object) -> str:
@@ -281,23 +309,15 @@ def _string_key(key: object) -> str:
     raise CanonicalError("non_string_key", f"object key of type {type(key).__name__}")
 
 
-def _walk_subclass(v: object, level: int) -> str:
-    """Subclasses of the model's types (IntEnum, OrderedDict, ...) read as
-    their base type; everything else is out of the model."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
+def _scalar_subclass(v: object) -> str:
+    """Subclasses of the model's scalar types (IntEnum, ...) read as their
+    base type; everything else is out of the model."""
     if isinstance(v, int):
         return format_int(int(v))
     if isinstance(v, float):
         return format_float(float(v))
     if isinstance(v, str):
-        return _walk(str.__str__(v), level)
-    if isinstance(v, Object):
-        return _walk_object(v, level)
-    if isinstance(v, list):
-        return _walk_array(v, level)
-    if isinstance(v, dict):
-        return _walk_object(v.items(), level)
+        return _scalar(str.__str__(v))
     if isinstance(v, Unsupported):
         raise CanonicalError("unsupported_value", v.reason)
     raise CanonicalError("unsupported_value", f"value of type {type(v).__name__}")
@@ -306,15 +326,22 @@ def _walk_subclass(v: object, level: int) -> str:
 def _check_envelope(value: object) -> None:
     """The signed value must be exactly {"tool_name": str, "args": object};
     runs only after the walk, so members are known unique string keys."""
-    if isinstance(value, dict):
+    if isinstance(value, Object):
         members = value
-    elif isinstance(value, Object):
-        members = dict(value)
+    elif isinstance(value, dict):
+        members = list(value.items())
     else:
         raise CanonicalError("bad_envelope", "the signed value is not an object")
-    if len(members) != 2 or "tool_name" not in members or "args" not in members:
-        raise CanonicalError("bad_envelope", 'the signed value must have exactly the members "tool_name" and "args"')
-    if not isinstance(members["tool_name"], str):
+    if len(members) != 2:
+        raise CanonicalError("bad_envelope", f"the signed value has {len(members)} members, not 2")
+    (k0, v0), (k1, v1) = members
+    if k0 == "tool_name" and k1 == "args":
+        name, args = v0, v1
+    elif k0 == "args" and k1 == "tool_name":
+        name, args = v1, v0
+    else:
+        raise CanonicalError("bad_envelope", 'the signed value must have the members "tool_name" and "args"')
+    if not isinstance(name, str):
         raise CanonicalError("bad_envelope", '"tool_name" is not a string')
-    if not isinstance(members["args"], (dict, Object)):
+    if not isinstance(args, (dict, Object)):
         raise CanonicalError("bad_envelope", '"args" is not an object')

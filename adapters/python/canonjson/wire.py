@@ -87,13 +87,60 @@ def unpack(data: bytes) -> object:
 
 
 def unpack_case(data: bytes) -> object:
-    """One case's value; a case msgpack-python cannot build at all (invalid
-    UTF-8 in a str, a malformed timestamp ext -1, trailing bytes) becomes an
-    Unsupported marker instead of failing its batch."""
+    """One case's value. A case msgpack-python refuses to build (invalid
+    UTF-8 in a str, a malformed timestamp ext -1, nesting past its 1024
+    levels) is rebuilt piece by piece, so that only the bad scalar becomes
+    an Unsupported marker and the walk still reports problems in order."""
     try:
         return unpack(data)
-    except Exception as error:  # msgpack raises several unrelated types
-        return Unsupported(f"undecodable msgpack case: {error}")
+    except Exception:  # msgpack raises several unrelated types
+        pass
+    try:
+        return _unpack_piecewise(data)
+    except Exception as error:
+        return Unsupported(f"undecodable msgpack case: {error or type(error).__name__}")
+
+
+_MAP_TAGS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
+_ARRAY_TAGS = frozenset([*range(0x90, 0xA0), 0xDC, 0xDD])
+
+
+def _unpack_piecewise(data: bytes) -> object:
+    """Containers through the Unpacker's header readers (the first byte of
+    an item tells a container from a scalar), scalars one by one through
+    msgpack itself; iterative, so any depth."""
+    unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **_UNPACK_OPTIONS)
+    unpacker.feed(data)
+    root: list = []
+    stack: list[tuple[list, list, bool]] = [(root, [1], False)]  # items, [remaining], is_map
+    while stack:
+        items, remaining, is_map = stack[-1]
+        if remaining[0] == 0:
+            stack.pop()
+            done = Object(zip(items[0::2], items[1::2])) if is_map else items
+            if stack:
+                stack[-1][0].append(done)
+            continue
+        remaining[0] -= 1
+        start = unpacker.tell()
+        tag = data[start]
+        if tag in _MAP_TAGS:
+            stack.append(([], [2 * unpacker.read_map_header()], True))
+        elif tag in _ARRAY_TAGS:
+            stack.append(([], [unpacker.read_array_header()], False))
+        else:
+            unpacker.skip()
+            items.append(_unpack_scalar(data[start : unpacker.tell()]))
+    if unpacker.tell() != len(data):
+        raise ValueError("bytes after the case's value")
+    return root[0]
+
+
+def _unpack_scalar(data: bytes) -> object:
+    try:
+        return unpack(data)
+    except Exception as error:
+        return Unsupported(f"undecodable msgpack value: {error}")
 
 
 def unpack_request(body: bytes) -> dict:

@@ -1,0 +1,62 @@
+"""Shared helpers of the canonjson tests."""
+
+from __future__ import annotations
+
+import math
+
+from canonjson import Object
+
+
+def envelope(args: object, tool_name: object = "t") -> Object:
+    """The signed value around ``args``."""
+    return Object([("tool_name", tool_name), ("args", args)])
+
+
+def nested_arrays(depth: int, leaf: object = None) -> object:
+    """``depth`` arrays one inside the other (built without recursion)."""
+    value: object = [] if leaf is None else [leaf]
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def envelope_of_depth(depth: int) -> Object:
+    """A signed value whose depth (spec §3) is exactly ``depth`` >= 3: the
+    envelope (1), args (2), then ``depth - 2`` nested arrays."""
+    return envelope(Object([("a", nested_arrays(depth - 2))]))
+
+
+def envelope_of_depth_text(depth: int) -> str:
+    """The canonical text of :func:`envelope_of_depth`."""
+    return '{"args":{"a":' + "[" * (depth - 2) + "]" * (depth - 2) + '},"tool_name":"t"}'
+
+
+def same(a: object, b: object) -> bool:
+    """Structural identity in the value model: int vs float vs bool kept
+    apart, NaN equal to NaN, -0.0 different from 0.0, dict and Object both
+    compared as ordered member lists."""
+    if isinstance(a, (dict, Object)) and isinstance(b, (dict, Object)):
+        ma = list(a.items()) if isinstance(a, dict) else list(a)
+        mb = list(b.items()) if isinstance(b, dict) else list(b)
+        return len(ma) == len(mb) and all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(ma, mb))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        if math.isnan(a):
+            return math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
+def first_difference(expected: bytes, actual: bytes) -> str:
+    """Where two byte strings first differ, with a little context, for
+    failure messages that point at the byte to look at."""
+    limit = min(len(expected), len(actual))
+    offset = next((i for i in range(limit) if expected[i] != actual[i]), limit)
+    lo = max(0, offset - 20)
+    return (
+        f"first differing byte at offset {offset}: "
+        f"expected ...{expected[lo:offset + 20]!r}... got ...{actual[lo:offset + 20]!r}..."
+    )
