@@ -19,6 +19,7 @@ import (
 type AdapterSpec struct {
 	Name      string
 	InProcess bool           // the Go implementation, in the driver's process
+	Build     string         // the shell command that builds the worker, for messages
 	Worker    adapter.Config // for worker-backed adapters
 }
 

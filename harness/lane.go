@@ -45,6 +45,9 @@ func startLane(ctx context.Context, specs []AdapterSpec, maxRestarts int, log io
 			w, err := adapter.Start(ctx, s.Worker)
 			if err != nil {
 				l.close()
+				if f, ok := adapter.AsFailure(err); ok && s.Build != "" {
+					f.Err = fmt.Errorf("%w (is it built? %q builds it)", f.Err, s.Build)
+				}
 				return nil, err
 			}
 			a = w

@@ -8,21 +8,29 @@ import (
 
 	"difffuzz/harness"
 	"difffuzz/harness/adapter"
+	"difffuzz/harness/config"
 )
 
-// builtins are the four implementations, Python (the reference) first. Their
-// commands are relative to the project root, where make runs difffuzz.
-func builtins() []harness.AdapterSpec {
-	return []harness.AdapterSpec{
-		{Name: "python", Worker: adapter.Config{Command: []string{"adapters/python/.venv/bin/python", "-m", "canonjson.worker"}}},
-		{Name: "go", InProcess: true},
-		{Name: "ts", Worker: adapter.Config{Command: []string{"node", "adapters/ts/dist/src/worker.js"}}},
-		{Name: "rust", Worker: adapter.Config{Command: []string{"adapters/rust/target/release/worker"}}},
+// fromConfig turns the config file's adapters into specs, and says which
+// ones a run uses by default.
+func fromConfig(f *config.File) ([]harness.AdapterSpec, []bool) {
+	var specs []harness.AdapterSpec
+	var defaults []bool
+	for _, a := range f.Adapters {
+		bt, _ := config.Duration(a.BatchTimeout)
+		ct, _ := config.Duration(a.CaseTimeout)
+		spec := harness.AdapterSpec{Name: a.Name, InProcess: a.InProcess, Build: a.Build, Worker: adapter.Config{
+			Name: a.Name, Command: a.Argv(f.Root), Dir: a.WorkDir(f.Root), Env: a.EnvList(), BatchTimeout: bt, CaseTimeout: ct,
+		}}
+		specs = append(specs, spec)
+		defaults = append(defaults, a.IsDefault())
 	}
+	return specs, defaults
 }
 
 // adapterFlags are the flags every subcommand shares to choose adapters.
 type adapterFlags struct {
+	config       string
 	names        string
 	extra        []string
 	batchTimeout time.Duration
@@ -30,6 +38,7 @@ type adapterFlags struct {
 }
 
 func (a *adapterFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&a.config, "config", "difffuzz.toml", "the adapters' config `file`")
 	fs.StringVar(&a.names, "adapters", "", "comma-separated adapters to run, reference first (default: all built-ins and every -adapter)")
 	fs.Func("adapter", "add or replace a worker-backed adapter: `NAME=COMMAND` (split on spaces; repeatable)", func(s string) error {
 		if !strings.Contains(s, "=") {
@@ -38,14 +47,17 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 		a.extra = append(a.extra, s)
 		return nil
 	})
-	fs.DurationVar(&a.batchTimeout, "timeout", adapter.DefaultBatchTimeout, "deadline of a batch, before the per-case part")
-	fs.DurationVar(&a.caseTimeout, "case-timeout", adapter.DefaultCaseTimeout, "deadline added per case of a batch")
+	fs.DurationVar(&a.batchTimeout, "timeout", 0, fmt.Sprintf("deadline of a batch before the per-case part (0: the config's, or %v)", adapter.DefaultBatchTimeout))
+	fs.DurationVar(&a.caseTimeout, "case-timeout", 0, fmt.Sprintf("deadline added per case of a batch (0: the config's, or %v)", adapter.DefaultCaseTimeout))
 }
 
 // specs resolves the flags into the run's adapters.
 func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
-	all := builtins()
-	var added []string
+	f, err := config.Load(a.config)
+	if err != nil {
+		return nil, err
+	}
+	all, defaults := fromConfig(f)
 	for _, kv := range a.extra {
 		name, command, _ := strings.Cut(kv, "=")
 		argv := strings.Fields(command)
@@ -57,10 +69,15 @@ func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 			all[i] = spec
 		} else {
 			all = append(all, spec)
-			added = append(added, name)
+			defaults = append(defaults, true)
 		}
 	}
-	chosen := all
+	var chosen []harness.AdapterSpec
+	for i, s := range all {
+		if defaults[i] {
+			chosen = append(chosen, s)
+		}
+	}
 	if a.names != "" {
 		chosen = nil
 		for _, n := range strings.Split(a.names, ",") {
@@ -75,8 +92,14 @@ func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d", len(chosen))
 	}
 	for i := range chosen {
-		chosen[i].Worker.Name = chosen[i].Name
-		chosen[i].Worker.BatchTimeout, chosen[i].Worker.CaseTimeout = a.batchTimeout, a.caseTimeout
+		w := &chosen[i].Worker
+		w.Name = chosen[i].Name
+		if a.batchTimeout > 0 {
+			w.BatchTimeout = a.batchTimeout
+		}
+		if a.caseTimeout > 0 {
+			w.CaseTimeout = a.caseTimeout
+		}
 	}
 	return chosen, nil
 }

@@ -64,7 +64,6 @@ func TestRenderPointsAtFirstDifference(t *testing.T) {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-
 func BenchmarkCompareAgree(b *testing.B) {
 	c := New([]string{"python", "go", "ts", "rust"})
 	s := `{"args":{"a":[1,2,3,"x",{"b":null}],"c":1.5e-7},"tool_name":"some_tool"}`

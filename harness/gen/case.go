@@ -28,6 +28,29 @@ type state struct {
 	buf      []byte   // scratch for building strings
 	classes  Classes
 	maxLevel int // deepest container level created so far (top level = 1)
+
+	// reserve holds unused random bits for small, which draws per
+	// character of a string: one PCG step serves four characters.
+	reserve     uint64
+	reserveBits uint
+}
+
+// reset prepares s for case index of seed.
+func (s *state) reset(seed, index uint64) {
+	s.pcg.Seed(seed, index)
+	s.classes, s.maxLevel = 0, 0
+	s.reserve, s.reserveBits = 0, 0
+}
+
+// small returns a number in [0, n) for 0 < n <= 1<<16 from 16 random bits.
+func (s *state) small(n int) int {
+	if s.reserveBits < 16 {
+		s.reserve, s.reserveBits = s.u64(), 64
+	}
+	x := s.reserve & 0xFFFF
+	s.reserve >>= 16
+	s.reserveBits -= 16
+	return int(x * uint64(n) >> 16)
 }
 
 func (s *state) u64() uint64 { return s.pcg.Uint64() }

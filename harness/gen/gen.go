@@ -116,8 +116,7 @@ func (g *Generator) Config() Config { return g.cfg }
 // freshly allocated and owned by the caller.
 func (g *Generator) Case(index uint64) (v any, classes Classes) {
 	s := g.pool.Get().(*state)
-	s.pcg.Seed(g.cfg.Seed, index)
-	s.classes, s.maxLevel = 0, 0
+	s.reset(g.cfg.Seed, index)
 	v = s.topLevel()
 	classes = s.classes | depthClasses(s.maxLevel)
 	if len(s.buf) > 1<<20 {

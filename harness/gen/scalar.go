@@ -83,7 +83,7 @@ func (s *state) appendCP(cp rune) {
 
 func (s *state) appendWord(n int) {
 	for range n {
-		s.buf = append(s.buf, wordChars[s.intn(len(wordChars))])
+		s.buf = append(s.buf, wordChars[s.small(len(wordChars))])
 	}
 }
 
@@ -105,23 +105,23 @@ func (s *state) highBMPCP() rune {
 
 func (s *state) pickCP(flavor int) rune {
 	if flavor == flavorAll {
-		flavor = s.intn(flavorAll)
-	} else if flavor >= flavorEscape && s.oneIn(2) {
+		flavor = s.small(flavorAll)
+	} else if flavor >= flavorEscape && s.small(2) == 0 {
 		flavor = flavorWord // keep special characters among ordinary ones
 	}
 	switch flavor {
 	case flavorPrintable:
-		return rune(s.between(0x20, 0x7E))
+		return rune(0x20 + s.small(0x7F-0x20))
 	case flavorEscape:
-		if s.oneIn(2) {
-			return escapeChars[s.intn(len(escapeChars))]
+		if s.small(2) == 0 {
+			return escapeChars[s.small(len(escapeChars))]
 		}
-		return rune(s.intn(0x20))
+		return rune(s.small(0x20))
 	case flavorBMP:
-		if s.oneIn(2) {
-			return specialBMP[s.intn(len(specialBMP))]
+		if s.small(2) == 0 {
+			return specialBMP[s.small(len(specialBMP))]
 		}
-		cp := rune(s.between(0x80, 0xFFFF-0x800))
+		cp := rune(0x80 + s.small(0x10000-0x80-0x800))
 		if cp >= 0xD800 {
 			cp += 0x800 // skip the surrogates
 		}
@@ -129,7 +129,7 @@ func (s *state) pickCP(flavor int) rune {
 	case flavorAstral:
 		return s.astralCP()
 	}
-	return rune(wordChars[s.intn(len(wordChars))])
+	return rune(wordChars[s.small(len(wordChars))])
 }
 
 // strLen draws an ordinary string length, skewed short.

@@ -1,0 +1,189 @@
+// Package config reads difffuzz.toml, the file that declares the adapters a
+// run can use, so that adding, removing or replacing an implementation is a
+// config edit and not a change to the driver.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Adapter is one [[adapter]] table.
+type Adapter struct {
+	// Name is the adapter's name in flags and reports; unique.
+	Name string `toml:"name"`
+	// InProcess selects the Go implementation built into the driver; then
+	// Command must be empty.
+	InProcess bool `toml:"in_process"`
+	// Command is the worker's argv. A relative program path (one with a
+	// slash) is taken from Dir.
+	Command []string `toml:"command"`
+	// Dir is the worker's working folder, relative to the config file's
+	// folder; "" means that folder.
+	Dir string `toml:"dir"`
+	// Env holds variables added to the worker's environment.
+	Env map[string]string `toml:"env"`
+	// Build is a shell command that builds the worker; make runs it, and
+	// "difffuzz adapter check" prints it when the worker will not start.
+	Build string `toml:"build"`
+	// BatchTimeout and CaseTimeout make the batch deadline (Go durations,
+	// "10s", "20ms"); "" means the driver's defaults.
+	BatchTimeout string `toml:"batch_timeout"`
+	CaseTimeout  string `toml:"case_timeout"`
+	// Default says whether a run uses the adapter when -adapters is not
+	// given; a missing key means true.
+	Default *bool `toml:"default"`
+}
+
+// File is a whole difffuzz.toml.
+type File struct {
+	// Adapters in order; the first default one is the reference.
+	Adapters []Adapter `toml:"adapter"`
+
+	// Root is the folder of the file; relative paths are taken from it.
+	Root string `toml:"-"`
+}
+
+// Load reads and checks a config file. Errors name the file, and the line and
+// key where the document says them.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s:%w", path, err)
+	}
+	abs, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	f.Root = abs
+	return f, nil
+}
+
+// Parse reads a config document; errors start with the line number.
+func Parse(data []byte) (*File, error) {
+	var f File
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, describe(err)
+	}
+	if err := f.check(data); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+func describe(err error) error {
+	var de *toml.DecodeError
+	var sm *toml.StrictMissingError
+	switch {
+	case errors.As(err, &sm) && len(sm.Errors) > 0:
+		e := sm.Errors[0]
+		row, col := e.Position()
+		return fmt.Errorf("%d:%d: unknown key %q", row, col, strings.Join(e.Key(), "."))
+	case errors.As(err, &de):
+		row, col := de.Position()
+		return fmt.Errorf("%d:%d: %s", row, col, de.Error())
+	}
+	return fmt.Errorf(" %w", err)
+}
+
+// check validates what TOML cannot: names, commands, durations.
+func (f *File) check(data []byte) error {
+	seen := map[string]bool{}
+	for i, a := range f.Adapters {
+		where := fmt.Sprintf("%d: adapter %d", lineOf(data, i), i+1)
+		if a.Name != "" {
+			where = fmt.Sprintf("%d: adapter %q", lineOf(data, i), a.Name)
+		}
+		switch {
+		case a.Name == "" || strings.ContainsAny(a.Name, ",= \t"):
+			return fmt.Errorf("%s: key \"name\" must be a non-empty word without , = or spaces", where)
+		case seen[a.Name]:
+			return fmt.Errorf("%s: key \"name\": a second adapter of this name", where)
+		case a.InProcess && len(a.Command) > 0:
+			return fmt.Errorf("%s: keys \"in_process\" and \"command\" exclude each other", where)
+		case !a.InProcess && len(a.Command) == 0:
+			return fmt.Errorf("%s: key \"command\" is missing (or set in_process = true)", where)
+		}
+		seen[a.Name] = true
+		for key, d := range map[string]string{"batch_timeout": a.BatchTimeout, "case_timeout": a.CaseTimeout} {
+			if _, err := Duration(d); err != nil {
+				return fmt.Errorf("%s: key %q: %v", where, key, err)
+			}
+		}
+	}
+	if len(f.Adapters) == 0 {
+		return fmt.Errorf("1: no [[adapter]] tables")
+	}
+	return nil
+}
+
+// lineOf is the line of the i-th "[[adapter]]" header, for messages.
+func lineOf(data []byte, i int) int {
+	line := 1
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSpace(l), []byte("[[adapter]]")) {
+			if i == 0 {
+				return line
+			}
+			i--
+		}
+		line++
+	}
+	return 0
+}
+
+// Duration parses a duration key; "" is zero.
+func Duration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("%s is not positive", s)
+	}
+	return d, err
+}
+
+// IsDefault says whether a run without -adapters uses a.
+func (a *Adapter) IsDefault() bool { return a.Default == nil || *a.Default }
+
+// Argv is the command with a relative program path resolved against root
+// and the adapter's Dir.
+func (a *Adapter) Argv(root string) []string {
+	argv := append([]string(nil), a.Command...)
+	if len(argv) > 0 && strings.Contains(argv[0], "/") && !filepath.IsAbs(argv[0]) {
+		argv[0] = filepath.Join(a.WorkDir(root), argv[0])
+	}
+	return argv
+}
+
+// WorkDir is the adapter's working folder.
+func (a *Adapter) WorkDir(root string) string {
+	if filepath.IsAbs(a.Dir) {
+		return a.Dir
+	}
+	return filepath.Join(root, a.Dir)
+}
+
+// EnvList is Env as KEY=VALUE strings, sorted.
+func (a *Adapter) EnvList() []string {
+	var out []string
+	for k, v := range a.Env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

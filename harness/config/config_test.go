@@ -1,0 +1,56 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	f, err := Parse([]byte(`
+[[adapter]]
+name = "python"
+command = ["adapters/python/.venv/bin/python", "-m", "canonjson.worker"]
+env = { B = "2", A = "1" }
+batch_timeout = "5s"
+
+[[adapter]]
+name = "go"
+in_process = true
+
+[[adapter]]
+name = "go-worker"
+command = ["bin/canonjson-worker"]
+default = false
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Adapters) != 3 || !f.Adapters[1].InProcess || f.Adapters[2].IsDefault() || !f.Adapters[0].IsDefault() {
+		t.Fatalf("parsed %+v", f.Adapters)
+	}
+	if got := f.Adapters[0].Argv("/root"); got[0] != "/root/adapters/python/.venv/bin/python" || got[1] != "-m" {
+		t.Errorf("argv %q", got)
+	}
+	if got := strings.Join(f.Adapters[0].EnvList(), " "); got != "A=1 B=2" {
+		t.Errorf("env %q", got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"[[adapter]]\nname = \"a\"\ncomand = [\"x\"]\n", `3:1: unknown key "adapter.comand"`},
+		{"[[adapter]]\nname = \"a\"\ncommand = \"x\"\n", "3:"},
+		{"[[adapter]]\nname = \"a\"\n", `1: adapter "a": key "command" is missing`},
+		{"[[adapter]]\nname = \"a\"\nin_process = true\n\n[[adapter]]\nname = \"a\"\nin_process = true\n", `5: adapter "a": key "name": a second adapter`},
+		{"[[adapter]]\nname = \"a\"\ncommand = [\"x\"]\ncase_timeout = \"soon\"\n", `key "case_timeout"`},
+		{"[[adapter]]\nname = \"a b\"\ncommand = [\"x\"]\n", `key "name" must be`},
+		{"[[adapter]\n", "1:"},
+		{"", "no [[adapter]] tables"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.doc))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
