@@ -346,49 +346,25 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 	return 0, false
 }
 
-// insert adds f's value to container c (at level). A container that is
-// already MaxWidth wide has a random child replaced instead, so that
-// widths stay within the configured bound.
+// insert adds f's value to container c (at level) as a new member or
+// element. It never replaces a child, which could remove an edge feature
+// injected before; so a container may end up wider than MaxWidth by the
+// number of features injected into it.
 func (s *state) insert(c any, level int, f feature, target int) any {
 	switch c := c.(type) {
 	case canonjson.Object:
-		switch f {
-		case featLoneKey:
-			k := s.loneString()
-			if len(c) >= s.cfg.MaxWidth {
-				c[s.intn(len(c))].Key = k
-				return c
-			}
-			return s.insertMember(c, canonjson.Member{Key: k, Value: s.scalar()})
-		case featDuplicate:
-			if len(c) == 0 {
-				break
-			}
-			k := c[s.intn(len(c))].Key
-			if len(c) >= s.cfg.MaxWidth {
-				i := s.intn(len(c) - 1)
-				if c[i].Key == k {
-					i = len(c) - 1
-				}
-				c[i].Key = k
-				s.classes |= ClassDuplicateKey
-				return c
-			}
+		switch {
+		case f == featLoneKey:
+			return s.insertMember(c, canonjson.Member{Key: s.loneString(), Value: s.scalar()})
+		case f == featDuplicate && len(c) > 0:
 			s.classes |= ClassDuplicateKey
+			k := c[s.intn(len(c))].Key
 			return s.insertMember(c, canonjson.Member{Key: k, Value: s.scalar()})
 		}
 		v := s.featureValue(level+1, f, target)
-		if len(c) >= s.cfg.MaxWidth {
-			c[s.intn(len(c))].Value = v
-			return c
-		}
 		return s.insertMember(c, canonjson.Member{Key: s.uniqueKey(c), Value: v})
 	case []any:
 		v := s.featureValue(level+1, f, target)
-		if len(c) >= s.cfg.MaxWidth {
-			c[s.intn(len(c))] = v
-			return c
-		}
 		i := s.intn(len(c) + 1)
 		c = append(c, nil)
 		copy(c[i+1:], c[i:])

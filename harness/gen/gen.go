@@ -29,8 +29,11 @@ type Config struct {
 	// hold a container.
 	MaxDepth int
 
-	// MaxWidth bounds the members or elements of every container except
-	// those of the wide class. Default 8; values below 2 are raised to 2.
+	// MaxWidth bounds the members or elements of ordinary containers. The
+	// wide class exceeds it, and each edge feature injected into a case (at
+	// most 7 per case: wide, long string, key order, chain, and the
+	// out-of-domain ones) may add one member to a container, the envelope
+	// included. Default 8; values below 2 are raised to 2.
 	MaxWidth int
 
 	// MaxStringLen bounds, in code points, the random strings and keys of

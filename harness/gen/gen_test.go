@@ -238,6 +238,7 @@ func TestBounds(t *testing.T) {
 				if c.Has(ClassWide) {
 					maxWidth = cfg.WideWidth
 				}
+				maxWidth += 7 // the injected edge features (see Config.MaxWidth)
 				if c.Has(ClassLongString) {
 					maxStr = cfg.LongStringLen
 				}

@@ -63,22 +63,34 @@ func (s *state) flavor() int {
 	return flavorAll
 }
 
-// appendCP appends cp to the scratch buffer (WTF-8 for surrogates, as the
-// value model writes lone surrogates) and records its string classes.
+// appendCP appends cp to the scratch buffer and records its string classes.
 func (s *state) appendCP(cp rune) {
+	s.classes |= cpClasses(cp)
+	s.buf = appendWTF8(s.buf, cp)
+}
+
+// cpClasses returns the string classes a code point exercises.
+func cpClasses(cp rune) Classes {
 	switch {
 	case cp < 0x20 || cp == 0x7F || cp == '"' || cp == '\\':
-		s.classes |= ClassEscape
+		return ClassEscape
 	case cp >= 0xD800 && cp <= 0xDFFF:
-		s.classes |= ClassLoneSurrogate
-		s.buf = append(s.buf, 0xED, byte(0x80|(cp>>6)&0x3F), byte(0x80|cp&0x3F))
-		return
+		return ClassLoneSurrogate
 	case cp >= 0x10000:
-		s.classes |= ClassAstral
+		return ClassAstral
 	case cp >= 0x80:
-		s.classes |= ClassBMP
+		return ClassBMP
 	}
-	s.buf = utf8.AppendRune(s.buf, cp)
+	return 0
+}
+
+// appendWTF8 appends cp in UTF-8, or for a surrogate in the 3-byte WTF-8
+// form the value model uses for lone surrogates.
+func appendWTF8(buf []byte, cp rune) []byte {
+	if cp >= 0xD800 && cp <= 0xDFFF {
+		return append(buf, 0xED, byte(0x80|(cp>>6)&0x3F), byte(0x80|cp&0x3F))
+	}
+	return utf8.AppendRune(buf, cp)
 }
 
 func (s *state) appendWord(n int) {
@@ -139,11 +151,21 @@ func (s *state) strN(n, flavor int) string {
 	if n == 0 {
 		return ""
 	}
-	s.buf = s.buf[:0]
+	// The loop works on locals: writing s.buf per character would cost a
+	// GC write barrier each time.
+	buf := s.buf[:0]
+	var cl Classes
 	for range n {
-		s.appendCP(s.pickCP(flavor))
+		cp := s.pickCP(flavor)
+		if cp >= 0x20 && cp < 0x7F && cp != '"' && cp != '\\' {
+			buf = append(buf, byte(cp))
+			continue
+		}
+		cl |= cpClasses(cp)
+		buf = appendWTF8(buf, cp)
 	}
-	return string(s.buf)
+	s.buf, s.classes = buf, s.classes|cl
+	return string(buf)
 }
 
 func (s *state) str() string { return s.strN(s.strLen(), s.flavor()) }
