@@ -102,6 +102,7 @@ pub fn write_frame<W: Write>(writer: &mut W, body: &[u8]) -> io::Result<()> {
 /// Decodes a frame body that must hold exactly one msgpack value. The result
 /// borrows strings and payloads from `body`, which saves a copy per string.
 pub fn decode_message(body: &[u8]) -> Result<ValueRef<'_>, String> {
+    refuse_reserved_markers(body)?;
     let mut rest = body;
     let value = rmpv::decode::read_value_ref_with_max_depth(&mut rest, RMPV_DEPTH_BUDGET)
         .map_err(|e| format!("not valid msgpack: {e}"))?;
@@ -112,6 +113,65 @@ pub fn decode_message(body: &[u8]) -> Result<ValueRef<'_>, String> {
         ));
     }
     Ok(value)
+}
+
+/// rmpv 1.3.1 reads the reserved marker 0xc1 as nil, a silent repair of
+/// invalid msgpack; this pass finds it first. rmp decodes every marker and
+/// length, this only counts items (iteratively, so any nesting is safe) and
+/// skips payloads.
+fn refuse_reserved_markers(body: &[u8]) -> Result<(), String> {
+    use rmp::decode::{read_array_len, read_bin_len, read_ext_meta, read_map_len, read_str_len};
+    use rmp::Marker;
+    let short = || "not valid msgpack: ends inside a value".to_owned();
+    let mut rd = body;
+    let mut pending: u64 = 1;
+    while pending > 0 {
+        pending -= 1;
+        let first = *rd.first().ok_or_else(short)?;
+        let payload = match Marker::from_u8(first) {
+            Marker::Reserved => return Err("not valid msgpack: reserved marker 0xc1".to_owned()),
+            Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => {
+                pending += u64::from(read_array_len(&mut rd).map_err(|_| short())?);
+                0
+            }
+            Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => {
+                pending += 2 * u64::from(read_map_len(&mut rd).map_err(|_| short())?);
+                0
+            }
+            Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
+                read_str_len(&mut rd).map_err(|_| short())? as usize
+            }
+            Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => {
+                read_bin_len(&mut rd).map_err(|_| short())? as usize
+            }
+            Marker::FixExt1
+            | Marker::FixExt2
+            | Marker::FixExt4
+            | Marker::FixExt8
+            | Marker::FixExt16
+            | Marker::Ext8
+            | Marker::Ext16
+            | Marker::Ext32 => read_ext_meta(&mut rd).map_err(|_| short())?.size as usize,
+            scalar => {
+                rd = &rd[1..];
+                scalar_payload_len(scalar)
+            }
+        };
+        rd = rd.get(payload..).ok_or_else(short)?;
+    }
+    Ok(())
+}
+
+/// Bytes after the marker of a fixed-size scalar.
+fn scalar_payload_len(marker: rmp::Marker) -> usize {
+    use rmp::Marker;
+    match marker {
+        Marker::U8 | Marker::I8 => 1,
+        Marker::U16 | Marker::I16 => 2,
+        Marker::U32 | Marker::I32 | Marker::F32 => 4,
+        Marker::U64 | Marker::I64 | Marker::F64 => 8,
+        _ => 0,
+    }
 }
 
 /// Decodes one case written as a single msgpack value (the fixtures'

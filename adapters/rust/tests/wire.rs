@@ -1,0 +1,480 @@
+//! The msgpack mapping and framing of `docs/adapter-protocol.md`. Inputs are
+//! built with rmpv's own encoder or written byte by byte, so these tests do
+//! not trust `wire::encode_value` to check `wire::decode_value`.
+
+use canonjson::wire::{self, FrameError, MAX_FRAME_LEN};
+use canonjson::{BigInt, Key, Value};
+use rmpv::Value as Mp;
+
+fn mp_bytes(v: &Mp) -> Vec<u8> {
+    let mut out = Vec::new();
+    rmpv::encode::write_value(&mut out, v).unwrap();
+    out
+}
+
+fn mp_str(s: &str) -> Mp {
+    Mp::from(s)
+}
+
+fn ext2(units: &[u16]) -> Mp {
+    Mp::Ext(2, units.iter().flat_map(|u| u.to_le_bytes()).collect())
+}
+
+/// `{"tool_name":"t","args":{"v": v}}` on the wire.
+fn call_with(v: Mp) -> Mp {
+    call_with_args(Mp::Map(vec![(mp_str("v"), v)]))
+}
+
+fn call_with_args(args: Mp) -> Mp {
+    Mp::Map(vec![
+        (mp_str("tool_name"), mp_str("t")),
+        (mp_str("args"), args),
+    ])
+}
+
+/// Decodes the bytes and returns the canonical text, or the error code.
+fn outcome(bytes: &[u8]) -> String {
+    let value = wire::decode_value(bytes).expect("decodable msgpack");
+    match canonjson::canonical(&value) {
+        Ok(text) => text,
+        Err(e) => e.code().to_owned(),
+    }
+}
+
+/// The args text `{"v":<text>}` of a decoded call, or the error code.
+fn member_outcome(v: Mp) -> String {
+    let text = outcome(&mp_bytes(&call_with(v)));
+    text.strip_prefix(r#"{"args":{"v":"#)
+        .and_then(|t| t.strip_suffix(r#"},"tool_name":"t"}"#))
+        .map(str::to_owned)
+        .unwrap_or(text)
+}
+
+#[test]
+fn scalar_mapping() {
+    let cases: Vec<(&str, Mp, &str)> = vec![
+        ("nil", Mp::Nil, "null"),
+        ("true", Mp::Boolean(true), "true"),
+        ("fixint", Mp::from(5), "5"),
+        ("negative fixint", Mp::from(-3), "-3"),
+        ("int64 min", Mp::from(i64::MIN), "-9223372036854775808"),
+        ("uint64 2^63", Mp::from(1u64 << 63), "9223372036854775808"),
+        ("uint64 max", Mp::from(u64::MAX), "18446744073709551615"),
+        ("2^53+1 int", Mp::from((1u64 << 53) + 1), "9007199254740993"),
+        ("float64 5.0 is a float", Mp::F64(5.0), "5"),
+        ("float64 1e21", Mp::F64(1e21), "1e+21"),
+        ("float64 -0.0", Mp::F64(-0.0), "0"),
+        ("float64 NaN", Mp::F64(f64::NAN), "NaN"),
+        ("float32 1.5", Mp::F32(1.5), "1.5"),
+        (
+            "float32 0.1 widens exactly",
+            Mp::F32(0.1),
+            "0.10000000149011612",
+        ),
+        ("float32 -Infinity", Mp::F32(f32::NEG_INFINITY), "-Infinity"),
+        ("float32 NaN", Mp::F32(f32::NAN), "NaN"),
+        ("str", mp_str("é\u{1f600}"), r#""\u00e9\ud83d\ude00""#),
+        (
+            "ext 1 2^63",
+            Mp::Ext(1, b"9223372036854775808".to_vec()),
+            "9223372036854775808",
+        ),
+        (
+            "ext 1 2^64",
+            Mp::Ext(1, b"18446744073709551616".to_vec()),
+            "18446744073709551616",
+        ),
+        (
+            "ext 1 -2^64",
+            Mp::Ext(1, b"-18446744073709551616".to_vec()),
+            "-18446744073709551616",
+        ),
+        (
+            "ext 1 10^30",
+            Mp::Ext(1, b"1000000000000000000000000000000".to_vec()),
+            "1000000000000000000000000000000",
+        ),
+        (
+            "ext 1 -10^30",
+            Mp::Ext(1, b"-1000000000000000000000000000000".to_vec()),
+            "-1000000000000000000000000000000",
+        ),
+        ("ext 1 small", Mp::Ext(1, b"42".to_vec()), "42"),
+        ("ext 1 -0", Mp::Ext(1, b"-0".to_vec()), "0"),
+        (
+            "ext 1 leading zero",
+            Mp::Ext(1, b"01".to_vec()),
+            "unsupported_value",
+        ),
+        ("ext 1 empty", Mp::Ext(1, vec![]), "unsupported_value"),
+        (
+            "ext 1 fraction",
+            Mp::Ext(1, b"1.5".to_vec()),
+            "unsupported_value",
+        ),
+        (
+            "ext 1 plus",
+            Mp::Ext(1, b"+1".to_vec()),
+            "unsupported_value",
+        ),
+        (
+            "ext 1 not UTF-8",
+            Mp::Ext(1, vec![0xff]),
+            "unsupported_value",
+        ),
+        ("ext 2 pair", ext2(&[0xd83d, 0xde00]), r#""\ud83d\ude00""#),
+        ("ext 2 BMP", ext2(&[0x61, 0xe9]), r#""a\u00e9""#),
+        ("ext 2 empty", ext2(&[]), r#""""#),
+        ("ext 2 lone high", ext2(&[0xd800]), "lone_surrogate"),
+        ("ext 2 lone low", ext2(&[0x61, 0xdc00]), "lone_surrogate"),
+        (
+            "ext 2 reversed pair",
+            ext2(&[0xde00, 0xd83d]),
+            "lone_surrogate",
+        ),
+        (
+            "ext 2 odd length",
+            Mp::Ext(2, vec![0x61, 0x00, 0x62]),
+            "unsupported_value",
+        ),
+        ("bin", Mp::Binary(vec![1, 2]), "unsupported_value"),
+        ("empty bin", Mp::Binary(vec![]), "unsupported_value"),
+        ("unknown ext", Mp::Ext(5, vec![0]), "unsupported_value"),
+        (
+            "timestamp ext -1",
+            Mp::Ext(-1, vec![0, 0, 0, 0]),
+            "unsupported_value",
+        ),
+    ];
+    for (name, v, want) in cases {
+        assert_eq!(member_outcome(v), want, "case {name}");
+    }
+}
+
+#[test]
+fn handwritten_bytes_decode_as_the_protocol_says() {
+    let cases: Vec<(&str, Vec<u8>, Value)> = vec![
+        (
+            "uint64 2^63",
+            vec![0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0],
+            Value::Int(1 << 63),
+        ),
+        ("int8 -1", vec![0xd0, 0xff], Value::Int(-1)),
+        (
+            "float64 1.0",
+            vec![0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0],
+            Value::Float(1.0),
+        ),
+        (
+            "float32 1.0",
+            vec![0xca, 0x3f, 0x80, 0, 0],
+            Value::Float(1.0),
+        ),
+        ("fixint 1", vec![0x01], Value::Int(1)),
+        (
+            "ext8 type 1",
+            [&[0xc7, 20, 1][..], b"18446744073709551616"].concat(),
+            Value::BigInt(BigInt::parse("18446744073709551616").unwrap()),
+        ),
+        (
+            "fixext2 type 2",
+            vec![0xd5, 2, 0x00, 0xd8],
+            Value::from_utf16(vec![0xd800]),
+        ),
+        ("fixstr", vec![0xa2, b'h', b'i'], Value::from("hi")),
+        (
+            "bin8",
+            vec![0xc4, 1, 0],
+            Value::Unsupported("bin is not in the value model".into()),
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        assert_eq!(wire::decode_value(&bytes).unwrap(), want, "case {name}");
+    }
+}
+
+#[test]
+fn invalid_utf8_str_is_unsupported_as_a_value() {
+    let bytes = [&[0x81, 0xa1, b'v'][..], &[0xa2, 0xc3, 0x28]].concat();
+    match wire::decode_value(&bytes).unwrap() {
+        Value::Object(members) => assert!(matches!(members[0].1, Value::Unsupported(_))),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn key_mapping() {
+    let cases: Vec<(&str, Mp, &str)> = vec![
+        ("str", mp_str("k"), r#"{"k":1}"#),
+        ("ext 2 valid", ext2(&[0x6b]), r#"{"k":1}"#),
+        (
+            "ext 2 astral",
+            ext2(&[0xd83d, 0xde00]),
+            r#"{"\ud83d\ude00":1}"#,
+        ),
+        ("ext 2 lone", ext2(&[0xdfff]), "lone_surrogate"),
+        ("ext 2 odd length", Mp::Ext(2, vec![0x6b]), "non_string_key"),
+        ("int", Mp::from(1), "non_string_key"),
+        ("nil", Mp::Nil, "non_string_key"),
+        ("bool", Mp::Boolean(false), "non_string_key"),
+        ("float", Mp::F64(1.0), "non_string_key"),
+        ("ext 1", Mp::Ext(1, b"1".to_vec()), "non_string_key"),
+        ("bin", Mp::Binary(b"k".to_vec()), "non_string_key"),
+        ("array", Mp::Array(vec![]), "non_string_key"),
+        ("map", Mp::Map(vec![]), "non_string_key"),
+        ("unknown ext", Mp::Ext(9, vec![]), "non_string_key"),
+    ];
+    for (name, key, want) in cases {
+        let args = Mp::Map(vec![(key, Mp::from(1))]);
+        let text = outcome(&mp_bytes(&call_with_args(args)));
+        let got = text
+            .strip_prefix(r#"{"args":"#)
+            .and_then(|t| t.strip_suffix(r#","tool_name":"t"}"#))
+            .unwrap_or(&text);
+        assert_eq!(got, want, "key {name}");
+    }
+}
+
+#[test]
+fn invalid_utf8_str_key_is_a_non_string_key() {
+    // {"tool_name":"t","args":{<str 0xc3 0x28>: 1}}
+    let mut bytes = mp_bytes(&Mp::Map(vec![(mp_str("tool_name"), mp_str("t"))]));
+    bytes[0] = 0x82;
+    bytes.extend_from_slice(&[0xa4, b'a', b'r', b'g', b's', 0x81, 0xa2, 0xc3, 0x28, 0x01]);
+    assert_eq!(outcome(&bytes), "non_string_key");
+}
+
+#[test]
+fn order_and_duplicates_are_kept_and_special_keys_are_ordinary() {
+    let keys = ["b", "__proto__", "constructor", "1", "a", "b", "1"];
+    let map = Mp::Map(keys.iter().map(|k| (mp_str(k), Mp::from(0))).collect());
+    let Value::Object(members) = wire::decode_value(&mp_bytes(&map)).unwrap() else {
+        panic!("not an object");
+    };
+    let got: Vec<&Key> = members.iter().map(|(k, _)| k).collect();
+    let want: Vec<Key> = keys.iter().map(|k| Key::from(*k)).collect();
+    assert_eq!(got, want.iter().collect::<Vec<_>>());
+    assert_eq!(outcome(&mp_bytes(&call_with_args(map))), "duplicate_key");
+    let ok_map = Mp::Map(keys[..5].iter().map(|k| (mp_str(k), Mp::from(0))).collect());
+    assert_eq!(
+        outcome(&mp_bytes(&call_with_args(ok_map))),
+        r#"{"args":{"1":0,"__proto__":0,"a":0,"b":0,"constructor":0},"tool_name":"t"}"#
+    );
+}
+
+#[test]
+fn ext2_key_and_equal_str_key_are_duplicates() {
+    let args = Mp::Map(vec![
+        (mp_str("\u{1f600}"), Mp::from(1)),
+        (ext2(&[0xd83d, 0xde00]), Mp::from(2)),
+    ]);
+    assert_eq!(outcome(&mp_bytes(&call_with_args(args))), "duplicate_key");
+}
+
+#[test]
+fn int_and_float_stay_distinct() {
+    let int = wire::decode_value(&mp_bytes(&Mp::from(5))).unwrap();
+    let float = wire::decode_value(&mp_bytes(&Mp::F64(5.0))).unwrap();
+    assert_eq!(int, Value::Int(5));
+    assert_eq!(float, Value::Float(5.0));
+}
+
+#[test]
+fn decode_message_refuses_what_is_not_exactly_one_value() {
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("trailing byte", vec![0xc0, 0xc0]),
+        ("truncated str", vec![0xa5, b'a']),
+        ("truncated array", vec![0x92, 0x01]),
+        ("reserved marker", vec![0xc1]),
+        ("reserved marker in a map", vec![0x81, 0xa1, b'a', 0xc1]),
+        ("reserved marker as a key", vec![0x81, 0xc1, 0x01]),
+        (
+            "array longer than its bytes",
+            vec![0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
+        ),
+        ("map missing a value", vec![0x81, 0x01]),
+    ];
+    for (name, bytes) in cases {
+        assert!(wire::decode_message(&bytes).is_err(), "case {name}");
+    }
+}
+
+#[test]
+fn byte_0xc1_inside_payloads_is_data_not_a_marker() {
+    let cases: Vec<(&str, Vec<u8>, Value)> = vec![
+        ("int8 -63", vec![0xd0, 0xc1], Value::Int(-63)),
+        ("uint8 193", vec![0xcc, 0xc1], Value::Int(193)),
+        (
+            "ext 2 unit 0x00c1",
+            vec![0xd5, 2, 0xc1, 0x00],
+            Value::from("\u{c1}"),
+        ),
+        ("str", vec![0xa2, 0xc3, 0x81], Value::from("\u{c1}")),
+        (
+            "float64",
+            vec![0xcb, 0xc1, 0, 0, 0, 0, 0, 0, 0],
+            Value::Float(f64::from_bits(0xc100_0000_0000_0000)),
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        assert_eq!(wire::decode_value(&bytes).unwrap(), want, "case {name}");
+    }
+}
+
+/// A request `{"cases": [case]}` whose case is `levels` nested arrays.
+fn request_with_nested_case(levels: usize) -> Vec<u8> {
+    let mut bytes = vec![0x81, 0xa5, b'c', b'a', b's', b'e', b's', 0x91];
+    bytes.extend(std::iter::repeat_n(0x91, levels - 1));
+    bytes.push(0x90);
+    bytes
+}
+
+#[test]
+fn a_1000_level_case_decodes_in_its_request_on_a_default_stack() {
+    // Spawned test threads get Rust's default 2 MiB stack.
+    std::thread::spawn(|| {
+        let body = request_with_nested_case(1000);
+        let message = wire::decode_message(&body).expect("1000 levels decode");
+        let rmpv::ValueRef::Map(fields) = &message else {
+            panic!("not a map")
+        };
+        let rmpv::ValueRef::Array(cases) = &fields[0].1 else {
+            panic!("cases not an array")
+        };
+        let case = wire::value_from_wire(&cases[0]);
+        assert_eq!(canonjson::canonical(&case).unwrap_err().code(), "too_deep");
+    })
+    .join()
+    .expect("no stack overflow");
+}
+
+#[test]
+fn nesting_past_the_wire_limit_is_refused_not_recursed() {
+    let within = request_with_nested_case(wire::MAX_WIRE_NESTING - 1);
+    assert!(wire::decode_message(&within).is_ok());
+    let beyond = request_with_nested_case(wire::MAX_WIRE_NESTING);
+    assert!(wire::decode_message(&beyond).is_err());
+    let far_beyond = request_with_nested_case(1_000_000);
+    assert!(wire::decode_message(&far_beyond).is_err());
+}
+
+#[test]
+fn encode_value_round_trips_and_follows_the_protocol() {
+    let values = vec![
+        Value::Null,
+        Value::Bool(true),
+        Value::Int(-1),
+        Value::Int(i64::MIN.into()),
+        Value::Int(u64::MAX.into()),
+        Value::Float(2.5),
+        Value::Float(-0.0),
+        Value::from("x\u{1f600}"),
+        Value::from_utf16(vec![0xd800, 0x61]),
+        Value::BigInt(BigInt::parse("-1000000000000000000000000000000").unwrap()),
+        Value::Array(vec![Value::Null, Value::Array(vec![])]),
+        Value::Object(vec![
+            (Key::from("b"), Value::Int(1)),
+            (Key::from("b"), Value::Int(2)),
+            (Key::from_utf16(vec![0xdc00]), Value::Null),
+            (Key::NonString(Box::new(Value::Int(7))), Value::Null),
+        ]),
+    ];
+    for v in values {
+        let mut bytes = Vec::new();
+        wire::encode_value(&v, &mut bytes);
+        assert_eq!(wire::decode_value(&bytes).unwrap(), v, "round trip {v:?}");
+    }
+    let encoded = |v: Value| {
+        let mut out = Vec::new();
+        wire::encode_value(&v, &mut out);
+        out
+    };
+    // Floats always as float 64, even when float 32 would hold them.
+    assert_eq!(
+        encoded(Value::Float(1.0)),
+        [0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0]
+    );
+    // Integers: the int family when they fit, ext 1 beyond.
+    assert_eq!(
+        encoded(Value::Int(1 << 63)),
+        [0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(
+        encoded(Value::Int(1 << 64)),
+        [&[0xc7, 20, 1][..], b"18446744073709551616"].concat()
+    );
+    assert_eq!(encoded(Value::BigInt(BigInt::parse("42").unwrap())), [42]);
+    assert_eq!(
+        encoded(Value::from_utf16(vec![0xd800])),
+        [0xd5, 2, 0x00, 0xd8]
+    );
+    // An unsupported value goes as bin, which decodes back to unsupported.
+    assert_eq!(encoded(Value::Unsupported("x".into())), [0xc4, 0]);
+}
+
+// --- frames -------------------------------------------------------------------
+
+fn read_all_frames(input: &[u8]) -> (Vec<Vec<u8>>, FrameError) {
+    let mut reader = input;
+    let mut frames = Vec::new();
+    let mut body = Vec::new();
+    loop {
+        match wire::read_frame(&mut reader, &mut body) {
+            Ok(()) => frames.push(body.clone()),
+            Err(e) => return (frames, e),
+        }
+    }
+}
+
+#[test]
+fn frame_reading() {
+    let over = (MAX_FRAME_LEN as u32 + 1).to_be_bytes();
+    let cases: Vec<(&str, Vec<u8>, usize, &str)> = vec![
+        ("empty input", vec![], 0, "Eof"),
+        ("one frame", vec![0, 0, 0, 1, 0xc0], 1, "Eof"),
+        (
+            "two frames",
+            vec![0, 0, 0, 1, 0xc0, 0, 0, 0, 2, 0x91, 0x01],
+            2,
+            "Eof",
+        ),
+        ("partial header", vec![0, 0], 0, "Truncated"),
+        ("partial body", vec![0, 0, 0, 5, 1, 2], 0, "Truncated"),
+        ("zero length", vec![0, 0, 0, 0], 0, "BadLength(0)"),
+        ("over the cap", over.to_vec(), 0, "BadLength(67108865)"),
+        ("max u32", vec![0xff; 4], 0, "BadLength(4294967295)"),
+        (
+            "frame then bad length",
+            vec![0, 0, 0, 1, 0xc0, 0, 0, 0, 0],
+            1,
+            "BadLength(0)",
+        ),
+    ];
+    for (name, input, count, end) in cases {
+        let (frames, err) = read_all_frames(&input);
+        assert_eq!(frames.len(), count, "case {name}");
+        assert_eq!(format!("{err:?}"), end, "case {name}");
+    }
+}
+
+#[test]
+fn frame_writing() {
+    let mut out = Vec::new();
+    wire::write_frame(&mut out, &[0x91, 0x01]).unwrap();
+    assert_eq!(out, [0, 0, 0, 2, 0x91, 0x01]);
+    assert!(wire::write_frame(&mut Vec::new(), &[]).is_err());
+    let (frames, end) = read_all_frames(&out);
+    assert_eq!(frames, [vec![0x91, 0x01]]);
+    assert!(matches!(end, FrameError::Eof));
+}
+
+#[test]
+fn frame_at_the_cap_is_accepted() {
+    let mut input = (MAX_FRAME_LEN as u32).to_be_bytes().to_vec();
+    input.resize(4 + MAX_FRAME_LEN, 0xc0);
+    let (frames, end) = read_all_frames(&input);
+    assert_eq!(frames.len(), 1);
+    assert_eq!(frames[0].len(), MAX_FRAME_LEN);
+    assert!(matches!(end, FrameError::Eof));
+}
