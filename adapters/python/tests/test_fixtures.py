@@ -1,0 +1,95 @@
+"""The golden fixtures (tests/fixtures/canonical-json-fuzz, docs/fixtures.md):
+every line, read both from its extended JSON "input" and from its "msgpack"
+wire bytes, must give the recorded canonical text and signature, or error."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from blake3 import blake3
+
+from _support import first_difference
+from canonjson import CanonicalError, canonical, loads
+from canonjson.wire import unpack_case
+
+FIXTURES = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "canonical-json-fuzz"
+FILES = sorted(FIXTURES.glob("*.jsonl"))
+DECODERS = {
+    "input": lambda entry: loads(entry["input"]),
+    "msgpack": lambda entry: unpack_case(base64.b64decode(entry["msgpack"], validate=True)),
+}
+
+
+def check(entry: dict, source: str) -> str | None:
+    """Why the entry fails when read from ``source``, or None."""
+    try:
+        value = DECODERS[source](entry)
+        text = canonical(value)
+    except CanonicalError as error:
+        if entry.get("error") == error.code:
+            return None
+        want = f"error {entry['error']}" if "error" in entry else "canonical text"
+        return f"expected {want}, got error {error.code} ({error.message})"
+    if "error" in entry:
+        return f"expected error {entry['error']}, got canonical {text[:60]!r}"
+    expected = entry["canonical"].encode("ascii")
+    if text != expected:
+        return "canonical differs: " + first_difference(expected, text)
+    if blake3(text).hexdigest() != entry["signature"]:
+        return f"signature differs: expected {entry['signature']}, got {blake3(text).hexdigest()}"
+    return None
+
+
+@pytest.mark.parametrize("source", sorted(DECODERS))
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_fixture_file(path: Path, source: str) -> None:
+    failures = []
+    checked = 0
+    for number, line in enumerate(path.read_text("ascii").splitlines(), 1):
+        entry = json.loads(line)
+        if entry[source] is None:  # not expressible in extended JSON: wire only
+            continue
+        checked += 1
+        problem = check(entry, source)
+        if problem:
+            failures.append(f"{path.name}:{number} [{entry['category']}] via {source}: {problem}")
+    assert checked > 0
+    assert not failures, f"{len(failures)} fixture failures, first ones:\n" + "\n".join(failures[:10])
+
+
+def test_fixture_set_is_complete() -> None:
+    """Guards against an empty or truncated folder passing silently."""
+    counts: Counter[str] = Counter()
+    codes: Counter[str] = Counter()
+    for path in FILES:
+        for line in path.read_text("ascii").splitlines():
+            entry = json.loads(line)
+            counts[entry["category"]] += 1
+            if entry["category"] == "out_of_domain":
+                codes[entry["error"]] += 1
+            assert set(entry) in (
+                {"category", "input", "msgpack", "canonical", "signature"},
+                {"category", "input", "msgpack", "error"},
+            )
+    minimum = {
+        "random": 10_000,
+        "nan": 20,
+        "infinity": 20,
+        "negative_zero": 20,
+        "empty_object": 10,
+        "empty_array": 10,
+        "deep_nesting": 10,
+        "unicode": 20,
+        "big_integers": 20,
+        "float_boundaries": 10,
+        "empty_strings": 10,
+        "long_strings": 10,
+        "special_key_characters": 10,
+    }
+    for category, least in minimum.items():
+        assert counts[category] >= least, f"{category}: {counts[category]} < {least}"
+    assert all(codes[code] >= 3 for code in ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")), codes
