@@ -3,10 +3,13 @@ frames on its stdin/stdout)."""
 
 from __future__ import annotations
 
+import base64
+import json
 import struct
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -192,4 +195,24 @@ def test_requests_are_answered_in_order(worker: Worker) -> None:
         response = worker.receive()
         assert response["id"] == i
         assert response["results"][0]["canonical"] == b'{"args":{"i":%d},"tool_name":"t"}' % i
+    assert worker.close() == 0
+
+
+def test_worker_answers_the_edge_fixtures(worker: Worker) -> None:
+    """The fixtures' wire cases through the real process, in one batch each
+    file: the same answers as the library, so the loop adds nothing."""
+    worker.receive()
+    folder = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "canonical-json-fuzz"
+    for name in ("edge.jsonl", "out-of-domain.jsonl", "random-01.jsonl"):
+        entries = [json.loads(line) for line in (folder / name).read_text("ascii").splitlines()]
+        cases = [base64.b64decode(e["msgpack"]) for e in entries]
+        response = worker.request({"type": "batch", "id": 1}, cases)
+        assert len(response["results"]) == len(entries)
+        for number, (entry, result) in enumerate(zip(entries, response["results"]), 1):
+            where = f"{name}:{number} [{entry['category']}]"
+            if "error" in entry:
+                assert result.get("error") == entry["error"], where
+            else:
+                assert result.get("canonical") == entry["canonical"].encode("ascii"), where
+                assert result["digest"].hex() == entry["signature"], where
     assert worker.close() == 0
