@@ -57,7 +57,6 @@ if sys.float_repr_style != "short":  # pragma: no cover - CPython always is
     raise ImportError("canonjson needs repr(float) to give shortest round-trip digits")
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_INF = float("inf")
 _KEY = itemgetter(0)
 # Python refuses int<->str conversions past this many digits unless told
 # otherwise process-wide; the spec's integers have no size limit.

@@ -199,9 +199,7 @@ def pack(value: object) -> bytes:
     stack = [value]
     while stack:
         v = stack.pop()
-        if isinstance(v, RawMsgpack):
-            out.append(v.data)
-        elif isinstance(v, (Object, dict)):
+        if isinstance(v, (Object, dict)):
             members = list(v.items() if isinstance(v, dict) else v)
             out.append(packer.pack_map_header(len(members)))
             for key, item in reversed(members):
@@ -213,16 +211,6 @@ def pack(value: object) -> bytes:
         else:
             out.append(packer.pack(_scalar(v)))
     return b"".join(out)
-
-
-class RawMsgpack:
-    """Bytes spliced verbatim into :func:`pack`'s output, for test cases that
-    msgpack's packer refuses to write (a malformed timestamp ext -1)."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
 
 
 def _scalar(v: object) -> object:

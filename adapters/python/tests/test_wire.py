@@ -13,7 +13,6 @@ from canonjson import CanonicalError, Object, Unsupported, canonical
 from canonjson.wire import (
     MAX_FRAME,
     FrameError,
-    RawMsgpack,
     pack,
     read_frame,
     unpack,
@@ -192,10 +191,6 @@ def test_decodes_1000_levels() -> None:
 
 def test_packs_deep_values_without_recursion() -> None:
     assert pack(nested_arrays(5000)) == b"\x91" * 4999 + b"\x90"
-
-
-def test_raw_msgpack_is_spliced() -> None:
-    assert pack([RawMsgpack(b"\xd4\xff\x01")]) == b"\x91\xd4\xff\x01"
 
 
 def test_pack_refuses_values_outside_the_model() -> None:
