@@ -499,18 +499,29 @@ fn write_float(f: f64, out: &mut Vec<u8>) {
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Python `json.dumps(s, ensure_ascii=True)`: printable ASCII is copied in
-/// runs, everything else escaped per the spec's table.
+/// runs, everything else escaped per the spec's table. Scans bytes and
+/// decodes a char only where a non-ASCII one starts, since most text is ASCII.
 fn write_str(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut run_start = 0;
-    for (i, c) in s.char_indices() {
-        if matches!(c, ' '..='~') && c != '"' && c != '\\' {
-            continue;
-        }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let c = if b < 0x80 {
+            if (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\' {
+                i += 1;
+                continue;
+            }
+            char::from(b)
+        } else {
+            // `i` is a char boundary: every step below moves by whole chars.
+            s[i..].chars().next().expect("a char starts here")
+        };
         out.extend_from_slice(&bytes[run_start..i]);
         write_escape(c, out);
-        run_start = i + c.len_utf8();
+        i += c.len_utf8();
+        run_start = i;
     }
     out.extend_from_slice(&bytes[run_start..]);
     out.push(b'"');
