@@ -6,6 +6,7 @@ protocol asks for: canonicalize, hash, build the result map."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import BinaryIO
@@ -141,8 +142,13 @@ def main() -> int:
     """Entry point: stdin/stdout binary streams, stderr for logs."""
     try:
         return serve(sys.stdin.buffer, sys.stdout.buffer)
-    except (BrokenPipeError, KeyboardInterrupt):
+    except BrokenPipeError:
+        # The driver closed our stdout: nothing is left to answer. Point fd 1
+        # at /dev/null so the interpreter's exit-time flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # the driver's SIGINT after its grace period
+        return 130
 
 
 if __name__ == "__main__":
