@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"

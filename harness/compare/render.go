@@ -34,9 +34,7 @@ func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 		fmt.Fprintf(&sb, "  first difference at byte %d:\n    %-10s %s\n    %-10s %s\n", v.Offset,
 			c.names[a], context(outs[a].Canonical, v.Offset), c.names[b], context(outs[b].Canonical, v.Offset))
 	}
-	left := map[string]string{c.names[a]: Describe(outs[a])}
-	right := map[string]string{c.names[a]: Describe(outs[b])}
-	diff := cmp.Diff(left, right)
+	diff := cmp.Diff(Describe(outs[a]), Describe(outs[b]))
 	fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
 	return sb.String()
 }

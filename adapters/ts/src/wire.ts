@@ -161,7 +161,9 @@ function utf16le(data: Uint8Array): string {
 
 /** Prefixed to every str key by our keyDecoder (see the module comment). */
 const KEY_TAG = "k";
-const utf8 = new TextDecoder("utf-8");
+// ignoreBOM: a key or string may start with U+FEFF, which must survive; the
+// default would strip it (difffuzz found this: seed 1, key "\ufeff").
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Decodes msgpack values into the canonical value model, keeping every map

@@ -1,0 +1,150 @@
+// Package minimize shrinks a case that shows a divergence to a small case
+// that still shows it, so that a bug report carries
+// {"tool_name":"","args":{"":1e+21}} rather than five kilobytes of noise.
+//
+// It is pure: it knows nothing about adapters, workers or files. The caller
+// supplies a predicate that checks a whole batch of candidates at once,
+// because each check is a round trip to every adapter; the minimizer's aim
+// is therefore few calls, and it spends CPU freely to choose, every round,
+// the candidates most likely to shrink the value a lot.
+package minimize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Options tunes Minimize. Zero fields take their defaults.
+type Options struct {
+	// MaxBatch is the most candidates passed to one call of fails.
+	// Default 256.
+	MaxBatch int
+	// MaxRounds is the most calls of fails, the first (reproduction) call
+	// included. Minimize returns the best value so far when it is reached.
+	// Default 1000.
+	MaxRounds int
+}
+
+// Defaults of Options' fields.
+const (
+	DefaultMaxBatch  = 256
+	DefaultMaxRounds = 1000
+)
+
+// Stats describes one minimization, for reports and for tuning.
+type Stats struct {
+	// Rounds is the number of calls of fails, the first one included.
+	Rounds int
+	// Candidates is the number of values passed to fails, in total.
+	Candidates int
+	// Steps is the number of times the value shrank.
+	Steps int
+	// StartSize and EndSize are the lengths of the extended JSON text
+	// (canonjson.AppendText) of the input and of the result.
+	StartSize, EndSize int
+	// Minimal reports that the last round found no failing candidate: the
+	// result is 1-minimal for the step set (no single step shrinks it
+	// further). It is false when MaxRounds, ctx or an error stopped the run.
+	Minimal bool
+}
+
+// ErrNotReproducible is returned when the original value does not fail
+// when checked again: the finding is flaky, and minimizing it would chase
+// noise.
+var ErrNotReproducible = errors.New("minimize: the original value does not fail again")
+
+// Fails reports, for each candidate value, whether it still shows the
+// divergence being minimized (true = keep shrinking from it). It must
+// return one result per candidate, and must not modify the candidates:
+// they share structure with each other and with the value being minimized.
+type Fails func(ctx context.Context, candidates []any) ([]bool, error)
+
+// Minimize shrinks v, a value of canonjson's model, while fails keeps
+// reporting it as failing. Each round it builds candidates over the whole
+// tree (see the package's steps), sorts them by size, passes them to fails
+// in batches of at most MaxBatch, and continues from the smallest failing
+// one; it stops when a round has no failing candidate.
+//
+// If v is an envelope ({"tool_name": string, "args": object}, in either
+// order), every candidate is one too: the divergence is then about the
+// contents, and a minimized case must still be a well-formed tool call.
+// Otherwise candidates take any shape.
+//
+// The first call of fails checks v alone; if it does not fail, Minimize
+// returns ErrNotReproducible. When ctx ends or fails returns an error,
+// Minimize returns the smallest failing value found so far together with
+// that error (ctx.Err() if ctx ended). Reaching MaxRounds is not an error:
+// the best value so far is returned with Stats.Minimal false. For the same
+// v and a deterministic fails, the result is the same every time.
+func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats, error) {
+	if opt.MaxBatch <= 0 {
+		opt.MaxBatch = DefaultMaxBatch
+	}
+	if opt.MaxRounds <= 0 {
+		opt.MaxRounds = DefaultMaxRounds
+	}
+	m := &minimizer{fails: fails}
+	m.tree.build(v, isEnvelope(v))
+	m.stats.StartSize = m.tree.size()
+	m.stats.EndSize = m.stats.StartSize
+	res, err := m.call(ctx, []any{v})
+	if err != nil {
+		return v, m.stats, err
+	}
+	if !res[0] {
+		return v, m.stats, ErrNotReproducible
+	}
+	best := v
+	for {
+		cands := m.tree.candidates()
+		found := false
+		for off := 0; off < len(cands) && !found; off += opt.MaxBatch {
+			if m.stats.Rounds >= opt.MaxRounds {
+				return best, m.stats, nil
+			}
+			batch := cands[off:min(off+opt.MaxBatch, len(cands))]
+			vals := m.tree.materialize(batch)
+			res, err := m.call(ctx, vals)
+			if err != nil {
+				return best, m.stats, err
+			}
+			for i, failed := range res {
+				if failed {
+					best, found = vals[i], true
+					break
+				}
+			}
+		}
+		if !found {
+			m.stats.Minimal = true
+			return best, m.stats, nil
+		}
+		m.stats.Steps++
+		m.tree.build(best, m.tree.env)
+		m.stats.EndSize = m.tree.size()
+	}
+}
+
+type minimizer struct {
+	fails Fails
+	tree  tree
+	stats Stats
+}
+
+// call runs one round: one call of fails.
+func (m *minimizer) call(ctx context.Context, vals []any) ([]bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.stats.Rounds++
+	m.stats.Candidates += len(vals)
+	res, err := m.fails(ctx, vals)
+	if err == nil && len(res) != len(vals) {
+		err = fmt.Errorf("minimize: fails returned %d results for %d candidates", len(res), len(vals))
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
+	return res, err
+}

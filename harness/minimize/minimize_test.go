@@ -1,0 +1,476 @@
+package minimize
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/gen"
+)
+
+// walk calls fn on every value and every key (as a string) of v.
+func walk(v any, fn func(v any) bool) bool {
+	if fn(v) {
+		return true
+	}
+	switch c := v.(type) {
+	case []any:
+		for _, e := range c {
+			if walk(e, fn) {
+				return true
+			}
+		}
+	case canonjson.Object:
+		for _, m := range c {
+			if fn(m.Key) || walk(m.Value, fn) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// objects calls fn on every object of v except the root.
+func objects(v any, fn func(o canonjson.Object) bool) bool {
+	root := true
+	return walk(v, func(x any) bool {
+		o, ok := x.(canonjson.Object)
+		if !ok {
+			return false
+		}
+		if root {
+			root = false
+			return false
+		}
+		return fn(o)
+	})
+}
+
+// The fake divergences the tests minimize.
+var (
+	hasBigFloat = func(v any) bool {
+		return walk(v, func(x any) bool { f, ok := x.(float64); return ok && f >= 1e21 })
+	}
+	hasLoneSurrogate = func(v any) bool {
+		return walk(v, func(x any) bool { s, ok := x.(string); return ok && canonjson.HasLoneSurrogate(s) })
+	}
+	// hasUnsortedKeys: an object below the root lists a key after a greater one.
+	hasUnsortedKeys = func(v any) bool {
+		return objects(v, func(o canonjson.Object) bool {
+			for i := 1; i < len(o); i++ {
+				if o[i].Key < o[i-1].Key {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	// hasUTF16OrderTrap: an object below the root has two keys that UTF-16
+	// and code-point order sort differently (the key-order edge class).
+	hasUTF16OrderTrap = func(v any) bool {
+		return objects(v, func(o canonjson.Object) bool {
+			for i := range o {
+				for j := range o {
+					if o[i].Key < o[j].Key && utf16Less(o[j].Key, o[i].Key) {
+						return true
+					}
+				}
+			}
+			return false
+		})
+	}
+	hasThree = func(v any) bool {
+		return walk(v, func(x any) bool { i, ok := x.(int64); return ok && i == 3 })
+	}
+)
+
+func utf16Less(a, b string) bool {
+	ua, ub := utf16Units(a), utf16Units(b)
+	return slices.Compare(ua, ub) < 0
+}
+
+func utf16Units(s string) []uint16 {
+	var u []uint16
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			u = append(u, uint16(0xD800+(r>>10)), uint16(0xDC00+(r&0x3FF)))
+		} else {
+			u = append(u, uint16(r))
+		}
+	}
+	return u
+}
+
+// predicate turns a fake divergence into a fails function that also
+// checks the minimizer's promises about every candidate batch.
+func predicate(t *testing.T, p func(any) bool, env bool, maxBatch int) Fails {
+	return func(ctx context.Context, cands []any) ([]bool, error) {
+		if len(cands) > maxBatch {
+			t.Fatalf("batch of %d candidates, MaxBatch %d", len(cands), maxBatch)
+		}
+		out := make([]bool, len(cands))
+		for i, c := range cands {
+			if env && !isEnvelope(c) {
+				t.Fatalf("candidate lost the envelope: %s", canonjson.AppendText(nil, c))
+			}
+			out[i] = p(c)
+		}
+		return out, nil
+	}
+}
+
+// genCase returns the first generated case whose text is 4.5 to 6 KB and
+// that satisfies p, so the tests shrink realistic 5 KB values.
+func genCase(t testing.TB, cfg gen.Config, p func(any) bool) any {
+	g := gen.New(cfg)
+	for i := range uint64(200_000) {
+		v, c := g.Case(i)
+		if c&(gen.ClassBadEnvelope|gen.ClassTooDeep|gen.ClassNearLimit) != 0 {
+			continue
+		}
+		if n := len(canonjson.AppendText(nil, v)); n >= 4500 && n <= 6000 && p(v) {
+			return v
+		}
+	}
+	t.Fatal("no generated case fits")
+	return nil
+}
+
+func canonical(t *testing.T, v any) string {
+	b, err := canonjson.Canonical(v)
+	if err != nil {
+		return string(canonjson.AppendText(nil, v)) // out of domain: show it as it is
+	}
+	return string(b)
+}
+
+func TestMinimize(t *testing.T) {
+	tests := []struct {
+		name      string
+		input     func(t *testing.T) any
+		fails     func(any) bool
+		maxRounds int // the most rounds a minimization of this input may take
+		check     func(t *testing.T, got any)
+	}{
+		{
+			name:      "float >= 1e21 in 5 KB",
+			input:     func(t *testing.T) any { return genCase(t, gen.Config{Seed: 1}, hasBigFloat) },
+			fails:     hasBigFloat,
+			maxRounds: 40,
+			check: func(t *testing.T, got any) {
+				if s := canonical(t, got); s != `{"args":{"":1e+21},"tool_name":""}` {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name:      "unsorted keys in 5 KB",
+			input:     func(t *testing.T) any { return genCase(t, gen.Config{Seed: 2}, hasUnsortedKeys) },
+			fails:     hasUnsortedKeys,
+			maxRounds: 40,
+			check: func(t *testing.T, got any) {
+				if s := canonical(t, got); s != `{"args":{"":0,"a":0},"tool_name":""}` && s != `{"args":{"":0,"0":0},"tool_name":""}` {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name: "UTF-16 order trap in 5 KB",
+			input: func(t *testing.T) any {
+				return genCase(t, gen.Config{Seed: 3}, func(v any) bool { return hasUTF16OrderTrap(v) })
+			},
+			fails:     hasUTF16OrderTrap,
+			maxRounds: 40,
+			check: func(t *testing.T, got any) {
+				// Two single-character keys, one astral and one in U+E000..U+FFFF.
+				if s := canonical(t, got); len(s) > len(`{"args":{"\uffff":0,"\ud800\udc00":0},"tool_name":""}`) {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name: "lone surrogate in 5 KB",
+			input: func(t *testing.T) any {
+				return genCase(t, gen.Config{Seed: 4, OutOfDomain: 1}, hasLoneSurrogate)
+			},
+			fails:     hasLoneSurrogate,
+			maxRounds: 40,
+			check: func(t *testing.T, got any) {
+				if s := string(canonjson.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name: "not an envelope",
+			input: func(t *testing.T) any {
+				return []any{int64(1), []any{int64(2), []any{int64(3), "x"}}, canonjson.Object{{Key: "a", Value: int64(3)}}}
+			},
+			fails:     hasThree,
+			maxRounds: 10,
+			check: func(t *testing.T, got any) {
+				if !canonjson.Equal(got, int64(3)) {
+					t.Errorf("got %s", canonjson.AppendText(nil, got))
+				}
+			},
+		},
+		{
+			name:      "500 levels deep",
+			input:     func(t *testing.T) any { return deepEnvelope(500, 1e300) },
+			fails:     hasBigFloat,
+			maxRounds: 40,
+			check: func(t *testing.T, got any) {
+				if s := canonical(t, got); s != `{"args":{"":1e+21},"tool_name":""}` {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name:  "two needles among 2000 elements",
+			input: func(t *testing.T) any { return wideArray(2000) },
+			fails: func(v any) bool {
+				n := 0
+				walk(v, func(x any) bool {
+					if i, ok := x.(int64); ok && (i == 777 || i == 1555) {
+						n++
+					}
+					return false
+				})
+				return n >= 2
+			},
+			maxRounds: 60,
+			check: func(t *testing.T, got any) {
+				if s := canonical(t, got); s != `[777,1555]` && s != `[1555,777]` {
+					t.Errorf("got %s", s)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.input(t)
+			env := isEnvelope(in)
+			got, st, err := Minimize(context.Background(), in, predicate(t, tt.fails, env, DefaultMaxBatch), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d -> %d bytes in %d rounds (%d candidates, %d steps): %s",
+				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, canonjson.AppendText(nil, got))
+			if !tt.fails(got) {
+				t.Fatalf("result does not fail: %s", canonjson.AppendText(nil, got))
+			}
+			if !st.Minimal || st.Rounds > tt.maxRounds {
+				t.Errorf("minimal %v after %d rounds, want minimal within %d", st.Minimal, st.Rounds, tt.maxRounds)
+			}
+			if st.EndSize != len(canonjson.AppendText(nil, got)) {
+				t.Errorf("EndSize %d, text has %d bytes", st.EndSize, len(canonjson.AppendText(nil, got)))
+			}
+			tt.check(t, got)
+		})
+	}
+}
+
+// deepEnvelope nests f at the bottom of depth alternating arrays and
+// objects inside args.
+func deepEnvelope(depth int, f float64) any {
+	var v any = f
+	for i := range depth {
+		if i%2 == 0 {
+			v = []any{"pad", v, int64(i)}
+		} else {
+			v = canonjson.Object{{Key: "k", Value: v}, {Key: "z", Value: true}}
+		}
+	}
+	return canonjson.Object{{Key: "tool_name", Value: "deep_tool"}, {Key: "args", Value: canonjson.Object{{Key: "x", Value: v}}}}
+}
+
+func wideArray(n int) []any {
+	a := make([]any, n)
+	for i := range a {
+		a[i] = int64(i)
+	}
+	return a
+}
+
+func TestFlakyOriginal(t *testing.T) {
+	calls := 0
+	never := func(ctx context.Context, c []any) ([]bool, error) {
+		calls++
+		return make([]bool, len(c)), nil
+	}
+	in := deepEnvelope(3, 1e22)
+	got, st, err := Minimize(context.Background(), in, never, Options{})
+	if !errors.Is(err, ErrNotReproducible) || calls != 1 || st.Rounds != 1 || st.Candidates != 1 {
+		t.Errorf("err %v after %d calls (%+v)", err, calls, st)
+	}
+	if !canonjson.Equal(got, in) {
+		t.Error("the original was not returned")
+	}
+}
+
+func TestStops(t *testing.T) {
+	in := genCase(t, gen.Config{Seed: 1}, hasBigFloat)
+	boom := errors.New("adapter crashed")
+	tests := []struct {
+		name       string
+		opt        Options
+		cancelAt   int   // cancel ctx during this call (0: never)
+		errAt      int   // fails returns boom on this call (0: never)
+		wantErr    error // nil: none
+		wantRounds int
+	}{
+		{name: "ctx canceled", cancelAt: 3, wantErr: context.Canceled, wantRounds: 3},
+		{name: "fails errs", errAt: 4, wantErr: boom, wantRounds: 4},
+		{name: "max rounds", opt: Options{MaxRounds: 5}, wantRounds: 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			fails := func(ctx context.Context, c []any) ([]bool, error) {
+				calls++
+				if calls == tt.cancelAt {
+					cancel()
+				}
+				if calls == tt.errAt {
+					return nil, boom
+				}
+				return predicate(t, hasBigFloat, true, DefaultMaxBatch)(ctx, c)
+			}
+			got, st, err := Minimize(ctx, in, fails, tt.opt)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
+				t.Fatalf("err %v, want %v", err, tt.wantErr)
+			}
+			if st.Rounds != tt.wantRounds || st.Minimal {
+				t.Errorf("stats %+v, want %d rounds, not minimal", st, tt.wantRounds)
+			}
+			if !hasBigFloat(got) || st.EndSize >= st.StartSize {
+				t.Errorf("best so far %d bytes (from %d) does not fail or did not shrink", st.EndSize, st.StartSize)
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	in := genCase(t, gen.Config{Seed: 5}, hasBigFloat)
+	var first any
+	var firstStats Stats
+	for i := range 2 {
+		got, st, err := Minimize(context.Background(), in, predicate(t, hasBigFloat, true, 32), Options{MaxBatch: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first, firstStats = got, st
+			t.Logf("MaxBatch 32: %d rounds, %d candidates", st.Rounds, st.Candidates)
+			continue
+		}
+		if !canonjson.Equal(got, first) || st != firstStats {
+			t.Errorf("second run differs: %+v vs %+v", st, firstStats)
+		}
+	}
+}
+
+// TestPredictedMeasure checks that the sizes and weights computed without
+// building candidates match the built candidates, and that the tree's
+// size is the extended text's length: the ordering of candidates and the
+// termination argument rest on both.
+func TestPredictedMeasure(t *testing.T) {
+	g := gen.New(gen.Config{Seed: 8, OutOfDomain: 0.3})
+	for i := range uint64(60) {
+		v, _ := g.Case(i)
+		var tr tree
+		tr.build(v, isEnvelope(v))
+		if tr.size() != len(canonjson.AppendText(nil, v)) {
+			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(canonjson.AppendText(nil, v)), canonjson.AppendText(nil, v))
+		}
+		cands := slices.Clone(tr.candidates())
+		if len(cands) > 3000 {
+			cands = cands[:3000]
+		}
+		var check tree
+		for j, c := range cands {
+			built := tr.apply(&c)
+			check.build(built, false)
+			if check.size() != c.size || check.weight() != c.weight {
+				t.Fatalf("case %d candidate %d (kind %d): predicted %d/%d, built %d/%d\n%s\n%s", i, j, c.kind,
+					c.size, c.weight, check.size(), check.weight(), canonjson.AppendText(nil, v), canonjson.AppendText(nil, built))
+			}
+			if c.size > tr.size() || (c.size == tr.size() && c.weight >= tr.weight()) {
+				t.Fatalf("candidate %d is not smaller", j)
+			}
+		}
+	}
+}
+
+// TestSurrogatesStayLone checks that cutting a string never joins a high
+// and a low lone surrogate into what a UTF-16 reader takes for a pair.
+func TestSurrogatesStayLone(t *testing.T) {
+	hi, lo := "\xed\xa0\x80", "\xed\xb0\x80"
+	in := canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: hi + "x" + lo}}}}
+	var tr tree
+	tr.build(in, true)
+	for _, c := range tr.candidates() {
+		got := tr.apply(&c)
+		if walk(got, func(x any) bool { s, ok := x.(string); return ok && strings.Contains(s, hi+lo) }) {
+			t.Fatalf("candidate joins the surrogates: %s", canonjson.AppendText(nil, got))
+		}
+	}
+}
+
+func TestNumberSteps(t *testing.T) {
+	big30, _ := new(big.Int).SetString("1000000000000000000000000000000", 10)
+	tests := []struct {
+		in   any
+		want []string // extended texts that must be among the steps
+	}{
+		{int64(-3456), []string{"3456", "-345", "-1728", "-3000", "-1000", "-34", "-3456.0"}},
+		{big30, []string{"100000000000000000000000000000", "1000000000000000", "9223372036854775807", "1e+30"}},
+		{3.75e25, []string{"0.0", "4e+25", "1e+25", "3.75", "37500000000000.0", "3.75e+22", "3.75e+24"}},
+		{-0.0, []string{"0.0"}},
+		{1.5, []string{"0.0", "1.0", "2.0"}},
+	}
+	for _, tt := range tests {
+		var out []any
+		switch x := tt.in.(type) {
+		case int64:
+			out = intSteps(big.NewInt(x), out)
+			out = append(out, float64(x))
+		case *big.Int:
+			out = intSteps(x, out)
+			f, _ := new(big.Float).SetInt(x).Float64()
+			out = append(out, f, int64(1<<63-1))
+		case float64:
+			out = floatSteps(x, out)
+		}
+		var texts []string
+		for _, v := range out {
+			texts = append(texts, string(canonjson.AppendText(nil, v)))
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(texts, w) {
+				t.Errorf("%v: steps %v lack %s", tt.in, texts, w)
+			}
+		}
+	}
+}
+
+// BenchmarkRound measures one round's CPU on a 5 KB value: indexing,
+// enumerating and sorting every candidate, and building one batch.
+func BenchmarkRound(b *testing.B) {
+	v := genCase(b, gen.Config{Seed: 1}, hasBigFloat)
+	var tr tree
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.build(v, true)
+		cands := tr.candidates()
+		tr.materialize(cands[:min(DefaultMaxBatch, len(cands))])
+	}
+	b.ReportMetric(float64(len(tr.cands)), "candidates")
+}

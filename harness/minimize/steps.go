@@ -1,0 +1,311 @@
+package minimize
+
+import (
+	"cmp"
+	"slices"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+// The step set. Each candidate applies exactly one step to the current
+// value:
+//
+//   - replace any value by null, 0, "", {} or [];
+//   - hoist: replace a container by a descendant 1, 2, 4, 8, ... levels
+//     below it (so deep nesting shrinks in logarithmically many rounds);
+//   - drop members or elements of a container ddmin-style: halves,
+//     quarters, eighths, ... down to single members, and keep only one
+//     such chunk (so a wide container shrinks in logarithmically many
+//     rounds);
+//   - the same chunk steps on the code points of strings and keys, then
+//     turning one character into 'a' (or '0' for a digit);
+//   - numbers: fewer significant digits, a decimal exponent nearer zero,
+//     the absolute value, dividing integers by 10 or 2, float<->integer
+//     swaps, big integers toward the int64 range.
+//
+// Candidates are ordered by the size of their extended JSON text, then by
+// weight (see numberWeight), so each round tries the biggest cuts first and
+// keeps the smallest failing candidate.
+const (
+	// maxChunks bounds the chunks per container or string per round; longer
+	// sequences get finer chunks once coarse steps have shortened them.
+	maxChunks = 1024
+	// maxCharSteps bounds the strings whose characters are simplified one
+	// by one.
+	maxCharSteps = 1024
+)
+
+type kind uint8
+
+const (
+	kReplace kind = iota // node := val
+	kDrop                // container node: remove children [a, b)
+	kKeep                // container node: keep only children [a, b)
+	kStrDrop             // string of node (its key when key): remove bytes [a, b)
+	kStrKeep             // string of node: keep only bytes [a, b)
+	kStrChar             // string of node: bytes [a, b), one code point, become r
+)
+
+// cand is one candidate, described rather than built: a round builds only
+// the candidates it passes to fails.
+type cand struct {
+	size, weight int // the candidate's measure, computed without building it
+	seq          int32
+	node         int32
+	a, b         int32
+	r            rune
+	kind         kind
+	key          bool
+	val          any
+}
+
+// Simple replacement values, shared by every candidate that uses them.
+var simples = []struct {
+	v            any
+	size, weight int
+}{
+	{int64(0), 1, 0},
+	{"", 2, 0},
+	{canonjson.Object{}, 2, 0},
+	{[]any{}, 2, 0},
+	{nil, 4, 0},
+}
+
+// candidates enumerates every step on the current tree that makes the
+// value smaller, sorted smallest first.
+func (t *tree) candidates() []cand {
+	t.cands = t.cands[:0]
+	if t.seen == nil {
+		t.seen = make(map[uint64]struct{})
+	}
+	for id := range int32(len(t.nodes)) {
+		n := &t.nodes[id]
+		for _, s := range simples {
+			if t.allowed(id, s.v) {
+				t.add(cand{kind: kReplace, node: id, val: s.v}, n.size, n.weight, s.size, s.weight)
+			}
+		}
+		t.hoists(id)
+		switch v := n.v.(type) {
+		case []any, canonjson.Object:
+			if !t.env || id != 0 {
+				t.ranges(id)
+			}
+		case string:
+			if t.allowed(id, "") {
+				t.stringSteps(id, v, false)
+			}
+		default:
+			if t.allowed(id, v) {
+				t.numberSteps(id, v)
+			}
+		}
+		if n.keySize > 0 && (!t.env || n.parent != 0) {
+			t.stringSteps(id, t.keyOf(id), true)
+		}
+	}
+	slices.SortFunc(t.cands, func(x, y cand) int {
+		if c := cmp.Compare(x.size, y.size); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.weight, y.weight); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	return t.cands
+}
+
+// add records c if it replaces a part of measure (oldSize, oldWeight) by
+// one of (newSize, newWeight) and so makes the whole value smaller.
+func (t *tree) add(c cand, oldSize, oldWeight, newSize, newWeight int) {
+	c.size = t.size() - oldSize + newSize
+	c.weight = t.weight() - oldWeight + newWeight
+	if c.size > t.size() || (c.size == t.size() && c.weight >= t.weight()) {
+		return
+	}
+	c.seq = int32(len(t.cands))
+	t.cands = append(t.cands, c)
+}
+
+// hoists offers the value of node id in place of its ancestors 1, 2, 4,
+// ... levels up.
+func (t *tree) hoists(id int32) {
+	n := &t.nodes[id]
+	a, dist := n.parent, 1
+	for next := 1; a >= 0; dist++ {
+		if dist == next {
+			next *= 2
+			if t.allowed(a, n.v) {
+				an := &t.nodes[a]
+				t.add(cand{kind: kReplace, node: a, val: n.v}, an.size, an.weight, n.size, n.weight)
+			}
+		}
+		a = t.nodes[a].parent
+	}
+}
+
+// chunks calls fn for the ddmin chunks of a sequence of k items: for
+// n = 2, 4, 8, ... and finally k pieces, drop each piece (keep=false) and
+// keep only each piece (keep=true), skipping repeats, dropping everything
+// (unless all is set) and keeping everything.
+func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool)) {
+	clear(t.seen)
+	emit := func(lo, hi int, keep bool) {
+		if keep && lo == 0 {
+			lo, hi, keep = hi, k, false // keeping a prefix drops the rest
+		} else if keep && hi == k {
+			lo, hi, keep = 0, lo, false
+		}
+		if lo >= hi || (!all && lo == 0 && hi == k) {
+			return
+		}
+		key := uint64(lo)<<33 | uint64(hi)<<1
+		if keep {
+			key |= 1
+		}
+		if _, dup := t.seen[key]; dup {
+			return
+		}
+		t.seen[key] = struct{}{}
+		fn(lo, hi, keep)
+	}
+	for n := 2; ; n *= 2 {
+		n = min(n, k)
+		if n > maxChunks {
+			return
+		}
+		for j := range n {
+			lo, hi := j*k/n, (j+1)*k/n
+			emit(lo, hi, false)
+			emit(lo, hi, true)
+		}
+		if n == k {
+			return
+		}
+	}
+}
+
+// ranges offers dropping and keeping chunks of a container's members.
+func (t *tree) ranges(id int32) {
+	n := &t.nodes[id]
+	k := int(n.n)
+	if k == 0 {
+		return
+	}
+	// Prefix sums of member text lengths and weights.
+	pre := make([]int, 0, 2*(k+1))
+	pre = append(pre, 0)
+	for _, c := range t.nodes[n.first : n.first+n.n] {
+		pre = append(pre, pre[len(pre)-1]+c.size+memberExtra(c))
+	}
+	wpre := append(pre[len(pre):], 0)
+	for _, c := range t.nodes[n.first : n.first+n.n] {
+		wpre = append(wpre, wpre[len(wpre)-1]+c.weight+c.keyWeight)
+	}
+	t.chunks(k, false, func(lo, hi int, keep bool) {
+		c := cand{kind: kDrop, node: id, a: int32(lo), b: int32(hi)}
+		gone, goneSize, goneWeight := hi-lo, pre[hi]-pre[lo], wpre[hi]-wpre[lo]
+		if keep {
+			c.kind = kKeep
+			gone, goneSize, goneWeight = k-gone, pre[k]-goneSize, wpre[k]-goneWeight
+		}
+		commas := (k - 1) - max(0, k-gone-1)
+		t.add(c, goneSize+commas, goneWeight, 0, 0)
+	})
+}
+
+// stringSteps offers chunk and character steps on node id's string s,
+// its value or (key) the key of its member.
+func (t *tree) stringSteps(id int32, s string, key bool) {
+	if s == "" {
+		return
+	}
+	x := t.index(s)
+	k := len(x.cps)
+	size, weight := t.nodes[id].size, t.nodes[id].weight
+	if key {
+		size, weight = t.nodes[id].keySize, t.nodes[id].keyWeight
+	}
+	// Values get "" from the simple replacements; keys only from here.
+	t.chunks(k, key, func(lo, hi int, keep bool) {
+		c := cand{kind: kStrDrop, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
+		inner := x.escPre[k] - (x.escPre[hi] - x.escPre[lo])
+		w := x.wPre[k] - (x.wPre[hi] - x.wPre[lo])
+		if keep {
+			c.kind = kStrKeep
+			inner, w = x.escPre[hi]-x.escPre[lo], x.wPre[hi]-x.wPre[lo]
+		} else if lo > 0 && hi < k && isHighSurrogate(x.cps[lo-1]) && isLowSurrogate(x.cps[hi]) {
+			return // the two lone surrogates would meet and read as a pair
+		}
+		t.add(c, size, weight, 2+inner, w)
+	})
+	if k > maxCharSteps {
+		return
+	}
+	for i, cp := range x.cps {
+		if cp == 'a' || cp == '0' {
+			continue
+		}
+		r := 'a'
+		if cp >= '1' && cp <= '9' {
+			r = '0'
+		}
+		c := cand{kind: kStrChar, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
+		t.add(c, size, weight, size-escLen(cp)+1, weight-1)
+	}
+}
+
+// materialize builds the candidates' values.
+func (t *tree) materialize(cs []cand) []any {
+	out := make([]any, len(cs))
+	for i := range cs {
+		out[i] = t.apply(&cs[i])
+	}
+	return out
+}
+
+func (t *tree) apply(c *cand) any {
+	n := &t.nodes[c.node]
+	switch c.kind {
+	case kReplace:
+		return t.replaceAt(c.node, c.val)
+	case kDrop, kKeep:
+		keep := c.kind == kKeep
+		switch v := n.v.(type) {
+		case []any:
+			return t.replaceAt(c.node, cut(v, int(c.a), int(c.b), keep))
+		case canonjson.Object:
+			return t.replaceAt(c.node, canonjson.Object(cut(v, int(c.a), int(c.b), keep)))
+		}
+	}
+	var s string
+	if c.key {
+		s = t.keyOf(c.node)
+	} else {
+		s = n.v.(string)
+	}
+	switch c.kind {
+	case kStrDrop:
+		s = s[:c.a] + s[c.b:]
+	case kStrKeep:
+		s = s[c.a:c.b]
+	case kStrChar:
+		s = s[:c.a] + string(c.r) + s[c.b:]
+	}
+	if !c.key {
+		return t.replaceAt(c.node, s)
+	}
+	o := append(canonjson.Object(nil), t.nodes[n.parent].v.(canonjson.Object)...)
+	o[n.index].Key = s
+	return t.replaceAt(n.parent, o)
+}
+
+// cut returns a new slice: s without [lo, hi), or only [lo, hi) if keep.
+func cut[T any](s []T, lo, hi int, keep bool) []T {
+	if keep {
+		return append([]T(nil), s[lo:hi]...)
+	}
+	out := make([]T, 0, len(s)-(hi-lo))
+	return append(append(out, s[:lo]...), s[hi:]...)
+}
