@@ -324,3 +324,51 @@ fn msgpack_len(len: usize) -> u32 {
 fn must<T, E: std::fmt::Debug>(result: Result<T, E>) {
     result.expect("writing to a Vec cannot fail");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The guard's path from a panic to an `internal` result, which no
+    /// well-behaved case can reach from outside.
+    #[test]
+    fn a_panic_becomes_an_internal_result() {
+        let quiet = panic::take_hook();
+        panic::set_hook(Box::new(|_| {}));
+        let attempts = [
+            panic::catch_unwind(|| -> Result<[u8; 32], canonjson::Error> { panic!("boom") }),
+            panic::catch_unwind(|| -> Result<[u8; 32], canonjson::Error> {
+                panic!("{} {}", "formatted", 1)
+            }),
+            panic::catch_unwind(|| -> Result<[u8; 32], canonjson::Error> { panic::panic_any(7u8) }),
+        ];
+        panic::set_hook(quiet);
+        let texts: Vec<String> = attempts
+            .into_iter()
+            .map(|attempt| match outcome(attempt) {
+                Outcome::Internal(text) => text,
+                _ => panic!("not internal"),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "panic: boom",
+                "panic: formatted 1",
+                "panic: non-text panic payload"
+            ]
+        );
+    }
+
+    #[test]
+    fn internal_results_carry_the_internal_code() {
+        let mut out = Vec::new();
+        write_error_result(&mut out, "internal", "panic: boom");
+        let value = rmpv::decode::read_value(&mut out.as_slice()).unwrap();
+        let want = rmpv::Value::Map(vec![
+            ("error".into(), "internal".into()),
+            ("message".into(), "panic: boom".into()),
+        ]);
+        assert_eq!(value, want);
+    }
+}
