@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"bytes"
 	"encoding/hex"
 	"math/big"
 	"slices"
@@ -14,7 +15,14 @@ import (
 // Canonical returns the canonical text of a signed value (spec section 4), or
 // an *Error with the code spec section 3 says wins.
 func Canonical(v any) ([]byte, error) {
-	return AppendCanonical(nil, v)
+	e := getEncoder()
+	defer putEncoder(e)
+	out, err := e.canonical(e.out[:0], v, true)
+	e.out = out[:0]
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(out), nil
 }
 
 // AppendCanonical appends the canonical text of a signed value to dst. It is
@@ -22,71 +30,112 @@ func Canonical(v any) ([]byte, error) {
 // the model except the digits of *big.Int values. On error it returns dst
 // unchanged in length (bytes past it may have been overwritten) and an *Error.
 func AppendCanonical(dst []byte, v any) ([]byte, error) {
-	return appendCanonical(dst, v, true)
+	e := getEncoder()
+	defer putEncoder(e)
+	return e.canonical(dst, v, true)
 }
 
 // CanonicalValue returns the canonical text of any value of the model, without
 // the envelope check: for tests and tools that print a fragment (an argument,
 // a float) the way the signed value would print it.
 func CanonicalValue(v any) ([]byte, error) {
-	return appendCanonical(nil, v, false)
+	return AppendCanonicalValue(nil, v)
 }
 
 // AppendCanonicalValue is CanonicalValue appending to dst.
 func AppendCanonicalValue(dst []byte, v any) ([]byte, error) {
-	return appendCanonical(dst, v, false)
+	e := getEncoder()
+	defer putEncoder(e)
+	return e.canonical(dst, v, false)
 }
 
 // Signature returns the spec's signature of a signed value: BLAKE3-256 of its
 // canonical text, as 64 lower-case hex digits.
 func Signature(v any) (string, error) {
-	e := encoders.Get().(*encoder)
-	buf, err := appendCanonical(e.sig[:0], v, true)
-	e.sig = buf[:0]
-	var sig string
-	if err == nil {
-		d := Digest(buf)
-		var h [64]byte
-		hex.Encode(h[:], d[:])
-		sig = string(h[:])
+	e := getEncoder()
+	defer putEncoder(e)
+	out, err := e.canonical(e.out[:0], v, true)
+	e.out = out[:0]
+	if err != nil {
+		return "", err
 	}
-	encoders.Put(e)
-	return sig, err
+	d := Digest(out)
+	var h [64]byte
+	hex.Encode(h[:], d[:])
+	return string(h[:]), nil
 }
 
 // Digest is the spec's hash of a canonical text (BLAKE3-256, no key, no
 // context): what the protocol's "digest" field carries.
-func Digest(canonical []byte) [32]byte {
-	return blake3.Sum256(canonical)
+func Digest(canonical []byte) (sum [32]byte) {
+	if len(canonical) <= blake3ChunkSize || len(canonical) > 64<<10 {
+		return blake3.Sum256(canonical)
+	}
+	// blake3.Sum256 copies a 9 KB hasher to the heap and, once a write spans
+	// several chunks, hashes them on goroutines: costly for the few-KB texts
+	// of typical cases. Feeding a pooled hasher one chunk at a time keeps it
+	// on the sequential path, allocation-free.
+	st := hashers.Get().(*hashState)
+	st.h.Reset()
+	for len(canonical) > 0 {
+		n := min(len(canonical), blake3ChunkSize)
+		st.h.Write(canonical[:n])
+		canonical = canonical[n:]
+	}
+	st.h.Sum(st.sum[:0]) // into pooled memory: a local array would escape
+	sum = st.sum
+	hashers.Put(st)
+	return sum
 }
+
+type hashState struct {
+	h   *blake3.Hasher
+	sum [32]byte
+}
+
+// blake3ChunkSize is BLAKE3's chunk length: a write of at most one chunk never
+// takes the library's parallel path.
+const blake3ChunkSize = 1024
+
+var hashers = sync.Pool{New: func() any { return &hashState{h: blake3.New(32, nil)} }}
 
 // encoder holds the scratch space reused across calls, so that the hot path
 // does not allocate per object or per member.
 type encoder struct {
-	buf  []byte
+	buf  []byte   // the text being written
 	idx  []int32  // stack of member permutations, one segment per open object
 	keys []string // stack of sorted map keys, likewise
-	sig  []byte   // Signature's canonical text buffer
+	out  []byte   // a buffer kept for Canonical and Signature
+	walker
 }
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
 
-func appendCanonical(dst []byte, v any, envelope bool) ([]byte, error) {
-	e := encoders.Get().(*encoder)
-	e.buf = dst
-	ok := e.value(v, 1) && (!envelope || envelopeProblem(v) == "")
-	out := e.buf
+func getEncoder() *encoder { return encoders.Get().(*encoder) }
+
+func putEncoder(e *encoder) {
+	if cap(e.out) > 1<<20 {
+		e.out = nil // do not pin one huge case's buffer
+	}
 	e.buf = nil
 	e.idx = e.idx[:0]
 	clear(e.keys[:cap(e.keys)])
 	e.keys = e.keys[:0]
 	encoders.Put(e)
+}
+
+func (e *encoder) canonical(dst []byte, v any, envelope bool) ([]byte, error) {
+	e.buf = dst
+	ok := e.value(v, 1) && (!envelope || envelopeProblem(v) == "")
+	out := e.buf
+	e.buf = nil
 	if ok {
 		return out, nil
 	}
 	// Something is wrong; the optimistic pass above visited members in
 	// sorted order, so find the error the spec's input-order walk reports.
-	return dst, validate(v, envelope)
+	e.idx = e.idx[:0]
+	return dst, e.validate(v, envelope)
 }
 
 // value writes v canonically. It visits members in output (sorted) order and

@@ -2,6 +2,8 @@ package canonjson
 
 import (
 	"math"
+
+	"lukechampine.com/blake3"
 	"strings"
 	"testing"
 )
@@ -428,6 +430,25 @@ func TestDigest(t *testing.T) {
 	d := Digest([]byte(`{"args":{},"tool_name":"ping"}`))
 	if err != nil || sig != hexString(d[:]) || len(sig) != 64 || strings.ToLower(sig) != sig {
 		t.Errorf("Signature = %q, %v", sig, err)
+	}
+}
+
+// TestDigestPaths checks that every input length, on each of Digest's paths,
+// hashes exactly as the library's one-shot Sum256.
+func TestDigestPaths(t *testing.T) {
+	r := newRand(3)
+	data := make([]byte, 70<<10)
+	for i := range data {
+		data[i] = byte(r.IntN(256))
+	}
+	lengths := []int{0, 1, 63, 64, 65, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 4096, 8193, 64<<10 - 1, 64 << 10, 64<<10 + 1, 70 << 10}
+	for range 200 {
+		lengths = append(lengths, r.IntN(20000))
+	}
+	for _, n := range lengths {
+		if got, want := Digest(data[:n]), blake3.Sum256(data[:n]); got != want {
+			t.Fatalf("length %d: Digest %x, Sum256 %x", n, got, want)
+		}
 	}
 }
 

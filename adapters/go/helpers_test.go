@@ -61,12 +61,7 @@ func codeOf(t testing.TB, err error) Code {
 
 // firstDiff describes where got and want first differ, for failure messages.
 func firstDiff(got, want string) string {
-	i := 0
-	for i < len(got) && i < len(want) && got[i] == want[i] {
-		i++
-	}
-	lo := max(0, i-20)
-	return "first difference at byte " + itoa(i) + ": got ..." + clip(got, lo, i+20) + "... want ..." + clip(want, lo, i+20) + "..."
+	return "first difference at " + diffAt(got, want)
 }
 
 func clip(s string, lo, hi int) string {

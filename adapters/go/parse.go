@@ -261,7 +261,7 @@ func (p *parser) str() (string, error) {
 				return "", err
 			}
 		case c < 0x20:
-			return "", p.errAt(i, "control character U+00"+hex4(rune(c))[2:]+" in a string (write it as an escape)")
+			return "", p.errAt(i, "control character "+codePoint(rune(c))+" in a string (write it as an escape)")
 		case c < utf8.RuneSelf:
 			b = append(b, c)
 			i++

@@ -11,9 +11,11 @@ import (
 // validate runs the validation walk of spec section 3 in input order and
 // returns the first error it finds, then (if asked) the envelope error. It is
 // only run once the optimistic encoder has seen a problem, so it favours
-// clear messages over speed; it still recurses at most MaxDepth+1 levels.
-func validate(v any, envelope bool) *Error {
-	w := walker{}
+// clear messages over speed, but it allocates only for the error itself; it
+// recurses at most MaxDepth+1 levels.
+func (e *encoder) validate(v any, envelope bool) *Error {
+	w := &e.walker
+	w.path = w.path[:0]
 	if err := w.walk(v, 1); err != nil {
 		return err
 	}
@@ -26,9 +28,11 @@ func validate(v any, envelope bool) *Error {
 	return &Error{Code: CodeUnsupported, Msg: "internal error: the encoder rejected a value the validation walk accepts"}
 }
 
-// walker tracks the path to the current value for error messages.
+// walker is the validation walk's state: the path to the current value, for
+// messages, and scratch space for the duplicate check.
 type walker struct {
 	path []pathStep
+	idx  []int32
 }
 
 type pathStep struct {
@@ -61,7 +65,7 @@ func (w *walker) walk(v any, level int) *Error {
 		}
 		return nil
 	case string:
-		return w.str(x, "string value")
+		return w.str(x, false)
 	}
 	if k := kindOf(v); k != kindArray && k != kindObject && k != kindMap {
 		return w.fail(CodeUnsupported, "a value of Go type "+typeName(v)+" is outside the model")
@@ -72,97 +76,149 @@ func (w *walker) walk(v any, level int) *Error {
 	switch x := v.(type) {
 	case []any:
 		for i, el := range x {
-			if err := w.elem(i, el, level); err != nil {
+			if err := w.child(pathStep{index: i}, el, level); err != nil {
 				return err
 			}
 		}
 	case []string:
 		for i, el := range x {
-			if err := w.elem(i, el, level); err != nil {
+			w.path = append(w.path, pathStep{index: i})
+			if err := w.str(el, false); err != nil {
 				return err
 			}
+			w.path = w.path[:len(w.path)-1]
 		}
 	case Object:
-		return w.members(len(x), func(i int) (any, any) { return x[i].Key, x[i].Value }, level)
+		return w.object(x, level)
 	case RawObject:
-		return w.members(len(x), func(i int) (any, any) { return x[i].Key, x[i].Value }, level)
+		return w.rawObject(x, level)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys) // a map has no input order: walk it in output order
-		return w.members(len(keys), func(i int) (any, any) { return keys[i], x[keys[i]] }, level)
+		o := make(Object, len(keys))
+		for i, k := range keys {
+			o[i] = Member{k, x[k]}
+		}
+		return w.object(o, level)
 	}
 	return nil
 }
 
-func (w *walker) elem(i int, v any, level int) *Error {
-	w.path = append(w.path, pathStep{index: i})
-	err := w.walk(v, level+1)
+// child walks a member's or element's value one level down.
+func (w *walker) child(step pathStep, v any, level int) *Error {
+	w.path = append(w.path, step)
+	if err := w.walk(v, level+1); err != nil {
+		return err
+	}
 	w.path = w.path[:len(w.path)-1]
-	return err
+	return nil
 }
 
-func (w *walker) str(s, what string) *Error {
-	code, at, r := stringProblem(s)
-	switch code {
-	case CodeLoneSurrogate:
-		return w.fail(code, what+" holds the lone surrogate U+"+strings.ToUpper(hex4(r))+" at byte "+strconv.Itoa(at))
-	case CodeUnsupported:
-		return w.fail(code, what+" is not UTF-8 (byte 0x"+hex4(r)[2:]+" at "+strconv.Itoa(at)+")")
+// object walks members in input order: key checks, then the duplicate check,
+// then the value, member by member (spec section 3, step 1).
+func (w *walker) object(o Object, level int) *Error {
+	dup := w.firstDuplicate(len(o), func(i int) (string, bool) { return o[i].Key, true })
+	for i, m := range o {
+		if err := w.key(m.Key, i == dup); err != nil {
+			return err
+		}
+		if err := w.child(pathStep{key: m.Key, index: -1}, m.Value, level); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// members walks an object's members in input order: key checks, then the
-// duplicate check, then the value, member by member (spec section 3, step 1).
-func (w *walker) members(n int, member func(int) (any, any), level int) *Error {
-	dup := firstDuplicate(n, member)
-	for i := 0; i < n; i++ {
-		k, v := member(i)
-		key, ok := k.(string)
+// rawObject is object for keys of any type.
+func (w *walker) rawObject(o RawObject, level int) *Error {
+	dup := w.firstDuplicate(len(o), func(i int) (string, bool) {
+		s, ok := o[i].Key.(string)
+		return s, ok
+	})
+	for i, m := range o {
+		key, ok := m.Key.(string)
 		if !ok {
-			return w.fail(CodeNonStringKey, "an object key of Go type "+typeName(k))
+			return w.fail(CodeNonStringKey, "an object key of Go type "+typeName(m.Key))
 		}
-		if err := w.str(key, "the key "+quoteText(key)); err != nil {
+		if err := w.key(key, i == dup); err != nil {
 			return err
 		}
-		if i == dup {
-			return w.fail(CodeDuplicateKey, "the key "+quoteText(key)+" appears twice")
-		}
-		w.path = append(w.path, pathStep{key: key, index: -1})
-		err := w.walk(v, level+1)
-		w.path = w.path[:len(w.path)-1]
-		if err != nil {
+		if err := w.child(pathStep{key: key, index: -1}, m.Value, level); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// key runs the checks of one string key: its code points, then (dup) the
+// duplicate check.
+func (w *walker) key(k string, dup bool) *Error {
+	if err := w.str(k, true); err != nil {
+		return err
+	}
+	if dup {
+		return w.fail(CodeDuplicateKey, "the key "+quoteText(k)+" appears twice")
+	}
+	return nil
+}
+
+func (w *walker) str(s string, isKey bool) *Error {
+	code, at, r := stringProblem(s)
+	if code == "" {
+		return nil
+	}
+	what := "string value"
+	if isKey {
+		what = "the key " + quoteText(s)
+	}
+	if code == CodeLoneSurrogate {
+		return w.fail(code, what+" holds the lone surrogate "+codePoint(r)+" at byte "+strconv.Itoa(at))
+	}
+	return w.fail(code, what+" is not UTF-8 (byte 0x"+hex4(r)[2:]+" at "+strconv.Itoa(at)+")")
 }
 
 // firstDuplicate returns the smallest index whose string key equals the key
 // of an earlier member, or -1. Keys compare as code point sequences, which
 // for WTF-8 strings is byte equality.
-func firstDuplicate(n int, member func(int) (any, any)) int {
-	keys := make([]string, n)
-	idx := make([]int, 0, n)
+func (w *walker) firstDuplicate(n int, keyAt func(int) (string, bool)) int {
+	if n <= 16 {
+		for i := 1; i < n; i++ {
+			ki, ok := keyAt(i)
+			if !ok {
+				continue
+			}
+			for j := range i {
+				if kj, ok := keyAt(j); ok && kj == ki {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	base := len(w.idx)
+	defer func() { w.idx = w.idx[:base] }()
 	for i := range n {
-		k, _ := member(i)
-		if s, ok := k.(string); ok {
-			keys[i] = s
-			idx = append(idx, i)
+		if _, ok := keyAt(i); ok {
+			w.idx = append(w.idx, int32(i))
 		}
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := strings.Compare(keys[a], keys[b]); c != 0 {
+	idx := w.idx[base:]
+	slices.SortFunc(idx, func(a, b int32) int {
+		ka, _ := keyAt(int(a))
+		kb, _ := keyAt(int(b))
+		if c := strings.Compare(ka, kb); c != 0 {
 			return c
 		}
-		return a - b
+		return int(a - b)
 	})
 	dup := -1
 	for j := 1; j < len(idx); j++ {
-		if i := idx[j]; keys[i] == keys[idx[j-1]] && (dup < 0 || i < dup) {
+		ki, _ := keyAt(int(idx[j]))
+		kp, _ := keyAt(int(idx[j-1]))
+		if i := int(idx[j]); ki == kp && (dup < 0 || i < dup) {
 			dup = i
 		}
 	}
@@ -174,6 +230,11 @@ func typeName(v any) string {
 		return "nil"
 	}
 	return reflect.TypeOf(v).String()
+}
+
+// codePoint writes r as U+XXXX for messages.
+func codePoint(r rune) string {
+	return "U+" + strings.ToUpper(hex4(r))
 }
 
 func hex4(r rune) string {

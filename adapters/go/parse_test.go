@@ -1,0 +1,263 @@
+package canonjson
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParseValues(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		text string
+		want any
+	}{
+		// literals and whitespace
+		{`null`, nil},
+		{` true `, true},
+		{"\t\r\n false \n", false},
+		{`NaN`, math.NaN()},
+		{`Infinity`, math.Inf(1)},
+		{`-Infinity`, math.Inf(-1)},
+		{`[NaN,Infinity,-Infinity]`, []any{math.NaN(), math.Inf(1), math.Inf(-1)}},
+		// integers
+		{`0`, int64(0)},
+		{`-0`, int64(0)},
+		{`42`, int64(42)},
+		{`-42`, int64(-42)},
+		{`9007199254740993`, int64(9007199254740993)},
+		{`9223372036854775807`, int64(math.MaxInt64)},
+		{`-9223372036854775808`, int64(math.MinInt64)},
+		{`9223372036854775808`, bigInt("9223372036854775808")},
+		{`-9223372036854775809`, bigInt("-9223372036854775809")},
+		{`18446744073709551616`, bigInt("18446744073709551616")},
+		{`-1000000000000000000000000000000`, bigInt("-1000000000000000000000000000000")},
+		{strings.Repeat("9", 5000), bigInt(strings.Repeat("9", 5000))},
+		// floats
+		{`1.0`, 1.0},
+		{`-0.0`, negZero},
+		{`0.0`, 0.0},
+		{`-0e0`, negZero},
+		{`1e3`, 1000.0},
+		{`1E3`, 1000.0},
+		{`1e+3`, 1000.0},
+		{`1e-3`, 0.001},
+		{`0.1`, 0.1},
+		{`123.456e-2`, 1.23456},
+		{`1e21`, 1e21},
+		{`5e-324`, 5e-324},
+		{`2e-324`, 0.0},
+		{`3e-324`, 5e-324},
+		{`1e-400`, 0.0},
+		{`-1e-400`, negZero},
+		{`1e400`, math.Inf(1)},
+		{`-1e400`, math.Inf(-1)},
+		{`1.7976931348623157e308`, math.MaxFloat64},
+		{`1.7976931348623159e308`, math.Inf(1)},
+		{`9007199254740993.0`, 9007199254740992.0},
+		{`9007199254740995.0`, 9007199254740996.0},
+		{`0.30000000000000004`, 0.30000000000000004},
+		// strings
+		{`""`, ""},
+		{`"abc"`, "abc"},
+		{`"\"\\\/\b\f\n\r\t"`, "\"\\/\b\f\n\r\t"},
+		{`"\u0000\u001F\u007f"`, "\x00\x1f\x7f"},
+		{`"\u00e9\u00E9é"`, "ééé"},
+		{`"\u2028\uFFFF\ue000"`, "\u2028\uffff\ue000"},
+		{`"\ud83d\ude00"`, "\U0001F600"},
+		{`"\uD83D\uDE00"`, "\U0001F600"},
+		{`"\udbff\udfff"`, "\U0010FFFF"},
+		{`"😀"`, "\U0001F600"},
+		{"\"\x7f\"", "\x7f"},
+		{`"\ud800"`, "\xed\xa0\x80"},
+		{`"\udc00"`, "\xed\xb0\x80"},
+		{`"\udfff"`, "\xed\xbf\xbf"},
+		{`"a\ud800b"`, "a\xed\xa0\x80b"},
+		{`"\ude00\ud83d"`, "\xed\xb8\x80\xed\xa0\xbd"},
+		{`"\ud83d\ud83d\ude00"`, "\xed\xa0\xbd\U0001F600"},
+		{`"\ud83d\u0041"`, "\xed\xa0\xbdA"},
+		{`"\ud83d\n"`, "\xed\xa0\xbd\n"},
+		{`"\ud83d"`, "\xed\xa0\xbd"},
+		{`"<>&'/"`, "<>&'/"},
+		// containers
+		{`[]`, []any{}},
+		{`{}`, Object{}},
+		{`[ ]`, []any{}},
+		{`{ }`, Object{}},
+		{`[[],{},[{}]]`, []any{[]any{}, Object{}, []any{Object{}}}},
+		{` [ 1 , "a" , null ] `, []any{int64(1), "a", nil}},
+		{`{"b":1,"a":2}`, Object{{"b", int64(1)}, {"a", int64(2)}}},
+		{`{"a":1,"a":2,"a":1}`, Object{{"a", int64(1)}, {"a", int64(2)}, {"a", int64(1)}}},
+		{`{"\ud800":1,"\ud800":2}`, Object{{"\xed\xa0\x80", int64(1)}, {"\xed\xa0\x80", int64(2)}}},
+		{"{\n  \"tool_name\" : \"t\" ,\n  \"args\" : { \"__proto__\" : [ ] }\n}", Object{{"tool_name", "t"}, {"args", Object{{"__proto__", []any{}}}}}},
+		{`{"":{"":{"":""}}}`, Object{{"", Object{{"", Object{{"", ""}}}}}}},
+	} {
+		got, err := Parse([]byte(tc.text))
+		if err != nil {
+			t.Errorf("Parse(%.60q): %v", tc.text, err)
+			continue
+		}
+		if !Equal(got, tc.want) {
+			t.Errorf("Parse(%.60q) = %#v, want %#v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		text              string
+		line, col, offset int
+		msg               string
+	}{
+		{"", 1, 1, 0, "unexpected end of input"},
+		{"   ", 1, 4, 3, "unexpected end of input"},
+		{`{"a" 1}`, 1, 6, 5, "invalid character '1' after an object key, expecting ':'"},
+		{`{"a":1,}`, 1, 8, 7, "invalid character '}' in object, expecting a string key"},
+		{`{1:2}`, 1, 2, 1, "invalid character '1' in object, expecting a string key"},
+		{`{"a":1 "b":2}`, 1, 8, 7, "invalid character '\"' in object, expecting ',' or '}'"},
+		{`[1,]`, 1, 4, 3, "invalid character ']' looking for the beginning of a value"},
+		{`[1 2]`, 1, 4, 3, "invalid character '2' in array, expecting ',' or ']'"},
+		{`[1}`, 1, 3, 2, "invalid character '}' in array, expecting ',' or ']'"},
+		{`{"a":1]`, 1, 7, 6, "invalid character ']' in object, expecting ',' or '}'"},
+		{"{\n  \"a\": 1,\n  \"b\": x\n}", 3, 8, 19, "invalid character 'x' looking for the beginning of a value"},
+		{"[1,\r\n 2,\r\n x]", 3, 2, 11, "invalid character 'x' looking for the beginning of a value"},
+		{`1 2`, 1, 3, 2, "invalid character '2' after the top-level value"},
+		{`{"a":1}}`, 1, 8, 7, "invalid character '}' after the top-level value"},
+		{`NaNx`, 1, 4, 3, "invalid character 'x' after the top-level value"},
+		{`"é" x`, 1, 5, 5, "invalid character 'x' after the top-level value"},
+		{`01`, 1, 1, 0, "invalid number: a leading zero"},
+		{`-01`, 1, 2, 1, "invalid number: a leading zero"},
+		{`-`, 1, 2, 1, "unexpected end of input in a number"},
+		{`-a`, 1, 2, 1, "invalid character 'a' in a number, expecting a digit after '-'"},
+		{`-Inf`, 1, 2, 1, "invalid character 'I' in a number, expecting a digit after '-'"},
+		{`-NaN`, 1, 2, 1, "invalid character 'N' in a number, expecting a digit after '-'"},
+		{`1.`, 1, 3, 2, "unexpected end of input in a number"},
+		{`1.e5`, 1, 3, 2, "invalid character 'e' in a number, expecting a digit after the decimal point"},
+		{`1e`, 1, 3, 2, "unexpected end of input in a number"},
+		{`1e+`, 1, 4, 3, "unexpected end of input in a number"},
+		{`[1e+x]`, 1, 5, 4, "invalid character 'x' in a number, expecting a digit in the exponent"},
+		{`+1`, 1, 1, 0, "invalid character '+' looking for the beginning of a value"},
+		{`.5`, 1, 1, 0, "invalid character '.' looking for the beginning of a value"},
+		{`+Infinity`, 1, 1, 0, "invalid character '+' looking for the beginning of a value"},
+		{`infinity`, 1, 1, 0, "invalid character 'i' looking for the beginning of a value"},
+		{`nan`, 1, 1, 0, "invalid literal, expecting null"},
+		{`tru`, 1, 1, 0, "invalid literal, expecting true"},
+		{`[fals]`, 1, 2, 1, "invalid literal, expecting false"},
+		{`Inf`, 1, 1, 0, "invalid literal, expecting Infinity"},
+		{`"abc`, 1, 5, 4, "unexpected end of input in a string"},
+		{`"a\`, 1, 4, 3, "unexpected end of input in a string"},
+		{"\"a\nb\"", 1, 3, 2, "control character U+000A in a string (write it as an escape)"},
+		{"\"\x00\"", 1, 2, 1, "control character U+0000 in a string (write it as an escape)"},
+		{"\"\t\"", 1, 2, 1, "control character U+0009 in a string (write it as an escape)"},
+		{`"\x41"`, 1, 3, 2, "invalid escape character 'x' in a string"},
+		{`"\U0041"`, 1, 3, 2, "invalid escape character 'U' in a string"},
+		{`"\'"`, 1, 3, 2, "invalid escape character '\\'' in a string"},
+		{`"\u12"`, 1, 2, 1, "invalid \\u escape, expecting four hex digits"},
+		{`"\u12g4"`, 1, 2, 1, "invalid \\u escape, expecting four hex digits"},
+		{`"\u+123"`, 1, 2, 1, "invalid \\u escape, expecting four hex digits"},
+		{`"\ud800\u12"`, 1, 8, 7, "invalid \\u escape, expecting four hex digits"},
+		{"\"\xff\"", 1, 2, 1, "invalid UTF-8 byte 0xff"},
+		{"\"ab\xed\xa0\x80\"", 1, 4, 3, "invalid UTF-8 byte 0xed"},
+		{"\"\xc3\"", 1, 2, 1, "invalid UTF-8 byte 0xc3"},
+		{"\xef\xbb\xbf{}", 1, 1, 0, "unexpected UTF-8 byte order mark"},
+		{"\xff", 1, 1, 0, "invalid character byte 0xff looking for the beginning of a value"},
+		{"\u00a01", 1, 1, 0, "invalid character '\\u00a0' looking for the beginning of a value"},
+		{"\f1", 1, 1, 0, "invalid character '\\f' looking for the beginning of a value"},
+		{`[`, 1, 2, 1, "unexpected end of input"},
+		{`[1,2`, 1, 5, 4, "unexpected end of input"},
+		{`{`, 1, 2, 1, "unexpected end of input"},
+		{`{"a"`, 1, 5, 4, "unexpected end of input"},
+		{`{"a":`, 1, 6, 5, "unexpected end of input"},
+		{`{"a":1`, 1, 7, 6, "unexpected end of input"},
+		{`{"a":1,`, 1, 8, 7, "unexpected end of input"},
+		{strings.Repeat("[", 1001), 1, 1001, 1000, "nesting deeper than 1000 levels"},
+		{strings.Repeat(`{"a":`, 1001), 1, 5001, 5000, "nesting deeper than 1000 levels"},
+		{strings.Repeat("[", 100000), 1, 1001, 1000, "nesting deeper than 1000 levels"},
+	} {
+		_, err := Parse([]byte(tc.text))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%.40q): got %v, want a *SyntaxError", tc.text, err)
+			continue
+		}
+		want := SyntaxError{Line: tc.line, Col: tc.col, Offset: tc.offset, Msg: tc.msg}
+		if *se != want {
+			t.Errorf("Parse(%.40q):\n got %+v\nwant %+v", tc.text, *se, want)
+		}
+	}
+}
+
+func TestSyntaxErrorText(t *testing.T) {
+	_, err := Parse([]byte("{\n\"a\":1,\n  \"b\" x}"))
+	if want := `line 3, column 7: invalid character 'x' after an object key, expecting ':'`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+// TestParseDepth checks the reader's nesting limit on both sides, for arrays
+// and objects, and that input far deeper fails cleanly (no recursion).
+func TestParseDepth(t *testing.T) {
+	for _, n := range []int{1, 512, 513, 999, 1000} {
+		text := strings.Repeat("[", n) + strings.Repeat("]", n)
+		v, err := Parse([]byte(text))
+		if err != nil {
+			t.Fatalf("depth %d: %v", n, err)
+		}
+		if !Equal(v, nestEmpty(n)) {
+			t.Fatalf("depth %d: wrong value", n)
+		}
+		if got := string(AppendText(nil, v)); got != text {
+			t.Fatalf("depth %d: text does not round-trip", n)
+		}
+		objText := strings.Repeat(`{"k":`, n-1) + "{}" + strings.Repeat("}", n-1)
+		if _, err := Parse([]byte(objText)); err != nil {
+			t.Fatalf("object depth %d: %v", n, err)
+		}
+	}
+	// A 1000-deep value parses, and Canonical rejects it without trouble.
+	v := mustParse(t, `{"tool_name":"t","args":{"a":`+strings.Repeat("[", 998)+strings.Repeat("]", 998)+`}}`)
+	if _, err := Canonical(v); codeOf(t, err) != CodeTooDeep {
+		t.Fatalf("got %v, want too_deep", err)
+	}
+	for _, text := range []string{
+		strings.Repeat("[", 1001) + strings.Repeat("]", 1001),
+		strings.Repeat("[", 1000) + "{}" + strings.Repeat("]", 1000),
+		strings.Repeat("[1,", 2_000_000),
+	} {
+		if _, err := Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000") {
+			t.Fatalf("got %v, want a nesting error", err)
+		}
+	}
+}
+
+func TestParseSizeLimit(t *testing.T) {
+	text := make([]byte, MaxTextSize)
+	for i := range text {
+		text[i] = 'a'
+	}
+	text[0], text[len(text)-1] = '"', '"'
+	v, err := Parse(text)
+	if err != nil {
+		t.Fatalf("exactly %d bytes: %v", MaxTextSize, err)
+	}
+	if s, _ := v.(string); len(s) != MaxTextSize-2 {
+		t.Fatalf("got a string of %d bytes", len(s))
+	}
+	_, err = Parse(append(text, ' '))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1 || se.Col != 1 || !strings.Contains(se.Msg, "over the limit") {
+		t.Fatalf("over the limit: got %v", err)
+	}
+}
+
+// TestParseKeepsTypes checks that integers and floats stay distinct kinds.
+func TestParseKeepsTypes(t *testing.T) {
+	v := mustParse(t, `[1,1.0,-0,-0.0,1e0,100000000000000000000,1e20]`)
+	want := []string{"int64", "float64", "int64", "float64", "float64", "*big.Int", "float64"}
+	for i, el := range v.([]any) {
+		if got := typeName(el); got != want[i] {
+			t.Errorf("element %d is %s, want %s", i, got, want[i])
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package canonjson
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// checkRoundTrip asserts that v survives AppendText and Parse unchanged, and
+// that its canonical result (text or error code) survives too.
+func checkRoundTrip(t *testing.T, v any) {
+	t.Helper()
+	text := AppendText(nil, v)
+	back, err := Parse(text)
+	if err != nil {
+		t.Fatalf("Parse(AppendText(v)): %v\ntext: %.300s", err, text)
+	}
+	if !Equal(back, v) {
+		t.Fatalf("round trip changed the value\ntext: %.300s\nback: %.300s", text, AppendText(nil, back))
+	}
+	if again := AppendText(nil, back); !bytes.Equal(again, text) {
+		t.Fatalf("text not stable: %s", firstDiff(string(again), string(text)))
+	}
+	c1, err1 := Canonical(v)
+	c2, err2 := Canonical(back)
+	if codeOf(t, err1) != codeOf(t, err2) || !bytes.Equal(c1, c2) {
+		t.Fatalf("canonical result changed: %q %v / %q %v", c1, err1, c2, err2)
+	}
+}
+
+// checkCanonical compares Canonical's error code with the reference walk and
+// checks that accepted values give ASCII text that is stable under Parse.
+func checkCanonical(t *testing.T, v any) {
+	t.Helper()
+	want := referenceCode(v, 1)
+	if want == "" && envelopeProblem(v) != "" {
+		want = CodeBadEnvelope
+	}
+	got, err := Canonical(v)
+	if c := codeOf(t, err); c != want {
+		t.Fatalf("got code %q (%v), reference %q\nvalue: %.300s", c, err, want, AppendText(nil, v))
+	}
+	if err != nil {
+		return
+	}
+	for _, c := range got {
+		if c >= 0x80 || c < 0x20 {
+			t.Fatalf("canonical text has byte %#x", c)
+		}
+	}
+	// The canonical text is itself extended JSON, and canonical again.
+	back, perr := Parse(got)
+	if perr != nil {
+		t.Fatalf("canonical text does not parse: %v\n%.300s", perr, got)
+	}
+	again, err := Canonical(back)
+	if err != nil || !bytes.Equal(again, got) {
+		t.Fatalf("canonical text is not a fixed point: %v\n%s", err, firstDiff(string(again), string(got)))
+	}
+}
+
+func TestRoundTripTable(t *testing.T) {
+	for _, v := range []any{
+		nil, true, false, int64(0), int64(-1), int64(math.MinInt64), bigInt("18446744073709551616"),
+		0.0, math.Copysign(0, -1), 1.0, 1e21, 1e20, 1e-7, 5e-324, math.MaxFloat64, math.NaN(), math.Inf(1), math.Inf(-1),
+		9007199254740993.0, 123.456,
+		"", "\x00\x1f\x7f\"\\/", "\u2028\u2029\uffff\ue000\U0010FFFF", "\xed\xa0\x80", "a\xed\xb0\x80b", "\xed\xb8\x80\xed\xa0\xbd",
+		strings.Repeat("é", 1000),
+		[]any{}, Object{}, []any{[]any{Object{}}},
+		Object{{"a", int64(1)}, {"a", int64(1)}, {"", nil}},
+		Object{{"\xed\xa0\x80", 1.0}, {"\xed\xa0\x80", "x"}},
+		env(Object{{"b", []any{int64(1), 1.0, "1"}}, {"a", Object{{"z", nil}}}}),
+		nestEmpty(1000),
+	} {
+		checkRoundTrip(t, v)
+		checkCanonical(t, v)
+	}
+}
+
+// TestRoundTripRandom drives the generator with many seeds: values in the
+// text's domain must round-trip; wild values must get the reference code.
+func TestRoundTripRandom(t *testing.T) {
+	n := 5000
+	if testing.Short() {
+		n = 1000
+	}
+	for seed := range uint64(n) {
+		r := newRand(seed)
+		v := newGen(r, false).value(1)
+		checkRoundTrip(t, v)
+		checkCanonical(t, v)
+		checkCanonical(t, env(v))
+		if o, ok := v.(Object); ok {
+			checkCanonical(t, env(o))
+		}
+		w := newGen(r, true).value(1)
+		checkCanonical(t, w)
+		checkCanonical(t, env(w))
+		checkCanonical(t, env(Object{{"x", w}}))
+	}
+}
+
+// TestTextOutsideModel checks that what the text cannot express comes out
+// unreadable rather than as a different value.
+func TestTextOutsideModel(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]byte("x"), "<unsupported []uint8>"},
+		{Object{{"a", struct{}{}}}, `{"a":<unsupported struct {}>}`},
+		{RawObject{{int64(1), "x"}}, `{1:"x"}`},
+		{"a\xffb", `"a\xffb"`},
+		{nestEmpty(1002), strings.Repeat("[", 1000) + "<nested deeper than 1000 levels>" + strings.Repeat("]", 1000)},
+	} {
+		got := string(AppendText(nil, tc.v))
+		if got != tc.want {
+			t.Errorf("got %.100s, want %.100s", got, tc.want)
+		}
+		if _, err := Parse([]byte(got)); err == nil {
+			t.Errorf("%.100s parses", got)
+		}
+	}
+}
+
+func TestTextConveniences(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{map[string]any{"b": 1, "a": float32(1.5)}, `{"a":1.5,"b":1}`},
+		{[]string{"x", "\n"}, `["x","\n"]`},
+		{RawObject{{"k", uint64(math.MaxUint64)}}, `{"k":18446744073709551615}`},
+		{[]any{int8(-1), uint8(2), int16(3), uint16(4), int32(5), uint32(6), 7, uint(8)}, `[-1,2,3,4,5,6,7,8]`},
+	} {
+		if got := string(AppendText(nil, tc.v)); got != tc.want {
+			t.Errorf("got %s, want %s", got, tc.want)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	nan2 := math.Float64frombits(0x7ff8000000000001)
+	for _, tc := range []struct {
+		a, b any
+		want bool
+	}{
+		{nil, nil, true},
+		{nil, false, false},
+		{true, true, true},
+		{true, false, false},
+		{int64(1), int64(1), true},
+		{int64(1), 1.0, false},
+		{int64(1), 1, true},
+		{int64(1), uint8(1), true},
+		{int64(5), bigInt("5"), true},
+		{bigInt("18446744073709551616"), bigInt("18446744073709551616"), true},
+		{bigInt("18446744073709551615"), uint64(math.MaxUint64), true},
+		{bigInt("18446744073709551616"), int64(0), false},
+		{int64(-1), uint64(math.MaxUint64), false},
+		{math.NaN(), nan2, true},
+		{0.0, math.Copysign(0, -1), false},
+		{1.5, float32(1.5), true},
+		{0.1, float32(0.1), false},
+		{"a", "a", true},
+		{"a", "b", false},
+		{[]any{}, []any(nil), true},
+		{[]any{"a"}, []string{"a"}, true},
+		{[]any{int64(1)}, []any{int64(1), nil}, false},
+		{Object{}, Object(nil), true},
+		{Object{{"a", 1}, {"b", 2}}, Object{{"b", 2}, {"a", 1}}, false},
+		{Object{{"a", 1}, {"a", 1}}, Object{{"a", 1}}, false},
+		{Object{{"a", 1}}, RawObject{{"a", 1}}, true},
+		{RawObject{{int64(1), 1}}, RawObject{{int64(1), 1}}, true},
+		{RawObject{{int64(1), 1}}, RawObject{{1.0, 1}}, false},
+		{Object{{"a", []any{math.NaN()}}}, Object{{"a", []any{math.NaN()}}}, true},
+		{map[string]any{"a": 1}, map[string]any{"a": int64(1)}, true},
+		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
+		{map[string]any{"a": 1}, Object{{"a", 1}}, false},
+		{[]any{}, Object{}, false},
+		{[]byte("x"), []byte("x"), true},
+		{[]byte("x"), "x", false},
+	} {
+		if got := Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("Equal(%#v, %#v) = %v", tc.a, tc.b, got)
+		}
+		if got := Equal(tc.b, tc.a); got != tc.want {
+			t.Errorf("Equal(%#v, %#v) = %v (swapped)", tc.b, tc.a, got)
+		}
+	}
+}
+
+func TestHasLoneSurrogate(t *testing.T) {
+	for s, want := range map[string]bool{"": false, "abc": false, "\U0001F600": false, "\xed\xa0\x80": true, "a\xed\xbf\xbf": true, "\xff": false, "\xed\x9f\xbf": false} {
+		if HasLoneSurrogate(s) != want {
+			t.Errorf("HasLoneSurrogate(%q) != %v", s, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"tool_name":"t","args":{"a":[1,2.5,"x",null,true,false,{}]}}`,
+		`[NaN,Infinity,-Infinity,-0.0,1e400,-0,1e21]`,
+		`"\ud800\udc00\ud800\u0041\udc00"`,
+		`{"a":1,"a":2}`, `18446744073709551616`, "  [ ]  ", `"\u2028é😀"`, `{"":{"":[]}}`,
+		strings.Repeat("[", 600) + strings.Repeat("]", 600), `[1,]`, `{"a" 1}`, "\"\xff\"", "01", "1.", "-",
+	} {
+		f.Add([]byte(s))
+	}
+	for _, ex := range workedExamples {
+		f.Add([]byte(ex.input))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Parse(data)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 || se.Offset < 0 || se.Offset > len(data) {
+				t.Fatalf("bad error %#v", err)
+			}
+			return
+		}
+		checkRoundTrip(t, v)
+		checkCanonical(t, v)
+	})
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, s := range []string{"", "\x07\x01", "\x0a\x05\x03\x00\x06\x06\x07\x07", "\x0a\x0a\x0a\x0a\x04\x04\x04\x04\x04", "\x09\x07\x00\x02\x01"} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	r := newRand(99)
+	for range 20 {
+		b := make([]byte, 64)
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		f.Add(b, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, wild bool) {
+		v := newGen(&byteSource{data}, wild).value(1)
+		if !wild {
+			checkRoundTrip(t, v)
+		}
+		checkCanonical(t, v)
+		checkCanonical(t, env(v))
+		checkCanonical(t, env(Object{{"x", v}}))
+	})
+}
