@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
@@ -103,7 +104,7 @@ func Check(ctx context.Context, cfg OneShot, inputs []any) int {
 		}
 		state := "agree"
 		if !j.verdict.Agree {
-			state = "DIVERGE " + j.signature
+			state = "DIVERGE " + strings.Join(j.signatures, "; ")
 		}
 		fmt.Fprintf(cfg.Stdout, "input %d: %s\n  %s\n", i+1, state, clip(string(canonjson.AppendText(nil, inputs[i])), 300))
 		for ai, o := range j.outs {
@@ -184,7 +185,7 @@ func Replay(ctx context.Context, cfg OneShot, paths []string) int {
 			}
 		default:
 			failed++
-			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], j.signature, s.cmp.Render(j.verdict, j.outs))
+			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], strings.Join(j.signatures, "; "), s.cmp.Render(j.verdict, j.outs))
 		}
 	}
 	fmt.Fprintf(cfg.Stdout, "replay: %d passed, %d failed\n", len(js)-failed, failed)
@@ -220,7 +221,10 @@ func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
 		fmt.Fprintf(cfg.Stdout, "%s: the adapters agree on this input; nothing to minimize\n", path)
 		return ExitOK
 	}
-	sig := js[0].signature
+	sig := js[0].signatures[0]
+	if len(js[0].signatures) > 1 {
+		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].signatures), strings.Join(js[0].signatures, "; "))
+	}
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, clip(string(canonjson.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
 	m, err := s.minimize(ctx, e.Input, sig)
@@ -234,11 +238,8 @@ func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
 	if dir == "" {
 		dir = filepath.Dir(path)
 	}
-	out := &corpus.Entry{Input: m.Input, Kind: string(m.Verdict.Kind), Signature: sig, MinimizedFrom: filepath.Base(path),
+	out := &corpus.Entry{Input: m.Input, Kind: entryKind(m.Verdict), Signature: sig, MinimizedFrom: filepath.Base(path),
 		Outcomes: outcomes(s.names, []*lane{s.lane}, m.Outs)}
-	if m.Verdict.Kind != compare.KindCrash && m.Verdict.Kind != compare.KindHang {
-		out.Kind = "divergence"
-	}
 	p, err := corpus.Write(dir, out)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)

@@ -66,15 +66,9 @@ func (c *collector) add(d batchDone) error {
 			return err
 		}
 		c.found++
-		g := c.groups[f.signature]
-		if g == nil {
-			g = &Group{Signature: f.signature, Kind: string(f.verdict.Kind), First: path,
-				Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs), input: f.input, outs: f.outs}
-			c.groups[f.signature] = g
-			c.order = append(c.order, f.signature)
-			fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", f.signature, clip(g.Example, 300), g.Diff)
+		for i, sig := range f.signatures {
+			c.count(sig, f, path, f.verdict.Deviations[i].Kind)
 		}
-		g.Count++
 	}
 	c.cases += uint64(d.cases)
 	c.compared += uint64(d.compared)
@@ -86,6 +80,19 @@ func (c *collector) add(d batchDone) error {
 		}
 	}
 	return nil
+}
+
+// count adds a finding to the group of one of its signatures.
+func (c *collector) count(sig string, f finding, path string, kind compare.Kind) {
+	g := c.groups[sig]
+	if g == nil {
+		g = &Group{Signature: sig, Kind: string(kind), First: path,
+			Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs), input: f.input, outs: f.outs}
+		c.groups[sig] = g
+		c.order = append(c.order, sig)
+		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", sig, clip(g.Example, 300), g.Diff)
+	}
+	g.Count++
 }
 
 // status prints the one-line progress report.

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,11 +22,11 @@ type batch struct {
 
 // finding is one case on which the adapters disagreed.
 type finding struct {
-	index     uint64
-	input     any
-	outs      []compare.Outcome
-	verdict   compare.Verdict
-	signature string
+	index      uint64
+	input      any
+	outs       []compare.Outcome
+	verdict    compare.Verdict
+	signatures []string
 }
 
 // batchDone is what a lane reports after a batch.
@@ -224,20 +225,27 @@ func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcom
 			continue
 		}
 		o := append([]compare.Outcome(nil), outs[i]...)
-		d.findings = append(d.findings, finding{index: b.indexes[i], input: c, outs: o, verdict: v, signature: cmp.Signature(v)})
+		d.findings = append(d.findings, finding{index: b.indexes[i], input: c, outs: o, verdict: v, signatures: cmp.Signatures(v)})
 	}
 	return d
 }
 
 // entryOf is the corpus entry of a finding.
 func entryOf(f finding, names []string, lanes []*lane, seed uint64) *corpus.Entry {
-	e := &corpus.Entry{Input: f.input, Kind: "divergence", Signature: f.signature, Seed: seed, Index: f.index, Generated: true}
-	switch f.verdict.Kind {
-	case compare.KindCrash, compare.KindHang:
-		e.Kind = string(f.verdict.Kind)
-	}
+	e := &corpus.Entry{Input: f.input, Kind: entryKind(f.verdict), Signature: strings.Join(f.signatures, "; "), Seed: seed, Index: f.index, Generated: true}
 	e.Outcomes = outcomes(names, lanes, f.outs)
 	return e
+}
+
+// entryKind is "crash" or "hang" when some adapter failed so on the case,
+// else "divergence".
+func entryKind(v compare.Verdict) string {
+	for _, d := range v.Deviations {
+		if d.Kind == compare.KindCrash || d.Kind == compare.KindHang {
+			return string(d.Kind)
+		}
+	}
+	return "divergence"
 }
 
 func outcomes(names []string, lanes []*lane, outs []compare.Outcome) []corpus.Outcome {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
@@ -22,10 +23,10 @@ type session struct {
 
 // judged is one case's outcomes and verdict.
 type judged struct {
-	outs      []compare.Outcome
-	verdict   compare.Verdict
-	signature string
-	answered  bool // false: some adapter broke the protocol on it
+	outs       []compare.Outcome
+	verdict    compare.Verdict
+	signatures []string
+	answered   bool // false: some adapter broke the protocol on it
 }
 
 func openSession(ctx context.Context, specs []AdapterSpec, log io.Writer) (*session, error) {
@@ -60,7 +61,7 @@ func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
 			j := judged{outs: outs[i], answered: ok[i]}
 			if ok[i] {
 				j.verdict = s.cmp.Compare(outs[i])
-				j.signature = s.cmp.Signature(j.verdict)
+				j.signatures = s.cmp.Signatures(j.verdict)
 			}
 			out = append(out, j)
 		}
@@ -87,7 +88,7 @@ func (s *session) minimize(ctx context.Context, input any, sig string) (*minimiz
 		}
 		res := make([]bool, len(js))
 		for i, j := range js {
-			res[i] = j.answered && j.signature == sig
+			res[i] = j.answered && slices.Contains(j.signatures, sig)
 		}
 		return res, nil
 	}

@@ -9,8 +9,8 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/internal/testworker"
 	"difffuzz/harness/wire"
+	"difffuzz/internal/testworker"
 )
 
 func tcase(arg string) any {

@@ -48,12 +48,24 @@ const (
 // Verdict is the comparison of one case across adapters.
 type Verdict struct {
 	Agree bool
-	// Groups partitions adapter indexes by equal outcome; Groups[0] holds
-	// adapter 0, the reference, and the rest follow by their first index.
+	// Groups partitions adapter indexes by equal outcome, in order of their
+	// first adapter; Groups[0] holds adapter 0, the reference.
 	Groups [][]int
-	// Kind and Offset describe the first difference between Groups[0] and
-	// Groups[1]; Offset is a byte offset into the canonical text, or -1.
-	Kind   Kind
+	// Base is the index in Groups of the baseline: the largest group, the
+	// earliest on a tie (so the reference's when it is among the largest).
+	Base int
+	// Deviations has one entry per group other than the baseline.
+	Deviations []Deviation
+}
+
+// Deviation is one group of adapters that answers otherwise than the
+// baseline. Two bugs in one case are two deviations, so that each bug keeps
+// one signature whether or not the other shows up in the same case.
+type Deviation struct {
+	Group int  // index in Verdict.Groups
+	Kind  Kind // the kind of the first difference from the baseline
+	// Offset is the byte offset of that difference in the canonical text,
+	// or -1 when it is not a text difference.
 	Offset int
 }
 
@@ -90,15 +102,25 @@ func (c *Comparator) Compare(outs []Outcome) Verdict {
 		}
 	}
 	if ngroups == 1 {
-		return Verdict{Agree: true, Offset: -1}
+		return Verdict{Agree: true}
 	}
-	groups := make([][]int, ngroups)
+	v := Verdict{Groups: make([][]int, ngroups)}
 	for i, g := range c.group[:len(outs)] {
-		groups[g] = append(groups[g], i)
+		v.Groups[g] = append(v.Groups[g], i)
 	}
-	a, b := groups[0][0], groups[1][0]
-	kind, off := kind(outs[a], outs[b])
-	return Verdict{Groups: groups, Kind: kind, Offset: off}
+	for g := range v.Groups {
+		if len(v.Groups[g]) > len(v.Groups[v.Base]) {
+			v.Base = g
+		}
+	}
+	base := outs[v.Groups[v.Base][0]]
+	for g, members := range v.Groups {
+		if g != v.Base {
+			k, off := kind(base, outs[members[0]])
+			v.Deviations = append(v.Deviations, Deviation{Group: g, Kind: k, Offset: off})
+		}
+	}
+	return v
 }
 
 // checkDigests sets valid[i]: outs[i].Digest is BLAKE3 of its own output.
@@ -147,22 +169,21 @@ func kind(a, b Outcome) (Kind, int) {
 	return Classify(a.Canonical, b.Canonical, off), off
 }
 
-// Signature names a divergence for grouping: its kind and which adapters
-// side with which, as "key_order: go python rust | ts".
-func (c *Comparator) Signature(v Verdict) string {
-	if v.Agree {
-		return ""
-	}
-	parts := make([]string, len(v.Groups))
-	for i, g := range v.Groups {
-		names := make([]string, len(g))
-		for j, k := range g {
+// Signatures names the bugs a verdict shows, one per deviation, for grouping
+// findings: the kind of difference and the adapters that deviate, as
+// "key_order: ts". The baseline is left out, so that a bug keeps its name
+// when another bug splits the baseline in some case.
+func (c *Comparator) Signatures(v Verdict) []string {
+	var sigs []string
+	for _, d := range v.Deviations {
+		names := make([]string, len(v.Groups[d.Group]))
+		for j, k := range v.Groups[d.Group] {
 			names[j] = c.names[k]
 		}
 		sort.Strings(names)
-		parts[i] = strings.Join(names, " ")
+		sigs = append(sigs, string(d.Kind)+": "+strings.Join(names, " "))
 	}
-	return string(v.Kind) + ": " + strings.Join(parts, " | ")
+	return sigs
 }
 
 // FirstDiff is the first byte offset where a and b differ, or the shorter

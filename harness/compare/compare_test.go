@@ -23,25 +23,25 @@ func TestCompare(t *testing.T) {
 	}{
 		{"agree", []Outcome{out(good), out(good), out(good)}, ""},
 		{"same error agrees", []Outcome{{Error: "too_deep"}, {Error: "too_deep"}, {Error: "too_deep"}}, ""},
-		{"number", []Outcome{out(good), out(good), out(`{"args":{"a":1000000000000000000000,"b":"\u00e9"},"tool_name":"t"}`)}, "number: a b | c"},
-		{"string escape", []Outcome{out(good), out(`{"args":{"a":1e+21,"b":"é"},"tool_name":"t"}`), out(good)}, "string_escape: a c | b"},
-		{"key order", []Outcome{out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`), out(`{"args":{"\ud83d\ude00":2,"\uff61":1},"tool_name":"t"}`), out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`)}, "key_order: a c | b"},
-		{"key order, prefix key", []Outcome{out(`{"a":1,"ab":2}`), out(`{"ab":2,"a":1}`), out(`{"a":1,"ab":2}`)}, "key_order: a c | b"},
-		{"negative zero", []Outcome{out(`{"x":0}`), out(`{"x":-0}`), out(`{"x":0}`)}, "number: a c | b"},
-		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: a c | b"},
-		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: a c | b"},
-		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: a c | b"},
-		{"crash", []Outcome{out(good), {Failure: FailCrash}, out(good)}, "crash: a c | b"},
-		{"hang", []Outcome{out(good), out(good), {Failure: FailHang}}, "hang: a b | c"},
-		{"internal", []Outcome{out(good), {Error: "internal"}, out(good)}, "internal: a c | b"},
-		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: a | b | c"},
-		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: a c | b"},
-		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: a | b c"},
+		{"number", []Outcome{out(good), out(good), out(`{"args":{"a":1000000000000000000000,"b":"\u00e9"},"tool_name":"t"}`)}, "number: c"},
+		{"string escape", []Outcome{out(good), out(`{"args":{"a":1e+21,"b":"é"},"tool_name":"t"}`), out(good)}, "string_escape: b"},
+		{"key order", []Outcome{out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`), out(`{"args":{"\ud83d\ude00":2,"\uff61":1},"tool_name":"t"}`), out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`)}, "key_order: b"},
+		{"key order, prefix key", []Outcome{out(`{"a":1,"ab":2}`), out(`{"ab":2,"a":1}`), out(`{"a":1,"ab":2}`)}, "key_order: b"},
+		{"negative zero", []Outcome{out(`{"x":0}`), out(`{"x":-0}`), out(`{"x":0}`)}, "number: b"},
+		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: b"},
+		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: b"},
+		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: b"},
+		{"crash", []Outcome{out(good), {Failure: FailCrash}, out(good)}, "crash: b"},
+		{"hang", []Outcome{out(good), out(good), {Failure: FailHang}}, "hang: c"},
+		{"internal", []Outcome{out(good), {Error: "internal"}, out(good)}, "internal: b"},
+		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: b; number: c"},
+		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: b"},
+		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: a"},
 	}
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
 		v := c.Compare(tt.outs)
-		if got := c.Signature(v); got != tt.sig {
+		if got := strings.Join(c.Signatures(v), "; "); got != tt.sig {
 			t.Errorf("%s: signature %q, want %q", tt.name, got, tt.sig)
 		}
 		if v.Agree != (tt.sig == "") {
@@ -55,7 +55,7 @@ func TestRenderPointsAtFirstDifference(t *testing.T) {
 	outs := []Outcome{out(`{"args":{"a":1e+21},"tool_name":"t"}`), out(`{"args":{"a":1000000000000000000000},"tool_name":"t"}`)}
 	v := c.Compare(outs)
 	r := c.Render(v, outs)
-	for _, want := range []string{"first difference at byte 14", `{"args":{"a":1>>>e+21`, `{"args":{"a":1>>>000`, "kind: number", "diff (-python +ts)"} {
+	for _, want := range []string{"first difference at byte 14", `{"args":{"a":1>>>e+21`, `{"args":{"a":1>>>000`, "ts vs python: number", "diff (-python +ts)"} {
 		if !contains(r, want) {
 			t.Errorf("render lacks %q:\n%s", want, r)
 		}

@@ -28,14 +28,17 @@ func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 	if v.Agree {
 		return sb.String()
 	}
-	a, b := v.Groups[0][0], v.Groups[1][0]
-	fmt.Fprintf(&sb, "  kind: %s\n", v.Kind)
-	if v.Offset >= 0 {
-		fmt.Fprintf(&sb, "  first difference at byte %d:\n    %-10s %s\n    %-10s %s\n", v.Offset,
-			c.names[a], context(outs[a].Canonical, v.Offset), c.names[b], context(outs[b].Canonical, v.Offset))
+	a := v.Groups[v.Base][0]
+	for _, d := range v.Deviations {
+		b := v.Groups[d.Group][0]
+		fmt.Fprintf(&sb, "  %s vs %s: %s\n", c.names[b], c.names[a], d.Kind)
+		if d.Offset >= 0 {
+			fmt.Fprintf(&sb, "  first difference at byte %d:\n    %-10s %s\n    %-10s %s\n", d.Offset,
+				c.names[a], context(outs[a].Canonical, d.Offset), c.names[b], context(outs[b].Canonical, d.Offset))
+		}
+		diff := cmp.Diff(Describe(outs[a]), Describe(outs[b]))
+		fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
 	}
-	diff := cmp.Diff(Describe(outs[a]), Describe(outs[b]))
-	fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
 	return sb.String()
 }
 

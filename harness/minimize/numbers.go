@@ -38,7 +38,7 @@ func (t *tree) numberSteps(id int32, v any) {
 			continue
 		}
 		size, weight := t.scalarMeasure(r)
-		t.add(cand{kind: kReplace, node: id, val: r}, n.size, n.weight, size, weight)
+		t.add(cand{kind: kReplace, list: listEdit, node: id, val: r}, n.size, n.weight, size, weight)
 	}
 }
 

@@ -55,9 +55,25 @@ type cand struct {
 	a, b         int32
 	r            rune
 	kind         kind
+	list         list
 	key          bool
 	val          any
 }
+
+// list groups candidates for batching. Each batch takes from every list in
+// turn, smallest first: sorting all candidates by size alone would fill
+// whole batches with one kind of cut (say, removing each of the 500 levels
+// of a deep value, all of which lose the divergence) while the kind that
+// works (hoisting a deep subtree) waits rounds for its turn.
+type list uint8
+
+const (
+	listScalar list = iota // replace a value by a simple value or a hoisted scalar
+	listRange              // drop or keep chunks of a container
+	listHoist              // replace a container by a descendant container
+	listEdit               // string, key and number steps
+	lists
+)
 
 // Simple replacement values, shared by every candidate that uses them.
 var simples = []struct {
@@ -82,7 +98,7 @@ func (t *tree) candidates() []cand {
 		n := &t.nodes[id]
 		for _, s := range simples {
 			if t.allowed(id, s.v) {
-				t.add(cand{kind: kReplace, node: id, val: s.v}, n.size, n.weight, s.size, s.weight)
+				t.add(cand{kind: kReplace, list: listScalar, node: id, val: s.v}, n.size, n.weight, s.size, s.weight)
 			}
 		}
 		t.hoists(id)
@@ -105,15 +121,44 @@ func (t *tree) candidates() []cand {
 		}
 	}
 	slices.SortFunc(t.cands, func(x, y cand) int {
-		if c := cmp.Compare(x.size, y.size); c != 0 {
+		if c := cmp.Compare(x.list, y.list); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(x.weight, y.weight); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.seq, y.seq)
+		return compareCands(&x, &y)
 	})
-	return t.cands
+	// Interleave the lists, each in its own order.
+	var next, end [lists]int
+	for i := range t.cands {
+		end[t.cands[i].list]++
+	}
+	for l := range lists {
+		if l > 0 {
+			next[l] = end[l-1]
+		}
+		end[l] += next[l]
+	}
+	t.order = t.order[:0]
+	for len(t.order) < len(t.cands) {
+		for l := range lists {
+			if next[l] < end[l] {
+				t.order = append(t.order, t.cands[next[l]])
+				next[l]++
+			}
+		}
+	}
+	return t.order
+}
+
+// compareCands orders candidates by measure: size, then weight, then
+// enumeration order, so that the order is total and deterministic.
+func compareCands(x, y *cand) int {
+	if c := cmp.Compare(x.size, y.size); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.weight, y.weight); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.seq, y.seq)
 }
 
 // add records c if it replaces a part of measure (oldSize, oldWeight) by
@@ -138,7 +183,11 @@ func (t *tree) hoists(id int32) {
 			next *= 2
 			if t.allowed(a, n.v) {
 				an := &t.nodes[a]
-				t.add(cand{kind: kReplace, node: a, val: n.v}, an.size, an.weight, n.size, n.weight)
+				l := listScalar
+				if isContainer(n.v) {
+					l = listHoist
+				}
+				t.add(cand{kind: kReplace, list: l, node: a, val: n.v}, an.size, an.weight, n.size, n.weight)
 			}
 		}
 		a = t.nodes[a].parent
@@ -194,17 +243,17 @@ func (t *tree) ranges(id int32) {
 		return
 	}
 	// Prefix sums of member text lengths and weights.
-	pre := make([]int, 0, 2*(k+1))
-	pre = append(pre, 0)
+	pre := append(t.pre[:0], 0)
 	for _, c := range t.nodes[n.first : n.first+n.n] {
 		pre = append(pre, pre[len(pre)-1]+c.size+memberExtra(c))
 	}
-	wpre := append(pre[len(pre):], 0)
+	wpre := append(t.wpre[:0], 0)
 	for _, c := range t.nodes[n.first : n.first+n.n] {
 		wpre = append(wpre, wpre[len(wpre)-1]+c.weight+c.keyWeight)
 	}
+	t.pre, t.wpre = pre, wpre
 	t.chunks(k, false, func(lo, hi int, keep bool) {
-		c := cand{kind: kDrop, node: id, a: int32(lo), b: int32(hi)}
+		c := cand{kind: kDrop, list: listRange, node: id, a: int32(lo), b: int32(hi)}
 		gone, goneSize, goneWeight := hi-lo, pre[hi]-pre[lo], wpre[hi]-wpre[lo]
 		if keep {
 			c.kind = kKeep
@@ -229,7 +278,7 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 	}
 	// Values get "" from the simple replacements; keys only from here.
 	t.chunks(k, key, func(lo, hi int, keep bool) {
-		c := cand{kind: kStrDrop, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
+		c := cand{kind: kStrDrop, list: listEdit, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
 		inner := x.escPre[k] - (x.escPre[hi] - x.escPre[lo])
 		w := x.wPre[k] - (x.wPre[hi] - x.wPre[lo])
 		if keep {
@@ -251,9 +300,17 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 		if cp >= '1' && cp <= '9' {
 			r = '0'
 		}
-		c := cand{kind: kStrChar, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
+		c := cand{kind: kStrChar, list: listEdit, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
 		t.add(c, size, weight, size-escLen(cp)+1, weight-1)
 	}
+}
+
+func isContainer(v any) bool {
+	switch v.(type) {
+	case []any, canonjson.Object:
+		return true
+	}
+	return false
 }
 
 // materialize builds the candidates' values.

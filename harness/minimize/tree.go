@@ -33,6 +33,9 @@ type tree struct {
 	scratch []byte
 	str     strIndex
 	cands   []cand
+	order   []cand // cands interleaved by list: the order batches take
+	pre     []int  // prefix sums for ranges
+	wpre    []int
 	seen    map[uint64]struct{}
 }
 

@@ -17,7 +17,7 @@ var (
 )
 
 // Command returns the argv of a fake worker in the given mode (see
-// difffuzz/harness/internal/fakeworker), building it on first use.
+// difffuzz/internal/fakeworker), building it on first use.
 func Command(t testing.TB, mode string, args ...string) []string {
 	t.Helper()
 	once.Do(func() {
@@ -27,7 +27,7 @@ func Command(t testing.TB, mode string, args ...string) []string {
 			return
 		}
 		path = filepath.Join(dir, "fakeworker")
-		out, e := exec.Command("go", "build", "-o", path, "difffuzz/harness/internal/fakeworker").CombinedOutput()
+		out, e := exec.Command("go", "build", "-o", path, "difffuzz/internal/fakeworker").CombinedOutput()
 		if e != nil {
 			err = &buildError{e, string(out)}
 		}

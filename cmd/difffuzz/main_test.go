@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"difffuzz/harness/corpus"
+	"difffuzz/internal/testworker"
+)
+
+// runCLI runs the command in process and returns its exit status and output.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(stdin)}
+	code := c.Main(context.Background(), append(args[:1:1], append([]string{"-config", "../../difffuzz.toml"}, args[1:]...)...))
+	return code, out.String(), errb.String()
+}
+
+func wrongAdapter(t *testing.T, name, mode string) string {
+	return name + "=" + strings.Join(testworker.Command(t, mode), " ")
+}
+
+func TestRunCatchesWrongWorkers(t *testing.T) {
+	tests := []struct {
+		mode string
+		kind string
+	}{
+		{"keyorder", "key_order: wrong"},
+		{"number", "number: wrong"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			dir := t.TempDir()
+			report := filepath.Join(dir, "report.json")
+			start := time.Now()
+			code, out, errs := runCLI(t, "", "run", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", tt.mode),
+				"-cases", "3000", "-seed", "7", "-workers", "1", "-corpus", filepath.Join(dir, "corpus"), "-report", report, "-minimize-time", "5s")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %v to catch it", d)
+			}
+			var rep struct {
+				Distinct []struct{ Signature, Minimized, First string }
+			}
+			data, _ := os.ReadFile(report)
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Distinct) != 1 || rep.Distinct[0].Signature != tt.kind {
+				t.Fatalf("distinct = %+v, want one %q", rep.Distinct, tt.kind)
+			}
+			if m := rep.Distinct[0].Minimized; m == "" || len(m) > 60 {
+				t.Errorf("minimized to %q, want a tiny input", m)
+			}
+			if _, err := corpus.Load(rep.Distinct[0].First); err != nil {
+				t.Errorf("finding not on disk: %v", err)
+			}
+		})
+	}
+}
+
+func TestTwoWrongWorkersTwoBugs(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	code, out, errs := runCLI(t, "", "run", "-adapters", "go,keys,nums", "-adapter", wrongAdapter(t, "keys", "keyorder"),
+		"-adapter", wrongAdapter(t, "nums", "number"), "-cases", "4000", "-seed", "3", "-workers", "1",
+		"-corpus", filepath.Join(dir, "corpus"), "-report", report)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep struct {
+		Distinct []struct{ Signature, Minimized string }
+	}
+	data, _ := os.ReadFile(report)
+	json.Unmarshal(data, &rep)
+	var sigs []string
+	for _, g := range rep.Distinct {
+		sigs = append(sigs, g.Signature+" => "+g.Minimized)
+		if g.Minimized == "" || len(g.Minimized) > 60 {
+			t.Errorf("%s minimized to %q", g.Signature, g.Minimized)
+		}
+	}
+	if len(rep.Distinct) != 2 {
+		t.Fatalf("%d distinct bugs, want 2:\n%s", len(rep.Distinct), strings.Join(sigs, "\n"))
+	}
+}
+
+func TestReplayFollowsTheFix(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "case.json")
+	os.WriteFile(input, []byte(`{"tool_name":"","args":{"a":1e21}}`), 0o644)
+	code, out, _ := runCLI(t, "", "replay", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "number"), dir)
+	if code != 1 || !strings.Contains(out, "DIVERGES") || !strings.Contains(out, "replay: 0 passed, 1 failed") {
+		t.Fatalf("with the wrong worker: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "replay", "-v", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "ok"), dir)
+	if code != 0 || !strings.Contains(out, "agrees") || !strings.Contains(out, "replay: 1 passed, 0 failed") {
+		t.Fatalf("with the fixed worker: exit %d\n%s", code, out)
+	}
+}
+
+func TestMinimizeFile(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "big.json")
+	var sb strings.Builder
+	sb.WriteString(`{"tool_name":"some_tool","args":{`)
+	for i := 0; i < 120; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`"key` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `":[1.5,"text",{"n":null,"t":true}]`)
+	}
+	sb.WriteString(`,"big":1e300}}`)
+	os.WriteFile(input, []byte(sb.String()), 0o644)
+	code, out, errs := runCLI(t, "", "minimize", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "number"), input)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"before (number: wrong)", "after (", `"args":{"":1e+21}`, "wrote "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := corpus.Files([]string{dir})
+	if len(files) != 2 {
+		t.Errorf("corpus has %d files, want the input and the minimized case", len(files))
+	}
+}
+
+func TestCheck(t *testing.T) {
+	in := `{"tool_name": "ping", "args": {}}
+{"tool_name":"t","args":{"x":NaN,"y":-Infinity,"z":-0.0}}
+
+{"tool_name":"t","args":{"a":1,"a":2}}
+`
+	code, out, errs := runCLI(t, in, "check", "-json", "-adapters", "go,gw", "-adapter", wrongAdapter(t, "gw", "ok"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		`{"agree":true,"results":{"go":{"canonical":"{\"args\":{},\"tool_name\":\"ping\"}","digest":"`,
+		`{"agree":true,"results":{"go":{"canonical":"{\"args\":{\"x\":NaN,\"y\":-Infinity,\"z\":0},\"tool_name\":\"t\"}"`,
+		`{"agree":true,"results":{"go":{"error":"duplicate_key"},"gw":{"error":"duplicate_key"}}}`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i := range want {
+		if !strings.HasPrefix(lines[i], want[i]) {
+			t.Errorf("line %d:\n got %s\nwant %s...", i+1, lines[i], want[i])
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-shard", "3/2"}, "want I/N"},
+		{[]string{"run", "-adapters", "go,nope"}, `unknown adapter "nope"`},
+		{[]string{"run", "-adapters", "go"}, "at least two"},
+		{[]string{"run", "-adapter", "x"}, "NAME=COMMAND"},
+		{[]string{"run", "-adapters", "go,bad", "-adapter", "bad=/nonexistent/worker", "-cases", "1"}, "no such file"},
+		{[]string{"check", "-adapters", "go,go-worker", "/nonexistent"}, "no such file"},
+		{[]string{"frobnicate"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		c := &CLI{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+		args := tt.args
+		if args[0] != "frobnicate" {
+			args = append([]string{args[0], "-config", "../../difffuzz.toml"}, args[1:]...)
+		}
+		if code := c.Main(context.Background(), args); code != 2 || !strings.Contains(errb.String()+out.String(), tt.want) {
+			t.Errorf("%v: exit %d, output %q; want 2 and %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}
+
+func TestCheckMalformedInput(t *testing.T) {
+	code, _, errs := runCLI(t, "{\"tool_name\": \"t\"}\n{\"a\": [1,}\n", "check", "-adapters", "go,gw", "-adapter", wrongAdapter(t, "gw", "ok"))
+	if code != 2 || !strings.Contains(errs, "stdin:2:") {
+		t.Fatalf("exit %d, stderr %q; want 2 and the line", code, errs)
+	}
+}
