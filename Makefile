@@ -16,7 +16,7 @@ DIFFFUZZ := bin/difffuzz
 
 GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
 
-.PHONY: difffuzz test build bench fixtures fixtures-check replay \
+.PHONY: difffuzz test build bench fixtures fixtures-check replay smoke \
         test-go test-python test-ts test-rust python ts rust go clean
 
 ## build: every adapter and the driver
@@ -50,8 +50,9 @@ bin/canonjson-worker: $(GO_SRC)
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
-## test: every test of every language, the fixture check and the corpus replay
-test: build test-go test-python test-ts test-rust fixtures-check replay
+## test: every test of every language, the fixture check, the corpus replay
+## and a short fuzzing run of all four adapters that must find nothing
+test: build test-go test-python test-ts test-rust fixtures-check replay smoke
 
 test-go:
 	go vet ./...
@@ -74,6 +75,10 @@ fixtures-check: python
 
 replay: build
 	$(DIFFFUZZ) replay corpus/
+
+smoke: build
+	rm -rf out/smoke
+	$(DIFFFUZZ) run -cases 20000 -seed 1 -corpus out/smoke/corpus -report out/smoke/report.json
 
 bench: build
 	$(DIFFFUZZ) bench

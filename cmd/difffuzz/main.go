@@ -80,6 +80,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.replay(ctx, args[1:])
 	case "minimize":
 		return c.minimize(ctx, args[1:])
+	case "adapter":
+		return c.adapterCmd(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage()
 		return harness.ExitOK
@@ -97,6 +99,7 @@ commands:
   check     run JSON lines of extended JSON through every adapter
   replay    re-run saved corpus cases; exit 1 if any still diverges
   minimize  shrink a diverging input to a minimal one
+  adapter   adapter check NAME|COMMAND: conformance run for one worker
 
 exit status: 0 agreement, 1 divergence, 2 usage or setup error
 `)
