@@ -67,7 +67,7 @@ func Signature(v any) (string, error) {
 
 // Digest is the spec's hash of a canonical text (BLAKE3-256, no key, no
 // context): what the protocol's "digest" field carries.
-func Digest(canonical []byte) (sum [32]byte) {
+func Digest(canonical []byte) [32]byte {
 	if len(canonical) <= blake3ChunkSize || len(canonical) > 64<<10 {
 		return blake3.Sum256(canonical)
 	}
@@ -83,7 +83,7 @@ func Digest(canonical []byte) (sum [32]byte) {
 		canonical = canonical[n:]
 	}
 	st.h.Sum(st.sum[:0]) // into pooled memory: a local array would escape
-	sum = st.sum
+	sum := st.sum
 	hashers.Put(st)
 	return sum
 }

@@ -26,6 +26,7 @@ type SyntaxError struct {
 	Msg               string
 }
 
+// Error puts the position first, the way editors and compilers report it.
 func (e *SyntaxError) Error() string {
 	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col) + ": " + e.Msg
 }

@@ -192,6 +192,19 @@ func TestEqual(t *testing.T) {
 	}
 }
 
+// TestEqualCyclic checks that a cyclic value ends Equal without a stack
+// overflow.
+func TestEqualCyclic(t *testing.T) {
+	a := []any{nil}
+	a[0] = a
+	if Equal(a, a) {
+		t.Fatal("a cyclic value compared equal")
+	}
+	if !Equal(nestEmpty(MaxTextDepth), nestEmpty(MaxTextDepth)) {
+		t.Fatal("deep equal values compared unequal")
+	}
+}
+
 func TestHasLoneSurrogate(t *testing.T) {
 	for s, want := range map[string]bool{"": false, "abc": false, "\U0001F600": false, "\xed\xa0\x80": true, "a\xed\xbf\xbf": true, "\xff": false, "\xed\x9f\xbf": false} {
 		if HasLoneSurrogate(s) != want {
@@ -249,4 +262,46 @@ func FuzzRoundTrip(f *testing.F) {
 		checkCanonical(t, env(v))
 		checkCanonical(t, env(Object{{"x", v}}))
 	})
+}
+
+// TestConcurrent checks that the pooled scratch space is never shared: the
+// driver and workers canonicalize from several goroutines.
+func TestConcurrent(t *testing.T) {
+	values := make([]any, 200)
+	want := make([]string, len(values))
+	for i := range values {
+		values[i] = env(Object{{"x", newGen(newRand(uint64(i)), i%3 == 0).value(1)}})
+		c, err := Canonical(values[i])
+		want[i] = string(c)
+		if err != nil {
+			want[i] = err.Error()
+		}
+	}
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			buf := []byte(nil)
+			for round := range 20 {
+				for i := range values {
+					j := (i + g*50 + round) % len(values)
+					var err error
+					buf, err = AppendCanonical(buf[:0], values[j])
+					got := string(buf)
+					if err != nil {
+						got = err.Error()
+					}
+					if got != want[j] {
+						errs <- "value " + itoa(j) + ": " + firstDiff(got, want[j])
+						return
+					}
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if msg := <-errs; msg != "" {
+			t.Fatal(msg)
+		}
+	}
 }

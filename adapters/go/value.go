@@ -12,7 +12,8 @@ import (
 // them so that a bug report can carry one).
 type Object []Member
 
-// Member is one key/value pair of an Object.
+// Member is one key/value pair of an Object; a struct rather than a map
+// entry so that order and duplicates survive.
 type Member struct {
 	Key   string
 	Value any
@@ -52,6 +53,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error gives the code first, so that logs and reports can be grepped by it.
 func (e *Error) Error() string {
 	return "canonjson: " + string(e.Code) + ": " + e.Msg
 }
@@ -66,7 +68,19 @@ const MaxDepth = 512
 // compare by bits (0.0 != -0.0) except that every NaN equals every NaN,
 // objects compare member by member in order (duplicates included). Integers
 // compare by value whatever their Go type (int64, *big.Int, int, ...).
+// Values nested deeper than maxEqualDepth are never equal, so that a cyclic
+// Go value cannot exhaust the stack.
 func Equal(a, b any) bool {
+	return equal(a, b, 0)
+}
+
+// maxEqualDepth is far above anything Parse or the wire can produce.
+const maxEqualDepth = 10 * MaxTextDepth
+
+func equal(a, b any, depth int) bool {
+	if depth > maxEqualDepth {
+		return false
+	}
 	ka, kb := kindOf(a), kindOf(b)
 	if ka != kb {
 		return false
@@ -87,11 +101,11 @@ func Equal(a, b any) bool {
 	case kindString:
 		return a.(string) == b.(string)
 	case kindArray:
-		return arrayEqual(a, b)
+		return arrayEqual(a, b, depth+1)
 	case kindObject:
-		return objectEqual(a, b)
+		return objectEqual(a, b, depth+1)
 	case kindMap:
-		return mapEqual(a.(map[string]any), b.(map[string]any))
+		return mapEqual(a.(map[string]any), b.(map[string]any), depth+1)
 	}
 	return reflect.DeepEqual(a, b)
 }
@@ -195,14 +209,14 @@ func floatOf(v any) float64 {
 	return v.(float64)
 }
 
-func arrayEqual(a, b any) bool {
+func arrayEqual(a, b any, depth int) bool {
 	if x, ok := a.([]any); ok {
 		if y, ok := b.([]any); ok {
 			if len(x) != len(y) {
 				return false
 			}
 			for i := range x {
-				if !Equal(x[i], y[i]) {
+				if !equal(x[i], y[i], depth) {
 					return false
 				}
 			}
@@ -214,7 +228,7 @@ func arrayEqual(a, b any) bool {
 		return false
 	}
 	for i := 0; i < na; i++ {
-		if !Equal(elemAt(a, i), elemAt(b, i)) {
+		if !equal(elemAt(a, i), elemAt(b, i), depth) {
 			return false
 		}
 	}
@@ -235,14 +249,14 @@ func elemAt(v any, i int) any {
 	return v.([]string)[i]
 }
 
-func objectEqual(a, b any) bool {
+func objectEqual(a, b any, depth int) bool {
 	if x, ok := a.(Object); ok {
 		if y, ok := b.(Object); ok {
 			if len(x) != len(y) {
 				return false
 			}
 			for i := range x {
-				if x[i].Key != y[i].Key || !Equal(x[i].Value, y[i].Value) {
+				if x[i].Key != y[i].Key || !equal(x[i].Value, y[i].Value, depth) {
 					return false
 				}
 			}
@@ -256,7 +270,7 @@ func objectEqual(a, b any) bool {
 	for i := 0; i < na; i++ {
 		ka, va := memberAt(a, i)
 		kb, vb := memberAt(b, i)
-		if !Equal(ka, kb) || !Equal(va, vb) {
+		if !equal(ka, kb, depth) || !equal(va, vb, depth) {
 			return false
 		}
 	}
@@ -280,13 +294,13 @@ func memberAt(v any, i int) (key, val any) {
 	return m.Key, m.Value
 }
 
-func mapEqual(a, b map[string]any) bool {
+func mapEqual(a, b map[string]any, depth int) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for k, va := range a {
 		vb, ok := b[k]
-		if !ok || !Equal(va, vb) {
+		if !ok || !equal(va, vb, depth) {
 			return false
 		}
 	}
