@@ -13,6 +13,7 @@ import (
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
+	"difffuzz/harness/report"
 )
 
 // OneShot configures check, replay and minimize: the adapters and where the
@@ -106,7 +107,7 @@ func Check(ctx context.Context, cfg OneShot, inputs []any) int {
 		if !j.verdict.Agree {
 			state = "DIVERGE " + strings.Join(j.signatures, "; ")
 		}
-		fmt.Fprintf(cfg.Stdout, "input %d: %s\n  %s\n", i+1, state, clip(string(canonjson.AppendText(nil, inputs[i])), 300))
+		fmt.Fprintf(cfg.Stdout, "input %d: %s\n  %s\n", i+1, state, report.Clip(string(canonjson.AppendText(nil, inputs[i])), 300))
 		for ai, o := range j.outs {
 			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.names[ai], outcomeLine(o))
 		}
@@ -119,7 +120,7 @@ func Check(ctx context.Context, cfg OneShot, inputs []any) int {
 
 func outcomeLine(o compare.Outcome) string {
 	if o.Canonical != nil {
-		return fmt.Sprintf("%s  blake3:%s", clip(string(o.Canonical), 300), hex.EncodeToString(o.Digest))
+		return fmt.Sprintf("%s  blake3:%s", report.Clip(string(o.Canonical), 300), hex.EncodeToString(o.Digest))
 	}
 	return compare.Describe(o)
 }
@@ -225,7 +226,7 @@ func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
 	if len(js[0].signatures) > 1 {
 		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].signatures), strings.Join(js[0].signatures, "; "))
 	}
-	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, clip(string(canonjson.AppendText(nil, e.Input)), 2000))
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(canonjson.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
 	m, err := s.minimize(ctx, e.Input, sig)
 	if err != nil {

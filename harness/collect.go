@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -12,27 +13,13 @@ import (
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/report"
 )
 
-// Group is one distinct divergence: every finding with the same signature.
-type Group struct {
-	Signature string `json:"signature"`
-	Kind      string `json:"kind"`
-	Count     uint64 `json:"count"`
-	// First is the corpus file of the first finding of the group.
-	First string `json:"first"`
-	// Example is the first finding's input in extended JSON.
-	Example string `json:"example"`
-	// Minimized is the shrunk input in extended JSON, and MinimizedPath its
-	// corpus file; empty when not minimized (interrupted, disabled, flaky).
-	Minimized      string `json:"minimized,omitempty"`
-	MinimizedPath  string `json:"minimized_path,omitempty"`
-	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
-	MinimizeNote   string `json:"minimize_note,omitempty"`
-	Diff           string `json:"diff"`
-
+// group is one distinct divergence as the collector keeps it.
+type group struct {
+	report.Group
 	input any
-	outs  []compare.Outcome
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
@@ -47,14 +34,14 @@ type collector struct {
 	cases    uint64
 	compared uint64
 	found    uint64
-	groups   map[string]*Group
+	groups   map[string]*group
 	order    []string
 	classes  [64]uint64
 }
 
 func newCollector(cfg *Config, names []string) *collector {
 	now := time.Now()
-	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*Group{}}
+	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{}}
 }
 
 // add takes a lane's batch: it writes each finding to the corpus, then counts
@@ -86,11 +73,11 @@ func (c *collector) add(d batchDone) error {
 func (c *collector) count(sig string, f finding, path string, kind compare.Kind) {
 	g := c.groups[sig]
 	if g == nil {
-		g = &Group{Signature: sig, Kind: string(kind), First: path,
-			Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs), input: f.input, outs: f.outs}
+		g = &group{input: f.input, Group: report.Group{Signature: sig, Kind: string(kind), First: path,
+			Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs)}}
 		c.groups[sig] = g
 		c.order = append(c.order, sig)
-		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", sig, clip(g.Example, 300), g.Diff)
+		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", sig, report.Clip(g.Example, 300), g.Diff)
 	}
 	g.Count++
 }
@@ -134,7 +121,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
 			g.MinimizeNote = err.Error()
 			continue
 		}
-		e := &corpus.Entry{Input: res.Input, Kind: g.Kind, Signature: sig, MinimizedFrom: baseName(g.First), Outcomes: outcomes(c.names, []*lane{l}, res.Outs)}
+		e := &corpus.Entry{Input: res.Input, Kind: g.Kind, Signature: sig, MinimizedFrom: filepath.Base(g.First), Outcomes: outcomes(c.names, []*lane{l}, res.Outs)}
 		path, err := corpus.Write(c.cfg.CorpusDir, e)
 		if err != nil {
 			return err
@@ -147,8 +134,8 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
 
 // finish builds the report, writes it, prints the summary and decides the
 // exit status.
-func (c *collector) finish(lanes []*lane, err error, interrupted bool) *Report {
-	rep := &Report{
+func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.Report {
+	rep := &report.Report{
 		Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, Interrupted: interrupted,
@@ -156,11 +143,11 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *Report {
 	rep.Rate = float64(c.cases) / rep.Seconds
 	rep.Adapters = adapterReports(c.names, lanes)
 	for _, sig := range c.order {
-		rep.Distinct = append(rep.Distinct, *c.groups[sig])
+		rep.Distinct = append(rep.Distinct, c.groups[sig].Group)
 	}
 	sort.SliceStable(rep.Distinct, func(i, j int) bool { return rep.Distinct[i].Count > rep.Distinct[j].Count })
 	for _, cl := range gen.List() {
-		rep.Coverage = append(rep.Coverage, ClassCount{Class: cl.String(), Cases: c.classes[bits.TrailingZeros64(uint64(cl))]})
+		rep.Coverage = append(rep.Coverage, report.ClassCount{Class: cl.String(), Cases: c.classes[bits.TrailingZeros64(uint64(cl))]})
 	}
 	switch {
 	case err != nil:
@@ -168,10 +155,35 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *Report {
 	case c.found > 0:
 		rep.Exit = ExitDivergence
 	}
-	if werr := rep.write(c.cfg.ReportPath); werr != nil {
+	if werr := rep.Write(c.cfg.ReportPath); werr != nil {
 		fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
 		rep.Exit = ExitSetup
 	}
 	rep.Summary(c.cfg.Stdout)
 	return rep
+}
+
+func adapterReports(names []string, lanes []*lane) []report.AdapterReport {
+	var out []report.AdapterReport
+	for ai, name := range names {
+		ar := report.AdapterReport{Name: name}
+		var busy time.Duration
+		for _, l := range lanes {
+			st := l.stats[ai]
+			h := l.adapters[ai].Hello()
+			ar.Impl, ar.Version = h.Name, h.Version
+			ar.Batches += st.Batches
+			ar.Failures += st.Failures
+			ar.ProtocolErrors += st.ProtocolErrs
+			busy += st.Busy
+			if w, ok := l.adapters[ai].(interface{ StartCount() int }); ok {
+				ar.Starts += w.StartCount()
+			}
+		}
+		if ar.Batches > 0 {
+			ar.MeanBatchMs = float64(busy.Microseconds()) / 1000 / float64(ar.Batches)
+		}
+		out = append(out, ar)
+	}
+	return out
 }

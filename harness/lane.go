@@ -10,6 +10,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
+	"difffuzz/harness/report"
 	"difffuzz/harness/wire"
 )
 
@@ -187,7 +188,7 @@ func (l *lane) setupFailed(ai int, f *adapter.Failure) error {
 	st := &l.stats[ai]
 	st.setupFails++
 	if st.setupFails > l.maxRestarts {
-		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, indentStderr(f.Stderr))
+		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, report.IndentStderr(f.Stderr))
 	}
 	time.Sleep(time.Duration(st.setupFails) * 100 * time.Millisecond)
 	return nil

@@ -11,6 +11,7 @@ import (
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/report"
 )
 
 // batch is a run of consecutive case numbers of this shard.
@@ -53,7 +54,7 @@ type runner struct {
 // Run fuzzes until the duration, the case count or ctx ends, and returns the
 // report and the exit status. Findings are on disk before they are counted;
 // the report is written even when ctx is cancelled (Ctrl-C).
-func Run(ctx context.Context, cfg Config) (*Report, int) {
+func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	cfg.setDefaults()
 	r := &runner{cfg: cfg, gen: gen.New(cfg.Gen), results: make(chan batchDone, cfg.Workers), fatal: make(chan error, cfg.Workers)}
 	for _, s := range cfg.Adapters {

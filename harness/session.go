@@ -10,6 +10,7 @@ import (
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/minimize"
+	"difffuzz/harness/report"
 )
 
 // session is one lane used for one-shot work: check, replay, minimize.
@@ -113,7 +114,7 @@ func minimizeCase(ctx context.Context, l *lane, names []string, input any, sig s
 // setupError renders a worker that would not start with its stderr.
 func setupError(err error) error {
 	if f, ok := adapter.AsFailure(err); ok {
-		return fmt.Errorf("%v\n%s", f, indentStderr(f.Stderr))
+		return fmt.Errorf("%v\n%s", f, report.IndentStderr(f.Stderr))
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Options tunes Minimize. Zero fields take their defaults.
@@ -40,6 +41,9 @@ type Stats struct {
 	Candidates int
 	// Steps is the number of times the value shrank.
 	Steps int
+	// Merged is how many of those steps were a merged candidate: all of
+	// a round's compatible failing steps at once.
+	Merged int
 	// StartSize and EndSize are the lengths of the extended JSON text
 	// (canonjson.AppendText) of the input and of the result.
 	StartSize, EndSize int
@@ -97,29 +101,11 @@ func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats,
 	}
 	best := v
 	for {
-		cands := m.tree.candidates()
-		found := false
-		for off := 0; off < len(cands) && !found; off += opt.MaxBatch {
-			if m.stats.Rounds >= opt.MaxRounds {
-				return best, m.stats, nil
-			}
-			batch := cands[off:min(off+opt.MaxBatch, len(cands))]
-			vals := m.tree.materialize(batch)
-			res, err := m.call(ctx, vals)
-			if err != nil {
-				return best, m.stats, err
-			}
-			for i, failed := range res {
-				if failed {
-					best, found = vals[i], true
-					break
-				}
-			}
+		picked, err := m.round(ctx, opt)
+		if err != nil || picked == nil {
+			return best, m.stats, err
 		}
-		if !found {
-			m.stats.Minimal = true
-			return best, m.stats, nil
-		}
+		best = picked
 		m.stats.Steps++
 		m.tree.build(best, m.tree.env)
 		m.stats.EndSize = m.tree.size()
@@ -130,6 +116,73 @@ type minimizer struct {
 	fails Fails
 	tree  tree
 	stats Stats
+
+	merged                   any // last round's failing steps combined, or nil
+	mergedSize, mergedWeight int
+	scratch                  tree // measures merged values
+}
+
+// round passes the current value's candidates to fails, batch after batch,
+// until some fail, and returns the smallest failing one; nil when none
+// fails (the value is minimal: Stats.Minimal is set) or on MaxRounds.
+func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
+	t := &m.tree
+	cands := t.candidates()
+	merged := m.merged
+	if merged != nil && !smaller(m.mergedSize, m.mergedWeight, t.size(), t.weight()) {
+		merged = nil
+	}
+	m.merged = nil
+	for off := 0; off < len(cands) || merged != nil; {
+		if m.stats.Rounds >= opt.MaxRounds {
+			return nil, nil
+		}
+		n := min(opt.MaxBatch, len(cands)-off)
+		if merged != nil && n == opt.MaxBatch {
+			n-- // leave the merged candidate a slot
+		}
+		batch := cands[off : off+n]
+		off += n
+		vals := t.materialize(batch)
+		if merged != nil {
+			vals = append(vals, merged)
+		}
+		res, err := m.call(ctx, vals)
+		if err != nil {
+			return nil, err
+		}
+		var failing []*cand
+		var pick any
+		pickSize, pickWeight := t.size(), t.weight()
+		for i := range batch {
+			if c := &batch[i]; res[i] {
+				failing = append(failing, c)
+				if smaller(c.size, c.weight, pickSize, pickWeight) {
+					pick, pickSize, pickWeight = vals[i], c.size, c.weight
+				}
+			}
+		}
+		if merged != nil && res[n] && smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
+			pick = merged
+			m.stats.Merged++
+		}
+		merged = nil
+		if pick != nil {
+			slices.SortFunc(failing, compareCands)
+			if mv := t.merge(failing); mv != nil {
+				m.scratch.build(mv, false)
+				m.merged, m.mergedSize, m.mergedWeight = mv, m.scratch.size(), m.scratch.weight()
+			}
+			return pick, nil
+		}
+	}
+	m.stats.Minimal = true
+	return nil, nil
+}
+
+// smaller orders values by measure: text size, then weight.
+func smaller(size, weight, thanSize, thanWeight int) bool {
+	return size < thanSize || (size == thanSize && weight < thanWeight)
 }
 
 // call runs one round: one call of fails.

@@ -3,6 +3,7 @@ package minimize
 import (
 	"context"
 	"errors"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -234,14 +235,14 @@ func TestMinimize(t *testing.T) {
 			name:  "two needles among 2000 elements",
 			input: func(t *testing.T) any { return wideArray(2000) },
 			fails: func(v any) bool {
-				n := 0
+				var seen [2]bool
 				walk(v, func(x any) bool {
-					if i, ok := x.(int64); ok && (i == 777 || i == 1555) {
-						n++
-					}
+					i, _ := x.(int64)
+					seen[0] = seen[0] || i == 777
+					seen[1] = seen[1] || i == 1555
 					return false
 				})
-				return n >= 2
+				return seen[0] && seen[1]
 			},
 			maxRounds: 60,
 			check: func(t *testing.T, got any) {
@@ -259,8 +260,8 @@ func TestMinimize(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%d -> %d bytes in %d rounds (%d candidates, %d steps): %s",
-				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, canonjson.AppendText(nil, got))
+			t.Logf("%d -> %d bytes in %d rounds (%d candidates, %d steps, %d merged): %s",
+				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, st.Merged, canonjson.AppendText(nil, got))
 			if !tt.fails(got) {
 				t.Fatalf("result does not fail: %s", canonjson.AppendText(nil, got))
 			}
@@ -433,7 +434,8 @@ func TestNumberSteps(t *testing.T) {
 		{int64(-3456), []string{"3456", "-345", "-1728", "-3000", "-1000", "-34", "-3456.0"}},
 		{big30, []string{"100000000000000000000000000000", "1000000000000000", "9223372036854775807", "1e+30"}},
 		{3.75e25, []string{"0.0", "4e+25", "1e+25", "3.75", "37500000000000.0", "3.75e+22", "3.75e+24"}},
-		{-0.0, []string{"0.0"}},
+		{math.Copysign(0, -1), []string{"0.0"}},
+		{math.NaN(), []string{"0.0"}},
 		{1.5, []string{"0.0", "1.0", "2.0"}},
 	}
 	for _, tt := range tests {
@@ -458,6 +460,81 @@ func TestNumberSteps(t *testing.T) {
 				t.Errorf("%v: steps %v lack %s", tt.in, texts, w)
 			}
 		}
+	}
+}
+
+// TestEverythingFails: with a predicate that always holds, the result is
+// the smallest envelope, and merging gets there in a few rounds.
+func TestEverythingFails(t *testing.T) {
+	in := genCase(t, gen.Config{Seed: 6}, func(any) bool { return true })
+	got, st, err := Minimize(context.Background(), in, predicate(t, func(any) bool { return true }, true, DefaultMaxBatch), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d -> %d bytes in %d rounds (%d merged)", st.StartSize, st.EndSize, st.Rounds, st.Merged)
+	if s := canonical(t, got); s != `{"args":{},"tool_name":""}` || st.Rounds > 10 {
+		t.Errorf("got %s after %d rounds", s, st.Rounds)
+	}
+}
+
+// TestMerge checks that compatible steps combine and conflicting ones do
+// not: the first of two steps on overlapping parts wins.
+func TestMerge(t *testing.T) {
+	in, err := canonjson.Parse([]byte(`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		steps []string // each step's result, to find it among the candidates
+		want  string   // nil result: ""
+	}{
+		{"disjoint steps", []string{
+			`{"tool_name":"t","args":{"a":[2,3],"b":"xyz","c":{"d":true}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"":"xyz","c":{"d":true}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"x","c":{"d":true}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
+		}, `{"tool_name":"t","args":{"a":[2,3],"":"x","c":{"d":0}}}`},
+		{"ranges of one container", []string{
+			`{"tool_name":"t","args":{"a":[2,3],"b":"xyz","c":{"d":true}}}`,
+			`{"tool_name":"t","args":{"a":[1,2],"b":"xyz","c":{"d":true}}}`,
+		}, `{"tool_name":"t","args":{"a":[2],"b":"xyz","c":{"d":true}}}`},
+		{"ancestor after descendant", []string{
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":0}}`,
+			`{"tool_name":"","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`,
+		}, `{"tool_name":"","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`},
+		{"descendant after ancestor", []string{
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":0}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
+		}, ``},
+		{"step inside a dropped member", []string{
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz"}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"":"xyz","c":{"d":true}}}`,
+		}, `{"tool_name":"t","args":{"a":[1,2,3],"":"xyz","c":{"d":0}}}`},
+	}
+	var tr tree
+	tr.build(in, true)
+	all := slices.Clone(tr.candidates())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cs []*cand
+			for _, s := range tt.steps {
+				i := slices.IndexFunc(all, func(c cand) bool { return string(canonjson.AppendText(nil, tr.apply(&c))) == s })
+				if i < 0 {
+					t.Fatalf("no candidate gives %s", s)
+				}
+				cs = append(cs, &all[i])
+			}
+			got := ""
+			if v := tr.merge(cs); v != nil {
+				got = string(canonjson.AppendText(nil, v))
+			}
+			if got != tt.want {
+				t.Errorf("merged %s\nwant   %s", got, tt.want)
+			}
+		})
 	}
 }
 

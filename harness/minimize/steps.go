@@ -33,6 +33,8 @@ const (
 	// maxCharSteps bounds the strings whose characters are simplified one
 	// by one.
 	maxCharSteps = 1024
+	// charLevel puts single-character steps after every chunk step.
+	charLevel = 64
 )
 
 type kind uint8
@@ -56,6 +58,7 @@ type cand struct {
 	r            rune
 	kind         kind
 	list         list
+	level        uint8 // coarse steps first: ddmin granularity (1 = halves, 2 = quarters, ...)
 	key          bool
 	val          any
 }
@@ -120,12 +123,24 @@ func (t *tree) candidates() []cand {
 			t.stringSteps(id, t.keyOf(id), true)
 		}
 	}
-	slices.SortFunc(t.cands, func(x, y cand) int {
-		if c := cmp.Compare(x.list, y.list); c != 0 {
+	// Sort compact pointer-free keys rather than the candidates themselves:
+	// moving thousands of structs holding interfaces is most of a round's
+	// time otherwise.
+	keys := t.keys[:0]
+	for i := range t.cands {
+		c := &t.cands[i]
+		keys = append(keys, sortKey{
+			uint64(c.list)<<56 | uint64(c.level)<<48 | uint64(min(c.size, 1<<48-1)),
+			uint64(min(c.weight, 1<<32-1))<<32 | uint64(i),
+		})
+	}
+	slices.SortFunc(keys, func(x, y sortKey) int {
+		if c := cmp.Compare(x.a, y.a); c != 0 {
 			return c
 		}
-		return compareCands(&x, &y)
+		return cmp.Compare(x.b, y.b)
 	})
+	t.keys = keys
 	// Interleave the lists, each in its own order.
 	var next, end [lists]int
 	for i := range t.cands {
@@ -141,13 +156,16 @@ func (t *tree) candidates() []cand {
 	for len(t.order) < len(t.cands) {
 		for l := range lists {
 			if next[l] < end[l] {
-				t.order = append(t.order, t.cands[next[l]])
+				t.order = append(t.order, t.cands[uint32(keys[next[l]].b)])
 				next[l]++
 			}
 		}
 	}
 	return t.order
 }
+
+// sortKey packs (list, level, size) and (weight, index) of a candidate.
+type sortKey struct{ a, b uint64 }
 
 // compareCands orders candidates by measure: size, then weight, then
 // enumeration order, so that the order is total and deterministic.
@@ -198,8 +216,9 @@ func (t *tree) hoists(id int32) {
 // n = 2, 4, 8, ... and finally k pieces, drop each piece (keep=false) and
 // keep only each piece (keep=true), skipping repeats, dropping everything
 // (unless all is set) and keeping everything.
-func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool)) {
+func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool, level uint8)) {
 	clear(t.seen)
+	level := uint8(0)
 	emit := func(lo, hi int, keep bool) {
 		if keep && lo == 0 {
 			lo, hi, keep = hi, k, false // keeping a prefix drops the rest
@@ -217,9 +236,10 @@ func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool)) {
 			return
 		}
 		t.seen[key] = struct{}{}
-		fn(lo, hi, keep)
+		fn(lo, hi, keep, level)
 	}
 	for n := 2; ; n *= 2 {
+		level++
 		n = min(n, k)
 		if n > maxChunks {
 			return
@@ -252,8 +272,8 @@ func (t *tree) ranges(id int32) {
 		wpre = append(wpre, wpre[len(wpre)-1]+c.weight+c.keyWeight)
 	}
 	t.pre, t.wpre = pre, wpre
-	t.chunks(k, false, func(lo, hi int, keep bool) {
-		c := cand{kind: kDrop, list: listRange, node: id, a: int32(lo), b: int32(hi)}
+	t.chunks(k, false, func(lo, hi int, keep bool, level uint8) {
+		c := cand{kind: kDrop, list: listRange, level: level, node: id, a: int32(lo), b: int32(hi)}
 		gone, goneSize, goneWeight := hi-lo, pre[hi]-pre[lo], wpre[hi]-wpre[lo]
 		if keep {
 			c.kind = kKeep
@@ -277,8 +297,8 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 		size, weight = t.nodes[id].keySize, t.nodes[id].keyWeight
 	}
 	// Values get "" from the simple replacements; keys only from here.
-	t.chunks(k, key, func(lo, hi int, keep bool) {
-		c := cand{kind: kStrDrop, list: listEdit, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
+	t.chunks(k, key, func(lo, hi int, keep bool, level uint8) {
+		c := cand{kind: kStrDrop, list: listEdit, level: level, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
 		inner := x.escPre[k] - (x.escPre[hi] - x.escPre[lo])
 		w := x.wPre[k] - (x.wPre[hi] - x.wPre[lo])
 		if keep {
@@ -300,7 +320,7 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 		if cp >= '1' && cp <= '9' {
 			r = '0'
 		}
-		c := cand{kind: kStrChar, list: listEdit, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
+		c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
 		t.add(c, size, weight, size-escLen(cp)+1, weight-1)
 	}
 }
@@ -336,25 +356,11 @@ func (t *tree) apply(c *cand) any {
 			return t.replaceAt(c.node, canonjson.Object(cut(v, int(c.a), int(c.b), keep)))
 		}
 	}
-	var s string
-	if c.key {
-		s = t.keyOf(c.node)
-	} else {
-		s = n.v.(string)
-	}
-	switch c.kind {
-	case kStrDrop:
-		s = s[:c.a] + s[c.b:]
-	case kStrKeep:
-		s = s[c.a:c.b]
-	case kStrChar:
-		s = s[:c.a] + string(c.r) + s[c.b:]
-	}
 	if !c.key {
-		return t.replaceAt(c.node, s)
+		return t.replaceAt(c.node, editString(n.v.(string), c))
 	}
 	o := append(canonjson.Object(nil), t.nodes[n.parent].v.(canonjson.Object)...)
-	o[n.index].Key = s
+	o[n.index].Key = editString(o[n.index].Key, c)
 	return t.replaceAt(n.parent, o)
 }
 

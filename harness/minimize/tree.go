@@ -34,7 +34,8 @@ type tree struct {
 	str     strIndex
 	cands   []cand
 	order   []cand // cands interleaved by list: the order batches take
-	pre     []int  // prefix sums for ranges
+	keys    []sortKey
+	pre     []int // prefix sums for ranges
 	wpre    []int
 	seen    map[uint64]struct{}
 }

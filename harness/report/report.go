@@ -1,10 +1,12 @@
-package harness
+// Package report renders the outcome of a run for people and machines: the
+// JSON report, the closing summary, a JUnit file for CI systems, Markdown for
+// a CI job summary, and the list of known divergences a run is held to.
+package report
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,10 +28,32 @@ type Report struct {
 	Adapters    []AdapterReport `json:"adapters"`
 	Divergences uint64          `json:"divergences"`
 	Distinct    []Group         `json:"distinct"`
-	Coverage    []ClassCount    `json:"coverage"`
-	Interrupted bool            `json:"interrupted"`
-	Error       string          `json:"error,omitempty"`
-	Exit        int             `json:"exit"`
+	// Known lists the distinct divergences the known list accepts, and Stale
+	// the listed ones that did not occur; both empty without a known list.
+	Known       []string     `json:"known,omitempty"`
+	Stale       []string     `json:"stale,omitempty"`
+	Coverage    []ClassCount `json:"coverage"`
+	Interrupted bool         `json:"interrupted"`
+	Error       string       `json:"error,omitempty"`
+	Exit        int          `json:"exit"`
+}
+
+// Group is one distinct divergence: every finding with the same signature.
+type Group struct {
+	Signature string `json:"signature"`
+	Kind      string `json:"kind"`
+	Count     uint64 `json:"count"`
+	// First is the corpus file of the first finding of the group.
+	First string `json:"first"`
+	// Example is the first finding's input in extended JSON.
+	Example string `json:"example"`
+	// Minimized is the shrunk input in extended JSON, and MinimizedPath its
+	// corpus file; empty when not minimized (interrupted, disabled, flaky).
+	Minimized      string `json:"minimized,omitempty"`
+	MinimizedPath  string `json:"minimized_path,omitempty"`
+	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
+	MinimizeNote   string `json:"minimize_note,omitempty"`
+	Diff           string `json:"diff"`
 }
 
 // AdapterReport is one adapter's figures over all lanes.
@@ -50,32 +74,8 @@ type ClassCount struct {
 	Cases uint64 `json:"cases"`
 }
 
-func adapterReports(names []string, lanes []*lane) []AdapterReport {
-	var out []AdapterReport
-	for ai, name := range names {
-		ar := AdapterReport{Name: name}
-		var busy time.Duration
-		for _, l := range lanes {
-			st := l.stats[ai]
-			h := l.adapters[ai].Hello()
-			ar.Impl, ar.Version = h.Name, h.Version
-			ar.Batches += st.Batches
-			ar.Failures += st.Failures
-			ar.ProtocolErrors += st.ProtocolErrs
-			busy += st.Busy
-			if w, ok := l.adapters[ai].(interface{ StartCount() int }); ok {
-				ar.Starts += w.StartCount()
-			}
-		}
-		if ar.Batches > 0 {
-			ar.MeanBatchMs = float64(busy.Microseconds()) / 1000 / float64(ar.Batches)
-		}
-		out = append(out, ar)
-	}
-	return out
-}
-
-func (r *Report) write(path string) error {
+// Write stores the report as JSON at path, atomically; "" writes nothing.
+func (r *Report) Write(path string) error {
 	if path == "" {
 		return nil
 	}
@@ -109,9 +109,9 @@ func (r *Report) Summary(w io.Writer) {
 	for i, g := range r.Distinct {
 		fmt.Fprintf(w, "bug %d: %s (%d findings, first %s)\n", i+1, g.Signature, g.Count, g.First)
 		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, clip(g.Minimized, 300), g.MinimizedPath)
+			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, Clip(g.Minimized, 300), g.MinimizedPath)
 		} else {
-			fmt.Fprintf(w, "  example: %s\n", clip(g.Example, 300))
+			fmt.Fprintf(w, "  example: %s\n", Clip(g.Example, 300))
 			if g.MinimizeNote != "" {
 				fmt.Fprintf(w, "  not minimized: %s\n", g.MinimizeNote)
 			}
@@ -127,14 +127,17 @@ func (r *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "difffuzz: %d divergences, %d distinct; exit %d\n", r.Divergences, len(r.Distinct), r.Exit)
 }
 
-func clip(s string, n int) string {
+// Clip shortens s to n bytes for a message, saying how long it was.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
-func indentStderr(s string) string {
+// IndentStderr renders a worker's stderr tail for a message, its last lines
+// prefixed.
+func IndentStderr(s string) string {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
 		return "  (no stderr)"
@@ -145,5 +148,3 @@ func indentStderr(s string) string {
 	}
 	return "  stderr: " + strings.Join(lines, "\n  stderr: ")
 }
-
-func baseName(p string) string { return filepath.Base(p) }
