@@ -71,7 +71,7 @@ func Digest(canonical []byte) [32]byte {
 	if len(canonical) <= blake3ChunkSize || len(canonical) > 64<<10 {
 		return blake3.Sum256(canonical)
 	}
-	// blake3.Sum256 copies a 9 KB hasher to the heap and, once a write spans
+	// blake3.Sum256 copies a 3 KB hasher to the heap and, once a write spans
 	// several chunks, hashes them on goroutines: costly for the few-KB texts
 	// of typical cases. Feeding a pooled hasher one chunk at a time keeps it
 	// on the sequential path, allocation-free.
@@ -121,6 +121,8 @@ func putEncoder(e *encoder) {
 	e.idx = e.idx[:0]
 	clear(e.keys[:cap(e.keys)])
 	e.keys = e.keys[:0]
+	clear(e.path[:cap(e.path)]) // do not keep a failed case's keys alive
+	e.path = e.path[:0]
 	encoders.Put(e)
 }
 
