@@ -432,6 +432,8 @@ func TestNumberSteps(t *testing.T) {
 		want []string // extended texts that must be among the steps
 	}{
 		{int64(-3456), []string{"3456", "-345", "-1728", "-3000", "-1000", "-34", "-3456.0"}},
+		{int64(7), []string{"0", "3", "7.0"}},
+		{int64(math.MaxInt64), []string{"922337203685477580", "4611686018427387903", "9000000000000000000", "1000000000000000000", "9223372036"}},
 		{big30, []string{"100000000000000000000000000000", "1000000000000000", "9223372036854775807", "1e+30"}},
 		{3.75e25, []string{"0.0", "4e+25", "1e+25", "3.75", "37500000000000.0", "3.75e+22", "3.75e+24"}},
 		{math.Copysign(0, -1), []string{"0.0"}},
@@ -442,7 +444,10 @@ func TestNumberSteps(t *testing.T) {
 		var out []any
 		switch x := tt.in.(type) {
 		case int64:
-			out = intSteps(big.NewInt(x), out)
+			out = int64Steps(x, out)
+			if slow := intSteps(big.NewInt(x), nil); !slices.EqualFunc(out, slow, canonjson.Equal) {
+				t.Errorf("int64Steps(%d) = %v, intSteps %v", x, out, slow)
+			}
 			out = append(out, float64(x))
 		case *big.Int:
 			out = intSteps(x, out)

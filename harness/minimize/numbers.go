@@ -14,7 +14,11 @@ func (t *tree) numberSteps(id int32, v any) {
 	var out []any
 	switch x := v.(type) {
 	case int64:
-		out = intSteps(big.NewInt(x), out)
+		if x == math.MinInt64 {
+			out = intSteps(big.NewInt(x), out)
+		} else {
+			out = int64Steps(x, out)
+		}
 		if x >= -1<<53 && x <= 1<<53 {
 			out = append(out, float64(x))
 		}
@@ -76,6 +80,32 @@ func intSteps(x *big.Int, out []any) []any {
 	if digits >= 4 {
 		half := new(big.Int).Exp(ten, big.NewInt(int64(digits/2)), nil)
 		out = append(out, intValue(new(big.Int).Quo(x, half)))
+	}
+	return out
+}
+
+// int64Steps is intSteps without big.Int for the common case, any int64
+// but math.MinInt64.
+func int64Steps(x int64, out []any) []any {
+	if x == 0 {
+		return out
+	}
+	sign, a := int64(1), x
+	if x < 0 {
+		sign, a = -1, -x
+		out = append(out, a)
+	}
+	digits, p := 1, int64(1)
+	for ; a/p >= 10; p *= 10 {
+		digits++
+	}
+	out = append(out, x/10, x/2, x/p*p, sign*p)
+	if digits >= 4 {
+		half := int64(1)
+		for range digits / 2 {
+			half *= 10
+		}
+		out = append(out, x/half)
 	}
 	return out
 }

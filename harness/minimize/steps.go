@@ -97,6 +97,8 @@ func (t *tree) candidates() []cand {
 	if t.seen == nil {
 		t.seen = make(map[uint64]struct{})
 	}
+	clear(t.seen)
+	t.seenCall = 0
 	for id := range int32(len(t.nodes)) {
 		n := &t.nodes[id]
 		for _, s := range simples {
@@ -217,7 +219,10 @@ func (t *tree) hoists(id int32) {
 // keep only each piece (keep=true), skipping repeats, dropping everything
 // (unless all is set) and keeping everything.
 func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool, level uint8)) {
-	clear(t.seen)
+	// t.seen holds this round's chunks of every sequence, told apart by a
+	// call number: clearing a map per sequence costs its whole capacity.
+	t.seenCall++
+	call := uint64(t.seenCall) << 42
 	level := uint8(0)
 	emit := func(lo, hi int, keep bool) {
 		if keep && lo == 0 {
@@ -228,14 +233,16 @@ func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool, level uint
 		if lo >= hi || (!all && lo == 0 && hi == k) {
 			return
 		}
-		key := uint64(lo)<<33 | uint64(hi)<<1
-		if keep {
-			key |= 1
+		if k < 1<<21 {
+			key := call | uint64(lo)<<22 | uint64(hi)<<1
+			if keep {
+				key |= 1
+			}
+			if _, dup := t.seen[key]; dup {
+				return
+			}
+			t.seen[key] = struct{}{}
 		}
-		if _, dup := t.seen[key]; dup {
-			return
-		}
-		t.seen[key] = struct{}{}
 		fn(lo, hi, keep, level)
 	}
 	for n := 2; ; n *= 2 {

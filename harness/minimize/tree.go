@@ -30,14 +30,15 @@ type tree struct {
 	env        bool  // the root is an envelope to be kept
 	tool, args int32 // ids of the envelope's members when env
 
-	scratch []byte
-	str     strIndex
-	cands   []cand
-	order   []cand // cands interleaved by list: the order batches take
-	keys    []sortKey
-	pre     []int // prefix sums for ranges
-	wpre    []int
-	seen    map[uint64]struct{}
+	scratch  []byte
+	str      strIndex
+	cands    []cand
+	order    []cand // cands interleaved by list: the order batches take
+	keys     []sortKey
+	pre      []int // prefix sums for ranges
+	wpre     []int
+	seen     map[uint64]struct{} // chunks emitted this round, see chunks
+	seenCall uint32
 }
 
 // strIndex is one string decoded to code points, with prefix sums of
