@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/bits"
 	"path/filepath"
 	"sort"
@@ -155,12 +156,44 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 	case c.found > 0:
 		rep.Exit = ExitDivergence
 	}
-	if werr := rep.Write(c.cfg.ReportPath); werr != nil {
-		fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
-		rep.Exit = ExitSetup
-	}
-	rep.Summary(c.cfg.Stdout)
+	finishReport(rep, c.cfg.KnownPath, c.cfg.UpdateKnown, c.cfg.Shards == 1 && !interrupted, outputs{c.cfg.ReportPath, c.cfg.JUnitPath, c.cfg.SummaryPath}, c.cfg.Stdout, c.cfg.Stderr)
 	return rep
+}
+
+// outputs are the files a report is written to; "" skips one.
+type outputs struct{ json, junit, markdown string }
+
+// finishReport holds the report to the known list, writes it everywhere it
+// is asked for and prints the summary. A file that cannot be written makes
+// the exit status 2: the run's outcome would otherwise be lost.
+func finishReport(rep *report.Report, knownPath string, update, checkStale bool, out outputs, stdout, stderr io.Writer) {
+	if knownPath != "" {
+		k, err := report.LoadKnown(knownPath)
+		switch {
+		case err != nil:
+			rep.Error, rep.Exit = err.Error(), ExitSetup
+		case update:
+			if err := k.Update(knownPath, rep); err != nil {
+				rep.Error, rep.Exit = err.Error(), ExitSetup
+			} else if k, err = report.LoadKnown(knownPath); err == nil {
+				k.Apply(rep, checkStale)
+				fmt.Fprintf(stderr, "difffuzz: rewrote %s with %d entries\n", knownPath, len(rep.Distinct))
+			}
+		default:
+			k.Apply(rep, checkStale)
+		}
+	}
+	for _, write := range []func() error{
+		func() error { return rep.Write(out.json) },
+		func() error { return rep.WriteJUnit(out.junit) },
+		func() error { return rep.WriteMarkdown(out.markdown) },
+	} {
+		if err := write(); err != nil {
+			fmt.Fprintf(stderr, "difffuzz: %v\n", err)
+			rep.Exit = ExitSetup
+		}
+	}
+	rep.Summary(stdout)
 }
 
 func adapterReports(names []string, lanes []*lane) []report.AdapterReport {

@@ -45,8 +45,14 @@ type Config struct {
 	Gen gen.Config
 	// CorpusDir receives every finding; "" means "corpus".
 	CorpusDir string
-	// ReportPath receives the JSON report; "" means none.
-	ReportPath string
+	// ReportPath receives the JSON report, JUnitPath the JUnit XML and
+	// SummaryPath the Markdown summary; "" means none.
+	ReportPath, JUnitPath, SummaryPath string
+	// KnownPath is the list of accepted divergences; "" means none. With it,
+	// only new divergences (and, in an unsharded run, stale entries) fail the
+	// run. UpdateKnown rewrites the list to what this run found.
+	KnownPath   string
+	UpdateKnown bool
 	// MinimizeTime bounds the minimization of each distinct finding at the
 	// end of the run; 0 means 10s, negative means no minimization.
 	MinimizeTime time.Duration

@@ -64,6 +64,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
 	r.col = newCollector(&r.cfg, r.names)
+	if cfg.KnownPath != "" {
+		if _, err := report.LoadKnown(cfg.KnownPath); err != nil {
+			return r.col.finish(nil, err, false), ExitSetup
+		}
+	}
 	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
 	if cfg.Command != "" {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)

@@ -46,7 +46,11 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
 	seed := fs.String("seed", "", "generator seed (default: random, printed)")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "corpus", "folder for findings")
-	fs.StringVar(&cfg.ReportPath, "report", "", "write the JSON report to this file")
+	fs.StringVar(&cfg.ReportPath, "report", "", "write the JSON report to this `file`")
+	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
+	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary (for a CI job summary) to this `file`")
+	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")
+	fs.BoolVar(&cfg.UpdateKnown, "update-known", false, "rewrite the -known file to the divergences this run finds")
 	fs.IntVar(&cfg.Batch, "batch", 256, "cases per batch")
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
 	shard := fs.String("shard", "0/1", "take shard `I/N` of the case space")
@@ -69,6 +73,9 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	}
 	if cfg.Seed, err = parseSeed(*seed); err != nil {
 		return c.usageError(fs, "-seed: %v", err)
+	}
+	if cfg.UpdateKnown && cfg.KnownPath == "" {
+		return c.usageError(fs, "-update-known needs -known FILE")
 	}
 	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
 	_, code := harness.Run(ctx, cfg)
@@ -182,4 +189,25 @@ func (c *CLI) minimize(ctx context.Context, args []string) int {
 		return c.usageError(fs, "want exactly one FILE")
 	}
 	return harness.MinimizeFile(ctx, *cfg, fs.Arg(0))
+}
+
+func (c *CLI) corpusCmd(args []string) int {
+	if len(args) == 0 || args[0] != "merge" {
+		fmt.Fprintln(c.Stderr, "usage: difffuzz corpus merge -o OUT [flags] DIR...")
+		return harness.ExitSetup
+	}
+	fs := c.newFlagSet("corpus merge", "DIR...")
+	cfg := harness.MergeConfig{Stdout: c.Stdout, Stderr: c.Stderr}
+	fs.StringVar(&cfg.Out, "o", "", "the merged corpus `folder` (required)")
+	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`")
+	fs.StringVar(&cfg.ReportPath, "report", "", "write the merged JSON report to this `file`")
+	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
+	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary to this `file`")
+	if code := parse(fs, args[1:]); code >= 0 {
+		return code
+	}
+	if cfg.Out == "" || fs.NArg() == 0 {
+		return c.usageError(fs, "want -o OUT and at least one DIR")
+	}
+	return harness.Merge(cfg, fs.Args())
 }

@@ -9,6 +9,8 @@
 //	difffuzz check [flags] [FILE]  run JSON lines of extended JSON (default stdin) through every adapter
 //	difffuzz replay [flags] [PATH...]  re-run saved cases (default corpus/); exit 1 if any diverges
 //	difffuzz minimize [flags] FILE shrink a diverging input to a minimal one, saved beside it
+//	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
+//	difffuzz adapter check NAME|COMMAND  conformance run for one worker
 //
 // Inputs are written in the extended JSON of docs/canonical-json.md: JSON
 // plus NaN, Infinity and -Infinity; a number with a fraction or exponent is a
@@ -82,6 +84,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.minimize(ctx, args[1:])
 	case "adapter":
 		return c.adapterCmd(ctx, args[1:])
+	case "corpus":
+		return c.corpusCmd(args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage()
 		return harness.ExitOK
@@ -100,6 +104,7 @@ commands:
   replay    re-run saved corpus cases; exit 1 if any still diverges
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
+  corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
 
 exit status: 0 agreement, 1 divergence, 2 usage or setup error
 `)

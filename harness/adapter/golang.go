@@ -50,9 +50,6 @@ func Compute(c any) (r wire.Result) {
 			r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
 		}
 	}()
-	if k, ok := c.(wire.NonStringKey); ok {
-		return wire.Result{Error: string(canonjson.CodeNonStringKey), Message: fmt.Sprintf("key %v is not a string", k.Key)}
-	}
 	b, err := canonjson.Canonical(c)
 	if err != nil {
 		code := wire.ErrorInternal

@@ -7,6 +7,30 @@
 // because each check is a round trip to every adapter; the minimizer's aim
 // is therefore few calls, and it spends CPU freely to choose, every round,
 // the candidates most likely to shrink the value a lot.
+//
+// Each candidate applies one step to the current value:
+//
+//   - replace any value by 0, "", {}, [] or null;
+//   - hoist: replace a container by a descendant 1, 2, 4, 8, ... levels
+//     below it, so that deep nesting goes in logarithmically many rounds;
+//   - drop chunks of a container's members or elements ddmin-style
+//     (halves, quarters, ... single members), or keep only one chunk, so
+//     that wide containers go in logarithmically many rounds;
+//   - the same chunk steps on the code points of strings and keys, then
+//     turning single characters into 'a' (a digit into '0');
+//   - numbers: fewer significant digits, the decimal exponent moved
+//     toward zero by all, half, a quarter, ... of itself, the absolute
+//     value, integers divided by 10 or 2 or cut to their leading digit,
+//     float<->integer swaps, big integers toward the int64 range.
+//
+// A step is offered only if it makes the value smaller: shorter extended
+// JSON text (canonjson.AppendText), or as short and simpler (characters
+// closer to 'a' and '0', smaller digits and exponents), so minimization
+// always ends. Batches take the steps of every kind in turn, coarsest and
+// biggest first; the round keeps the smallest failing candidate, and the
+// next round also tries all that round's compatible failing steps merged
+// into one candidate. A cut never joins a high and a low lone surrogate
+// (they would travel as a valid pair in UTF-16).
 package minimize
 
 import (

@@ -468,6 +468,56 @@ func TestNumberSteps(t *testing.T) {
 	}
 }
 
+// TestErrorCodes minimizes generated out-of-domain cases for "the Go
+// implementation rejects it with code X", the shape of a real finding
+// about error codes.
+func TestErrorCodes(t *testing.T) {
+	tests := []struct {
+		class     gen.Classes
+		code      canonjson.Code
+		maxRounds int
+		want      func(v any) bool
+	}{
+		{gen.ClassDuplicateKey, canonjson.CodeDuplicateKey, 30, func(v any) bool {
+			return string(canonjson.AppendText(nil, v)) == `{"tool_name":"","args":{"":0,"":0}}`
+		}},
+		{gen.ClassLoneSurrogate, canonjson.CodeLoneSurrogate, 30, func(v any) bool {
+			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
+		}},
+		{gen.ClassTooDeep, canonjson.CodeTooDeep, 40, func(v any) bool {
+			// 511 nested containers inside args, nothing else.
+			return len(canonjson.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
+		}},
+		{gen.ClassBadEnvelope, canonjson.CodeBadEnvelope, 30, func(v any) bool {
+			return len(canonjson.AppendText(nil, v)) <= 2 // 0, "", {}, []
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.code), func(t *testing.T) {
+			rejects := func(v any) bool {
+				_, err := canonjson.Canonical(v)
+				var ce *canonjson.Error
+				return errors.As(err, &ce) && ce.Code == tt.code
+			}
+			g := gen.New(gen.Config{Seed: 21, OutOfDomain: 1})
+			var in any
+			for i := uint64(0); in == nil; i++ {
+				if v, c := g.Case(i); c&gen.OutOfDomainClasses == tt.class && len(canonjson.AppendText(nil, v)) > 1000 {
+					in = v
+				}
+			}
+			got, st, err := Minimize(context.Background(), in, predicate(t, rejects, isEnvelope(in), DefaultMaxBatch), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d -> %d bytes in %d rounds (%d merged): %.120s", st.StartSize, st.EndSize, st.Rounds, st.Merged, canonjson.AppendText(nil, got))
+			if !rejects(got) || !tt.want(got) || st.Rounds > tt.maxRounds {
+				t.Errorf("got %.200s after %d rounds", canonjson.AppendText(nil, got), st.Rounds)
+			}
+		})
+	}
+}
+
 // TestEverythingFails: with a predicate that always holds, the result is
 // the smallest envelope, and merging gets there in a few rounds.
 func TestEverythingFails(t *testing.T) {

@@ -7,25 +7,7 @@ import (
 	canonjson "difffuzz/adapters/go"
 )
 
-// The step set. Each candidate applies exactly one step to the current
-// value:
-//
-//   - replace any value by null, 0, "", {} or [];
-//   - hoist: replace a container by a descendant 1, 2, 4, 8, ... levels
-//     below it (so deep nesting shrinks in logarithmically many rounds);
-//   - drop members or elements of a container ddmin-style: halves,
-//     quarters, eighths, ... down to single members, and keep only one
-//     such chunk (so a wide container shrinks in logarithmically many
-//     rounds);
-//   - the same chunk steps on the code points of strings and keys, then
-//     turning one character into 'a' (or '0' for a digit);
-//   - numbers: fewer significant digits, a decimal exponent nearer zero,
-//     the absolute value, dividing integers by 10 or 2, float<->integer
-//     swaps, big integers toward the int64 range.
-//
-// Candidates are ordered by the size of their extended JSON text, then by
-// weight (see numberWeight), so each round tries the biggest cuts first and
-// keeps the smallest failing candidate.
+// Limits of the step set (see the package documentation for the steps).
 const (
 	// maxChunks bounds the chunks per container or string per round; longer
 	// sequences get finer chunks once coarse steps have shortened them.
@@ -73,7 +55,7 @@ type list uint8
 const (
 	listScalar list = iota // replace a value by a simple value or a hoisted scalar
 	listRange              // drop or keep chunks of a container
-	listHoist              // replace a container by a descendant container
+	listHoist // replace a container by a descendant container; object to array
 	listEdit               // string, key and number steps
 	lists
 )

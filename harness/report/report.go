@@ -54,6 +54,8 @@ type Group struct {
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
 	MinimizeNote   string `json:"minimize_note,omitempty"`
 	Diff           string `json:"diff"`
+	// KnownReason is the known list's reason when the divergence is accepted.
+	KnownReason string `json:"known_reason,omitempty"`
 }
 
 // AdapterReport is one adapter's figures over all lanes.
@@ -107,7 +109,11 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "  edge classes never hit: %s\n", strings.Join(unhit, ", "))
 	}
 	for i, g := range r.Distinct {
-		fmt.Fprintf(w, "bug %d: %s (%d findings, first %s)\n", i+1, g.Signature, g.Count, g.First)
+		known := ""
+		if g.KnownReason != "" {
+			known = " [known: " + g.KnownReason + "]"
+		}
+		fmt.Fprintf(w, "bug %d: %s (%d findings, first %s)%s\n", i+1, g.Signature, g.Count, g.First, known)
 		if g.Minimized != "" {
 			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, Clip(g.Minimized, 300), g.MinimizedPath)
 		} else {
@@ -124,7 +130,13 @@ func (r *Report) Summary(w io.Writer) {
 	if r.Error != "" {
 		fmt.Fprintf(w, "difffuzz: error: %s\n", r.Error)
 	}
-	fmt.Fprintf(w, "difffuzz: %d divergences, %d distinct; exit %d\n", r.Divergences, len(r.Distinct), r.Exit)
+	for _, sig := range r.Stale {
+		fmt.Fprintf(w, "stale known divergence (no longer occurs; remove it from the list): %s\n", sig)
+	}
+	if r.Command != "" {
+		fmt.Fprintf(w, "difffuzz: repeat with: %s\n", r.Command)
+	}
+	fmt.Fprintf(w, "difffuzz: %d divergences, %d distinct (%d known, %d stale); exit %d\n", r.Divergences, len(r.Distinct), len(r.Known), len(r.Stale), r.Exit)
 }
 
 // Clip shortens s to n bytes for a message, saying how long it was.

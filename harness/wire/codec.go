@@ -67,6 +67,24 @@ func (e *Encoder) Batch(id uint64, cases []any) ([]byte, error) {
 	return e.end()
 }
 
+// BatchRaw encodes a batch request whose cases are already msgpack values,
+// copied byte for byte: it carries what the value model cannot express (a
+// non-string key, a bin value, an unknown ext type). Each element of cases
+// must be exactly one msgpack value; BatchRaw does not check them.
+func (e *Encoder) BatchRaw(id uint64, cases [][]byte) ([]byte, error) {
+	e.begin(TypeBatch, 3)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	e.field("cases")
+	_ = e.enc.EncodeArrayLen(len(cases))
+	for _, c := range cases {
+		if _, err := e.enc.Writer().Write(c); err != nil {
+			return nil, err
+		}
+	}
+	return e.end()
+}
+
 // Bench encodes a bench request: time rounds passes over cases.
 func (e *Encoder) Bench(id uint64, cases []any, rounds int) ([]byte, error) {
 	e.begin(TypeBench, 4)

@@ -30,11 +30,6 @@ const MaxDepth = 1000
 // holds.
 type Unsupported struct{ Reason string }
 
-// NonStringKey replaces a whole decoded case whose object had a key that is not
-// a string: canonjson.Object cannot hold one. The driver never sends such keys;
-// a worker answers non_string_key for the case.
-type NonStringKey struct{ Key any }
-
 var errDepth = fmt.Errorf("value nested deeper than %d", MaxDepth)
 
 func encodeValue(e *msgpack.Encoder, v any, depth int) error {
@@ -231,32 +226,40 @@ func (vd *valueDecoder) array(depth int) (any, error) {
 	return arr, nil
 }
 
+// object decodes a map into a canonjson.Object, or into a canonjson.RawObject
+// when a key is not a string, so that canonjson reports non_string_key at its
+// place in the spec's walk.
 func (vd *valueDecoder) object(depth int) (any, error) {
 	n, err := vd.length(vd.d.DecodeMapLen())
 	if err != nil {
 		return nil, err
 	}
-	obj := make(canonjson.Object, n)
-	var bad any
-	for i := range obj {
+	obj := make(canonjson.Object, 0, n)
+	var raw canonjson.RawObject
+	for i := 0; i < n; i++ {
 		k, err := vd.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		key, ok := k.(string)
-		if !ok && bad == nil {
-			bad = NonStringKey{k}
-		}
-		obj[i].Key = key
-		if obj[i].Value, err = vd.value(depth + 1); err != nil {
+		v, err := vd.value(depth + 1)
+		if err != nil {
 			return nil, err
 		}
-		if _, ok := obj[i].Value.(NonStringKey); ok && bad == nil {
-			bad = obj[i].Value
+		key, isString := k.(string)
+		if !isString && raw == nil {
+			raw = make(canonjson.RawObject, 0, n)
+			for _, m := range obj {
+				raw = append(raw, canonjson.RawMember{Key: m.Key, Value: m.Value})
+			}
 		}
+		if raw != nil {
+			raw = append(raw, canonjson.RawMember{Key: k, Value: v})
+			continue
+		}
+		obj = append(obj, canonjson.Member{Key: key, Value: v})
 	}
-	if bad != nil {
-		return bad, nil
+	if raw != nil {
+		return raw, nil
 	}
 	return obj, nil
 }

@@ -64,7 +64,7 @@ func TestOutOfModelValues(t *testing.T) {
 		{"unknown ext", []byte{0xd4, 0x09, 0x00}, "wire.Unsupported"},
 		{"bad big int", []byte{0xd5, 0x01, '0', '1'}, "wire.Unsupported"},
 		{"odd utf16", []byte{0xd4, 0x02, 0x00}, "wire.Unsupported"},
-		{"int key", []byte{0x81, 0x01, 0xc0}, "wire.NonStringKey"},
+		{"int key", []byte{0x81, 0x01, 0xc0}, "canonjson.RawObject"},
 		{"float32", []byte{0xca, 0x3f, 0xc0, 0x00, 0x00}, "float64"},
 	}
 	for _, tt := range tests {
@@ -84,8 +84,8 @@ func typeName(v any) string {
 	switch v.(type) {
 	case Unsupported:
 		return "wire.Unsupported"
-	case NonStringKey:
-		return "wire.NonStringKey"
+	case canonjson.RawObject:
+		return "canonjson.RawObject"
 	case float64:
 		return "float64"
 	}

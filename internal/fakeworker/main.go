@@ -7,6 +7,7 @@
 //	ok            a correct worker
 //	keyorder      sorts object keys by UTF-16 code unit (the JavaScript trap)
 //	number        prints floats of 1e21 and up without an exponent
+//	differ        answers every case with the same wrong text, so every case diverges
 //	crash MARK    exits with status 3 on a case whose text contains MARK
 //	abort MARK    kills itself with SIGABRT on such a case
 //	hang MARK     never answers a batch holding such a case
@@ -134,6 +135,10 @@ func misbehave(mode string) {
 
 func compute(mode string, c any) wire.Result {
 	r := adapter.Compute(c)
+	if mode == "differ" {
+		d := canonjson.Digest([]byte("x"))
+		return wire.Result{Canonical: []byte("x"), Digest: d[:]}
+	}
 	switch {
 	case r.Error != "":
 		return r

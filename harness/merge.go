@@ -1,0 +1,199 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/report"
+)
+
+// MergeConfig is "difffuzz corpus merge": shard outputs into one corpus and
+// one report.
+type MergeConfig struct {
+	Out         string // the merged corpus folder
+	KnownPath   string // the known list to hold the merged findings to; "" none
+	ReportPath  string
+	JUnitPath   string
+	SummaryPath string
+	Stdout      io.Writer
+	Stderr      io.Writer
+}
+
+// Merge copies the corpora of shard outputs into one folder (content-addressed
+// names make it a deduplicating copy), regroups the findings by divergence
+// signature, sums the shards' reports and holds the result to the known list,
+// now with the stale check that no single shard can make. Each DIR is a shard's
+// output folder holding corpus/ and report.json, or a corpus folder itself.
+func Merge(cfg MergeConfig, dirs []string) int {
+	rep := &report.Report{Shards: 1}
+	for _, dir := range dirs {
+		src := dir
+		if info, err := os.Stat(filepath.Join(dir, "corpus")); err == nil && info.IsDir() {
+			src = filepath.Join(dir, "corpus")
+			if err := addShardReport(rep, filepath.Join(dir, "report.json")); err != nil {
+				fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+				return ExitSetup
+			}
+		}
+		if err := copyCorpus(src, cfg.Out); err != nil {
+			fmt.Fprintf(cfg.Stderr, "difffuzz: merge %s: %v\n", dir, err)
+			return ExitSetup
+		}
+	}
+	if err := regroup(rep, cfg.Out); err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		rep.Error = err.Error()
+	}
+	rep.Exit = ExitOK
+	switch {
+	case rep.Error != "":
+		rep.Exit = ExitSetup
+	case rep.Divergences > 0:
+		rep.Exit = ExitDivergence
+	}
+	if rep.Seconds > 0 {
+		rep.Rate = float64(rep.Cases) / rep.Seconds
+	}
+	finishReport(rep, cfg.KnownPath, false, true, outputs{cfg.ReportPath, cfg.JUnitPath, cfg.SummaryPath}, cfg.Stdout, cfg.Stderr)
+	return rep.Exit
+}
+
+// copyCorpus copies every entry of src into out, keeping what out has.
+func copyCorpus(src, out string) error {
+	files, err := corpus.Files([]string{src})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		dst := filepath.Join(out, filepath.Base(f))
+		if _, err := os.Stat(dst); err == nil {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if err := corpus.WriteFileAtomic(dst, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addShardReport adds one shard's counts; the merged run lasted as long as
+// its longest shard.
+func addShardReport(rep *report.Report, path string) error {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var s report.Report
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Started.IsZero() || s.Started.Before(rep.Started) {
+		rep.Started = s.Started
+	}
+	rep.Seed, rep.Command = s.Seed, s.Command
+	rep.Cases += s.Cases
+	rep.Compared += s.Compared
+	rep.Seconds = max(rep.Seconds, s.Seconds)
+	rep.Adapters = mergeAdapters(rep.Adapters, s.Adapters)
+	rep.Coverage = mergeCoverage(rep.Coverage, s.Coverage)
+	return nil
+}
+
+func mergeAdapters(into, add []report.AdapterReport) []report.AdapterReport {
+	if into == nil {
+		return append([]report.AdapterReport(nil), add...)
+	}
+	for i := range into {
+		for _, a := range add {
+			if a.Name == into[i].Name {
+				total := into[i].MeanBatchMs*float64(into[i].Batches) + a.MeanBatchMs*float64(a.Batches)
+				into[i].Batches += a.Batches
+				into[i].Failures += a.Failures
+				into[i].ProtocolErrors += a.ProtocolErrors
+				into[i].Starts += a.Starts
+				if into[i].Batches > 0 {
+					into[i].MeanBatchMs = total / float64(into[i].Batches)
+				}
+			}
+		}
+	}
+	return into
+}
+
+func mergeCoverage(into, add []report.ClassCount) []report.ClassCount {
+	if into == nil {
+		return append([]report.ClassCount(nil), add...)
+	}
+	for i := range into {
+		for _, c := range add {
+			if c.Class == into[i].Class {
+				into[i].Cases += c.Cases
+			}
+		}
+	}
+	return into
+}
+
+// regroup rebuilds the distinct divergences from the entries in dir: each
+// original finding counts in each of its signatures; the smallest minimized
+// entry of a signature is its example.
+func regroup(rep *report.Report, dir string) error {
+	files, err := corpus.Files([]string{dir})
+	if err != nil {
+		return err
+	}
+	entries, names, loadErr := corpus.LoadAll(files)
+	groups := map[string]*report.Group{}
+	for i, e := range entries {
+		if e.Signature == "" {
+			continue
+		}
+		if e.MinimizedFrom == "" {
+			rep.Divergences++
+		}
+		for _, sig := range strings.Split(e.Signature, "; ") {
+			g := groups[sig]
+			if g == nil {
+				g = &report.Group{Signature: sig, Kind: strings.SplitN(sig, ":", 2)[0]}
+				groups[sig] = g
+			}
+			text := string(canonjson.AppendText(nil, e.Input))
+			switch {
+			case e.MinimizedFrom != "":
+				if g.Minimized == "" || len(text) < len(g.Minimized) {
+					g.Minimized, g.MinimizedPath = text, names[i]
+				}
+			default:
+				g.Count++
+				if g.First == "" || names[i] < g.First {
+					g.First, g.Example = names[i], text
+				}
+			}
+		}
+	}
+	for _, g := range groups {
+		rep.Distinct = append(rep.Distinct, *g)
+	}
+	sort.Slice(rep.Distinct, func(i, j int) bool {
+		a, b := rep.Distinct[i], rep.Distinct[j]
+		return a.Count > b.Count || a.Count == b.Count && a.Signature < b.Signature
+	})
+	return loadErr
+}

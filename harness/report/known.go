@@ -1,0 +1,113 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"difffuzz/harness/corpus"
+)
+
+// Known is the checked-in list of accepted divergences, in the spirit of the
+// protobuf conformance failure lists: a run fails on a divergence that is not
+// listed, and on a listed one that no longer occurs, so the list cannot go
+// stale silently.
+//
+// The file has one entry a line, "SIGNATURE # REASON"; blank lines and lines
+// starting with # are comments. Every entry needs a reason.
+type Known struct {
+	Reasons map[string]string // signature -> reason
+	order   []string
+}
+
+// LoadKnown reads a known list; a missing file is an empty list, so that a
+// first run with -update-known can create it.
+func LoadKnown(path string) (*Known, error) {
+	k := &Known{Reasons: map[string]string{}}
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return k, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("known divergences: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		sig, reason, _ := strings.Cut(text, "#")
+		sig, reason = strings.TrimSpace(sig), strings.TrimSpace(reason)
+		switch {
+		case !strings.Contains(sig, ": "):
+			return nil, fmt.Errorf("%s:%d: %q is not a divergence signature (KIND: ADAPTERS)", path, line, sig)
+		case reason == "":
+			return nil, fmt.Errorf("%s:%d: entry %q has no reason (write: SIGNATURE # REASON)", path, line, sig)
+		case k.Reasons[sig] != "":
+			return nil, fmt.Errorf("%s:%d: %q is listed twice", path, line, sig)
+		}
+		k.Reasons[sig] = reason
+		k.order = append(k.order, sig)
+	}
+	return k, sc.Err()
+}
+
+// Apply marks the report's divergences as known or new, lists the stale
+// entries when checkStale is set (a shard sees only part of the space, so
+// only the merge can say an entry is stale), and sets the exit status: 1 on
+// a new divergence or a stale entry, 0 otherwise (2 stays 2).
+func (k *Known) Apply(r *Report, checkStale bool) {
+	seen := map[string]bool{}
+	r.Known, r.Stale = nil, nil
+	newOnes := 0
+	for i := range r.Distinct {
+		g := &r.Distinct[i]
+		seen[g.Signature] = true
+		if reason, ok := k.Reasons[g.Signature]; ok {
+			g.KnownReason = reason
+			r.Known = append(r.Known, g.Signature)
+		} else {
+			newOnes++
+		}
+	}
+	if checkStale {
+		for _, sig := range k.order {
+			if !seen[sig] {
+				r.Stale = append(r.Stale, sig)
+			}
+		}
+	}
+	if r.Exit == 2 {
+		return
+	}
+	r.Exit = 0
+	if newOnes > 0 || len(r.Stale) > 0 {
+		r.Exit = 1
+	}
+}
+
+// Update rewrites the list to the report's divergences: reasons of entries
+// still seen are kept, new ones get a placeholder to edit, stale ones go.
+func (k *Known) Update(path string, r *Report) error {
+	var b strings.Builder
+	b.WriteString("# Known divergences: a run fails on any divergence not listed here, and on any\n")
+	b.WriteString("# entry that no longer occurs. One a line: SIGNATURE # REASON.\n")
+	b.WriteString("# Rewrite with: difffuzz run -update-known (then give every new entry a reason).\n")
+	var sigs []string
+	for _, g := range r.Distinct {
+		sigs = append(sigs, g.Signature)
+	}
+	sort.Strings(sigs)
+	for _, sig := range sigs {
+		reason := k.Reasons[sig]
+		if reason == "" {
+			reason = fmt.Sprintf("TODO: explain or fix (seed %d)", r.Seed)
+		}
+		fmt.Fprintf(&b, "%s # %s\n", sig, reason)
+	}
+	return corpus.WriteFileAtomic(path, []byte(b.String()))
+}

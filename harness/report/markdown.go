@@ -1,0 +1,81 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"difffuzz/harness/corpus"
+)
+
+// Markdown renders the report for a CI job summary.
+func (r *Report) Markdown() []byte {
+	var b strings.Builder
+	status := "no divergence"
+	switch {
+	case r.Error != "":
+		status = "error"
+	case r.Exit == 1:
+		status = fmt.Sprintf("%d new or stale divergences", r.newCount()+len(r.Stale))
+	case len(r.Distinct) > 0:
+		status = "only known divergences"
+	}
+	fmt.Fprintf(&b, "## difffuzz: %s\n\n", status)
+	fmt.Fprintf(&b, "| cases | compared | duration | rate | seed | shard |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| %d | %d | %.1fs | %.0f/s | %d | %d/%d |\n\n", r.Cases, r.Compared, r.Seconds, r.Rate, r.Seed, r.Shard, r.Shards)
+	if r.Command != "" {
+		fmt.Fprintf(&b, "Repeat with `%s`\n\n", r.Command)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, "**Error:**\n\n```\n%s\n```\n\n", r.Error)
+	}
+	b.WriteString("### Adapters\n\n| adapter | implementation | version | batches | ms/batch | failures | protocol errors |\n|---|---|---|---|---|---|---|\n")
+	for _, a := range r.Adapters {
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %.2f | %d | %d |\n", a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors)
+	}
+	fmt.Fprintf(&b, "\n### Distinct divergences: %d\n\n", len(r.Distinct))
+	for _, g := range r.Distinct {
+		input, label := g.Minimized, "minimized"
+		if input == "" {
+			input, label = g.Example, "example (not minimized)"
+		}
+		known := ""
+		if g.KnownReason != "" {
+			known = " — known: " + g.KnownReason
+		}
+		fmt.Fprintf(&b, "#### `%s` (%d findings)%s\n\n%s input:\n\n```\n%s\n```\n\n```\n%s```\n\n", g.Signature, g.Count, known, label, Clip(input, 2000), Clip(g.Diff, 4000))
+	}
+	for _, sig := range r.Stale {
+		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): `%s`\n", sig)
+	}
+	b.WriteString("\n### Edge-class coverage\n\n| class | cases |\n|---|---|\n")
+	for _, c := range r.Coverage {
+		mark := ""
+		if c.Cases == 0 {
+			mark = " **never hit**"
+		}
+		fmt.Fprintf(&b, "| %s | %d%s |\n", c.Class, c.Cases, mark)
+	}
+	return []byte(b.String())
+}
+
+func (r *Report) newCount() int {
+	n := 0
+	for _, g := range r.Distinct {
+		if g.KnownReason == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteMarkdown stores the Markdown summary at path, atomically; "" writes
+// nothing.
+func (r *Report) WriteMarkdown(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := corpus.WriteFileAtomic(path, r.Markdown()); err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	return nil
+}

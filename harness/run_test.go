@@ -1,0 +1,113 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/corpus"
+	"difffuzz/internal/testworker"
+)
+
+func specs(t *testing.T, mode string) []AdapterSpec {
+	return []AdapterSpec{{Name: "go", InProcess: true}, {Name: "fake", Worker: adapter.Config{Name: "fake", Command: testworker.Command(t, mode)}}}
+}
+
+func quietRun(t *testing.T, cfg Config) int {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cfg.Stdout, cfg.Stderr = &out, &errb
+	_, code := Run(context.Background(), cfg)
+	if code == ExitSetup && cfg.KnownPath == "" {
+		t.Fatalf("run failed:\n%s\n%s", out.String(), errb.String())
+	}
+	return code
+}
+
+// names lists the corpus file names in dir.
+func names(t *testing.T, dir string) []string {
+	files, err := corpus.Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		out = append(out, filepath.Base(f))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestShardsAreDisjointAndMergeEqualsOneRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs five fuzzing runs")
+	}
+	const shards, perShard = 4, 300
+	root := t.TempDir()
+	seen := map[uint64]int{}
+	var dirs []string
+	for s := uint64(0); s < shards; s++ {
+		dir := filepath.Join(root, "shard", string(rune('0'+s)))
+		dirs = append(dirs, dir)
+		code := quietRun(t, Config{Adapters: specs(t, "differ"), Workers: 1, Batch: 64, Cases: perShard, Seed: 9,
+			Shard: s, Shards: shards, CorpusDir: filepath.Join(dir, "corpus"), ReportPath: filepath.Join(dir, "report.json"), MinimizeTime: -1})
+		if code != ExitDivergence {
+			t.Fatalf("shard %d: exit %d, want 1", s, code)
+		}
+		files, _ := corpus.Files([]string{filepath.Join(dir, "corpus")})
+		entries, _, err := corpus.LoadAll(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.Index%shards != s {
+				t.Errorf("shard %d made case %d", s, e.Index)
+			}
+			if prev, dup := seen[e.Index]; dup {
+				t.Errorf("case %d made by shards %d and %d", e.Index, prev, s)
+			}
+			seen[e.Index] = int(s)
+		}
+	}
+	one := filepath.Join(root, "one")
+	quietRun(t, Config{Adapters: specs(t, "differ"), Workers: 2, Batch: 50, Cases: shards * perShard, Seed: 9, CorpusDir: one, MinimizeTime: -1})
+	merged := filepath.Join(root, "merged")
+	var out, errb bytes.Buffer
+	if code := Merge(MergeConfig{Out: merged, ReportPath: filepath.Join(root, "merged.json"), Stdout: &out, Stderr: &errb}, dirs); code != ExitDivergence {
+		t.Fatalf("merge exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	got, want := names(t, merged), names(t, one)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("merged corpus has %d files, one run %d; they differ", len(got), len(want))
+	}
+	if !strings.Contains(out.String(), "1200 cases") {
+		t.Errorf("merged summary does not sum the shards' cases:\n%s", out.String())
+	}
+}
+
+func TestKnownDivergences(t *testing.T) {
+	dir := t.TempDir()
+	known := filepath.Join(dir, "known.txt")
+	run := func(mode string) int {
+		return quietRun(t, Config{Adapters: specs(t, mode), Workers: 1, Cases: 2000, Seed: 5, CorpusDir: filepath.Join(dir, "corpus"), KnownPath: known, MinimizeTime: -1})
+	}
+	os.WriteFile(known, []byte("# accepted\nnumber: fake # the fake prints big floats as integers\n"), 0o644)
+	if code := run("number"); code != ExitOK {
+		t.Errorf("listed divergence: exit %d, want 0", code)
+	}
+	if code := run("keyorder"); code != ExitDivergence {
+		t.Errorf("a new divergence (and a stale entry): exit %d, want 1", code)
+	}
+	if code := run("ok"); code != ExitDivergence {
+		t.Errorf("stale entry alone: exit %d, want 1", code)
+	}
+	os.WriteFile(known, []byte("number: fake\n"), 0o644)
+	if code := run("number"); code != ExitSetup {
+		t.Errorf("entry without a reason: exit %d, want 2", code)
+	}
+}
