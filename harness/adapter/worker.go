@@ -158,34 +158,47 @@ func (w *Worker) roundTrip(ctx context.Context, frame []byte, want string, n int
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
+	// A cancelled ctx (Ctrl-C) abandons the round trip at once: the deadlines
+	// move to now, and fail reports ctx's error rather than a hang.
+	p := w.proc
+	stop := context.AfterFunc(ctx, func() {
+		p.stdout.SetReadDeadline(time.Now())
+		p.stdin.SetWriteDeadline(time.Now())
+	})
+	defer stop()
 	w.proc.stdin.SetWriteDeadline(deadline)
 	if _, err := w.proc.stdin.Write(frame); err != nil {
-		return w.fail(err)
+		return w.fail(ctx, err)
 	}
 	body, err := w.read(deadline)
 	if err != nil {
-		return w.fail(err)
+		return w.fail(ctx, err)
 	}
 	if err := w.dec.Decode(body, &w.msg); err != nil {
-		return w.fail(protocolError{err})
+		return w.fail(ctx, protocolError{err})
 	}
 	switch {
 	case w.msg.Type == wire.TypeError:
-		return w.fail(protocolError{fmt.Errorf("worker answered error: %s", w.msg.Text)})
+		return w.fail(ctx, protocolError{fmt.Errorf("worker answered error: %s", w.msg.Text)})
 	case w.msg.Type != want:
-		return w.fail(protocolError{fmt.Errorf("answer type %q, want %q", w.msg.Type, want)})
+		return w.fail(ctx, protocolError{fmt.Errorf("answer type %q, want %q", w.msg.Type, want)})
 	case w.msg.ID != w.id:
-		return w.fail(protocolError{fmt.Errorf("answer id %d, want %d", w.msg.ID, w.id)})
+		return w.fail(ctx, protocolError{fmt.Errorf("answer id %d, want %d", w.msg.ID, w.id)})
 	}
 	return nil
 }
 
 type protocolError struct{ error }
 
-// fail classifies err, ends the process and returns the *Failure.
-func (w *Worker) fail(err error) error {
+// fail classifies err, ends the process and returns the *Failure, or ctx's
+// error when ctx ended the round trip.
+func (w *Worker) fail(ctx context.Context, err error) error {
 	p := w.proc
 	w.proc = nil
+	if ctx.Err() != nil {
+		p.kill()
+		return fmt.Errorf("adapter %s: %w", w.cfg.Name, ctx.Err())
+	}
 	f := &Failure{Adapter: w.cfg.Name, Err: err}
 	var pe protocolError
 	switch {
@@ -228,7 +241,7 @@ func (w *Worker) Run(ctx context.Context, cases []any, out []wire.Result) error 
 		return err
 	}
 	if len(w.msg.Results) != len(cases) {
-		return w.fail(protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), len(cases))})
+		return w.fail(ctx, protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), len(cases))})
 	}
 	copy(out, w.msg.Results)
 	return nil

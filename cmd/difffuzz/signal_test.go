@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"difffuzz/internal/testworker"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds difffuzz itself once: signals need a real process.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "difffuzz-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "difffuzz")
+		out, err := exec.Command("go", "build", "-o", binPath, "difffuzz/cmd/difffuzz").CombinedOutput()
+		if err != nil {
+			buildErr = &exec.ExitError{Stderr: out}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build difffuzz: %v", buildErr)
+	}
+	return binPath
+}
+
+// children lists the pids of a process's children, from /proc.
+func children(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+	for _, f := range tasks {
+		data, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(data)) {
+			n, _ := strconv.Atoi(s)
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// waitChildren waits until pid has n children (the workers started).
+func waitChildren(t *testing.T, pid, n int) []int {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if kids := children(pid); len(kids) >= n {
+			return kids
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d never had %d children", pid, n)
+	return nil
+}
+
+func alive(pid int) bool {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	// A zombie is dead but not yet reaped; an orphan would be reaped by init.
+	return err == nil && !strings.Contains(string(data), ") Z ")
+}
+
+func startRun(t *testing.T, dir, mode string, extra ...string) *exec.Cmd {
+	args := append([]string{"run", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
+		"-adapter", "fake=" + strings.Join(testworker.Command(t, mode, "tool_name"), " "),
+		"-workers", "2", "-duration", "2m", "-seed", "1", "-corpus", filepath.Join(dir, "corpus"),
+		"-report", filepath.Join(dir, "report.json")}, extra...)
+	cmd := exec.Command(binary(t), args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	tests := []struct {
+		name     string
+		mode     string // the fake worker
+		sigs     int    // how many SIGINTs
+		wantCode int
+		report   bool
+	}{
+		{"one ctrl-c finishes in-flight batches", "number", 1, 1, true},
+		{"one ctrl-c abandons a hanging batch", "hang", 1, 0, true},
+		{"second ctrl-c exits at once", "hang", 2, 130, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := startRun(t, dir, tt.mode, "-timeout", "1m")
+			workers := waitChildren(t, cmd.Process.Pid, 2)
+			time.Sleep(1500 * time.Millisecond)
+			start := time.Now()
+			for i := 0; i < tt.sigs; i++ {
+				cmd.Process.Signal(syscall.SIGINT)
+				time.Sleep(100 * time.Millisecond)
+			}
+			err := cmd.Wait()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d", code, tt.wantCode)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v to stop", d)
+			}
+			for _, pid := range workers {
+				deadline := time.Now().Add(2 * time.Second)
+				for alive(pid) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if alive(pid) {
+					t.Errorf("worker %d outlived the driver", pid)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			if !tt.report {
+				return
+			}
+			var rep struct {
+				Interrupted bool
+				Cases       uint64
+				Divergences uint64
+			}
+			if err != nil || json.Unmarshal(data, &rep) != nil || !rep.Interrupted {
+				t.Fatalf("no complete report: %v %s", err, data)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "corpus", "*.json"))
+			if uint64(len(files)) > rep.Divergences || (rep.Divergences > 0 && len(files) == 0) {
+				t.Errorf("%d corpus files for %d divergences", len(files), rep.Divergences)
+			}
+		})
+	}
+}
