@@ -16,6 +16,7 @@ import {
   compareCodePoints,
   signature,
   type ErrorCode,
+  type Member,
 } from "../src/canonical.js";
 import { call, nest, nestText, obj } from "./support.js";
 
@@ -89,6 +90,11 @@ describe("worked examples (spec §5)", () => {
     assert.equal(signature(ping), "9ffdd239950db62c7d96c3a26bb9f52073e3faf8dbe79afc0f4ad454da632f6f");
     assert.equal(signature(ping), bytesToHex(blake3(bytes)));
     assert.deepEqual(canonicalDigest(ping), { canonical: bytes, digest: blake3(bytes) });
+  });
+
+  test("canonicalBytes is the canonical text's ASCII, short or long", () => {
+    const values = [call(obj()), scalar("x".repeat(100_000)), scalar("\u{1F600}".repeat(1000)), scalar(1e21)];
+    for (const value of values) assert.deepEqual(canonicalBytes(value), new TextEncoder().encode(canonical(value)));
   });
 
   test("the BLAKE3 library matches the official test vectors", () => {
@@ -291,6 +297,9 @@ describe("errors and their precedence (spec §3)", () => {
     ["lone surrogate in a nested key", scalar([obj(["\ud800x", 1n])]), "lone_surrogate"],
     ["duplicate keys deep inside", scalar([obj(["k", 1n], ["k", 1n])]), "duplicate_key"],
     ["duplicate __proto__ keys", call(obj(["__proto__", 1n], ["__proto__", 2n])), "duplicate_key"],
+    ["duplicate among many keys", call(obj(...Array.from({ length: 12 }, (_, i): Member => [`k${i % 10}`, BigInt(i)]))), "duplicate_key"],
+    ["duplicate as the 9th of 9 keys", call(obj(...Array.from({ length: 9 }, (_, i): Member => [`k${i % 8}`, null]))), "duplicate_key"],
+    ["duplicate first and last of 20 keys", call(obj(...Array.from({ length: 20 }, (_, i): Member => [i === 19 ? "k0" : `k${i}`, null]))), "duplicate_key"],
     ["binary data", scalar(new Uint8Array([1])), "unsupported_value"],
     ["undefined", scalar(undefined), "unsupported_value"],
     ["a function", scalar(() => 1), "unsupported_value"],
@@ -313,6 +322,14 @@ describe("errors and their precedence (spec §3)", () => {
     ["misspelled key", obj(["tool_name", "t"], ["arg", obj()]), "bad_envelope"],
   ];
   for (const c of rejected) test(c[0], () => assertRejected(c));
+
+  test("many distinct keys are not duplicates", () => {
+    for (const n of [8, 9, 50]) {
+      const members = Array.from({ length: n }, (_, i): Member => [`k${String(i).padStart(2, "0")}`, BigInt(i)]);
+      const text = members.map(([k, v]) => `"${String(k)}":${String(v)}`).join(",");
+      assert.equal(canonical(call(obj(...[...members].reverse()))), wrap(`{${text}}`));
+    }
+  });
 
   test("the envelope's member order does not matter", () => {
     assert.equal(canonical(obj(["args", obj()], ["tool_name", "t"])), wrap("{}"));
