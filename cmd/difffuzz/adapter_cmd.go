@@ -3,12 +3,106 @@ package main
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"difffuzz/harness"
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/config"
+	"difffuzz/harness/conform"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
 func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
-	fmt.Fprintln(c.Stderr, "difffuzz adapter: not yet available")
+	if len(args) == 0 {
+		fmt.Fprintln(c.Stderr, "usage: difffuzz adapter check [flags] NAME|COMMAND")
+		return harness.ExitSetup
+	}
+	switch args[0] {
+	case "check":
+		return c.adapterCheck(ctx, args[1:])
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(c.Stderr, "usage: difffuzz adapter check [flags] NAME|COMMAND")
+		return harness.ExitOK
+	}
+	fmt.Fprintf(c.Stderr, "difffuzz adapter: unknown subcommand %q (want check)\n", args[0])
 	return harness.ExitSetup
+}
+
+// adapterCheck is "difffuzz adapter check": the conformance run of one
+// worker (package conform). It prints a PASS or FAIL line a check and the
+// summary "N passed, N failed"; it exits 0 when every check passed, 1 when
+// one failed, 2 on a usage or setup error.
+func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
+	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
+	configPath := fs.String("config", "difffuzz.toml", "the adapters' config `file`")
+	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
+	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the folder of the fixture `files` (*.jsonl)")
+	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
+	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
+		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return c.usageError(fs, "want one NAME or COMMAND, got %d arguments (quote a command line; flags go before it)", fs.NArg())
+	}
+	if *cases < 0 {
+		return c.usageError(fs, "-cases: want 0 or more, got %d", *cases)
+	}
+	spec, err := resolveWorker(*configPath, fs.Arg(0))
+	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	cfg.Worker, cfg.Cases = spec.Worker, *cases
+	if *cases == 0 {
+		cfg.Cases = -1
+	}
+	if *timeout > 0 {
+		cfg.Worker.StartTimeout, cfg.Worker.BatchTimeout = *timeout, *timeout
+	}
+	return c.conform(ctx, cfg, spec)
+}
+
+// conform runs the checks and turns the summary into an exit status.
+func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec harness.AdapterSpec) int {
+	sum, err := conform.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "difffuzz adapter check: %v\n", err)
+		return harness.ExitSetup
+	}
+	if !sum.Started && spec.Build != "" {
+		fmt.Fprintf(c.Stderr, "difffuzz adapter check: the worker did not start; build it with: %s\n", spec.Build)
+	}
+	if !sum.OK() {
+		return harness.ExitDivergence
+	}
+	return harness.ExitOK
+}
+
+// resolveWorker finds the worker to check: the config's adapter of that
+// name, or else a command line whose program exists.
+func resolveWorker(configPath, arg string) (harness.AdapterSpec, error) {
+	f, err := config.Load(configPath)
+	if err != nil {
+		return harness.AdapterSpec{}, err
+	}
+	specs, _ := fromConfig(f)
+	if i := indexOf(specs, arg); i >= 0 {
+		if specs[i].InProcess {
+			return harness.AdapterSpec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (go-worker is the Go package out of process)", arg)
+		}
+		return specs[i], nil
+	}
+	argv := strings.Fields(arg)
+	if len(argv) == 0 {
+		return harness.AdapterSpec{}, fmt.Errorf("empty NAME or COMMAND")
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return harness.AdapterSpec{}, fmt.Errorf("%q is neither an adapter of %s (%s) nor a command: %v",
+			arg, configPath, strings.Join(names(specs), ", "), err)
+	}
+	name := filepath.Base(argv[0])
+	return harness.AdapterSpec{Name: name, Worker: adapter.Config{Name: name, Command: argv}}, nil
 }

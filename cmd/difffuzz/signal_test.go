@@ -101,7 +101,7 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 	}{
 		{"one ctrl-c finishes in-flight batches", "number", 1, 1, true},
 		{"one ctrl-c abandons a hanging batch", "hang", 1, 0, true},
-		{"second ctrl-c exits at once", "hang", 2, 130, false},
+		{"second ctrl-c exits at once", "stubborn", 2, 130, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,7 @@ type merger struct {
 	val    []any  // opReplaced: the new value
 	keySet []bool
 	key    []string
+	array  []bool // an object to rebuild as the array of its values
 }
 
 // merge applies, greedily in the given order, every failing candidate that
@@ -37,7 +38,7 @@ func (t *tree) merge(cs []*cand) any {
 	}
 	n := len(t.nodes)
 	m := &merger{t: t, op: make([]uint8, n), dirty: make([]bool, n), val: make([]any, n),
-		keySet: make([]bool, n), key: make([]string, n)}
+		keySet: make([]bool, n), key: make([]string, n), array: make([]bool, n)}
 	applied := 0
 	for _, c := range cs {
 		if m.add(c) {
@@ -88,6 +89,15 @@ func (m *merger) add(c *cand) bool {
 			}
 		}
 		m.markDirty(c.node)
+	case c.kind == kToArray:
+		// A flag rather than a replacement, so that steps inside the
+		// object, and object-to-array steps on a whole chain of nested
+		// objects, combine.
+		if m.blocked(c.node) || m.array[c.node] {
+			return false
+		}
+		m.array[c.node] = true
+		m.markDirty(c.node)
 	case c.key:
 		n := &t.nodes[c.node]
 		if m.keySet[c.node] || m.op[c.node] == opDeleted || m.blocked(n.parent) {
@@ -100,11 +110,7 @@ func (m *merger) add(c *cand) bool {
 			return false
 		}
 		m.op[c.node] = opReplaced
-		if c.kind == kReplace {
-			m.val[c.node] = c.val
-		} else {
-			m.val[c.node] = editString(t.nodes[c.node].v.(string), c)
-		}
+		m.val[c.node] = t.newValue(c)
 		if p := t.nodes[c.node].parent; p >= 0 {
 			m.markDirty(p)
 		}
@@ -119,11 +125,11 @@ func (m *merger) rebuild(id int32) any {
 		return m.val[id]
 	}
 	n := &m.t.nodes[id]
-	if !m.dirty[id] {
+	if !m.dirty[id] || n.n == 0 && !isContainer(n.v) {
 		return n.v
 	}
-	switch v := n.v.(type) {
-	case []any:
+	o, isObject := n.v.(canonjson.Object)
+	if !isObject || m.array[id] {
 		out := make([]any, 0, n.n)
 		for j := range n.n {
 			if ch := n.first + j; m.op[ch] != opDeleted {
@@ -131,22 +137,20 @@ func (m *merger) rebuild(id int32) any {
 			}
 		}
 		return out
-	case canonjson.Object:
-		out := make(canonjson.Object, 0, n.n)
-		for j := range n.n {
-			ch := n.first + j
-			if m.op[ch] == opDeleted {
-				continue
-			}
-			k := v[j].Key
-			if m.keySet[ch] {
-				k = m.key[ch]
-			}
-			out = append(out, canonjson.Member{Key: k, Value: m.rebuild(ch)})
-		}
-		return out
 	}
-	return n.v
+	out := make(canonjson.Object, 0, n.n)
+	for j := range n.n {
+		ch := n.first + j
+		if m.op[ch] == opDeleted {
+			continue
+		}
+		k := o[j].Key
+		if m.keySet[ch] {
+			k = m.key[ch]
+		}
+		out = append(out, canonjson.Member{Key: k, Value: m.rebuild(ch)})
+	}
+	return out
 }
 
 // editString applies a string step to s.

@@ -144,6 +144,8 @@ type minimizer struct {
 	merged                   any // last round's failing steps combined, or nil
 	mergedSize, mergedWeight int
 	scratch                  tree // measures merged values
+
+	hits, tries [lists]float64 // recent failing and tried candidates per list
 }
 
 // round passes the current value's candidates to fails, batch after batch,
@@ -151,22 +153,27 @@ type minimizer struct {
 // fails (the value is minimal: Stats.Minimal is set) or on MaxRounds.
 func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 	t := &m.tree
-	cands := t.candidates()
+	total := t.candidates()
 	merged := m.merged
 	if merged != nil && !smaller(m.mergedSize, m.mergedWeight, t.size(), t.weight()) {
 		merged = nil
 	}
 	m.merged = nil
-	for off := 0; off < len(cands) || merged != nil; {
+	var next [lists]int // per list, the first candidate not yet tried
+	for tried := 0; tried < total || merged != nil; {
 		if m.stats.Rounds >= opt.MaxRounds {
 			return nil, nil
 		}
-		n := min(opt.MaxBatch, len(cands)-off)
-		if merged != nil && n == opt.MaxBatch {
-			n-- // leave the merged candidate a slot
+		budget := opt.MaxBatch
+		if merged != nil {
+			budget-- // the merged candidate's slot
 		}
-		batch := cands[off : off+n]
-		off += n
+		batch := m.compose(&next, budget)
+		if len(batch) == 0 && merged == nil {
+			break
+		}
+		tried += len(batch)
+
 		vals := t.materialize(batch)
 		if merged != nil {
 			vals = append(vals, merged)
@@ -178,15 +185,23 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		var failing []*cand
 		var pick any
 		pickSize, pickWeight := t.size(), t.weight()
+		var hits, tries [lists]float64
 		for i := range batch {
-			if c := &batch[i]; res[i] {
+			c := &batch[i]
+			tries[c.list]++
+			if res[i] {
+				hits[c.list]++
 				failing = append(failing, c)
 				if smaller(c.size, c.weight, pickSize, pickWeight) {
 					pick, pickSize, pickWeight = vals[i], c.size, c.weight
 				}
 			}
 		}
-		if merged != nil && res[n] && smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
+		for l := range lists {
+			m.hits[l] = m.hits[l]/2 + hits[l]
+			m.tries[l] = m.tries[l]/2 + tries[l]
+		}
+		if merged != nil && res[len(batch)] && smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
 			pick = merged
 			m.stats.Merged++
 		}
@@ -202,6 +217,44 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 	}
 	m.stats.Minimal = true
 	return nil, nil
+}
+
+// compose takes the next batch of at most budget candidates from the
+// lists. Each list's share follows its recent success rate (smoothed, and
+// halved every batch), with a floor, so that a kind of step that keeps
+// losing the divergence (hoisting out of a value whose depth is the point)
+// yields its slots to kinds that work, without being starved.
+func (m *minimizer) compose(next *[lists]int, budget int) []cand {
+	t := &m.tree
+	var rate [lists]float64
+	sum := 0.0
+	for l := range lists {
+		if next[l] < len(t.lists[l]) {
+			rate[l] = (m.hits[l] + 1) / (m.tries[l] + 2)
+			sum += rate[l]
+		}
+	}
+	batch := make([]cand, 0, budget)
+	take := func(l list, n int) {
+		n = min(n, len(t.lists[l])-next[l], budget-len(batch))
+		batch = append(batch, t.lists[l][next[l]:next[l]+n]...)
+		next[l] += n
+	}
+	for l := range lists {
+		if rate[l] > 0 {
+			take(l, max(budget/32, 1, int(float64(budget)*rate[l]/sum)))
+		}
+	}
+	for more := true; more && len(batch) < budget; {
+		more = false
+		for l := range lists {
+			if next[l] < len(t.lists[l]) {
+				take(l, 1)
+				more = true
+			}
+		}
+	}
+	return batch
 }
 
 // smaller orders values by measure: text size, then weight.

@@ -1,6 +1,7 @@
 package minimize
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -391,7 +392,14 @@ func TestPredictedMeasure(t *testing.T) {
 		if tr.size() != len(canonjson.AppendText(nil, v)) {
 			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(canonjson.AppendText(nil, v)), canonjson.AppendText(nil, v))
 		}
-		cands := slices.Clone(tr.candidates())
+		text := canonjson.AppendText(nil, v)
+		for _, n := range tr.nodes {
+			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, canonjson.AppendText(nil, n.v)) {
+				t.Fatalf("case %d: node text at %d is %s", i, n.start, got)
+			}
+		}
+		tr.candidates()
+		cands := slices.Clone(tr.sorted)
 		if len(cands) > 3000 {
 			cands = cands[:3000]
 		}
@@ -410,6 +418,56 @@ func TestPredictedMeasure(t *testing.T) {
 	}
 }
 
+// TestDedupe checks that dropping replacements with equal results loses
+// no distinct result and leaves no two equal ones.
+func TestDedupe(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+	}{
+		{"deep chain", deepEnvelope(300, 1e22)},
+		{"bare chain", func() any {
+			var v any = []any{}
+			for range 200 {
+				v = []any{v}
+			}
+			return canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: v}}}}
+		}()},
+		{"generated", genCase(t, gen.Config{Seed: 9}, func(any) bool { return true })},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tr tree
+			tr.build(tt.v, true)
+			tr.candidates()
+			texts := func(cs []cand) map[string]int {
+				m := map[string]int{}
+				for _, c := range cs {
+					if c.list == listScalar || c.list == listHoist {
+						m[string(canonjson.AppendText(nil, tr.apply(&c)))]++
+					}
+				}
+				return m
+			}
+			all, kept := texts(tr.sorted), texts(slices.Concat(tr.lists[:]...))
+			for s, n := range kept {
+				if n > 1 {
+					t.Errorf("%d candidates give %.80s", n, s)
+				}
+			}
+			if len(kept) != len(all) {
+				t.Errorf("%d distinct results before dedupe, %d after", len(all), len(kept))
+			}
+			t.Logf("%d replacements, %d distinct", func() (n int) {
+				for _, c := range all {
+					n += c
+				}
+				return
+			}(), len(kept))
+		})
+	}
+}
+
 // TestSurrogatesStayLone checks that cutting a string never joins a high
 // and a low lone surrogate into what a UTF-16 reader takes for a pair.
 func TestSurrogatesStayLone(t *testing.T) {
@@ -417,7 +475,8 @@ func TestSurrogatesStayLone(t *testing.T) {
 	in := canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: hi + "x" + lo}}}}
 	var tr tree
 	tr.build(in, true)
-	for _, c := range tr.candidates() {
+	tr.candidates()
+	for _, c := range tr.sorted {
 		got := tr.apply(&c)
 		if walk(got, func(x any) bool { s, ok := x.(string); return ok && strings.Contains(s, hi+lo) }) {
 			t.Fatalf("candidate joins the surrogates: %s", canonjson.AppendText(nil, got))
@@ -479,13 +538,13 @@ func TestErrorCodes(t *testing.T) {
 		want      func(v any) bool
 	}{
 		{gen.ClassDuplicateKey, canonjson.CodeDuplicateKey, 30, func(v any) bool {
-			return string(canonjson.AppendText(nil, v)) == `{"tool_name":"","args":{"":0,"":0}}`
+			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":0,"":0}}`)
 		}},
 		{gen.ClassLoneSurrogate, canonjson.CodeLoneSurrogate, 30, func(v any) bool {
 			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
 		}},
 		{gen.ClassTooDeep, canonjson.CodeTooDeep, 40, func(v any) bool {
-			// 511 nested containers inside args, nothing else.
+			// 511 nested arrays inside args, nothing else.
 			return len(canonjson.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
 		}},
 		{gen.ClassBadEnvelope, canonjson.CodeBadEnvelope, 30, func(v any) bool {
@@ -563,6 +622,11 @@ func TestMerge(t *testing.T) {
 			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":0}}`,
 			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
 		}, ``},
+		{"objects to arrays along a path", []string{
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":[true]}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"":true}}}`,
+			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
+		}, `{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":[0]}}`},
 		{"step inside a dropped member", []string{
 			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":0}}}`,
 			`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz"}}`,
@@ -571,7 +635,8 @@ func TestMerge(t *testing.T) {
 	}
 	var tr tree
 	tr.build(in, true)
-	all := slices.Clone(tr.candidates())
+	tr.candidates()
+	all := slices.Clone(tr.sorted)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var cs []*cand
@@ -601,8 +666,11 @@ func BenchmarkRound(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.build(v, true)
-		cands := tr.candidates()
-		tr.materialize(cands[:min(DefaultMaxBatch, len(cands))])
+		tr.candidates()
+		var m minimizer
+		m.tree = tr
+		var next [lists]int
+		tr.materialize(m.compose(&next, DefaultMaxBatch))
 	}
 	b.ReportMetric(float64(len(tr.cands)), "candidates")
 }

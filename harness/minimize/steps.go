@@ -1,7 +1,10 @@
 package minimize
 
 import (
+	"bytes"
 	"cmp"
+	"hash/maphash"
+	"math/bits"
 	"slices"
 
 	canonjson "difffuzz/adapters/go"
@@ -28,6 +31,7 @@ const (
 	kStrDrop             // string of node (its key when key): remove bytes [a, b)
 	kStrKeep             // string of node: keep only bytes [a, b)
 	kStrChar             // string of node: bytes [a, b), one code point, become r
+	kToArray             // object node: becomes the array of its values
 )
 
 // cand is one candidate, described rather than built: a round builds only
@@ -38,6 +42,7 @@ type cand struct {
 	node         int32
 	a, b         int32
 	r            rune
+	src          int32 // hoists: the node whose value replaces node (never the root); else 0
 	kind         kind
 	list         list
 	level        uint8 // coarse steps first: ddmin granularity (1 = halves, 2 = quarters, ...)
@@ -55,7 +60,7 @@ type list uint8
 const (
 	listScalar list = iota // replace a value by a simple value or a hoisted scalar
 	listRange              // drop or keep chunks of a container
-	listHoist // replace a container by a descendant container; object to array
+	listHoist              // replace a container by a descendant container
 	listEdit               // string, key and number steps
 	lists
 )
@@ -73,8 +78,9 @@ var simples = []struct {
 }
 
 // candidates enumerates every step on the current tree that makes the
-// value smaller, sorted smallest first.
-func (t *tree) candidates() []cand {
+// value smaller into t.lists, each list sorted coarsest and smallest
+// first, and returns their number.
+func (t *tree) candidates() int {
 	t.cands = t.cands[:0]
 	if t.seen == nil {
 		t.seen = make(map[uint64]struct{})
@@ -93,6 +99,13 @@ func (t *tree) candidates() []cand {
 		case []any, canonjson.Object:
 			if !t.env || id != 0 {
 				t.ranges(id)
+			}
+			if o, ok := v.(canonjson.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
+				keys, keyWeights := 0, 0
+				for _, c := range t.nodes[n.first : n.first+n.n] {
+					keys, keyWeights = keys+c.keySize+1, keyWeights+c.keyWeight
+				}
+				t.add(cand{kind: kToArray, list: listEdit, node: id}, keys, keyWeights, 0, 0)
 			}
 		case string:
 			if t.allowed(id, "") {
@@ -125,27 +138,56 @@ func (t *tree) candidates() []cand {
 		return cmp.Compare(x.b, y.b)
 	})
 	t.keys = keys
-	// Interleave the lists, each in its own order.
-	var next, end [lists]int
-	for i := range t.cands {
-		end[t.cands[i].list]++
+	t.sorted = t.sorted[:0]
+	for _, k := range keys {
+		t.sorted = append(t.sorted, t.cands[uint32(k.b)])
 	}
+	start := 0
 	for l := range lists {
-		if l > 0 {
-			next[l] = end[l-1]
+		end := start
+		for end < len(t.sorted) && t.sorted[end].list == l {
+			end++
 		}
-		end[l] += next[l]
+		t.lists[l] = t.sorted[start:end]
+		if l == listScalar || l == listHoist {
+			t.lists[l] = t.dedupe(t.lists[l])
+			t.stratify(t.lists[l])
+		}
+		start = end
 	}
-	t.order = t.order[:0]
-	for len(t.order) < len(t.cands) {
-		for l := range lists {
-			if next[l] < end[l] {
-				t.order = append(t.order, t.cands[uint32(keys[next[l]].b)])
-				next[l]++
+	total := 0
+	for _, cs := range t.lists {
+		total += len(cs)
+	}
+	return total
+}
+
+// stratify reorders a list sorted by (level, size) so that it takes one
+// candidate of each level in turn, the biggest cuts first, where a level
+// is the order of magnitude of the bytes a replacement removes. Sorting
+// by size alone would, in a value 500 levels deep whose depth is the
+// point, try hundreds of replacements of the path (all losing the
+// divergence) before the small ones at the bottom that still work.
+func (t *tree) stratify(cs []cand) {
+	var start [66]int
+	for i := range cs {
+		start[cs[i].level+1] = i + 1
+	}
+	for lv := 1; lv < len(start); lv++ {
+		start[lv] = max(start[lv], start[lv-1])
+	}
+	next := start
+	out := t.strata[:0]
+	for len(out) < len(cs) {
+		for lv := len(start) - 2; lv >= 0; lv-- {
+			if next[lv] < start[lv+1] {
+				out = append(out, cs[next[lv]])
+				next[lv]++
 			}
 		}
 	}
-	return t.order
+	copy(cs, out)
+	t.strata = out
 }
 
 // sortKey packs (list, level, size) and (weight, index) of a candidate.
@@ -171,6 +213,9 @@ func (t *tree) add(c cand, oldSize, oldWeight, newSize, newWeight int) {
 	if c.size > t.size() || (c.size == t.size() && c.weight >= t.weight()) {
 		return
 	}
+	if c.list == listScalar || c.list == listHoist {
+		c.level = uint8(bits.Len(uint(t.size() - c.size))) // see stratify
+	}
 	c.seq = int32(len(t.cands))
 	t.cands = append(t.cands, c)
 }
@@ -189,7 +234,7 @@ func (t *tree) hoists(id int32) {
 				if isContainer(n.v) {
 					l = listHoist
 				}
-				t.add(cand{kind: kReplace, list: l, node: a, val: n.v}, an.size, an.weight, n.size, n.weight)
+				t.add(cand{kind: kReplace, list: l, node: a, val: n.v, src: id}, an.size, an.weight, n.size, n.weight)
 			}
 		}
 		a = t.nodes[a].parent
@@ -334,8 +379,8 @@ func (t *tree) materialize(cs []cand) []any {
 func (t *tree) apply(c *cand) any {
 	n := &t.nodes[c.node]
 	switch c.kind {
-	case kReplace:
-		return t.replaceAt(c.node, c.val)
+	case kReplace, kToArray:
+		return t.replaceAt(c.node, t.newValue(c))
 	case kDrop, kKeep:
 		keep := c.kind == kKeep
 		switch v := n.v.(type) {
@@ -346,11 +391,28 @@ func (t *tree) apply(c *cand) any {
 		}
 	}
 	if !c.key {
-		return t.replaceAt(c.node, editString(n.v.(string), c))
+		return t.replaceAt(c.node, t.newValue(c))
 	}
 	o := append(canonjson.Object(nil), t.nodes[n.parent].v.(canonjson.Object)...)
 	o[n.index].Key = editString(o[n.index].Key, c)
 	return t.replaceAt(n.parent, o)
+}
+
+// newValue returns the new value of c.node for a step that replaces it
+// (any step but chunks of a container and key steps).
+func (t *tree) newValue(c *cand) any {
+	switch c.kind {
+	case kReplace:
+		return c.val
+	case kToArray:
+		o := t.nodes[c.node].v.(canonjson.Object)
+		a := make([]any, len(o))
+		for i := range o {
+			a[i] = o[i].Value
+		}
+		return a
+	}
+	return editString(t.nodes[c.node].v.(string), c)
 }
 
 // cut returns a new slice: s without [lo, hi), or only [lo, hi) if keep.
@@ -360,4 +422,95 @@ func cut[T any](s []T, lo, hi int, keep bool) []T {
 	}
 	out := make([]T, 0, len(s)-(hi-lo))
 	return append(append(out, s[:lo]...), s[hi:]...)
+}
+
+// dedupe drops replacements whose result is the same value as an earlier
+// one in cs (sorted by measure, so equal results are in one run of equal
+// measure). In a deep chain of alike containers, hoisting by 2^k levels
+// gives one value from hundreds of places, and the pass that proves the
+// result minimal would otherwise test them all. Candidates are grouped by
+// a hash of their result's text, then compared exactly; the work is
+// bounded per round.
+func (t *tree) dedupe(cs []cand) []cand {
+	t.text = canonjson.AppendText(t.text[:0], t.nodes[0].v)
+	if len(t.text) != t.size() {
+		return cs // the size model and the text disagree: do not guess
+	}
+	if t.hashes == nil {
+		t.hashes = make(map[uint64]int32)
+		t.seed = maphash.MakeSeed()
+	}
+	budget := 64 << 20 // bytes hashed or compared per list per round
+	out := cs[:0]
+	run := 0 // index in out where the current run of equal measure starts
+	for i := range cs {
+		c := cs[i]
+		if run < len(out) && (out[run].size != c.size || out[run].weight != c.weight) {
+			run = len(out)
+			clear(t.hashes)
+		}
+		alone := run == len(out) && (i+1 == len(cs) || cs[i+1].size != c.size || cs[i+1].weight != c.weight)
+		if alone || budget < 0 {
+			out = append(out, c)
+			continue
+		}
+		budget -= 2 * len(t.text)
+		h := t.resultHash(&c)
+		j, seen := t.hashes[h]
+		if seen && t.sameResult(&out[j], &c) {
+			continue
+		}
+		if !seen { // on a (never seen) collision, keep the first: still deterministic
+			t.hashes[h] = int32(len(out))
+		}
+		out = append(out, c)
+	}
+	clear(t.hashes)
+	return out
+}
+
+// result returns the text of a replacement's result as three pieces.
+func (t *tree) result(c *cand, slot int) [3][]byte {
+	n := &t.nodes[c.node]
+	var r []byte
+	if c.src > 0 {
+		s := &t.nodes[c.src]
+		r = t.text[s.start : s.start+s.size]
+	} else {
+		t.rtext[slot] = canonjson.AppendText(t.rtext[slot][:0], c.val)
+		r = t.rtext[slot]
+	}
+	return [3][]byte{t.text[:n.start], r, t.text[n.start+n.size:]}
+}
+
+func (t *tree) resultHash(c *cand) uint64 {
+	var h maphash.Hash
+	h.SetSeed(t.seed)
+	for _, p := range t.result(c, 0) {
+		h.Write(p)
+	}
+	return h.Sum64()
+}
+
+// sameResult compares two replacements' result texts without building
+// them.
+func (t *tree) sameResult(a, b *cand) bool {
+	x, y := t.result(a, 0), t.result(b, 1)
+	xi, yi := 0, 0
+	for {
+		for xi < 3 && len(x[xi]) == 0 {
+			xi++
+		}
+		for yi < 3 && len(y[yi]) == 0 {
+			yi++
+		}
+		if xi == 3 || yi == 3 {
+			return xi == 3 && yi == 3
+		}
+		n := min(len(x[xi]), len(y[yi]))
+		if !bytes.Equal(x[xi][:n], y[yi][:n]) {
+			return false
+		}
+		x[xi], y[yi] = x[xi][n:], y[yi][n:]
+	}
 }

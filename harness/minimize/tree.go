@@ -1,6 +1,7 @@
 package minimize
 
 import (
+	"hash/maphash"
 	"math"
 	"math/big"
 	"strconv"
@@ -21,6 +22,7 @@ type node struct {
 	weight    int   // v's complexity: the tie-breaker between equal sizes
 	keySize   int   // for an object member: its key's text length, quotes included
 	keyWeight int
+	start     int // offset of v's text in the whole value's text
 }
 
 // tree is the breadth-first index of the current value plus the scratch
@@ -33,9 +35,16 @@ type tree struct {
 	scratch  []byte
 	str      strIndex
 	cands    []cand
-	order    []cand // cands interleaved by list: the order batches take
+	sorted   []cand        // cands sorted by list, then coarsest and smallest first
+	lists    [lists][]cand // sorted, cut by list
 	keys     []sortKey
-	pre      []int // prefix sums for ranges
+	strata   []cand
+	text     []byte           // the whole value's text, for dedupe
+	seed     maphash.Seed     // fixed per tree: hashes only group candidates
+	hashes   map[uint64]int32 // dedupe: result hash -> index of a kept candidate
+	segs     [2][3][]byte     // dedupe: two results as three pieces of text each
+	rtext    [2][]byte        // dedupe: replacement texts
+	pre      []int            // prefix sums for ranges
 	wpre     []int
 	seen     map[uint64]struct{} // chunks emitted this round, see chunks
 	seenCall uint32
@@ -96,6 +105,19 @@ func (t *tree) build(v any, env bool) {
 			}
 		default:
 			n.size, n.weight = t.scalarMeasure(n.v)
+		}
+	}
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		pos := n.start + 1
+		for j := range n.n {
+			c := &t.nodes[n.first+j]
+			if j > 0 {
+				pos++ // ","
+			}
+			pos += memberExtra(*c)
+			c.start = pos
+			pos += c.size
 		}
 	}
 	t.env = env

@@ -7,6 +7,7 @@
 //	ok            a correct worker
 //	keyorder      sorts object keys by UTF-16 code unit (the JavaScript trap)
 //	number        prints floats of 1e21 and up without an exponent
+//	stubborn      a correct worker that ignores SIGINT and does not exit when stdin closes
 //	differ        answers every case with the same wrong text, so every case diverges
 //	crash MARK    exits with status 3 on a case whose text contains MARK
 //	abort MARK    kills itself with SIGABRT on such a case
@@ -29,6 +30,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"os/signal"
 	"slices"
 	"syscall"
 	"time"
@@ -55,6 +57,9 @@ func serve(mode, mark string) int {
 	out := bufio.NewWriter(os.Stdout)
 	enc, dec := wire.NewEncoder(), wire.NewDecoder()
 	frames := wire.NewFrameReader(bufio.NewReader(os.Stdin))
+	if mode == "stubborn" {
+		signal.Ignore(syscall.SIGINT, syscall.SIGTERM)
+	}
 	if mode == "exit-at-start" {
 		fmt.Fprintln(os.Stderr, "fakeworker: refusing to start")
 		return 1
@@ -70,6 +75,9 @@ func serve(mode, mark string) int {
 	for {
 		body, err := frames.Next()
 		if err != nil {
+			if mode == "stubborn" {
+				time.Sleep(time.Hour)
+			}
 			return 0
 		}
 		if err := dec.Decode(body, &msg); err != nil {

@@ -1,0 +1,136 @@
+// Package conform is the conformance run for one worker: it checks a worker
+// process against the adapter protocol (docs/adapter-protocol.md) and the
+// canonical JSON spec (docs/canonical-json.md), in the spirit of protobuf's
+// conformance runner. "difffuzz adapter check" is its command.
+//
+// Run prints one line a check, "PASS <check>" or "FAIL <check>: <reason>",
+// then the summary line "N passed, N failed". The checks, in order:
+//
+//	handshake          hello in time, protocol 1, language, name and version set
+//	spec-examples      the worked and precedence examples of the spec (§3, §5)
+//	fixtures/FILE      every line of every fixture file, sent as its raw msgpack
+//	error-codes/CODE   every error code, from cases built byte by byte
+//	generated          generated cases against the in-process Go implementation
+//	empty-batch        an empty batch gets an empty results list
+//	large-values       a 4 MiB string, a 100,000-element array, a 50,000-member object
+//	malformed/...      bad frame bodies (error frame, then the worker goes on),
+//	                   bad frame lengths (error frame or exit status 2) and
+//	                   input that ends inside a frame (exit status 2)
+//	eof                closing stdin ends the worker with status 0
+//
+// When the handshake fails no other check can run, and Run stops there.
+// Details that do not fit a check's line (more failing cases, the worker's
+// stderr) go to Config.Stderr.
+package conform
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"difffuzz/harness/adapter"
+)
+
+// Defaults of Config's zero values.
+const (
+	DefaultCases = 10_000
+	DefaultSeed  = 1
+	// BatchSize is how many cases the fixture and generated checks send a
+	// batch.
+	BatchSize = 512
+	// exitGrace bounds the wait for a worker to exit after its stdin closes
+	// or after it has said it cannot go on.
+	exitGrace = 5 * time.Second
+	// maxDetails is how many failures of one check are printed to Stderr
+	// besides the first one, which the FAIL line carries.
+	maxDetails = 10
+)
+
+// Config is one conformance run.
+type Config struct {
+	// Worker is the worker under test. Its BatchTimeout and CaseTimeout
+	// bound every answer (batch + n*case, the adapter package's defaults
+	// when zero), its StartTimeout the hello.
+	Worker adapter.Config
+	// Fixtures is the folder of the shared *.jsonl fixtures; it must hold
+	// at least one.
+	Fixtures string
+	// Cases is how many generated cases the generated check sends; 0 means
+	// DefaultCases, a negative number skips the check.
+	Cases int
+	// Seed is the generator's seed; 0 means DefaultSeed.
+	Seed uint64
+	// Stdout gets the PASS and FAIL lines and the summary; Stderr the
+	// details. Nil discards.
+	Stdout, Stderr io.Writer
+}
+
+// Summary counts the checks of a run.
+type Summary struct {
+	Passed, Failed int
+	// Started says whether the handshake passed; when it did not, no other
+	// check ran.
+	Started bool
+}
+
+// OK reports whether every check passed.
+func (s Summary) OK() bool { return s.Failed == 0 && s.Started }
+
+// check is one named check. It returns a note for its PASS line ("" for
+// none), or the reason it failed.
+type check struct {
+	name string
+	run  func(ctx context.Context) (note string, err error)
+}
+
+// Run loads the fixtures, then runs every check against the worker and
+// prints the results. An error is a setup error (the fixtures cannot be
+// read, the run was interrupted), not a failed check.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	fixtures, err := loadFixtures(cfg.Fixtures)
+	if err != nil {
+		return Summary{}, err
+	}
+	r := newRunner(cfg)
+	defer r.close()
+	if !r.report(ctx, check{"handshake", r.handshake}) {
+		r.printSummary()
+		return r.sum, nil
+	}
+	r.sum.Started = true
+	for _, c := range r.checks(fixtures) {
+		if err := ctx.Err(); err != nil {
+			r.printSummary()
+			return r.sum, fmt.Errorf("interrupted before %s: %w", c.name, err)
+		}
+		r.report(ctx, c)
+	}
+	r.printSummary()
+	return r.sum, nil
+}
+
+// checks lists every check after the handshake, in the order they run.
+func (r *runner) checks(fixtures []fixtureFile) []check {
+	cs := []check{{"spec-examples", r.specExamples}}
+	for _, f := range fixtures {
+		cs = append(cs, check{"fixtures/" + f.name, r.fixtureCheck(f)})
+	}
+	for _, code := range errorCodes {
+		cs = append(cs, check{"error-codes/" + code, r.errorCodeCheck(code)})
+	}
+	if r.cfg.Cases >= 0 {
+		cs = append(cs, check{"generated", r.generated})
+	}
+	cs = append(cs, check{"empty-batch", r.emptyBatch}, check{"large-values", r.largeValues})
+	for _, b := range badBodies {
+		cs = append(cs, check{"malformed/" + b.name, r.badBodyCheck(b)})
+	}
+	for _, b := range badLengths {
+		cs = append(cs, check{"malformed/" + b.name, r.badLengthCheck(b)})
+	}
+	for _, t := range truncations {
+		cs = append(cs, check{"malformed/" + t.name, r.truncationCheck(t)})
+	}
+	return append(cs, check{"eof", r.eof})
+}

@@ -1,0 +1,218 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/wire"
+)
+
+// runner holds a run's workers and counts. A check that breaks a worker
+// drops it; the next check that needs one starts a fresh process.
+type runner struct {
+	cfg    Config
+	timing timing
+	sum    Summary
+	w      *adapter.Worker // typed round trips; restarts itself after a failure
+	raw    *proc           // raw-case round trips; nil until needed
+}
+
+func newRunner(cfg Config) *runner {
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	if cfg.Cases == 0 {
+		cfg.Cases = DefaultCases
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = DefaultSeed
+	}
+	return &runner{cfg: cfg, timing: newTiming(cfg.Worker)}
+}
+
+// close stops every worker the run still holds.
+func (r *runner) close() {
+	if r.w != nil {
+		r.w.Close()
+	}
+	r.dropRaw()
+}
+
+// report runs c, prints its line and says whether it passed.
+func (r *runner) report(ctx context.Context, c check) bool {
+	note, err := c.run(ctx)
+	if err != nil {
+		r.sum.Failed++
+		fmt.Fprintf(r.cfg.Stdout, "FAIL %s: %s\n", c.name, oneLine(err.Error()))
+		return false
+	}
+	r.sum.Passed++
+	if note != "" {
+		note = " (" + note + ")"
+	}
+	fmt.Fprintf(r.cfg.Stdout, "PASS %s%s\n", c.name, note)
+	return true
+}
+
+func (r *runner) printSummary() {
+	fmt.Fprintf(r.cfg.Stdout, "%d passed, %d failed\n", r.sum.Passed, r.sum.Failed)
+}
+
+// detail prints a line of detail for a check to Stderr.
+func (r *runner) detail(check, format string, a ...any) {
+	fmt.Fprintf(r.cfg.Stderr, "  %s: %s\n", check, oneLine(fmt.Sprintf(format, a...)))
+}
+
+// stderrTail prints the last lines a worker wrote to its stderr.
+func (r *runner) stderrTail(check, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > 20 {
+		lines = lines[len(lines)-20:]
+	}
+	fmt.Fprintf(r.cfg.Stderr, "  %s: worker stderr:\n", check)
+	for _, l := range lines {
+		fmt.Fprintf(r.cfg.Stderr, "    | %s\n", l)
+	}
+}
+
+// handshake starts the typed worker and checks its hello.
+func (r *runner) handshake(ctx context.Context) (string, error) {
+	w, err := adapter.Start(ctx, r.cfg.Worker)
+	if err != nil {
+		if f, ok := adapter.AsFailure(err); ok {
+			r.stderrTail("handshake", f.Stderr)
+			return "", f.Err
+		}
+		return "", err
+	}
+	r.w = w
+	h := w.Hello()
+	var missing []string
+	for _, f := range [][2]string{{"language", h.Language}, {"name", h.Name}, {"version", h.Version}} {
+		if f[1] == "" {
+			missing = append(missing, f[0])
+		}
+	}
+	if len(missing) > 0 {
+		return "", fmt.Errorf("hello has an empty %s", strings.Join(missing, ", "))
+	}
+	return fmt.Sprintf("protocol %d, language %s, name %s, version %s", h.Protocol, h.Language, h.Name, h.Version), nil
+}
+
+// runTyped is one batch of values through the typed worker. A transport
+// failure comes back as an error that says what broke.
+func (r *runner) runTyped(ctx context.Context, check string, cases []any) ([]wire.Result, error) {
+	out := make([]wire.Result, len(cases))
+	if err := r.w.Run(ctx, cases, out); err != nil {
+		if f, ok := adapter.AsFailure(err); ok {
+			r.stderrTail(check, f.Stderr)
+			return nil, fmt.Errorf("%s: %w", f.Kind, f.Err)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// rawProc returns the run's raw-case worker, starting one if needed.
+func (r *runner) rawProc() (*proc, error) {
+	if r.raw != nil {
+		return r.raw, nil
+	}
+	p, err := startProc(r.cfg.Worker, r.timing)
+	if err != nil {
+		return nil, err
+	}
+	r.raw = p
+	return p, nil
+}
+
+// dropRaw stops the raw-case worker, after a failure or at the end.
+func (r *runner) dropRaw() {
+	if r.raw != nil {
+		r.raw.stop()
+		r.raw = nil
+	}
+}
+
+// rawBatch sends raw cases through the raw-case worker. On a transport
+// failure it prints the worker's stderr and drops the worker.
+func (r *runner) rawBatch(check string, cases [][]byte) ([]wire.Result, error) {
+	p, err := r.rawProc()
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.batch(cases)
+	if err != nil {
+		r.dropRaw()
+		r.stderrTail(check, p.stderr.String())
+	}
+	return res, err
+}
+
+// timing is the deadline of an answer: batch + n*perCase.
+type timing struct {
+	batch, perCase, start time.Duration
+}
+
+func newTiming(c adapter.Config) timing {
+	t := timing{batch: c.BatchTimeout, perCase: c.CaseTimeout, start: c.StartTimeout}
+	if t.batch <= 0 {
+		t.batch = adapter.DefaultBatchTimeout
+	}
+	if t.perCase <= 0 {
+		t.perCase = adapter.DefaultCaseTimeout
+	}
+	if t.start <= 0 {
+		t.start = adapter.DefaultStartTimeout
+	}
+	return t
+}
+
+func (t timing) deadline(n int) time.Time {
+	return time.Now().Add(t.batch + time.Duration(n)*t.perCase)
+}
+
+// oneLine keeps a reason on its check's line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " | ", "\n", " | ", "\r", " | ").Replace(strings.TrimSpace(s))
+}
+
+// failures collects a check's failures: the first makes the FAIL line, the
+// next few go to Stderr, the rest are only counted.
+type failures struct {
+	first string
+	n     int
+}
+
+func (f *failures) add(r *runner, check, format string, a ...any) {
+	f.n++
+	switch {
+	case f.n == 1:
+		f.first = fmt.Sprintf(format, a...)
+	case f.n <= maxDetails+1:
+		r.detail(check, format, a...)
+	}
+}
+
+// err is the check's verdict: nil when nothing failed.
+func (f *failures) err(total int, what string) error {
+	switch f.n {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(f.first)
+	}
+	return fmt.Errorf("%s (%d of %d %s wrong)", f.first, f.n, total, what)
+}

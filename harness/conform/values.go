@@ -1,0 +1,122 @@
+package conform
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/gen"
+)
+
+// generated sends cfg.Cases generated cases, BatchSize a batch, and compares
+// each answer with the in-process Go implementation's, byte for byte.
+func (r *runner) generated(ctx context.Context) (string, error) {
+	g := gen.New(gen.Config{Seed: r.cfg.Seed})
+	var fails failures
+	n := r.cfg.Cases
+	for lo := 0; lo < n; lo += BatchSize {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		cases := make([]any, min(BatchSize, n-lo))
+		for i := range cases {
+			cases[i], _ = g.Case(uint64(lo + i))
+		}
+		results, err := r.runTyped(ctx, "generated", cases)
+		if err != nil {
+			fails.add(r, "generated", "cases %d-%d: %v", lo, lo+len(cases)-1, err)
+			continue
+		}
+		for i, c := range cases {
+			if m := mismatch(results[i], wantGo(c)); m != "" {
+				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
+			}
+		}
+	}
+	return fmt.Sprintf("%d cases, seed %d", n, r.cfg.Seed), fails.err(n, "cases")
+}
+
+// emptyBatch checks that a batch of no cases gets a results list of none.
+func (r *runner) emptyBatch(ctx context.Context) (string, error) {
+	_, err := r.runTyped(ctx, "empty-batch", []any{})
+	return "", err
+}
+
+// largeValue is one large case of the large-values check.
+type largeValue struct {
+	name  string
+	value func() any
+}
+
+var largeValues = []largeValue{
+	{"a 4 MiB string", func() any { return tool(canonjson.Object{{Key: "s", Value: bigString(4 << 20)}}) }},
+	{"a 100,000-element array", func() any { return tool(canonjson.Object{{Key: "a", Value: bigArray(100_000)}}) }},
+	{"a 50,000-member object", func() any { return tool(bigObject(50_000)) }},
+}
+
+// largeValues sends each large value in a batch of its own, so that a
+// failure names the value, and compares with the Go implementation.
+func (r *runner) largeValues(ctx context.Context) (string, error) {
+	for _, lv := range largeValues {
+		v := lv.value()
+		results, err := r.runTyped(ctx, "large-values", []any{v})
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", lv.name, err)
+		}
+		if m := mismatch(results[0], wantGo(v)); m != "" {
+			return "", fmt.Errorf("%s: %s", lv.name, m)
+		}
+	}
+	return fmt.Sprintf("%d values", len(largeValues)), nil
+}
+
+// tool wraps args in the envelope.
+func tool(args canonjson.Object) canonjson.Object {
+	return canonjson.Object{{Key: "tool_name", Value: "large"}, {Key: "args", Value: args}}
+}
+
+// bigString is up to n bytes of UTF-8 that mixes plain ASCII with every kind of
+// escape: quotes, control characters, DEL, BMP and astral characters.
+func bigString(n int) string {
+	const unit = "plain ascii text / \"quoted\" \\ \n\t\x01\x7f \u00e9\u2028\uffff \U0001F600\U0010FFFF "
+	return strings.Repeat(unit, n/len(unit))
+}
+
+// bigArray is n scalars of every kind.
+func bigArray(n int) []any {
+	a := make([]any, n)
+	for i := range a {
+		switch i % 5 {
+		case 0:
+			a[i] = int64(i) * 1_000_003
+		case 1:
+			a[i] = float64(i) / 7
+		case 2:
+			a[i] = strconv.Itoa(i)
+		case 3:
+			a[i] = i%2 == 0
+		default:
+			a[i] = nil
+		}
+	}
+	return a
+}
+
+// bigObject has n members in reverse key order, keys of varied length and
+// script so that sorting them takes more than a byte compare of ASCII.
+func bigObject(n int) canonjson.Object {
+	o := make(canonjson.Object, n)
+	for i := range o {
+		k := strconv.Itoa(n - i)
+		switch i % 3 {
+		case 1:
+			k = "\uff61" + k
+		case 2:
+			k = "\U0001F600" + k
+		}
+		o[i] = canonjson.Member{Key: k, Value: int64(i)}
+	}
+	return o
+}

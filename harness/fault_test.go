@@ -1,0 +1,126 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/internal/testworker"
+)
+
+// fakeWorkers lists this process's children that are fake workers.
+func fakeWorkers() []int {
+	var out []int
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	for _, f := range tasks {
+		data, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(data)) {
+			pid, _ := strconv.Atoi(s)
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", s, "cmdline"))
+			if bytes.Contains(cmdline, []byte("fakeworker")) {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fuzzing run")
+	}
+	const cases = 30000
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		for _, pid := range fakeWorkers() {
+			syscall.Kill(pid, syscall.SIGKILL)
+			return
+		}
+	}()
+	var out, errb bytes.Buffer
+	rep, code := Run(context.Background(), Config{Adapters: specs(t, "ok"), Workers: 2, Batch: 128, Cases: cases, Seed: 11,
+		CorpusDir: t.TempDir(), MinimizeTime: -1, Stdout: &out, Stderr: &errb})
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	if rep.Cases != cases || rep.Compared != cases {
+		t.Errorf("cases %d, compared %d; want %d of each", rep.Cases, rep.Compared, cases)
+	}
+	if !strings.Contains(errb.String(), "killed by signal killed") {
+		t.Errorf("the kill was not noticed:\n%s", errb.String())
+	}
+	if rep.Adapters[1].Starts < 3 {
+		t.Errorf("fake started %d times, want a restart", rep.Adapters[1].Starts)
+	}
+}
+
+func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
+	tests := []struct {
+		mode     string
+		mark     string
+		wantSig  string
+		wantCode int
+		cases    uint64
+	}{
+		{"crash", "__proto__", "crash: fake", ExitDivergence, 1500},
+		{"hang", "__proto__", "hang: fake", ExitDivergence, 256},
+		{"lie-digest", "", "digest: fake", ExitDivergence, 1500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			argv := testworker.Command(t, tt.mode)
+			if tt.mark != "" {
+				argv = append(argv, tt.mark)
+			}
+			cfg := Config{Adapters: []AdapterSpec{{Name: "go", InProcess: true}, {Name: "fake", Worker: adapter.Config{Name: "fake", Command: argv,
+				BatchTimeout: 300 * time.Millisecond, CaseTimeout: time.Millisecond}}},
+				Workers: 1, Batch: 64, Cases: tt.cases, Seed: 2, CorpusDir: t.TempDir(), MinimizeTime: -1}
+			var out, errb bytes.Buffer
+			cfg.Stdout, cfg.Stderr = &out, &errb
+			rep, code := Run(context.Background(), cfg)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\n%s", code, tt.wantCode, errb.String())
+			}
+			if len(rep.Distinct) != 1 || rep.Distinct[0].Signature != tt.wantSig {
+				t.Fatalf("distinct %+v, want one %q", rep.Distinct, tt.wantSig)
+			}
+			if rep.Compared != rep.Cases || rep.Cases != tt.cases {
+				t.Errorf("cases %d compared %d, want %d of each", rep.Cases, rep.Compared, tt.cases)
+			}
+			if tt.mark != "" && !strings.Contains(rep.Distinct[0].Example, tt.mark) {
+				t.Errorf("the finding %s is not the marked case", rep.Distinct[0].Example)
+			}
+		})
+	}
+}
+
+func TestLyingWorkerEndsTheRunClearly(t *testing.T) {
+	for _, mode := range []string{"garbage", "wrong-id", "wrong-count", "oversized"} {
+		t.Run(mode, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			rep, code := Run(context.Background(), Config{Adapters: specs(t, mode), Workers: 1, Batch: 8, Cases: 64, Seed: 1,
+				CorpusDir: t.TempDir(), MinimizeTime: -1, MaxRestarts: 2, Stdout: &out, Stderr: &errb})
+			if code != ExitSetup {
+				t.Fatalf("exit %d, want 2", code)
+			}
+			if !strings.Contains(rep.Error, "adapter fake") || rep.Compared != 0 {
+				t.Errorf("error %q, compared %d", rep.Error, rep.Compared)
+			}
+		})
+	}
+}
+
+func TestWorkerThatWillNotStart(t *testing.T) {
+	var out, errb bytes.Buffer
+	rep, code := Run(context.Background(), Config{Adapters: specs(t, "exit-at-start"), Workers: 1, Cases: 10, CorpusDir: t.TempDir(), Stdout: &out, Stderr: &errb})
+	if code != ExitSetup || !strings.Contains(rep.Error, "refusing to start") {
+		t.Errorf("exit %d, error %q; want 2 and the worker's stderr", code, rep.Error)
+	}
+}
