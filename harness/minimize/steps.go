@@ -230,8 +230,8 @@ func (t *tree) hoists(id int32) {
 			next *= 2
 			if t.allowed(a, n.v) {
 				an := &t.nodes[a]
-				l := listScalar
-				if isContainer(n.v) {
+				l := listScalar // with the simple values it may equal
+				if n.n > 0 {
 					l = listHoist
 				}
 				t.add(cand{kind: kReplace, list: l, node: a, val: n.v, src: id}, an.size, an.weight, n.size, n.weight)
