@@ -20,6 +20,19 @@
  *
  * A second pass ({@link toValue}) turns those integer-keyed objects into
  * {@link JsonObject} member lists, looking each key up in the table.
+ *
+ * How str values are decoded: the library decodes a str of more than 200
+ * bytes with a default `TextDecoder`, which drops a leading U+FEFF (byte
+ * order mark), so "\ufeffa..." came back as "a..." (found by difffuzz; the
+ * library's short-string path keeps it), and it replaces invalid UTF-8 with
+ * U+FFFD instead of failing. So values are read with the public `rawStrings`
+ * option (str values arrive as their UTF-8 bytes) and decoded in
+ * {@link toValue} by a `TextDecoder` with `ignoreBOM` and `fatal`. With
+ * rawStrings a str value and a bin value are both a Uint8Array, so the
+ * decoder's own (private) `decodeString` method, which reads str and only
+ * str, is wrapped to label its result {@link Utf8Bytes}: the one use of the
+ * library's internals here, guarded at construction and by the tests (a
+ * change would turn every string into unsupported_value, loudly).
  */
 import { Decoder, Encoder, ExtData, type ExtensionCodecType } from "@msgpack/msgpack";
 import { JsonObject, MAX_DEPTH, type Member } from "./canonical.js";
@@ -130,6 +143,19 @@ export class Utf16Text {
   constructor(readonly text: string) {}
 }
 
+/** A str value's UTF-8 bytes, not yet decoded (see the module comment). */
+class Utf8Bytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/**
+ * A str whose bytes are not UTF-8: outside the value model, so
+ * `unsupported_value` as a value and `non_string_key` as a key.
+ */
+export class InvalidUtf8 {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 const BIGINT_TEXT = /^-?(0|[1-9][0-9]*)$/;
 const ascii = new TextDecoder("ascii");
 
@@ -161,9 +187,40 @@ function utf16le(data: Uint8Array): string {
 
 /** Prefixed to every str key by our keyDecoder (see the module comment). */
 const KEY_TAG = "k";
+/** What our keyDecoder returns for a str key that is not UTF-8. */
+const INVALID_KEY = "!";
+const INVALID_KEY_MARKER = new InvalidUtf8(new Uint8Array());
 // ignoreBOM: a key or string may start with U+FEFF, which must survive; the
 // default would strip it (difffuzz found this: seed 1, key "\ufeff").
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A str's text, or an {@link InvalidUtf8} for bytes that are not UTF-8. */
+function decodeUtf8(bytes: Uint8Array): string | InvalidUtf8 {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return new InvalidUtf8(bytes);
+  }
+}
+
+/** The private Decoder method wrapped below, as far as we rely on it. */
+interface StringReader {
+  decodeString(byteLength: number, headerOffset: number): unknown;
+}
+
+/** Labels str values (bytes, with rawStrings) so they cannot pass for bin. */
+function labelStrValues(decoder: Decoder): Decoder {
+  const reader = decoder as unknown as StringReader;
+  const decodeString = reader.decodeString;
+  if (typeof decodeString !== "function") {
+    throw new Error("@msgpack/msgpack has no Decoder#decodeString any more: see wire.ts");
+  }
+  reader.decodeString = function (this: StringReader, byteLength: number, headerOffset: number): unknown {
+    const result = decodeString.call(this, byteLength, headerOffset);
+    return result instanceof Uint8Array ? new Utf8Bytes(result) : result;
+  };
+  return decoder;
+}
 
 /**
  * Decodes msgpack values into the canonical value model, keeping every map
@@ -171,16 +228,21 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
  */
 export class WireDecoder {
   private keys: unknown[] = [];
-  private readonly decoder = new Decoder({
-    useBigInt64: true,
-    extensionCodec,
-    keyDecoder: {
-      canBeCached: () => true,
-      decode: (bytes: Uint8Array, offset: number, length: number) =>
-        KEY_TAG + utf8.decode(bytes.subarray(offset, offset + length)),
-    },
-    mapKeyConverter: (key: unknown) => this.keys.push(realKey(key)) - 1,
-  });
+  private readonly decoder = labelStrValues(
+    new Decoder({
+      useBigInt64: true,
+      rawStrings: true,
+      extensionCodec,
+      keyDecoder: {
+        canBeCached: () => true,
+        decode: (bytes: Uint8Array, offset: number, length: number): string => {
+          const text = decodeUtf8(bytes.subarray(offset, offset + length));
+          return typeof text === "string" ? KEY_TAG + text : INVALID_KEY;
+        },
+      },
+      mapKeyConverter: (key: unknown) => this.keys.push(realKey(key)) - 1,
+    }),
+  );
 
   /**
    * Decodes one msgpack value (a whole frame body) into its raw form: maps
@@ -206,6 +268,7 @@ export class WireDecoder {
    */
   toValue(raw: unknown, level = 1): unknown {
     if (typeof raw !== "object" || raw === null) return raw;
+    if (raw instanceof Utf8Bytes) return decodeUtf8(raw.bytes);
     if (Array.isArray(raw)) {
       if (level > MAX_DEPTH) return [];
       for (let i = 0; i < raw.length; i++) raw[i] = this.toValue(raw[i], level + 1);
@@ -226,17 +289,22 @@ export class WireDecoder {
   }
 
   /**
-   * The members of a decoded map with their real keys, without converting
-   * the values: for reading a request's fields. Undefined if `raw` is not a map.
+   * The members of a decoded map with their real keys, for reading a
+   * request's fields: strings are decoded, containers are left raw (cases
+   * are converted one by one). Undefined if `raw` is not a map.
    */
   fields(raw: unknown): Array<[key: unknown, value: unknown]> | undefined {
     if (!isDecodedMap(raw)) return undefined;
-    return Object.keys(raw).map((id) => [this.keys[Number(id)], raw[id]]);
+    return Object.keys(raw).map((id) => {
+      const value = raw[id];
+      return [this.keys[Number(id)], value instanceof Utf8Bytes ? decodeUtf8(value.bytes) : value];
+    });
   }
 }
 
 function realKey(key: unknown): unknown {
-  if (typeof key === "string") return key.slice(KEY_TAG.length); // every string key came through keyDecoder
+  // every string key came through our keyDecoder
+  if (typeof key === "string") return key === INVALID_KEY ? INVALID_KEY_MARKER : key.slice(KEY_TAG.length);
   if (key instanceof Utf16Text) return key.text;
   return key; // not a string: canonical() reports non_string_key
 }

@@ -57,6 +57,8 @@ export const mp = {
   nil: Uint8Array.of(0xc0),
   /** A str (valid UTF-8). */
   str: (s: string): Uint8Array => plain.encode(s),
+  /** A str holding exactly these bytes (valid UTF-8 or not). */
+  strBytes: (bytes: ArrayLike<number>): Uint8Array => cat(strHeader(bytes.length), bytes),
   /** An int in the smallest int-family width (numbers) or int64/uint64 (bigints). */
   int: (n: number | bigint): Uint8Array => plain.encode(n),
   /** A float 64, even for integral values. */
@@ -75,6 +77,11 @@ export const mp = {
   /** A map with these encoded (key, value) pairs, in order, duplicates kept. */
   map: (...pairs: Array<[Uint8Array, Uint8Array]>): Uint8Array => cat(mapHeader(pairs.length), ...pairs.flat()),
 };
+
+function strHeader(n: number): number[] {
+  if (n < 32) return [0xa0 | n];
+  return n < 256 ? [0xd9, n] : [0xda, n >> 8, n & 0xff];
+}
 
 function arrayHeader(n: number): number[] {
   return n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff];

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decode, ExtData } from "@msgpack/msgpack";
 import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
-import { FrameLengthError, FrameReader, MAX_FRAME, WireDecoder, encodeFrame } from "../src/wire.js";
+import { FrameLengthError, FrameReader, InvalidUtf8, MAX_FRAME, WireDecoder, encodeFrame } from "../src/wire.js";
 import { cat, concat, mp, mpCall, mpNest } from "./support.js";
 
 const wrap = (argsText: string): string => `{"args":${argsText},"tool_name":"t"}`;
@@ -122,6 +122,18 @@ describe("strings", () => {
     assert.deepEqual(outcome(mpCall(mp.map([mp.str("k"), mp.nil], [mp.utf16s("k"), mp.nil]))), { code: "duplicate_key" });
   });
 
+  const bom: Array<[name: string, text: string]> = [
+    ["short str starting with U+FEFF", "\ufeffa"],
+    ["long str starting with U+FEFF (the library's TextDecoder path drops it)", "\ufeff" + "a".repeat(300)],
+    ["long non-ASCII str starting with U+FEFF", "\ufeff" + "\u00e9".repeat(150)],
+    ["only U+FEFF", "\ufeff"],
+    ["two U+FEFF", "\ufeff\ufeff"],
+  ];
+  for (const [name, text] of bom) {
+    test(`value: ${name}`, () => assert.equal(decodedScalar(mp.str(text)), text));
+    test(`key: ${name}`, () => assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(text), mp.nil]))), [[text, null]]));
+  }
+
   test("a long str key (no key cache limits)", () => {
     const key = "\u00e9".repeat(5000);
     assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(key), mp.nil]))), [[key, null]]);
@@ -202,11 +214,21 @@ describe("values outside the model are per-case errors", () => {
     ["bin before a later non-string key", mpCall(mp.map([mp.str("b"), mp.bin([])], [mp.int(1), mp.nil])), "unsupported_value"],
     ["tool_name as ext 2 with a lone surrogate", mpCall(mp.map(), mp.utf16(0xd800)), "lone_surrogate"],
     ["tool_name as bin", mpCall(mp.map(), mp.bin([0x74])), "unsupported_value"],
+    ["str with a stray continuation byte", mpScalar(mp.strBytes([0x61, 0x80])), "unsupported_value"],
+    ["str with 0xff", mpScalar(mp.strBytes([0xff])), "unsupported_value"],
+    ["str with an overlong NUL", mpScalar(mp.strBytes([0xc0, 0x80])), "unsupported_value"],
+    ["str with a surrogate in UTF-8 form (WTF-8)", mpScalar(mp.strBytes([0xed, 0xa0, 0x80])), "unsupported_value"],
+    ["str cut inside a character", mpScalar(mp.strBytes([0xe2, 0x82])), "unsupported_value"],
+    ["long str with invalid UTF-8", mpScalar(mp.strBytes([...Buffer.from("a".repeat(300)), 0xff])), "unsupported_value"],
+    ["key with invalid UTF-8", mpCall(mp.map([mp.strBytes([0xff]), mp.nil])), "non_string_key"],
+    ["invalid UTF-8 value after a duplicate key", mpCall(mp.map([mp.str("a"), mp.nil], [mp.str("a"), mp.strBytes([0xff])])), "duplicate_key"],
   ];
   for (const [name, bytes, code] of cases) test(name, () => assert.deepEqual(outcome(bytes), { code }));
 
   test("bin and unknown ext stay recognisable after decoding", () => {
     assert.ok(decodedScalar(mp.bin([1])) instanceof Uint8Array);
+    assert.ok(decodedScalar(mp.strBytes([0xff])) instanceof InvalidUtf8);
+    assert.equal(decodedScalar(mp.strBytes([0x61])), "a");
     const ext = decodedScalar(mp.ext(9, [1, 2]));
     assert.ok(ext instanceof ExtData);
     assert.equal(ext.type, 9);
