@@ -11,6 +11,7 @@ import (
 	"time"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
@@ -142,6 +143,8 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 		Divergences: c.found, Interrupted: interrupted,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
+	cpu, rss := selfUsage()
+	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
 	for _, sig := range c.order {
 		rep.Distinct = append(rep.Distinct, c.groups[sig].Group)
@@ -209,8 +212,9 @@ func adapterReports(names []string, lanes []*lane) []report.AdapterReport {
 			ar.Failures += st.Failures
 			ar.ProtocolErrors += st.ProtocolErrs
 			busy += st.Busy
-			if w, ok := l.adapters[ai].(interface{ StartCount() int }); ok {
+			if w, ok := l.adapters[ai].(*adapter.Worker); ok {
 				ar.Starts += w.StartCount()
+				ar.CPUSeconds += processCPU(w.Pid()).Seconds()
 			}
 		}
 		if ar.Batches > 0 {

@@ -71,7 +71,7 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 	}{
 		{"crash", "__proto__", "crash: fake", ExitDivergence, 1500},
 		{"hang", "__proto__", "hang: fake", ExitDivergence, 256},
-		{"lie-digest", "", "digest: fake", ExitDivergence, 1500},
+		{"lie-digest", "", "digest: fake", ExitDivergence, 300},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

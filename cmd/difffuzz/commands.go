@@ -211,3 +211,24 @@ func (c *CLI) corpusCmd(args []string) int {
 	}
 	return harness.Merge(cfg, fs.Args())
 }
+
+func (c *CLI) bench(ctx context.Context, args []string) int {
+	fs := c.newFlagSet("bench", "")
+	var af adapterFlags
+	af.register(fs)
+	cfg := harness.BenchConfig{Stdout: c.Stdout, Stderr: c.Stderr}
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "generator seed of every phase")
+	fs.IntVar(&cfg.Sample, "sample", 4000, "cases each implementation times in process")
+	fs.DurationVar(&cfg.Run, "run", 20*time.Second, "length of the driver-only run and of the full run")
+	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
+	fs.IntVar(&cfg.Batch, "batch", 0, "cases per batch (0: the run's default)")
+	fs.StringVar(&cfg.Out, "o", "out/bench.json", "write the figures as JSON to this `file`")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	var err error
+	if cfg.Adapters, err = af.specs(); err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	return harness.Bench(ctx, cfg)
+}

@@ -86,6 +86,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.adapterCmd(ctx, args[1:])
 	case "corpus":
 		return c.corpusCmd(args[1:])
+	case "bench":
+		return c.bench(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage()
 		return harness.ExitOK
@@ -105,6 +107,7 @@ commands:
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
   corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
+  bench     measure each implementation, the driver and the full run; ratio to the limit
 
 exit status: 0 agreement, 1 divergence, 2 usage or setup error
 `)

@@ -18,7 +18,8 @@
 //	                   input that ends inside a frame (exit status 2)
 //	eof                closing stdin ends the worker with status 0
 //
-// When the handshake fails no other check can run, and Run stops there.
+// When the worker does not say hello no other check can run, and Run stops
+// there.
 // Details that do not fit a check's line (more failing cases, the worker's
 // stderr) go to Config.Stderr.
 package conform
@@ -69,8 +70,8 @@ type Config struct {
 // Summary counts the checks of a run.
 type Summary struct {
 	Passed, Failed int
-	// Started says whether the handshake passed; when it did not, no other
-	// check ran.
+	// Started says whether the worker said hello; when it did not, no
+	// other check ran.
 	Started bool
 }
 
@@ -94,7 +95,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	r := newRunner(cfg)
 	defer r.close()
-	if !r.report(ctx, check{"handshake", r.handshake}) {
+	r.report(ctx, check{"handshake", r.handshake})
+	if r.w == nil {
 		r.printSummary()
 		return r.sum, nil
 	}

@@ -110,34 +110,46 @@ func (p *proc) write(b []byte, timeout time.Duration) error {
 	p.stdin.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := p.stdin.Write(b); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("worker did not read its input within %v: %w", timeout, err)
+			return fmt.Errorf("worker did not read its input within %v: %w", timeout, &hangError{timeout})
 		}
 		if p.exited(time.Second) {
-			return fmt.Errorf("worker %s while reading a request: %w", p.describeExit(), io.EOF)
+			return &endError{p.describeExit() + " while reading a request"}
 		}
 		return fmt.Errorf("write request: %w", err)
 	}
 	return nil
 }
 
-// read reads and decodes one frame within timeout. A hang wraps
-// os.ErrDeadlineExceeded; an end of output wraps io.EOF and says how the
-// worker ended.
+// hangError is a worker that did not answer in time; it matches
+// os.ErrDeadlineExceeded.
+type hangError struct{ timeout time.Duration }
+
+func (e *hangError) Error() string { return fmt.Sprintf("no answer within %v (hang)", e.timeout) }
+func (e *hangError) Unwrap() error { return os.ErrDeadlineExceeded }
+
+// endError is a worker whose output ended; it matches io.EOF.
+type endError struct{ how string }
+
+func (e *endError) Error() string { return "worker " + e.how }
+func (e *endError) Unwrap() error { return io.EOF }
+
+// read reads and decodes one frame within timeout. A hang is a *hangError,
+// an end of output an *endError that says how the worker ended.
 func (p *proc) read(timeout time.Duration) (*wire.Message, error) {
 	p.stdout.SetReadDeadline(time.Now().Add(timeout))
 	body, err := p.frames.Next()
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, fmt.Errorf("no answer within %v (hang): %w", timeout, err)
+		return nil, &hangError{timeout}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		how := "closed its stdout"
 		if p.exited(time.Second) {
 			how = p.describeExit()
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			how += " inside a frame"
+			how += " in the middle of a frame"
 		}
-		return nil, fmt.Errorf("worker %s: %w", how, io.EOF)
+		return nil, &endError{how}
 	case err != nil:
 		return nil, fmt.Errorf("answer: %w", err)
 	}

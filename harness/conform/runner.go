@@ -20,6 +20,8 @@ type runner struct {
 	sum    Summary
 	w      *adapter.Worker // typed round trips; restarts itself after a failure
 	raw    *proc           // raw-case round trips; nil until needed
+
+	details strings.Builder // the running check's details, for Stderr
 }
 
 func newRunner(cfg Config) *runner {
@@ -46,9 +48,11 @@ func (r *runner) close() {
 	r.dropRaw()
 }
 
-// report runs c, prints its line and says whether it passed.
+// report runs c, prints its line, then its details, and says whether it
+// passed.
 func (r *runner) report(ctx context.Context, c check) bool {
 	note, err := c.run(ctx)
+	defer r.flushDetails()
 	if err != nil {
 		r.sum.Failed++
 		fmt.Fprintf(r.cfg.Stdout, "FAIL %s: %s\n", c.name, oneLine(err.Error()))
@@ -62,16 +66,24 @@ func (r *runner) report(ctx context.Context, c check) bool {
 	return true
 }
 
+// flushDetails writes the details a check collected to Stderr, after its
+// line.
+func (r *runner) flushDetails() {
+	io.WriteString(r.cfg.Stderr, r.details.String())
+	r.details.Reset()
+}
+
 func (r *runner) printSummary() {
 	fmt.Fprintf(r.cfg.Stdout, "%d passed, %d failed\n", r.sum.Passed, r.sum.Failed)
 }
 
-// detail prints a line of detail for a check to Stderr.
+// detail adds a line of detail for the running check.
 func (r *runner) detail(check, format string, a ...any) {
-	fmt.Fprintf(r.cfg.Stderr, "  %s: %s\n", check, oneLine(fmt.Sprintf(format, a...)))
+	fmt.Fprintf(&r.details, "  %s: %s\n", check, oneLine(fmt.Sprintf(format, a...)))
 }
 
-// stderrTail prints the last lines a worker wrote to its stderr.
+// stderrTail adds the last lines a worker wrote to its stderr to the
+// running check's details.
 func (r *runner) stderrTail(check, text string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -81,9 +93,9 @@ func (r *runner) stderrTail(check, text string) {
 	if len(lines) > 20 {
 		lines = lines[len(lines)-20:]
 	}
-	fmt.Fprintf(r.cfg.Stderr, "  %s: worker stderr:\n", check)
+	fmt.Fprintf(&r.details, "  %s: worker stderr:\n", check)
 	for _, l := range lines {
-		fmt.Fprintf(r.cfg.Stderr, "    | %s\n", l)
+		fmt.Fprintf(&r.details, "    | %s\n", l)
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 )
 
 // generated sends cfg.Cases generated cases, BatchSize a batch, and compares
-// each answer with the in-process Go implementation's, byte for byte.
+// each answer with the in-process Go implementation's, byte for byte. A
+// batch that breaks the worker ends the check.
 func (r *runner) generated(ctx context.Context) (string, error) {
 	g := gen.New(gen.Config{Seed: r.cfg.Seed})
 	var fails failures
@@ -26,8 +27,8 @@ func (r *runner) generated(ctx context.Context) (string, error) {
 		}
 		results, err := r.runTyped(ctx, "generated", cases)
 		if err != nil {
-			fails.add(r, "generated", "cases %d-%d: %v", lo, lo+len(cases)-1, err)
-			continue
+			fails.add(r, "generated", "cases %d-%d: %v (the rest not run)", lo, lo+len(cases)-1, err)
+			break
 		}
 		for i, c := range cases {
 			if m := mismatch(results[i], wantGo(c)); m != "" {

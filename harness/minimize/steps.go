@@ -428,9 +428,10 @@ func cut[T any](s []T, lo, hi int, keep bool) []T {
 // one in cs (sorted by measure, so equal results are in one run of equal
 // measure). In a deep chain of alike containers, hoisting by 2^k levels
 // gives one value from hundreds of places, and the pass that proves the
-// result minimal would otherwise test them all. Candidates are grouped by
-// a hash of their result's text, then compared exactly; the work is
-// bounded per round.
+// result minimal would otherwise test them all. Two replacements can only
+// give the same text if their targets are nested (or equal); those are
+// grouped by a hash of their result's text, then compared exactly. The
+// work is bounded per round.
 func (t *tree) dedupe(cs []cand) []cand {
 	t.text = canonjson.AppendText(t.text[:0], t.nodes[0].v)
 	if len(t.text) != t.size() {
@@ -440,33 +441,69 @@ func (t *tree) dedupe(cs []cand) []cand {
 		t.hashes = make(map[uint64]int32)
 		t.seed = maphash.MakeSeed()
 	}
-	budget := 64 << 20 // bytes hashed or compared per list per round
-	out := cs[:0]
-	run := 0 // index in out where the current run of equal measure starts
-	for i := range cs {
-		c := cs[i]
-		if run < len(out) && (out[run].size != c.size || out[run].weight != c.weight) {
-			run = len(out)
-			clear(t.hashes)
-		}
-		alone := run == len(out) && (i+1 == len(cs) || cs[i+1].size != c.size || cs[i+1].weight != c.weight)
-		if alone || budget < 0 {
-			out = append(out, c)
-			continue
-		}
-		budget -= 2 * len(t.text)
-		h := t.resultHash(&c)
-		j, seen := t.hashes[h]
-		if seen && t.sameResult(&out[j], &c) {
-			continue
-		}
-		if !seen { // on a (never seen) collision, keep the first: still deterministic
-			t.hashes[h] = int32(len(out))
-		}
-		out = append(out, c)
+	if len(t.mark) < len(t.nodes) || t.stamp > 1<<31 {
+		t.mark, t.below, t.twice = make([]uint32, len(t.nodes)), make([]uint32, len(t.nodes)), make([]uint32, len(t.nodes))
+		t.stamp = 0
 	}
-	clear(t.hashes)
+	budget := 64 << 20 // bytes hashed or compared per list per round
+	out := cs[:0]      // only ever written at or before the position read
+	for i := 0; i < len(cs); {
+		j := i + 1
+		for j < len(cs) && cs[j].size == cs[i].size && cs[j].weight == cs[i].weight {
+			j++
+		}
+		run := cs[i:j]
+		i = j
+		if len(run) == 1 || budget < 0 {
+			out = append(out, run...)
+			continue
+		}
+		t.stamp++
+		st := t.stamp
+		for k := range run {
+			n := run[k].node
+			if t.mark[n] == st {
+				t.twice[n] = st
+			}
+			t.mark[n] = st
+			for a := t.nodes[n].parent; a >= 0 && t.below[a] != st; a = t.nodes[a].parent {
+				t.below[a] = st
+			}
+		}
+		clear(t.hashes)
+		for k := range run {
+			c := run[k]
+			if !t.nested(c.node, st) {
+				out = append(out, c)
+				continue
+			}
+			budget -= 2 * len(t.text)
+			h := t.resultHash(&c)
+			idx, seen := t.hashes[h]
+			if seen && t.sameResult(&out[idx], &c) {
+				continue
+			}
+			if !seen { // on a (never seen) collision, keep the first: still deterministic
+				t.hashes[h] = int32(len(out))
+			}
+			out = append(out, c)
+		}
+	}
 	return out
+}
+
+// nested reports whether another candidate of the run stamped st targets
+// node n, one of its ancestors or one of its descendants.
+func (t *tree) nested(n int32, st uint32) bool {
+	if t.twice[n] == st || t.below[n] == st {
+		return true
+	}
+	for a := t.nodes[n].parent; a >= 0; a = t.nodes[a].parent {
+		if t.mark[a] == st {
+			return true
+		}
+	}
+	return false
 }
 
 // result returns the text of a replacement's result as three pieces.

@@ -32,22 +32,26 @@ type tree struct {
 	env        bool  // the root is an envelope to be kept
 	tool, args int32 // ids of the envelope's members when env
 
-	scratch  []byte
-	str      strIndex
-	cands    []cand
-	sorted   []cand        // cands sorted by list, then coarsest and smallest first
-	lists    [lists][]cand // sorted, cut by list
-	keys     []sortKey
-	strata   []cand
-	text     []byte           // the whole value's text, for dedupe
-	seed     maphash.Seed     // fixed per tree: hashes only group candidates
-	hashes   map[uint64]int32 // dedupe: result hash -> index of a kept candidate
-	segs     [2][3][]byte     // dedupe: two results as three pieces of text each
-	rtext    [2][]byte        // dedupe: replacement texts
-	pre      []int            // prefix sums for ranges
-	wpre     []int
-	seen     map[uint64]struct{} // chunks emitted this round, see chunks
-	seenCall uint32
+	scratch []byte
+	str     strIndex
+	cands   []cand
+	sorted  []cand        // cands sorted by list, then coarsest and smallest first
+	lists   [lists][]cand // sorted, cut by list
+	keys    []sortKey
+	strata  []cand
+	text    []byte           // the whole value's text, for dedupe
+	seed    maphash.Seed     // fixed per tree: hashes only group candidates
+	hashes  map[uint64]int32 // dedupe: result hash -> index of a kept candidate
+	segs    [2][3][]byte     // dedupe: two results as three pieces of text each
+	rtext   [2][]byte        // dedupe: replacement texts
+	// dedupe: per node, the stamp of the last run that targets it, has a
+	// target below it, or targets it twice.
+	mark, below, twice []uint32
+	stamp              uint32
+	pre                []int // prefix sums for ranges
+	wpre               []int
+	seen               map[uint64]struct{} // chunks emitted this round, see chunks
+	seenCall           uint32
 }
 
 // strIndex is one string decoded to code points, with prefix sums of

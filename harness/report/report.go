@@ -30,12 +30,16 @@ type Report struct {
 	Distinct    []Group         `json:"distinct"`
 	// Known lists the distinct divergences the known list accepts, and Stale
 	// the listed ones that did not occur; both empty without a known list.
-	Known       []string     `json:"known,omitempty"`
-	Stale       []string     `json:"stale,omitempty"`
-	Coverage    []ClassCount `json:"coverage"`
-	Interrupted bool         `json:"interrupted"`
-	Error       string       `json:"error,omitempty"`
-	Exit        int          `json:"exit"`
+	Known    []string     `json:"known,omitempty"`
+	Stale    []string     `json:"stale,omitempty"`
+	Coverage []ClassCount `json:"coverage"`
+	// DriverCPUSeconds is the driver's own CPU time, the in-process Go
+	// adapter included, and DriverMaxRSS its peak resident set in bytes.
+	DriverCPUSeconds float64 `json:"driver_cpu_seconds"`
+	DriverMaxRSS     int64   `json:"driver_max_rss"`
+	Interrupted      bool    `json:"interrupted"`
+	Error            string  `json:"error,omitempty"`
+	Exit             int     `json:"exit"`
 }
 
 // Group is one distinct divergence: every finding with the same signature.
@@ -68,6 +72,9 @@ type AdapterReport struct {
 	Failures       uint64  `json:"failures"`
 	ProtocolErrors uint64  `json:"protocol_errors"`
 	Starts         int     `json:"starts"`
+	// CPUSeconds is the CPU time of the adapter's live worker processes at
+	// the end of the run (0 for the in-process adapter: see DriverCPU).
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // ClassCount is how many cases exercised one edge class.

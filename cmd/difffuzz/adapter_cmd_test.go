@@ -1,0 +1,216 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"difffuzz/internal/testworker"
+)
+
+const fixturesDir = "../../tests/fixtures/canonical-json-fuzz"
+
+var summaryLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed\n\z`)
+
+// checkAdapter runs "difffuzz adapter check" on a command line.
+func checkAdapter(t *testing.T, command string, flags ...string) (int, string, string) {
+	t.Helper()
+	args := append([]string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir}, flags...)
+	code, out, errs := runCLIRaw(t, append(args, command)...)
+	if !summaryLine.MatchString(out) {
+		t.Errorf("output does not end with the summary line:\n%s", out)
+	}
+	return code, out, errs
+}
+
+// runCLIRaw runs the command in process with exactly these arguments.
+func runCLIRaw(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb strings.Builder
+	c := &CLI{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+	code := c.Main(t.Context(), args)
+	return code, out.String(), errb.String()
+}
+
+// failed lists the checks of the FAIL lines.
+func failed(out string) []string {
+	var names []string
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, "FAIL "); ok {
+			name, _, _ := strings.Cut(rest, ":")
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+var (
+	goWorkerOnce sync.Once
+	goWorker     string
+	goWorkerErr  error
+)
+
+// buildGoWorker builds cmd/canonjson-worker once per test binary.
+func buildGoWorker(t *testing.T) string {
+	t.Helper()
+	goWorkerOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "canonjson-worker")
+		if err != nil {
+			goWorkerErr = err
+			return
+		}
+		goWorker = filepath.Join(dir, "canonjson-worker")
+		if out, err := exec.Command("go", "build", "-o", goWorker, "difffuzz/cmd/canonjson-worker").CombinedOutput(); err != nil {
+			goWorkerErr = &buildFailure{err, string(out)}
+		}
+	})
+	if goWorkerErr != nil {
+		t.Fatalf("build canonjson-worker: %v", goWorkerErr)
+	}
+	return goWorker
+}
+
+type buildFailure struct {
+	err error
+	out string
+}
+
+func (e *buildFailure) Error() string { return e.err.Error() + "\n" + e.out }
+
+// knownGoWorkerFailures are the checks the Go worker fails today, each a bug
+// in the worker against docs/adapter-protocol.md. Like protobuf's failure
+// lists it cannot go stale: the test fails when a listed check passes.
+var knownGoWorkerFailures = []string{
+	// harness/wire decodes a str map key that is not UTF-8 as a string, and
+	// canonjson then says unsupported_value; the protocol says non_string_key.
+	"error-codes/non_string_key",
+	// Input that ends inside a frame makes the worker exit with status 1,
+	// without an error frame; the protocol says status 2.
+	"malformed/truncated-header",
+	"malformed/truncated-body",
+}
+
+func TestAdapterCheckGoWorker(t *testing.T) {
+	code, out, errs := checkAdapter(t, buildGoWorker(t))
+	got := failed(out)
+	for _, name := range got {
+		if !slices.Contains(knownGoWorkerFailures, name) {
+			t.Errorf("new failure of the Go worker: %s", name)
+		}
+	}
+	for _, name := range knownGoWorkerFailures {
+		if !slices.Contains(got, name) {
+			t.Errorf("%s now passes: remove it from knownGoWorkerFailures", name)
+		}
+	}
+	if want := min(len(got), 1); code != want {
+		t.Errorf("exit %d, want %d", code, want)
+	}
+	for _, check := range []string{"PASS handshake (protocol 1, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
+		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS eof"} {
+		if !strings.Contains(out, check) {
+			t.Errorf("no %q line", check)
+		}
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
+	}
+}
+
+func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
+	tests := []struct {
+		mode   []string
+		check  string // the first check that must fail
+		reason string // in its FAIL line
+	}{
+		{[]string{"keyorder"}, "spec-examples", `example 7 {"tool_name":"t","args":{"\uff61":1,"\ud83d\ude00":2}}: canonical text differs at byte 12 (key_order)`},
+		{[]string{"number"}, "spec-examples", "example 4 {\"tool_name\":\"t\",\"args\":{\"f\":1e21,\"i\":1000000000000000000000}}: canonical text differs at byte 14 (number)"},
+		{[]string{"wrong-id"}, "spec-examples", "answer id 2, want 1"},
+		{[]string{"garbage"}, "spec-examples", "protocol: frame: msgpack"},
+		{[]string{"lie-digest"}, "spec-examples", "is not BLAKE3 of the canonical text"},
+		{[]string{"crash", "ping"}, "spec-examples", "crash: worker exited with status 3"},
+		{[]string{"exit-at-start"}, "handshake", "worker ended before its hello (exited with status 1)"},
+		{[]string{"bad-hello"}, "handshake", "protocol 99"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode[0], func(t *testing.T) {
+			argv := testworker.Command(t, tt.mode[0], tt.mode[1:]...)
+			code, out, errs := checkAdapter(t, strings.Join(argv, " "), "-cases", "512", "-timeout", "5s")
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			line := "FAIL " + tt.check + ": "
+			i := strings.Index(out, line)
+			if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "\n")], tt.reason) {
+				t.Errorf("no line %q...%q", line, tt.reason)
+			}
+			if f := failed(out); len(f) == 0 || f[0] != tt.check {
+				t.Errorf("first failed check %v, want %s", f, tt.check)
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
+			}
+		})
+	}
+	if pids := running(t, testworker.Command(t, "ok")[0]); len(pids) > 0 {
+		t.Errorf("fake workers still running after the checks: %v", pids)
+	}
+}
+
+func TestAdapterCheckStopsWithoutHello(t *testing.T) {
+	_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, "exit-at-start"), " "))
+	if !strings.HasSuffix(out, "0 passed, 1 failed\n") || strings.Count(out, "\n") != 2 {
+		t.Errorf("want the handshake line and the summary only, got:\n%s", out)
+	}
+}
+
+func TestAdapterCheckUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"no subcommand", []string{"adapter"}, "usage: difffuzz adapter check"},
+		{"unknown subcommand", []string{"adapter", "frob"}, `unknown subcommand "frob"`},
+		{"no argument", []string{"adapter", "check", "-config", "../../difffuzz.toml"}, "want one NAME or COMMAND, got 0"},
+		{"two arguments", []string{"adapter", "check", "-config", "../../difffuzz.toml", "node", "worker.js"}, "quote a command line"},
+		{"unknown name", []string{"adapter", "check", "-config", "../../difffuzz.toml", "nosuchworker"}, `"nosuchworker" is neither an adapter of ../../difffuzz.toml (python, go, ts, rust, go-worker) nor a command`},
+		{"in process", []string{"adapter", "check", "-config", "../../difffuzz.toml", "go"}, `adapter "go" runs inside the driver`},
+		{"bad config", []string{"adapter", "check", "-config", "nosuch.toml", "python"}, "config: open nosuch.toml"},
+		{"negative cases", []string{"adapter", "check", "-config", "../../difffuzz.toml", "-cases", "-1", "python"}, "-cases: want 0 or more"},
+		{"no fixtures", []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", t.TempDir(), "/bin/true"}, "fixtures: no *.jsonl files in"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCLIRaw(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if !strings.Contains(errs, tt.want) {
+				t.Errorf("stderr %q, want %q", errs, tt.want)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+		})
+	}
+}
+
+// running lists the processes whose program is path.
+func running(t *testing.T, path string) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var pids []string
+	for _, d := range dirs {
+		cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err == nil && strings.HasPrefix(string(cmdline), path+"\x00") {
+			pids = append(pids, filepath.Base(d))
+		}
+	}
+	return pids
+}

@@ -1,0 +1,44 @@
+package harness
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// clockTick is USER_HZ, the unit of /proc/PID/stat times; 100 on Linux.
+const clockTick = 100
+
+// processCPU is the user+system CPU time a live process has used so far,
+// from /proc; 0 if it cannot be read (the process is gone).
+func processCPU(pid int) time.Duration {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// Fields after the parenthesized command: state is field 3; utime 14, stime 15.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / clockTick
+}
+
+// selfUsage is the driver's own CPU time and peak resident set size.
+func selfUsage() (cpu time.Duration, maxRSSBytes int64) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, 0
+	}
+	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return cpu, ru.Maxrss * 1024
+}
