@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -58,11 +59,21 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Gen.MaxDepth, "max-depth", 0, "generator nesting depth of ordinary cases (0: its default)")
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
+	cpuprofile := fs.String("cpuprofile", "", "write the driver's CPU profile to this `file`")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return c.usageError(fs, "run takes no arguments, got %q", fs.Args())
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return c.usageError(fs, "%v", err)
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
 	}
 	var err error
 	if cfg.Adapters, err = af.specs(); err != nil {
