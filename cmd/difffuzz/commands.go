@@ -243,3 +243,16 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	}
 	return harness.Bench(ctx, cfg)
 }
+
+func (c *CLI) promote(args []string) int {
+	fs := c.newFlagSet("promote", "FILE")
+	category := fs.String("category", "", "the fixture category (default: regression_KIND from the finding's signature)")
+	list := fs.String("list", "tests/fixtures/regressions.jsonl", "the regression list the fixture generator reads")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return c.usageError(fs, "want exactly one FILE")
+	}
+	return harness.Promote(fs.Arg(0), *category, *list, c.Stdout, c.Stderr)
+}

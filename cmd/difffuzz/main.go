@@ -9,6 +9,7 @@
 //	difffuzz check [flags] [FILE]  run JSON lines of extended JSON (default stdin) through every adapter
 //	difffuzz replay [flags] [PATH...]  re-run saved cases (default corpus/); exit 1 if any diverges
 //	difffuzz minimize [flags] FILE shrink a diverging input to a minimal one, saved beside it
+//	difffuzz promote FILE          add a finding to the golden fixtures' regression list
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
 //	difffuzz adapter check NAME|COMMAND  conformance run for one worker
 //
@@ -88,6 +89,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.corpusCmd(args[1:])
 	case "bench":
 		return c.bench(ctx, args[1:])
+	case "promote":
+		return c.promote(args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage()
 		return harness.ExitOK
@@ -107,6 +110,7 @@ commands:
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
   corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
+  promote   turn a minimized finding into a golden-fixture regression
   bench     measure each implementation, the driver and the full run; ratio to the limit
 
 exit status: 0 agreement, 1 divergence, 2 usage or setup error

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/corpus"
 	"difffuzz/internal/testworker"
 )
@@ -193,4 +194,31 @@ func TestCheckMalformedInput(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "stdin:2:") {
 		t.Fatalf("exit %d, stderr %q; want 2 and the line", code, errs)
 	}
+}
+
+func TestPromote(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "min.json")
+	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signature: "number: ts"}
+	os.WriteFile(input, e.Marshal(), 0o644)
+	list := filepath.Join(dir, "regressions.jsonl")
+	for i := 0; i < 2; i++ {
+		var out, errb bytes.Buffer
+		c := &CLI{Stdout: &out, Stderr: &errb}
+		if code := c.Main(context.Background(), []string{"promote", "-list", list, input}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+	data, _ := os.ReadFile(list)
+	if string(data) != `{"category":"regression_number","input":"{\"tool_name\":\"\",\"args\":{\"\":1e+21}}"}`+"\n" {
+		t.Errorf("list is %q", data)
+	}
+}
+
+func mustParse(t *testing.T, s string) any {
+	v, err := canonjson.Parse([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

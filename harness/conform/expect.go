@@ -59,13 +59,14 @@ func mismatch(got wire.Result, w want) string {
 }
 
 // excerpt shows b around byte off: up to 30 bytes either side, the
-// difference marked with >>>, in backquotes, or quoted when it is not
+// difference marked with >>> (at 0, the first 60 bytes unmarked), in backquotes, or quoted when it is not
 // printable ASCII.
 func excerpt(b []byte, off int) string {
 	lo, hi := max(0, off-30), min(len(b), off+30)
 	off = min(off, len(b))
 	s := string(b[lo:off]) + ">>>" + string(b[off:hi])
 	if off == 0 {
+		hi = min(len(b), 60)
 		s = string(b[:hi])
 	}
 	if lo > 0 {

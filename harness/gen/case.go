@@ -457,15 +457,16 @@ func (s *state) wide(level int) any {
 		}
 		return a
 	}
-	digits := len(strconv.Itoa(n))
+	var num [20]byte
+	digits := len(strconv.AppendInt(num[:0], int64(n), 10))
 	o := make(canonjson.Object, n)
 	for i := range o {
 		s.buf = s.buf[:0]
-		num := strconv.Itoa(i)
-		for range digits - len(num) {
+		d := strconv.AppendInt(num[:0], int64(i), 10)
+		for range digits - len(d) {
 			s.buf = append(s.buf, '0')
 		}
-		s.buf = append(s.buf, num...)
+		s.buf = append(s.buf, d...)
 		if s.oneIn(2) {
 			s.buf = append(s.buf, '_')
 			s.appendWord(s.between(1, 6))

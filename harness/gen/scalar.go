@@ -3,6 +3,7 @@ package gen
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -413,16 +414,45 @@ func (s *state) formatFloat() float64 {
 }
 
 // int64Edge draws integers around +-2^63 and +-2^64: int64 on one side of
-// the limit, *big.Int on the other, as the value model requires.
+// the limit, *big.Int on the other, as the value model requires. Only the
+// values outside int64 allocate a big.Int.
 func (s *state) int64Edge() any {
 	s.classes |= ClassInt64
-	b := new(big.Int).Lsh(big.NewInt(1), uint(63+s.intn(2)))
-	b.Add(b, big.NewInt(int64(s.between(-3, 3))))
-	if s.oneIn(2) {
+	d := int64(s.between(-3, 3))
+	neg := s.oneIn(2)
+	var b *big.Int
+	if s.oneIn(2) { // 2^63 + d
+		u := uint64(1<<63) + uint64(d)
+		switch {
+		case !neg && u <= math.MaxInt64:
+			return int64(u)
+		case neg && u <= 1<<63:
+			return -int64(u) // for u = 2^63 this wraps to exactly -2^63
+		}
+		b = new(big.Int).SetUint64(u)
+	} else { // 2^64 + d
+		if d < 0 {
+			b = new(big.Int).SetUint64(uint64(d)) // 2^64 + d, in uint64
+		} else {
+			b = new(big.Int).SetUint64(uint64(d))
+			b.SetBit(b, 64, 1)
+		}
+	}
+	if neg {
 		b.Neg(b)
 	}
-	return intValue(b)
+	return b
 }
+
+// bigPow10[k] is 10^k, shared read-only (bigInt copies it).
+var bigPow10 = func() (t [41]*big.Int) {
+	for k := range t {
+		t[k] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)
+	}
+	return t
+}()
+
+var bigOne = big.NewInt(1)
 
 // bigInt draws integers far beyond 64 bits.
 func (s *state) bigInt() any {
@@ -430,23 +460,29 @@ func (s *state) bigInt() any {
 	b := new(big.Int)
 	switch s.intn(4) {
 	case 0:
-		b.Exp(big.NewInt(10), big.NewInt(int64(s.between(20, 40))), nil)
+		b.Set(bigPow10[s.between(20, 40)])
 	case 1:
-		for range s.between(2, 4) {
-			b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(s.u64()))
+		words := make([]big.Word, s.between(2, 4)*64/bits.UintSize)
+		for i := range words {
+			words[i] = big.Word(s.u64())
 		}
-		b.Rsh(b, uint(s.intn(60)))
+		b.SetBits(words).Rsh(b, uint(s.intn(60)))
 		b.SetBit(b, 65, 1) // keep it above 2^64
 	case 2:
-		b.Lsh(big.NewInt(1), uint(s.between(65, 200)))
-		b.Add(b, big.NewInt(int64(s.between(-1, 1))))
+		b.SetBit(b, s.between(65, 200), 1)
+		switch s.intn(3) {
+		case 0:
+			b.Add(b, bigOne)
+		case 1:
+			b.Sub(b, bigOne)
+		}
 	default:
-		b.Exp(big.NewInt(10), big.NewInt(30), nil)
+		b.Set(bigPow10[30])
 	}
 	if s.oneIn(2) {
 		b.Neg(b)
 	}
-	return intValue(b)
+	return b
 }
 
 // intValue applies the value model's rule: int64 when it fits, *big.Int

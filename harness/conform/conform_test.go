@@ -1,0 +1,131 @@
+package conform
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/wire"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+func TestBatchRawMatchesBatch(t *testing.T) {
+	raw := [][]byte{{0xc0}, {0x01}, []byte("\xa1a"), []byte("\x81\xa1k\x90")}
+	values := []any{nil, int64(1), "a", canonjson.Object{{Key: "k", Value: []any{}}}}
+	enc := wire.NewEncoder()
+	got, err := enc.BatchRaw(9, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = bytes.Clone(got)
+	want, err := enc.Batch(9, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("BatchRaw = %x, Batch = %x", got, want)
+	}
+	var m wire.Message
+	if err := wire.NewDecoder().Decode(got[4:], &m); err != nil || m.ID != 9 || len(m.Cases) != len(values) {
+		t.Fatalf("decoded %+v, %v", m, err)
+	}
+}
+
+// TestSpecExamples checks the hard-coded table against the Go
+// implementation, which follows the same spec.
+func TestSpecExamples(t *testing.T) {
+	for i, ex := range specExamples {
+		v, err := canonjson.Parse([]byte(ex.input))
+		if err != nil {
+			t.Fatalf("example %d: %v", i+1, err)
+		}
+		if m := mismatch(adapter.Compute(v), ex.want); m != "" {
+			t.Errorf("example %d %s: %s", i+1, clip(ex.input, 60), m)
+		}
+	}
+}
+
+func TestCodeCases(t *testing.T) {
+	count := map[string]int{}
+	for _, c := range codeCases {
+		count[c.code]++
+		r := bytes.NewReader([]byte(c.msgpack))
+		if err := msgpack.NewDecoder(r).Skip(); err != nil || r.Len() != 0 {
+			t.Errorf("%s %q: not exactly one msgpack value (%v, %d bytes left)", c.code, c.name, err, r.Len())
+		}
+	}
+	for _, code := range errorCodes {
+		if count[code] == 0 {
+			t.Errorf("no case for %s", code)
+		}
+	}
+	if len(count) != len(errorCodes) {
+		t.Errorf("cases for %d codes, want %d", len(count), len(errorCodes))
+	}
+}
+
+func TestMismatch(t *testing.T) {
+	text := `{"args":{"a":1},"tool_name":"t"}`
+	d := canonjson.Digest([]byte(text))
+	ok := wire.Result{Canonical: []byte(text), Digest: d[:]}
+	tests := []struct {
+		name string
+		got  wire.Result
+		want want
+		msg  string // "" for a match
+	}{
+		{"same text", ok, wantText(text), ""},
+		{"same code", wire.Result{Error: "too_deep"}, wantCode("too_deep"), ""},
+		{"other code", wire.Result{Error: "lone_surrogate", Message: "m"}, wantCode("too_deep"), "got error lone_surrogate (m), want error too_deep"},
+		{"error for text", wire.Result{Error: "internal", Message: "boom"}, wantText(text), "got error internal (boom), want `{\"args\""},
+		{"text for error", ok, wantCode("bad_envelope"), "got `{\"args\":{\"a\":1},\"tool_name\":\"t\"}`, want error bad_envelope"},
+		{"other text", ok, wantText(`{"args":{"a":2},"tool_name":"t"}`), "canonical text differs at byte 13 (number): got `{\"args\":{\"a\":>>>1},\"tool_name\":\"t\"}`"},
+		{"prefix", ok, wantText(text + "x"), "differs at byte 32"},
+		{"bad digest", wire.Result{Canonical: ok.Canonical, Digest: make([]byte, 32)}, wantText(text), "digest 0000000000000000000000000000000000000000000000000000000000000000 is not BLAKE3"},
+		{"non-ASCII output", wire.Result{Canonical: []byte("{\"\xc3\xa9\"}"), Digest: d[:]}, wantText(`{"\u00e9"}`), `got "{\">>>\u00e9\"}"`},
+	}
+	for _, tt := range tests {
+		got := mismatch(tt.got, tt.want)
+		if (tt.msg == "") != (got == "") || !strings.Contains(got, tt.msg) {
+			t.Errorf("%s: mismatch = %q, want %q", tt.name, got, tt.msg)
+		}
+	}
+}
+
+func TestLoadFixtures(t *testing.T) {
+	good := `{"category":"c","input":null,"msgpack":"wA==","error":"bad_envelope"}` + "\n"
+	tests := []struct {
+		name    string
+		content string // "" for no file at all
+		err     string // "" for success
+	}{
+		{"no files", "", "no *.jsonl files"},
+		{"good", good + "\n" + good, ""},
+		{"empty file", "\n", "holds no cases"},
+		{"no msgpack", `{"category":"c","error":"too_deep"}`, `x.jsonl:1: no "msgpack" field`},
+		{"no signature", good + `{"category":"c","msgpack":"wA==","canonical":"{}"}`, `x.jsonl:2: want either "error", or "canonical" and "signature"`},
+		{"not JSON", good + good + "{", "x.jsonl:3: unexpected end of JSON input"},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		if tt.content != "" {
+			if err := os.WriteFile(filepath.Join(dir, "x.jsonl"), []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		files, err := loadFixtures(dir)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.err == "" && (len(files) != 1 || len(files[0].cases) != 2 || files[0].cases[1].line != 3):
+			t.Errorf("%s: loaded %+v", tt.name, files)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
+		}
+	}
+}
