@@ -344,6 +344,43 @@ func TestIntegersFollowTheValueModel(t *testing.T) {
 	}
 }
 
+// TestIntegerEdges checks the integer classes' values are where their
+// names say: within 3 of +-2^53, of +-2^63 or +-2^64, or beyond 2^64.
+func TestIntegerEdges(t *testing.T) {
+	g := New(Config{})
+	s := g.pool.Get().(*state)
+	s.reset(1, 1)
+	toBig := func(v any) *big.Int {
+		switch x := v.(type) {
+		case int64:
+			return big.NewInt(x)
+		case *big.Int:
+			return x
+		}
+		t.Fatalf("not an integer: %T", v)
+		return nil
+	}
+	near := func(x *big.Int, bits ...uint) bool {
+		abs := new(big.Int).Abs(x)
+		for _, b := range bits {
+			d := new(big.Int).Sub(abs, new(big.Int).Lsh(big.NewInt(1), b))
+			if d.CmpAbs(big.NewInt(3)) <= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
+	for range 2000 {
+		if x := toBig(s.int64Edge()); !near(x, 63, 64) {
+			t.Fatalf("int-2^64 value %s", x)
+		}
+		if x := toBig(s.bigInt()); new(big.Int).Abs(x).Cmp(two64) <= 0 {
+			t.Fatalf("int-big value %s", x)
+		}
+	}
+}
+
 func TestConfigDefaults(t *testing.T) {
 	got := New(Config{}).Config()
 	want := Config{MaxDepth: DefaultMaxDepth, MaxWidth: DefaultMaxWidth, MaxStringLen: DefaultMaxStringLen,
