@@ -242,6 +242,9 @@ function codePointRank(unit: number): number {
 /** Strings made only of printable ASCII other than `"` and `\` need no work. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** Two lower-case hex digits of every byte value, so escapes cost no number formatting. */
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** The escape of every ASCII code unit that needs one, indexed by unit. */
 const ASCII_ESCAPES: ReadonlyArray<string | undefined> = (() => {
   const table: Array<string | undefined> = new Array<string | undefined>(0x80).fill(undefined);
@@ -258,7 +261,7 @@ const ASCII_ESCAPES: ReadonlyArray<string | undefined> = (() => {
 })();
 
 function unicodeEscape(unit: number): string {
-  return "\\u" + unit.toString(16).padStart(4, "0");
+  return "\\u" + HEX[unit >> 8]! + HEX[unit & 0xff]!;
 }
 
 function quote(s: string): string {
@@ -274,7 +277,7 @@ function quote(s: string): string {
     const unit = s.charCodeAt(i);
     const escape = unit < 0x80 ? ASCII_ESCAPES[unit] : unicodeEscape(unit);
     if (escape !== undefined) {
-      out += s.slice(start, i) + escape;
+      out += start === i ? escape : s.slice(start, i) + escape;
       start = i + 1;
     }
   }
