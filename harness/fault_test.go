@@ -24,7 +24,8 @@ func fakeWorkers() []int {
 		for _, s := range strings.Fields(string(data)) {
 			pid, _ := strconv.Atoi(s)
 			cmdline, _ := os.ReadFile(filepath.Join("/proc", s, "cmdline"))
-			if bytes.Contains(cmdline, []byte("fakeworker")) {
+			argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+			if filepath.Base(string(argv0)) == "fakeworker" {
 				out = append(out, pid)
 			}
 		}
@@ -37,6 +38,7 @@ func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 		t.Skip("a fuzzing run")
 	}
 	const cases = 30000
+	adapters := specs(t, "ok") // builds the fake worker before anything is killed
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		for _, pid := range fakeWorkers() {
@@ -45,7 +47,7 @@ func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	rep, code := Run(context.Background(), Config{Adapters: specs(t, "ok"), Workers: 2, Batch: 128, Cases: cases, Seed: 11,
+	rep, code := Run(context.Background(), Config{Adapters: adapters, Workers: 2, Batch: 128, Cases: cases, Seed: 11,
 		CorpusDir: t.TempDir(), MinimizeTime: -1, Stdout: &out, Stderr: &errb})
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())

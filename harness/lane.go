@@ -75,13 +75,14 @@ func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, o
 	for i := range ok {
 		ok[i] = true
 	}
+	b := &adapter.Batch{Cases: cases}
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
 	for ai := range l.adapters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[ai] = l.runAdapter(ctx, ai, cases, outs, ok)
+			errs[ai] = l.runAdapter(ctx, ai, b, outs, ok)
 		}()
 	}
 	wg.Wait()
@@ -93,14 +94,14 @@ func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, o
 	return nil
 }
 
-func (l *lane) runAdapter(ctx context.Context, ai int, cases []any, outs [][]compare.Outcome, ok []bool) error {
-	a, st := l.adapters[ai], &l.stats[ai]
+func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+	a, st, cases := l.adapters[ai], &l.stats[ai], b.Cases
 	if cap(l.results[ai]) < len(cases) {
 		l.results[ai] = make([]wire.Result, len(cases))
 	}
 	res := l.results[ai][:len(cases)]
 	start := time.Now()
-	err := a.Run(ctx, cases, res)
+	err := a.RunBatch(ctx, b, res)
 	st.Batches++
 	st.Busy += time.Since(start)
 	if err == nil {
@@ -144,7 +145,7 @@ func (l *lane) isolate(ctx context.Context, ai int, c any) (compare.Outcome, boo
 	a, st := l.adapters[ai], &l.stats[ai]
 	var r [1]wire.Result
 	for kills := 0; ; {
-		err := a.Run(ctx, []any{c}, r[:])
+		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}}, r[:])
 		if err == nil {
 			st.setupFails, st.protoStreak = 0, 0
 			return outcomeOf(r[0]), true, nil

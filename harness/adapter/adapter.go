@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"difffuzz/harness/wire"
@@ -18,14 +19,30 @@ type Adapter interface {
 	Name() string
 	// Hello is what the implementation says of itself.
 	Hello() wire.Hello
-	// Run fills out[i] with the result for cases[i]; len(out) == len(cases).
-	// A non-nil error is a *Failure: the batch's results are not valid, and the
-	// adapter must be restarted (the next Run does so) before it is used again.
-	Run(ctx context.Context, cases []any, out []wire.Result) error
+	// RunBatch fills out[i] with the result for b.Cases[i]. A non-nil error
+	// is a *Failure, or ctx's error: the batch's results are not valid, and a
+	// worker restarts on its next call.
+	RunBatch(ctx context.Context, b *Batch, out []wire.Result) error
 	// Bench has the implementation time rounds passes over cases itself.
 	Bench(ctx context.Context, cases []any, rounds int) (elapsed time.Duration, count uint64, err error)
 	// Close stops the adapter; it is safe to call more than once.
 	Close() error
+}
+
+// Batch is the cases of one round trip. It is encoded for the wire at most
+// once, however many workers it goes to; it is safe for concurrent use.
+type Batch struct {
+	Cases []any
+
+	once    sync.Once
+	encoded []byte
+	err     error
+}
+
+// Encoded is the cases' msgpack array.
+func (b *Batch) Encoded() ([]byte, error) {
+	b.once.Do(func() { b.encoded, b.err = wire.EncodeCases(b.Cases) })
+	return b.encoded, b.err
 }
 
 // FailureKind tells how an adapter failed a batch.

@@ -34,8 +34,13 @@ func (g *Go) Hello() wire.Hello {
 	return wire.Hello{Protocol: wire.ProtocolVersion, Language: "go", Name: "canonjson-go", Version: GoVersion}
 }
 
-// Run implements Adapter. A panic inside the implementation is caught per
-// case and answered as an internal error, as a worker would.
+// RunBatch implements Adapter. A panic inside the implementation is caught
+// per case and answered as an internal error, as a worker would.
+func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
+	return g.Run(ctx, b.Cases, out)
+}
+
+// Run is RunBatch over plain cases.
 func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
 	for i, c := range cases {
 		out[i] = Compute(c)

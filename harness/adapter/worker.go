@@ -227,13 +227,23 @@ func (w *Worker) fail(ctx context.Context, err error) error {
 	return f
 }
 
-// Run implements Adapter.
+// Run is RunBatch over plain cases.
 func (w *Worker) Run(ctx context.Context, cases []any, out []wire.Result) error {
+	return w.RunBatch(ctx, &Batch{Cases: cases}, out)
+}
+
+// RunBatch implements Adapter.
+func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
+	cases := b.Cases
 	if err := w.ensure(ctx); err != nil {
 		return err
 	}
+	encoded, err := b.Encoded()
+	if err != nil {
+		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
+	}
 	w.id++
-	frame, err := w.enc.Batch(w.id, cases)
+	frame, err := w.enc.BatchEncoded(w.id, encoded)
 	if err != nil {
 		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}

@@ -48,6 +48,7 @@ var codeCases = []codeCase{
 	{"non_string_key", "array key", env(member("\x90", "\x02"))},
 	{"non_string_key", "bin key", env(member("\xc4\x01a", "\x02"))},
 	{"non_string_key", "str key that is not UTF-8", env(member("\xa1\xff", "\x02"))},
+	{"non_string_key", "str key holding a surrogate's 3-byte form (ED A0 80), not UTF-8", env(member("\xa3\xed\xa0\x80", "\x02"))},
 	{"non_string_key", "ext 2 key of odd length", env(member("\xd4\x02\x00", "\x02"))},
 	{"non_string_key", "integer key at the top level, before the envelope check", "\x82\x01\x02" + argsKey + "\x80"},
 
@@ -70,6 +71,7 @@ var codeCases = []codeCase{
 	{"unsupported_value", `ext 1 payload "1.5"`, env(member(mpStr("v"), "\xc7\x03\x011.5"))},
 	{"unsupported_value", "ext 1 empty payload", env(member(mpStr("v"), "\xc7\x00\x01"))},
 	{"unsupported_value", "str value that is not UTF-8", env(member(mpStr("v"), "\xa2\xff\xfe"))},
+	{"unsupported_value", "str value holding a surrogate's 3-byte form (ED A0 80), not UTF-8", env(member(mpStr("v"), "\xa3\xed\xa0\x80"))},
 	{"unsupported_value", "ext 2 value of odd length", env(member(mpStr("v"), "\xd4\x02\x00"))},
 
 	{"bad_envelope", "args is an array", env("\x90")},

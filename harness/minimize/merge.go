@@ -1,6 +1,10 @@
 package minimize
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	canonjson "difffuzz/adapters/go"
 )
 
@@ -17,6 +21,7 @@ const (
 	opNone uint8 = iota
 	opReplaced
 	opDeleted
+	opString // a string value with patches
 )
 
 type merger struct {
@@ -25,8 +30,17 @@ type merger struct {
 	dirty  []bool // a descendant (or the node's child list) changes
 	val    []any  // opReplaced: the new value
 	keySet []bool
-	key    []string
 	array  []bool // an object to rebuild as the array of its values
+	// String steps on one string combine when their byte ranges do not
+	// overlap: patches of value strings (opString) and of keys (keySet).
+	strs, keys map[int32][]patch
+}
+
+// patch replaces bytes [lo, hi) of a string by r, or by nothing if !put.
+type patch struct {
+	lo, hi int32
+	r      rune
+	put    bool
 }
 
 // merge applies, greedily in the given order, every failing candidate that
@@ -38,7 +52,8 @@ func (t *tree) merge(cs []*cand) any {
 	}
 	n := len(t.nodes)
 	m := &merger{t: t, op: make([]uint8, n), dirty: make([]bool, n), val: make([]any, n),
-		keySet: make([]bool, n), key: make([]string, n), array: make([]bool, n)}
+		keySet: make([]bool, n), array: make([]bool, n),
+		strs: make(map[int32][]patch), keys: make(map[int32][]patch)}
 	applied := 0
 	for _, c := range cs {
 		if m.add(c) {
@@ -79,7 +94,7 @@ func (m *merger) add(c *cand) bool {
 		gone := func(j int32) bool { return (j >= c.a && j < c.b) != (c.kind == kKeep) }
 		for j := range n.n {
 			ch := n.first + j
-			if gone(j) && (m.op[ch] == opReplaced || m.dirty[ch] || m.keySet[ch]) {
+			if gone(j) && (m.op[ch] == opReplaced || m.op[ch] == opString || m.dirty[ch] || m.keySet[ch]) {
 				return false // it would discard steps applied inside
 			}
 		}
@@ -100,11 +115,21 @@ func (m *merger) add(c *cand) bool {
 		m.markDirty(c.node)
 	case c.key:
 		n := &t.nodes[c.node]
-		if m.keySet[c.node] || m.op[c.node] == opDeleted || m.blocked(n.parent) {
+		if m.op[c.node] == opDeleted || m.blocked(n.parent) || !addPatches(m.keys, c, t.keyOf(c.node)) {
 			return false
 		}
-		m.keySet[c.node], m.key[c.node] = true, editString(t.keyOf(c.node), c)
+		m.keySet[c.node] = true
 		m.markDirty(n.parent)
+	case c.kind == kStrDrop || c.kind == kStrKeep || c.kind == kStrChar:
+		p := t.nodes[c.node].parent
+		if (m.op[c.node] != opNone && m.op[c.node] != opString) || (p >= 0 && m.blocked(p)) ||
+			!addPatches(m.strs, c, t.nodes[c.node].v.(string)) {
+			return false
+		}
+		m.op[c.node] = opString
+		if p >= 0 {
+			m.markDirty(p)
+		}
 	default:
 		if m.blocked(c.node) || m.dirty[c.node] {
 			return false
@@ -121,8 +146,11 @@ func (m *merger) add(c *cand) bool {
 // rebuild returns node id's value with the applied steps. It recurses
 // only into changed containers, no deeper than the value's nesting.
 func (m *merger) rebuild(id int32) any {
-	if m.op[id] == opReplaced {
+	switch m.op[id] {
+	case opReplaced:
 		return m.val[id]
+	case opString:
+		return applyPatches(m.t.nodes[id].v.(string), m.strs[id])
 	}
 	n := &m.t.nodes[id]
 	if !m.dirty[id] || n.n == 0 && !isContainer(n.v) {
@@ -146,11 +174,73 @@ func (m *merger) rebuild(id int32) any {
 		}
 		k := o[j].Key
 		if m.keySet[ch] {
-			k = m.key[ch]
+			k = applyPatches(k, m.keys[ch])
 		}
 		out = append(out, canonjson.Member{Key: k, Value: m.rebuild(ch)})
 	}
 	return out
+}
+
+// addPatches adds string step c on s (node c.node's value or key) to the
+// node's patches, unless it overlaps them or would make a high and a low
+// lone surrogate meet.
+func addPatches(all map[int32][]patch, c *cand, s string) bool {
+	ps := all[c.node]
+	var add [2]patch
+	n := 0
+	switch c.kind {
+	case kStrDrop:
+		add[0], n = patch{lo: c.a, hi: c.b}, 1
+	case kStrChar:
+		add[0], n = patch{lo: c.a, hi: c.b, r: c.r, put: true}, 1
+	case kStrKeep:
+		for _, p := range []patch{{lo: 0, hi: c.a}, {lo: c.b, hi: int32(len(s))}} {
+			if p.lo < p.hi {
+				add[n] = p
+				n++
+			}
+		}
+	}
+	for _, p := range add[:n] {
+		for _, q := range ps {
+			if p.lo < q.hi && q.lo < p.hi {
+				return false
+			}
+		}
+	}
+	grown := append(slices.Clip(ps), add[:n]...)
+	if strings.IndexByte(s, 0xED) >= 0 && joinsSurrogates(applyPatches(s, grown)) {
+		return false
+	}
+	all[c.node] = grown
+	return true
+}
+
+// joinsSurrogates reports whether s has a high surrogate right before a
+// low one, both in their 3-byte forms.
+func joinsSurrogates(s string) bool {
+	for i := 0; i+6 <= len(s); i++ {
+		if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xAF && s[i+3] == 0xED && s[i+4] >= 0xB0 && s[i+4] <= 0xBF {
+			return true
+		}
+	}
+	return false
+}
+
+// applyPatches returns s with non-overlapping patches applied.
+func applyPatches(s string, ps []patch) string {
+	ps = slices.SortedFunc(slices.Values(ps), func(x, y patch) int { return cmp.Compare(x.lo, y.lo) })
+	var b strings.Builder
+	at := int32(0)
+	for _, p := range ps {
+		b.WriteString(s[at:p.lo])
+		if p.put {
+			b.WriteRune(p.r)
+		}
+		at = p.hi
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // editString applies a string step to s.

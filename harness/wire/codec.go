@@ -85,6 +85,30 @@ func (e *Encoder) BatchRaw(id uint64, cases [][]byte) ([]byte, error) {
 	return e.end()
 }
 
+// EncodeCases encodes cases as one msgpack array, so that a batch going to
+// several workers is encoded once (see BatchEncoded).
+func EncodeCases(cases []any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	_ = enc.EncodeArrayLen(len(cases))
+	for i, c := range cases {
+		if err := encodeValue(enc, c, 1); err != nil {
+			return nil, fmt.Errorf("case %d: %w", i, err)
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// BatchEncoded encodes a batch request around cases from EncodeCases.
+func (e *Encoder) BatchEncoded(id uint64, cases []byte) ([]byte, error) {
+	e.begin(TypeBatch, 3)
+	e.field("id")
+	_ = e.enc.EncodeUint(id)
+	e.field("cases")
+	e.buf.Write(cases)
+	return e.end()
+}
+
 // Bench encodes a bench request: time rounds passes over cases.
 func (e *Encoder) Bench(id uint64, cases []any, rounds int) ([]byte, error) {
 	e.begin(TypeBench, 4)
