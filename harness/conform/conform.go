@@ -98,15 +98,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	r.report(ctx, check{"handshake", r.handshake})
 	if r.w == nil {
 		r.printSummary()
-		return r.sum, nil
+		return r.sum, ctx.Err()
 	}
 	r.sum.Started = true
 	for _, c := range r.checks(fixtures) {
+		r.report(ctx, c)
 		if err := ctx.Err(); err != nil {
 			r.printSummary()
-			return r.sum, fmt.Errorf("interrupted before %s: %w", c.name, err)
+			return r.sum, fmt.Errorf("interrupted during %s: %w", c.name, err)
 		}
-		r.report(ctx, c)
 	}
 	r.printSummary()
 	return r.sum, nil
@@ -128,11 +128,8 @@ func (r *runner) checks(fixtures []fixtureFile) []check {
 	for _, b := range badBodies {
 		cs = append(cs, check{"malformed/" + b.name, r.badBodyCheck(b)})
 	}
-	for _, b := range badLengths {
-		cs = append(cs, check{"malformed/" + b.name, r.badLengthCheck(b)})
-	}
-	for _, t := range truncations {
-		cs = append(cs, check{"malformed/" + t.name, r.truncationCheck(t)})
+	for _, f := range fatalInputs {
+		cs = append(cs, check{"malformed/" + f.name, r.fatalInputCheck(f)})
 	}
 	return append(cs, check{"eof", r.eof})
 }

@@ -48,22 +48,25 @@ func (r *runner) close() {
 	r.dropRaw()
 }
 
-// report runs c, prints its line, then its details, and says whether it
-// passed.
-func (r *runner) report(ctx context.Context, c check) bool {
+// report runs c and prints its line, then its details. A check cut short
+// by ctx is neither passed nor failed, and prints nothing.
+func (r *runner) report(ctx context.Context, c check) {
 	note, err := c.run(ctx)
+	if ctx.Err() != nil {
+		r.details.Reset()
+		return
+	}
 	defer r.flushDetails()
 	if err != nil {
 		r.sum.Failed++
 		fmt.Fprintf(r.cfg.Stdout, "FAIL %s: %s\n", c.name, oneLine(err.Error()))
-		return false
+		return
 	}
 	r.sum.Passed++
 	if note != "" {
 		note = " (" + note + ")"
 	}
 	fmt.Fprintf(r.cfg.Stdout, "PASS %s%s\n", c.name, note)
-	return true
 }
 
 // flushDetails writes the details a check collected to Stderr, after its

@@ -146,6 +146,8 @@ type minimizer struct {
 	scratch                  tree // measures merged values
 
 	hits, tries [lists]float64 // recent failing and tried candidates per list
+	sched       schedule
+	rot         [lists]int // where the last round's schedule left each list
 }
 
 // round passes the current value's candidates to fails, batch after batch,
@@ -159,7 +161,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		merged = nil
 	}
 	m.merged = nil
-	var next [lists]int // per list, the first candidate not yet tried
+	m.startSchedule()
 	for tried := 0; tried < total || merged != nil; {
 		if m.stats.Rounds >= opt.MaxRounds {
 			return nil, nil
@@ -168,7 +170,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		if merged != nil {
 			budget-- // the merged candidate's slot
 		}
-		batch := m.compose(&next, budget)
+		batch := m.compose(budget)
 		if len(batch) == 0 && merged == nil {
 			break
 		}
@@ -207,6 +209,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		}
 		merged = nil
 		if pick != nil {
+			m.rot = m.sched.rot // the next round goes on from here
 			slices.SortFunc(failing, compareCands)
 			if mv := t.merge(failing); mv != nil {
 				m.scratch.build(mv, false)
@@ -219,26 +222,82 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 	return nil, nil
 }
 
+// schedule is the order in which one round takes each list's candidates:
+// alternately from the top (the coarsest, biggest steps of the current
+// value) and from a position carried over from the previous round, so
+// that steps deep in a list (say, simplifying the characters of a
+// thousand-character string, behind thousands of cuts that all lose the
+// divergence) are reached again without retrying everything before them
+// every round. Every candidate is still tried once before a round gives up.
+type schedule struct {
+	taken    [lists][]bool
+	left     [lists]int // candidates not taken yet
+	top, rot [lists]int // next positions from the top and from the carried one
+	fromTop  [lists]bool
+}
+
+func (m *minimizer) startSchedule() {
+	s := &m.sched
+	for l := range lists {
+		n := len(m.tree.lists[l])
+		s.taken[l] = slices.Grow(s.taken[l][:0], n)[:n]
+		clear(s.taken[l])
+		s.left[l], s.top[l], s.fromTop[l] = n, 0, true
+		s.rot[l] = m.rot[l]
+		if s.rot[l] >= n {
+			s.rot[l] = 0
+		}
+	}
+}
+
+// next returns the index of list l's next candidate, or -1.
+func (s *schedule) next(l list) int {
+	if s.left[l] == 0 {
+		return -1
+	}
+	taken := s.taken[l]
+	s.fromTop[l] = !s.fromTop[l]
+	var i int
+	if s.fromTop[l] {
+		for s.taken[l][s.top[l]] {
+			s.top[l]++
+		}
+		i = s.top[l]
+	} else {
+		for taken[s.rot[l]] {
+			s.rot[l] = (s.rot[l] + 1) % len(taken)
+		}
+		i = s.rot[l]
+	}
+	taken[i] = true
+	s.left[l]--
+	return i
+}
+
 // compose takes the next batch of at most budget candidates from the
 // lists. Each list's share follows its recent success rate (smoothed, and
 // halved every batch), with a floor, so that a kind of step that keeps
 // losing the divergence (hoisting out of a value whose depth is the point)
 // yields its slots to kinds that work, without being starved.
-func (m *minimizer) compose(next *[lists]int, budget int) []cand {
-	t := &m.tree
+func (m *minimizer) compose(budget int) []cand {
+	t, s := &m.tree, &m.sched
 	var rate [lists]float64
 	sum := 0.0
 	for l := range lists {
-		if next[l] < len(t.lists[l]) {
+		if s.left[l] > 0 {
 			rate[l] = (m.hits[l] + 1) / (m.tries[l] + 2)
 			sum += rate[l]
 		}
 	}
 	batch := make([]cand, 0, budget)
 	take := func(l list, n int) {
-		n = min(n, len(t.lists[l])-next[l], budget-len(batch))
-		batch = append(batch, t.lists[l][next[l]:next[l]+n]...)
-		next[l] += n
+		for ; n > 0 && len(batch) < budget; n-- {
+			i := s.next(l)
+			if i < 0 {
+				return
+			}
+			batch = append(batch, t.lists[l][i])
+		}
 	}
 	for l := range lists {
 		if rate[l] > 0 {
@@ -248,7 +307,7 @@ func (m *minimizer) compose(next *[lists]int, budget int) []cand {
 	for more := true; more && len(batch) < budget; {
 		more = false
 		for l := range lists {
-			if next[l] < len(t.lists[l]) {
+			if s.left[l] > 0 {
 				take(l, 1)
 				more = true
 			}

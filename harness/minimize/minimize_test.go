@@ -667,8 +667,8 @@ func BenchmarkRound(b *testing.B) {
 		tr.candidates()
 		var m minimizer
 		m.tree = tr
-		var next [lists]int
-		tr.materialize(m.compose(&next, DefaultMaxBatch))
+		m.startSchedule()
+		tr.materialize(m.compose(DefaultMaxBatch))
 	}
 	b.ReportMetric(float64(len(tr.cands)), "candidates")
 }
