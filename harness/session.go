@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/minimize"
@@ -48,11 +49,16 @@ func sessionOf(l *lane, names []string) *session {
 
 func (s *session) close() { s.lane.close() }
 
-// judge runs cases through every adapter, 256 a batch.
+// maxBatchText bounds the text size of a one-shot batch, so that large
+// inputs (a bug report's 10 MB case) go alone and no frame nears the cap.
+const maxBatchText = 4 << 20
+
+// judge runs cases through every adapter, up to 256 (and maxBatchText
+// bytes) a batch.
 func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
 	out := make([]judged, 0, len(cases))
 	for len(cases) > 0 {
-		n := min(len(cases), 256)
+		n := batchLen(cases)
 		outs, ok := grow(nil, nil, n, len(s.names))
 		if err := s.lane.run(ctx, cases[:n], outs, ok); err != nil {
 			return nil, err
@@ -69,6 +75,18 @@ func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
 		cases = cases[n:]
 	}
 	return out, nil
+}
+
+// batchLen is how many of cases go in the next batch.
+func batchLen(cases []any) int {
+	size := 0
+	for i, c := range cases {
+		size += len(canonjson.AppendText(nil, c))
+		if i == 256 || i > 0 && size > maxBatchText {
+			return i
+		}
+	}
+	return len(cases)
 }
 
 // minimized is a shrunk divergence with its outcomes.

@@ -46,7 +46,8 @@ var fatalInputs = []fatalInput{
 	{"truncated-body", "input that ends inside a frame body", "\x00\x00\x00\x10\x83\xa4type", true},
 }
 
-// goodCase is the batch a worker must still answer after a bad body.
+// goodCase is a case a worker must answer after a bad body, and goodWant
+// its answer.
 var (
 	goodCase = env("\x82\xa1b\x01\xa1a\x02")
 	goodWant = wantText(`{"args":{"a":2,"b":1},"tool_name":"t"}`)

@@ -34,6 +34,7 @@
 package minimize
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -147,7 +148,8 @@ type minimizer struct {
 
 	hits, tries [lists]float64 // recent failing and tried candidates per list
 	sched       schedule
-	rot         [lists]int // where the last round's schedule left each list
+	rot         [lists]int   // where the last round's schedule left each list
+	rotLevel    [lists]uint8 // and at which level
 }
 
 // round passes the current value's candidates to fails, batch after batch,
@@ -209,7 +211,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		}
 		merged = nil
 		if pick != nil {
-			m.rot = m.sched.rot // the next round goes on from here
+			m.rot, m.rotLevel = m.sched.rot, m.sched.rotLevel // the next round goes on from here
 			slices.SortFunc(failing, compareCands)
 			if mv := t.merge(failing); mv != nil {
 				m.scratch.build(mv, false)
@@ -234,6 +236,7 @@ type schedule struct {
 	left     [lists]int // candidates not taken yet
 	top, rot [lists]int // next positions from the top and from the carried one
 	fromTop  [lists]bool
+	rotLevel [lists]uint8 // level of the last candidate taken from the carried position
 }
 
 func (m *minimizer) startSchedule() {
@@ -243,7 +246,14 @@ func (m *minimizer) startSchedule() {
 		s.taken[l] = slices.Grow(s.taken[l][:0], n)[:n]
 		clear(s.taken[l])
 		s.left[l], s.top[l], s.fromTop[l] = n, 0, true
-		s.rot[l] = m.rot[l]
+		s.rot[l], s.rotLevel[l] = m.rot[l], m.rotLevel[l]
+		if l == listRange || l == listEdit {
+			// Sorted by level: go on at the start of the level the last
+			// round was in (the steps it took there are gone or moved).
+			s.rot[l], _ = slices.BinarySearchFunc(m.tree.lists[l], s.rotLevel[l], func(c cand, lv uint8) int {
+				return cmp.Compare(c.level, lv)
+			})
+		}
 		if s.rot[l] >= n {
 			s.rot[l] = 0
 		}
@@ -251,7 +261,7 @@ func (m *minimizer) startSchedule() {
 }
 
 // next returns the index of list l's next candidate, or -1.
-func (s *schedule) next(l list) int {
+func (s *schedule) next(l list, cs []cand) int {
 	if s.left[l] == 0 {
 		return -1
 	}
@@ -268,6 +278,7 @@ func (s *schedule) next(l list) int {
 			s.rot[l] = (s.rot[l] + 1) % len(taken)
 		}
 		i = s.rot[l]
+		s.rotLevel[l] = cs[i].level
 	}
 	taken[i] = true
 	s.left[l]--
@@ -292,7 +303,7 @@ func (m *minimizer) compose(budget int) []cand {
 	batch := make([]cand, 0, budget)
 	take := func(l list, n int) {
 		for ; n > 0 && len(batch) < budget; n-- {
-			i := s.next(l)
+			i := s.next(l, t.lists[l])
 			if i < 0 {
 				return
 			}

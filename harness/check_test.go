@@ -1,0 +1,49 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestReadLinesHostileInput(t *testing.T) {
+	tests := []struct {
+		name, input, want string
+	}{
+		{"truncated", "{\"tool_name\": \"t\", \"args\": {\n", "in.jsonl:1: line 1, column"},
+		{"garbage on line 3", "{\"tool_name\":\"t\",\"args\":{}}\n\n{\"a\": nope}\n", "in.jsonl:3: line 1, column 7"},
+		{"too deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n", "in.jsonl:1:"},
+		{"lone quote", "\"\n", "in.jsonl:1:"},
+	}
+	for _, tt := range tests {
+		_, err := ReadLines("in.jsonl", strings.NewReader(tt.input))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want it to start with %q", tt.name, err, tt.want)
+		}
+	}
+	vals, err := ReadLines("ok.jsonl", strings.NewReader("\n{\"tool_name\":\"t\",\"args\":{\"a\":NaN}}\n  \n[1]\n"))
+	if err != nil || len(vals) != 2 {
+		t.Errorf("good lines: %d values, %v", len(vals), err)
+	}
+}
+
+func TestCheckLargeInputsGoInTheirOwnBatches(t *testing.T) {
+	big := `{"tool_name":"t","args":{"s":"` + strings.Repeat("\u00e9", 3<<20) + `"}}`
+	vals, err := ReadLines("big", strings.NewReader(big+"\n"+big+"\n"+big+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Check(context.Background(), OneShot{Adapters: specs(t, "ok"), Stdout: &out, Stderr: &errb}, vals)
+	if code != ExitOK || strings.Count(out.String(), ": agree") != 3 {
+		t.Errorf("exit %d\n%s\n%s", code, clipS(out.String()), errb.String())
+	}
+}
+
+func clipS(s string) string {
+	if len(s) > 2000 {
+		return s[:2000]
+	}
+	return s
+}
