@@ -240,7 +240,7 @@ func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
 		dir = filepath.Dir(path)
 	}
 	out := &corpus.Entry{Input: m.Input, Kind: entryKind(m.Verdict), Signature: sig, MinimizedFrom: filepath.Base(path),
-		Outcomes: outcomes(s.names, []*lane{s.lane}, m.Outs)}
+		Outcomes: outcomes(s.names, s.lane.hellos(), m.Outs)}
 	p, err := corpus.Write(dir, out)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)

@@ -16,6 +16,7 @@ import (
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/report"
+	"difffuzz/harness/wire"
 )
 
 // group is one distinct divergence as the collector keeps it.
@@ -29,6 +30,7 @@ type group struct {
 type collector struct {
 	cfg      *Config
 	names    []string
+	hellos   []wire.Hello // from the first lane, for corpus entries
 	cmp      *compare.Comparator
 	start    time.Time
 	last     time.Time
@@ -50,7 +52,7 @@ func newCollector(cfg *Config, names []string) *collector {
 // it. A corpus that cannot be written ends the run.
 func (c *collector) add(d batchDone) error {
 	for _, f := range d.findings {
-		path, err := corpus.Write(c.cfg.CorpusDir, entryOf(f, c.names, nil, c.cfg.Seed))
+		path, err := corpus.Write(c.cfg.CorpusDir, entryOf(f, c.names, c.hellos, c.cfg.Seed))
 		if err != nil {
 			return err
 		}
@@ -123,7 +125,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
 			g.MinimizeNote = err.Error()
 			continue
 		}
-		e := &corpus.Entry{Input: res.Input, Kind: g.Kind, Signature: sig, MinimizedFrom: filepath.Base(g.First), Outcomes: outcomes(c.names, []*lane{l}, res.Outs)}
+		e := &corpus.Entry{Input: res.Input, Kind: g.Kind, Signature: sig, MinimizedFrom: filepath.Base(g.First), Outcomes: outcomes(c.names, l.hellos(), res.Outs)}
 		path, err := corpus.Write(c.cfg.CorpusDir, e)
 		if err != nil {
 			return err

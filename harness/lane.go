@@ -59,6 +59,15 @@ func startLane(ctx context.Context, specs []AdapterSpec, maxRestarts int, log io
 	return l, nil
 }
 
+// hellos are what the lane's implementations say of themselves.
+func (l *lane) hellos() []wire.Hello {
+	hs := make([]wire.Hello, len(l.adapters))
+	for i, a := range l.adapters {
+		hs[i] = a.Hello()
+	}
+	return hs
+}
+
 func (l *lane) close() {
 	var wg sync.WaitGroup
 	for _, a := range l.adapters {

@@ -12,6 +12,7 @@ import (
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/report"
+	"difffuzz/harness/wire"
 )
 
 // batch is a run of consecutive case numbers of this shard.
@@ -76,6 +77,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	if err := r.startLanes(ctx); err != nil {
 		return r.col.finish(nil, err, false), ExitSetup
 	}
+	r.col.hellos = r.lanes[0].hellos()
 	defer r.closeLanes()
 	err := r.loop(ctx)
 	interrupted := ctx.Err() != nil
@@ -237,9 +239,9 @@ func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcom
 }
 
 // entryOf is the corpus entry of a finding.
-func entryOf(f finding, names []string, lanes []*lane, seed uint64) *corpus.Entry {
+func entryOf(f finding, names []string, hellos []wire.Hello, seed uint64) *corpus.Entry {
 	e := &corpus.Entry{Input: f.input, Kind: entryKind(f.verdict), Signature: strings.Join(f.signatures, "; "), Seed: seed, Index: f.index, Generated: true}
-	e.Outcomes = outcomes(names, lanes, f.outs)
+	e.Outcomes = outcomes(names, hellos, f.outs)
 	return e
 }
 
@@ -254,7 +256,9 @@ func entryKind(v compare.Verdict) string {
 	return "divergence"
 }
 
-func outcomes(names []string, lanes []*lane, outs []compare.Outcome) []corpus.Outcome {
+// outcomes records each adapter's answer with the implementation and version
+// its hello named, so that a finding says which versions disagreed.
+func outcomes(names []string, hellos []wire.Hello, outs []compare.Outcome) []corpus.Outcome {
 	res := make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
 		co := corpus.Outcome{Adapter: names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: o.Failure}
@@ -264,9 +268,8 @@ func outcomes(names []string, lanes []*lane, outs []compare.Outcome) []corpus.Ou
 		if o.Failure != "" || o.Error == "internal" {
 			co.Stderr = o.Detail
 		}
-		if len(lanes) > 0 {
-			h := lanes[0].adapters[i].Hello()
-			co.Impl, co.Version = h.Name, h.Version
+		if i < len(hellos) {
+			co.Impl, co.Version = hellos[i].Name, hellos[i].Version
 		}
 		res[i] = co
 	}

@@ -38,7 +38,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
 	configPath := fs.String("config", "difffuzz.toml", "the adapters' config `file`")
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
-	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the folder of the fixture `files` (*.jsonl)")
+	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the `folder` of the fixture files (*.jsonl)")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
 		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))

@@ -47,7 +47,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
 	seed := fs.String("seed", "", "generator seed (default: random, printed)")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "corpus", "folder for findings")
-	fs.StringVar(&cfg.ReportPath, "report", "", "write the JSON report to this `file`")
+	fs.StringVar(&cfg.ReportPath, "report", "out/report.json", "write the JSON report to this `file` (\"\": none)")
 	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
 	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary (for a CI job summary) to this `file`")
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")

@@ -62,8 +62,12 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 			if m := rep.Distinct[0].Minimized; m == "" || len(m) > 60 {
 				t.Errorf("minimized to %q, want a tiny input", m)
 			}
-			if _, err := corpus.Load(rep.Distinct[0].First); err != nil {
-				t.Errorf("finding not on disk: %v", err)
+			e, err := corpus.Load(rep.Distinct[0].First)
+			if err != nil {
+				t.Fatalf("finding not on disk: %v", err)
+			}
+			if len(e.Outcomes) != 2 || e.Outcomes[0].Impl != "canonjson-go" || e.Outcomes[1].Impl != "fakeworker-"+tt.mode || e.Outcomes[1].Version != "0.0.1" {
+				t.Errorf("the finding does not record who disagreed: %+v", e.Outcomes)
 			}
 		})
 	}

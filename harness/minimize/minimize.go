@@ -14,8 +14,9 @@
 //   - hoist: replace a container by a descendant 1, 2, 4, 8, ... levels
 //     below it, so that deep nesting goes in logarithmically many rounds;
 //   - drop chunks of a container's members or elements ddmin-style
-//     (halves, quarters, ... single members), or keep only one chunk, so
-//     that wide containers go in logarithmically many rounds;
+//     (halves, quarters, ... single members), or keep only one chunk (of
+//     up to 64), so that wide containers go in logarithmically many
+//     rounds;
 //   - the same chunk steps on the code points of strings and keys, then
 //     turning single characters into 'a' (a digit into '0');
 //   - numbers: fewer significant digits, the decimal exponent moved

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
@@ -84,6 +85,9 @@ var (
 			}
 			return false
 		})
+	}
+	hasLongString = func(v any) bool {
+		return walk(v, func(x any) bool { s, ok := x.(string); return ok && utf8.RuneCountInString(s) >= 1000 })
 	}
 	hasThree = func(v any) bool {
 		return walk(v, func(x any) bool { i, ok := x.(int64); return ok && i == 3 })
@@ -205,6 +209,24 @@ func TestMinimize(t *testing.T) {
 			check: func(t *testing.T, got any) {
 				if s := string(canonjson.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
 					t.Errorf("got %s", s)
+				}
+			},
+		},
+		{
+			name: "a string of 1000 characters in 650 KB",
+			input: func(t *testing.T) any {
+				g := gen.New(gen.Config{Seed: 1, OutOfDomain: -1})
+				for i := uint64(0); ; i++ {
+					if v, c := g.Case(i); c.Has(gen.ClassLongString) && len(canonjson.AppendText(nil, v)) > 500_000 {
+						return v
+					}
+				}
+			},
+			fails:     hasLongString,
+			maxRounds: 50,
+			check: func(t *testing.T, got any) {
+				if n := len(canonjson.AppendText(nil, got)); n != len(`{"tool_name":"","args":{"":""}}`)+1000 {
+					t.Errorf("got %d bytes: %.100s", n, canonjson.AppendText(nil, got))
 				}
 			},
 		},

@@ -18,6 +18,10 @@ const (
 	// maxCharSteps bounds the strings whose characters are simplified one
 	// by one.
 	maxCharSteps = 1024
+	// maxKeepChunks is the finest granularity of "keep only this chunk":
+	// finer ones rarely work where coarser ones failed, and would double
+	// the steps the last round must rule out.
+	maxKeepChunks = 64
 	// charLevel puts single-character steps after every chunk step.
 	charLevel = 64
 )
@@ -281,7 +285,9 @@ func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool, level uint
 		for j := range n {
 			lo, hi := j*k/n, (j+1)*k/n
 			emit(lo, hi, false)
-			emit(lo, hi, true)
+			if n <= maxKeepChunks {
+				emit(lo, hi, true)
+			}
 		}
 		if n == k {
 			return

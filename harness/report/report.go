@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -91,6 +93,9 @@ func (r *Report) Write(path string) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	if err := corpus.WriteFileAtomic(path, append(data, '\n')); err != nil {
 		return fmt.Errorf("report: %w", err)
