@@ -54,18 +54,18 @@ type cand struct {
 	val          any
 }
 
-// list groups candidates for batching. Each batch takes from every list in
-// turn, smallest first: sorting all candidates by size alone would fill
-// whole batches with one kind of cut (say, removing each of the 500 levels
-// of a deep value, all of which lose the divergence) while the kind that
-// works (hoisting a deep subtree) waits rounds for its turn.
+// list groups candidates for batching. Each batch takes from every list
+// (see compose): sorting all candidates by size alone would fill whole
+// batches with one kind of cut (say, removing each of the 500 levels of a
+// deep value, all of which lose the divergence) while the kind that works
+// (hoisting a deep subtree) waits rounds for its turn.
 type list uint8
 
 const (
 	listScalar list = iota // replace a value by a simple value or a hoisted scalar
 	listRange              // drop or keep chunks of a container
 	listHoist              // replace a container by a descendant container
-	listEdit               // string, key and number steps
+	listEdit               // string, key, number and object-to-array steps
 	lists
 )
 
