@@ -132,7 +132,7 @@ func (r *runner) fixtureCheck(f fixtureFile) func(context.Context) (string, erro
 				}
 			}
 		}
-		return fmt.Sprintf("%d lines", len(f.cases)), fails.err(len(f.cases), "lines")
+		return count(len(f.cases), "line"), fails.err(len(f.cases), "lines")
 	}
 }
 

@@ -199,6 +199,14 @@ func (t timing) deadline(n int) time.Time {
 	return time.Now().Add(t.batch + time.Duration(n)*t.perCase)
 }
 
+// count is "1 line", "2 lines".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // oneLine keeps a reason on its check's line.
 func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " | ", "\n", " | ", "\r", " | ").Replace(strings.TrimSpace(s))
