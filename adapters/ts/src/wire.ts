@@ -195,12 +195,33 @@ const INVALID_KEY_MARKER = new InvalidUtf8(new Uint8Array());
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** A str's text, or an {@link InvalidUtf8} for bytes that are not UTF-8. */
-function decodeUtf8(bytes: Uint8Array): string | InvalidUtf8 {
+function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | InvalidUtf8 {
+  const ascii = shortAscii(bytes, start, end);
+  if (ascii !== undefined) return ascii;
+  const slice = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
   try {
-    return utf8.decode(bytes);
+    return utf8.decode(slice);
   } catch {
-    return new InvalidUtf8(bytes);
+    return new InvalidUtf8(slice);
   }
+}
+
+/** Up to this many bytes, ASCII text is built directly (most keys and many values). */
+const SHORT_ASCII = 24;
+
+/**
+ * The text of short all-ASCII bytes, else undefined. A TextDecoder call (and
+ * the subarray it needs) costs more than the whole decode of a short key.
+ */
+function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (end - start > SHORT_ASCII) return undefined;
+  let text = "";
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i]!;
+    if (byte >= 0x80) return undefined;
+    text += String.fromCharCode(byte);
+  }
+  return text;
 }
 
 /** The private Decoder method wrapped below, as far as we rely on it. */
@@ -236,7 +257,7 @@ export class WireDecoder {
       keyDecoder: {
         canBeCached: () => true,
         decode: (bytes: Uint8Array, offset: number, length: number): string => {
-          const text = decodeUtf8(bytes.subarray(offset, offset + length));
+          const text = decodeUtf8(bytes, offset, offset + length);
           return typeof text === "string" ? KEY_TAG + text : INVALID_KEY;
         },
       },
