@@ -134,6 +134,15 @@ describe("strings", () => {
     test(`key: ${name}`, () => assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(text), mp.nil]))), [[text, null]]));
   }
 
+  test("keys and values of every length class decode alike (short ASCII fast path and TextDecoder)", () => {
+    for (const n of [0, 1, 23, 24, 25, 31, 32, 255, 256, 300]) {
+      for (const text of ["a".repeat(n), "a".repeat(n) + "\u00e9", "\u{1F600}" + "b".repeat(n), "\u007f".repeat(n)]) {
+        assert.equal(decodedScalar(mp.str(text)), text, `value of ${n}`);
+        assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(text), mp.nil]))), [[text, null]], `key of ${n}`);
+      }
+    }
+  });
+
   test("a long str key (no key cache limits)", () => {
     const key = "\u00e9".repeat(5000);
     assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(key), mp.nil]))), [[key, null]]);
