@@ -46,7 +46,8 @@ func serve(stdin io.Reader, stdout, stderr io.Writer) int {
 		switch {
 		case err == io.EOF:
 			return 0
-		case errors.Is(err, wire.ErrFrameSize):
+		case errors.Is(err, wire.ErrFrameSize), errors.Is(err, io.ErrUnexpectedEOF):
+			// The stream cannot be resynchronised.
 			send(enc.Error(0, err.Error()))
 			return 2
 		case err != nil:

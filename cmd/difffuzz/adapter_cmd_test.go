@@ -84,20 +84,10 @@ func (e *buildFailure) Error() string { return e.err.Error() + "\n" + e.out }
 
 // knownGoWorkerFailures are the checks the Go worker fails today, each a bug
 // in the worker against docs/adapter-protocol.md. Like protobuf's failure
-// lists it cannot go stale: the test fails when a listed check passes.
-var knownGoWorkerFailures = []string{
-	// harness/wire decodes a str that is not UTF-8 as a Go string, so that
-	// canonjson says unsupported_value for such a key (the protocol says
-	// non_string_key), and lone_surrogate for a key or value holding a
-	// surrogate's 3-byte form ED A0 80 (the protocol says non_string_key and
-	// unsupported_value: only ext 2 carries lone surrogates).
-	"error-codes/non_string_key",
-	"error-codes/unsupported_value",
-	// Input that ends inside a frame makes the worker exit with status 1,
-	// without an error frame; the protocol says status 2.
-	"malformed/truncated-header",
-	"malformed/truncated-body",
-}
+// lists it cannot go stale: the test fails when a listed check passes. (The
+// four it once held, non-UTF-8 str keys and values and input ending inside a
+// frame, are fixed.)
+var knownGoWorkerFailures = []string{}
 
 func TestAdapterCheckGoWorker(t *testing.T) {
 	code, out, errs := checkAdapter(t, buildGoWorker(t))

@@ -45,7 +45,8 @@ type Config struct {
 	// OutOfDomain is the probability (0..1) that a case is out of domain
 	// (lone surrogate, duplicate key, too deep, bad envelope; one case in
 	// four of those carries a second such problem, to exercise the spec's
-	// error precedence). Default 0.02; a negative value means never.
+	// error precedence). Default 0.04, so that each of the four out-of-domain
+	// classes comes up in about 1% of cases; a negative value means never.
 	OutOfDomain float64
 
 	// WideWidth is the largest number of members or elements of a container
@@ -66,7 +67,7 @@ const (
 	DefaultMaxDepth      = 8
 	DefaultMaxWidth      = 8
 	DefaultMaxStringLen  = 32
-	DefaultOutOfDomain   = 0.02
+	DefaultOutOfDomain   = 0.04
 	DefaultWideWidth     = 512
 	DefaultLongStringLen = 100_000
 )

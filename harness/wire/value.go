@@ -178,7 +178,13 @@ func (vd *valueDecoder) value(depth int) (any, error) {
 	case c == msgpcode.Float || c == msgpcode.Double:
 		return vd.d.DecodeFloat64()
 	case msgpcode.IsString(c):
-		return vd.d.DecodeString()
+		s, err := vd.d.DecodeString()
+		if err == nil && !utf8.ValidString(s) {
+			// Only ext 2 may carry a lone surrogate; a str that is not
+			// UTF-8 is outside the model (as a key: a non-string key).
+			return Unsupported{"str is not UTF-8"}, nil
+		}
+		return s, err
 	case msgpcode.IsBin(c):
 		if err := vd.d.Skip(); err != nil {
 			return nil, err
