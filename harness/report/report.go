@@ -111,11 +111,15 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s %s: %d batches, %.2f ms/batch, %d failures, %d protocol errors, %d starts\n",
 			a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors, a.Starts)
 	}
-	var unhit []string
+	var unhit, counts []string
 	for _, c := range r.Coverage {
+		counts = append(counts, fmt.Sprintf("%s %d", c.Class, c.Cases))
 		if c.Cases == 0 {
 			unhit = append(unhit, c.Class)
 		}
+	}
+	if len(counts) > 0 {
+		fmt.Fprintf(w, "  edge-class coverage (cases): %s\n", strings.Join(counts, ", "))
 	}
 	if r.Cases > 0 && len(unhit) > 0 {
 		fmt.Fprintf(w, "  edge classes never hit: %s\n", strings.Join(unhit, ", "))

@@ -1,0 +1,177 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample() *Report {
+	return &Report{
+		Seed: 7, Shards: 1, Command: "difffuzz run -seed 7", Started: time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC),
+		Seconds: 60, Cases: 1000, Compared: 1000, Rate: 16.7,
+		Adapters: []AdapterReport{{Name: "python"}, {Name: "go"}, {Name: "ts"}},
+		Distinct: []Group{
+			{Signature: "key_order: ts", Kind: "key_order", Count: 3, Minimized: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
+			{Signature: "number: go", Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
+		},
+		Divergences: 4,
+		Coverage:    []ClassCount{{"astral", 10}, {"too-deep", 0}},
+		Exit:        1,
+	}
+}
+
+// junitSchema is the part of the JUnit XML schema (the Ant/Jenkins one that
+// CI systems read) that a report can break: which elements may appear where,
+// and the attributes each must carry.
+var junitSchema = map[string]struct {
+	children []string
+	required []string
+}{
+	"testsuites": {[]string{"testsuite"}, nil},
+	"testsuite":  {[]string{"properties", "testcase", "system-out", "system-err"}, []string{"name", "tests", "failures", "errors", "time"}},
+	"properties": {[]string{"property"}, nil},
+	"property":   {nil, []string{"name", "value"}},
+	"testcase":   {[]string{"failure", "error", "skipped", "system-out", "system-err"}, []string{"name", "classname", "time"}},
+	"failure":    {nil, []string{"message", "type"}},
+	"error":      {nil, []string{"message", "type"}},
+	"skipped":    {nil, nil},
+}
+
+func validateJUnit(t *testing.T, data []byte) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var stack []string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("not well-formed XML: %v", err)
+			}
+			break
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			name := el.Name.Local
+			rule, known := junitSchema[name]
+			if !known {
+				t.Errorf("element <%s> is not in the JUnit schema", name)
+			}
+			if len(stack) == 0 && name != "testsuites" {
+				t.Errorf("root is <%s>, want <testsuites>", name)
+			}
+			if len(stack) > 0 {
+				parent := stack[len(stack)-1]
+				if !contains(junitSchema[parent].children, name) {
+					t.Errorf("<%s> may not contain <%s>", parent, name)
+				}
+			}
+			for _, attr := range rule.required {
+				if !hasAttr(el, attr) {
+					t.Errorf("<%s> lacks the required attribute %q", name, attr)
+				}
+			}
+			stack = append(stack, name)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAttr(el xml.StartElement, name string) bool {
+	for _, a := range el.Attr {
+		if a.Name.Local == name {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJUnitValidatesAndSaysWhatFailed(t *testing.T) {
+	r := sample()
+	k := &Known{Reasons: map[string]string{"number: go": "tracked upstream"}, order: []string{"number: go", "digest: rust"}}
+	k.Apply(r, true)
+	data := r.JUnit()
+	validateJUnit(t, data)
+	var suites junitSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	s := suites.Suites[0]
+	// 3 pairs + 2 divergences + 1 stale entry.
+	if s.Tests != 6 || s.Failures != 4 || s.Skipped != 1 {
+		t.Errorf("tests %d failures %d skipped %d, want 6, 4, 1", s.Tests, s.Failures, s.Skipped)
+	}
+	text := string(data)
+	for _, want := range []string{`name="key_order: ts"`, `\uff61`, "diff &lt;&amp;&gt;", `name="python agrees with go"`, "stale known divergence: digest: rust", "known: tracked upstream"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("JUnit lacks %q", want)
+		}
+	}
+	if r.Exit != 1 || len(r.Stale) != 1 || len(r.Known) != 1 {
+		t.Errorf("exit %d, stale %v, known %v", r.Exit, r.Stale, r.Known)
+	}
+}
+
+func TestKnownList(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "known.txt")
+	tests := []struct {
+		text, err string
+	}{
+		{"# only comments\n\n", ""},
+		{"key_order: ts # UTF-16 sort, fix in progress\n", ""},
+		{"key_order: ts\n", "known.txt:1: entry \"key_order: ts\" has no reason"},
+		{"nonsense # why\n", "is not a divergence signature"},
+		{"number: go # a\nnumber: go # b\n", "known.txt:2: \"number: go\" is listed twice"},
+	}
+	for _, tt := range tests {
+		os.WriteFile(path, []byte(tt.text), 0o644)
+		_, err := LoadKnown(path)
+		if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("LoadKnown(%q) = %v, want %q", tt.text, err, tt.err)
+		}
+	}
+	k, _ := LoadKnown(filepath.Join(dir, "missing.txt"))
+	r := sample()
+	if err := k.Update(path, r); err != nil {
+		t.Fatal(err)
+	}
+	k, err := LoadKnown(path)
+	if err != nil || len(k.Reasons) != 2 || !strings.HasPrefix(k.Reasons["number: go"], "TODO") {
+		t.Errorf("updated list: %v %v", k.Reasons, err)
+	}
+	k.Apply(r, true)
+	if r.Exit != 0 {
+		t.Errorf("a run that matches its list: exit %d", r.Exit)
+	}
+}
+
+func TestMarkdownAndSummary(t *testing.T) {
+	r := sample()
+	md := string(r.Markdown())
+	for _, want := range []string{"## difffuzz: 2 new or stale divergences", "| 1000 | 1000 | 60.0s |", "#### `key_order: ts` (3 findings)", "| too-deep | 0 **never hit** |", "Repeat with `difffuzz run -seed 7`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	var b bytes.Buffer
+	r.Summary(&b)
+	for _, want := range []string{"edge classes never hit: too-deep", "bug 1: key_order: ts (3 findings", "repeat with: difffuzz run -seed 7"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
