@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"fmt"
 	"bytes"
 	"errors"
 	"math"
@@ -30,6 +31,11 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string {
 	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col) + ": " + e.Msg
 }
+
+// MaxTextIntDigits bounds the digits of an integer in extended JSON text:
+// decimal conversion is quadratic, and a 64 MiB integer in a hostile bug
+// report would stall the reader for minutes (spec §6 allows the bound).
+const MaxTextIntDigits = 100_000
 
 // Parse reads one value of extended JSON text (spec section 6; surrounding
 // whitespace allowed) into the value model: integers as int64, or *big.Int
@@ -386,6 +392,9 @@ func (p *parser) number() (any, error) {
 	}
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 		return n, nil
+	}
+	if len(text) > MaxTextIntDigits+1 {
+		return nil, p.errAt(start, fmt.Sprintf("integer of %d digits, over the limit of %d", len(text), MaxTextIntDigits))
 	}
 	n, ok := new(big.Int).SetString(text, 10)
 	if !ok {
