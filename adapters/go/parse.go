@@ -1,9 +1,9 @@
 package canonjson
 
 import (
-	"fmt"
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
