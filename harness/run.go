@@ -140,10 +140,11 @@ func (r *runner) loop(ctx context.Context) error {
 		runCtx, c2 = context.WithTimeout(runCtx, r.cfg.Duration)
 		defer c2()
 	}
+	batches := r.produce(runCtx)
 	var wg sync.WaitGroup
 	for _, l := range r.lanes {
 		wg.Add(1)
-		go func() { defer wg.Done(); r.drive(runCtx, ctx, l) }()
+		go func() { defer wg.Done(); r.drive(runCtx, ctx, l, batches) }()
 	}
 	go func() { wg.Wait(); close(r.results) }()
 	tick := time.NewTicker(r.cfg.StatusEvery)
@@ -171,18 +172,52 @@ func (r *runner) loop(ctx context.Context) error {
 	}
 }
 
-// drive is one lane's loop: take the next batch number, generate, run,
-// compare. A batch taken is finished unless the parent context (Ctrl-C) ends.
-func (r *runner) drive(runCtx, parent context.Context, l *lane) {
+// producers is how many goroutines generate batches ahead of the lanes.
+const producers = 2
+
+// produce generates batches off the lanes' goroutines, so that no worker
+// waits while its next batch is made; the channel is closed when the case
+// count is reached or runCtx ends.
+func (r *runner) produce(runCtx context.Context) <-chan batch {
+	out := make(chan batch, len(r.lanes))
+	var wg sync.WaitGroup
+	for range producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for runCtx.Err() == nil {
+				n := r.next.Add(1) - 1
+				if r.nbatch > 0 && n >= r.nbatch {
+					return
+				}
+				select {
+				case out <- r.makeBatch(n):
+				case <-runCtx.Done():
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	return out
+}
+
+// drive is one lane's loop: take a batch, run it, compare. A batch taken is
+// finished unless the parent context (Ctrl-C) ends.
+func (r *runner) drive(runCtx, parent context.Context, l *lane, batches <-chan batch) {
 	cmp := compare.New(r.names)
 	var outs [][]compare.Outcome
 	var ok []bool
-	for runCtx.Err() == nil {
-		n := r.next.Add(1) - 1
-		if r.nbatch > 0 && n >= r.nbatch {
+	for {
+		var b batch
+		select {
+		case next, more := <-batches:
+			if !more {
+				return
+			}
+			b = next
+		case <-runCtx.Done():
 			return
 		}
-		b := r.makeBatch(n)
 		outs, ok = grow(outs, ok, len(b.cases), len(r.names))
 		if err := l.run(parent, b.cases, outs, ok); err != nil {
 			if parent.Err() == nil {
