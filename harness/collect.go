@@ -106,8 +106,8 @@ func (c *collector) status(lanes []*lane, final bool) {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
 		}
 	}
-	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)  batch latency: %s\n",
-		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), strings.Join(lat, ", "))
+	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)  rss %dMiB  batch latency: %s\n",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), currentRSS()>>20, strings.Join(lat, ", "))
 }
 
 // minimizeGroups shrinks one example of each distinct divergence, each within

@@ -42,3 +42,17 @@ func selfUsage() (cpu time.Duration, maxRSSBytes int64) {
 	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	return cpu, ru.Maxrss * 1024
 }
+
+// currentRSS is the driver's resident set now, in bytes, from /proc.
+func currentRSS() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
