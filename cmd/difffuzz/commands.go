@@ -123,7 +123,7 @@ func repeatCommand(args []string, seed uint64, addSeed bool) string {
 		parts = append(parts, "-seed", strconv.FormatUint(seed, 10))
 	}
 	for i, p := range parts {
-		if strings.ContainsAny(p, " \t\"'$") {
+		if p == "" || strings.ContainsAny(p, " \t\"'$") {
 			parts[i] = strconv.Quote(p)
 		}
 	}
