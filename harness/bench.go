@@ -79,25 +79,28 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 	}
 	res.LimitRate = float64(res.Cores) / (sum / 1e9)
 	fmt.Fprintf(cfg.Stdout, "limit (%d cores / sum of costs) %.0f cases/s\n", res.Cores, res.LimitRate)
-	driver := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
+	driver, driverCPU := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
 	if driver == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the driver-only run failed\n")
 		return ExitSetup
 	}
 	res.DriverRate = driver.Rate
-	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", driver.Rate, driver.DriverCPUSeconds/driver.Seconds)
-	full := benchRun(ctx, cfg, cfg.Adapters)
+	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", driver.Rate, driverCPU.Seconds()/driver.Seconds)
+	full, fullCPU := benchRun(ctx, cfg, cfg.Adapters)
 	if full == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the full run failed\n")
 		return ExitSetup
 	}
 	res.FullRate, res.FullCases, res.DriverRSS = full.Rate, full.Cases, full.DriverMaxRSS
-	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", (full.DriverCPUSeconds - driver.DriverCPUSeconds) / full.Seconds})
+	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fullCPU.Seconds() / full.Seconds})
+	total := fullCPU.Seconds()
 	for _, a := range full.Adapters {
 		if a.Starts > 0 {
 			res.FullCPU = append(res.FullCPU, CPUShare{a.Name + " workers", a.CPUSeconds / full.Seconds})
+			total += a.CPUSeconds
 		}
 	}
+	res.FullCPU = append(res.FullCPU, CPUShare{"all", total / full.Seconds})
 	fmt.Fprintf(cfg.Stdout, "full run (%s) %.0f cases/s, %d cases in %.1fs\n", specNames(cfg.Adapters), full.Rate, full.Cases, full.Seconds)
 	for _, c := range res.FullCPU {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
@@ -187,12 +190,16 @@ func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, er
 	return float64(elapsed.Nanoseconds()) / float64(n), nil
 }
 
-func benchRun(ctx context.Context, cfg BenchConfig, specs []AdapterSpec) *report.Report {
+// benchRun is one fuzzing run with the bench's settings, and the driver's CPU
+// time over it.
+func benchRun(ctx context.Context, cfg BenchConfig, specs []AdapterSpec) (*report.Report, time.Duration) {
 	var sink io.Writer = io.Discard
+	before, _ := selfUsage()
 	rep, code := Run(ctx, Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Run, Seed: cfg.Seed,
 		CorpusDir: "out/bench-corpus", MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
+	after, _ := selfUsage()
 	if code == ExitSetup {
-		return nil
+		return nil, 0
 	}
-	return rep
+	return rep, after - before
 }
