@@ -22,6 +22,8 @@ FROM rust:1-bookworm AS rust
 
 FROM golang:1.26-bookworm AS build
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
+# Debian packages are not pinned to exact versions (DL3008): the release
+# (bookworm) fixes their versions up to security updates, which should land.
 # hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv \
