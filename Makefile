@@ -16,7 +16,7 @@ DIFFFUZZ := bin/difffuzz
 
 GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
 
-.PHONY: difffuzz test build bench fixtures fixtures-check replay smoke \
+.PHONY: difffuzz test build bench fixtures fixtures-check replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go clean
 
 ## build: every adapter and the driver
@@ -52,7 +52,7 @@ difffuzz: build
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust fixtures-check replay smoke
+test: build test-go test-python test-ts test-rust fixtures-check replay smoke infra-check
 
 test-go:
 	go vet ./...
@@ -79,6 +79,11 @@ replay: build
 smoke: build
 	rm -rf out/smoke
 	$(DIFFFUZZ) run -cases 20000 -seed 1 -corpus out/smoke/corpus -report out/smoke/report.json
+
+## infra-check: lint the CI workflows, Dockerfile, compose file and Kubernetes
+## manifests offline; installs its pinned tools into bin/tools (docs/nightly.md)
+infra-check:
+	scripts/check-infra.sh
 
 bench: build
 	$(DIFFFUZZ) bench

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -34,13 +35,15 @@ type MergeConfig struct {
 func Merge(cfg MergeConfig, dirs []string) int {
 	rep := &report.Report{Shards: 1}
 	for _, dir := range dirs {
-		src := dir
-		if info, err := os.Stat(filepath.Join(dir, "corpus")); err == nil && info.IsDir() {
-			src = filepath.Join(dir, "corpus")
+		src, isShard := shardCorpus(dir)
+		if isShard {
 			if err := addShardReport(rep, filepath.Join(dir, "report.json")); err != nil {
 				fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 				return ExitSetup
 			}
+		}
+		if src == "" {
+			continue // a shard that found nothing
 		}
 		if err := copyCorpus(src, cfg.Out); err != nil {
 			fmt.Fprintf(cfg.Stderr, "difffuzz: merge %s: %v\n", dir, err)
@@ -63,6 +66,22 @@ func Merge(cfg MergeConfig, dirs []string) int {
 	}
 	finishReport(rep, cfg.KnownPath, false, true, outputs{cfg.ReportPath, cfg.JUnitPath, cfg.SummaryPath}, cfg.Stdout, cfg.Stderr)
 	return rep.Exit
+}
+
+// shardCorpus tells a shard's output folder (it holds report.json or
+// corpus/) from a bare corpus folder, and returns the corpus to copy ("" for
+// a shard whose corpus folder is missing: it found nothing).
+func shardCorpus(dir string) (string, bool) {
+	corpusDir := filepath.Join(dir, "corpus")
+	_, errReport := os.Stat(filepath.Join(dir, "report.json"))
+	info, errCorpus := os.Stat(corpusDir)
+	switch {
+	case errCorpus == nil && info.IsDir():
+		return corpusDir, true
+	case errReport == nil:
+		return "", true
+	}
+	return dir, false
 }
 
 // copyCorpus copies every entry of src into out, keeping what out has.
@@ -107,7 +126,7 @@ func addShardReport(rep *report.Report, path string) error {
 	if rep.Started.IsZero() || s.Started.Before(rep.Started) {
 		rep.Started = s.Started
 	}
-	rep.Seed, rep.Command = s.Seed, s.Command
+	rep.Seed, rep.Command = s.Seed, shardPattern.ReplaceAllString(s.Command, "-shard I/$1")
 	rep.Cases += s.Cases
 	rep.Compared += s.Compared
 	rep.Seconds = max(rep.Seconds, s.Seconds)
@@ -115,6 +134,10 @@ func addShardReport(rep *report.Report, path string) error {
 	rep.Coverage = mergeCoverage(rep.Coverage, s.Coverage)
 	return nil
 }
+
+// shardPattern finds a shard's own -shard flag, so that the merged report's
+// command stands for every shard.
+var shardPattern = regexp.MustCompile(`-shard \d+/(\d+)`)
 
 func mergeAdapters(into, add []report.AdapterReport) []report.AdapterReport {
 	if into == nil {

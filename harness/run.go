@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,6 +74,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
 	if cfg.Command != "" {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
+	}
+	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
+		return r.col.finish(nil, fmt.Errorf("corpus: %w", err), false), ExitSetup
 	}
 	if err := r.startLanes(ctx); err != nil {
 		return r.col.finish(nil, err, false), ExitSetup

@@ -98,21 +98,29 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 		sigs     int    // how many SIGINTs
 		wantCode int
 		report   bool
+		extra    []string
 	}{
-		{"one ctrl-c finishes in-flight batches", "number", 1, 1, true},
-		{"one ctrl-c abandons a hanging batch", "hang", 1, 0, true},
-		{"second ctrl-c exits at once", "stubborn", 2, 130, false},
+		{"one ctrl-c finishes in-flight batches", "number", 1, 1, true, nil},
+		{"one ctrl-c abandons a hanging batch", "hang", 1, 0, true, nil},
+		// The run ends at once and the driver is left stopping workers that
+		// ignore stdin's end and SIGINT (3s of escalation): the second
+		// Ctrl-C must cut that short and still leave no worker behind.
+		{"second ctrl-c exits at once", "stubborn", 2, 130, false, []string{"-cases", "256"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := startRun(t, dir, tt.mode, "-timeout", "1m")
+			cmd := startRun(t, dir, tt.mode, append([]string{"-timeout", "1m"}, tt.extra...)...)
 			workers := waitChildren(t, cmd.Process.Pid, 2)
-			time.Sleep(1500 * time.Millisecond)
+			if tt.extra == nil {
+				time.Sleep(1500 * time.Millisecond)
+			} else {
+				time.Sleep(300 * time.Millisecond)
+			}
 			start := time.Now()
 			for i := 0; i < tt.sigs; i++ {
 				cmd.Process.Signal(syscall.SIGINT)
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(50 * time.Millisecond) // two SIGINTs sent back to back may coalesce
 			}
 			err := cmd.Wait()
 			code := 0
