@@ -111,3 +111,24 @@ func TestKnownDivergences(t *testing.T) {
 		t.Errorf("entry without a reason: exit %d, want 2", code)
 	}
 }
+
+func TestMergeShardThatFoundNothing(t *testing.T) {
+	root := t.TempDir()
+	clean := filepath.Join(root, "clean")
+	os.MkdirAll(clean, 0o755)
+	os.WriteFile(filepath.Join(clean, "report.json"), []byte(`{"seed":3,"cases":500,"compared":500,"seconds":2,"command":"difffuzz run -shard 1/2 -seed 3"}`), 0o644)
+	var out, errb bytes.Buffer
+	merged := filepath.Join(root, "merged")
+	code := Merge(MergeConfig{Out: merged, ReportPath: filepath.Join(root, "m.json"), Stdout: &out, Stderr: &errb}, []string{clean})
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if n := len(names(t, merged)); n != 0 {
+		t.Errorf("merged corpus has %d files, want none (report.json is not a finding)", n)
+	}
+	for _, want := range []string{"500 cases", "repeat with: difffuzz run -shard I/2 -seed 3"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+}
