@@ -34,6 +34,10 @@ type MergeConfig struct {
 // output folder holding corpus/ and report.json, or a corpus folder itself.
 func Merge(cfg MergeConfig, dirs []string) int {
 	rep := &report.Report{Shards: 1}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: merge: %v\n", err)
+		return ExitSetup
+	}
 	for _, dir := range dirs {
 		src, isShard := shardCorpus(dir)
 		if isShard {
