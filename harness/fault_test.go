@@ -55,7 +55,7 @@ func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 	if rep.Cases != cases || rep.Compared != cases {
 		t.Errorf("cases %d, compared %d; want %d of each", rep.Cases, rep.Compared, cases)
 	}
-	if !strings.Contains(errb.String(), "killed by signal killed") {
+	if !strings.Contains(errb.String(), "killed by signal 9 (killed)") {
 		t.Errorf("the kill was not noticed:\n%s", errb.String())
 	}
 	if rep.Adapters[1].Starts < 3 {

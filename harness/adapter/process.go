@@ -82,14 +82,31 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 			w = io.MultiWriter(p.stderr, stderrCopy)
 		}
 		io.Copy(w, errR)
-		errR.Close()
 	}()
 	go func() {
 		p.err = cmd.Wait()
-		copied.Wait()
+		// A grandchild that escaped the group may hold stderr open: give the
+		// copy a moment, then cut it, so that done is never held up.
+		if !waitTimeout(&copied, time.Second) {
+			errR.Close()
+			copied.Wait()
+		}
+		errR.Close()
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// waitTimeout waits for wg up to d and says whether it finished.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }
 
 // signal sends sig to the worker's whole process group.
@@ -115,7 +132,9 @@ func (p *process) exited(d time.Duration) bool {
 // stop ends the worker by escalation and always reaps it; it then kills what
 // is left of the process group, so that no grandchild outlives the worker.
 func (p *process) stop() {
-	p.stdin.Close()
+	if p.stdin.Close() != nil {
+		return // already stopped or killed
+	}
 	if !p.exited(stopGrace) {
 		p.signal(syscall.SIGINT)
 		if !p.exited(intGrace) {
@@ -148,7 +167,7 @@ func (p *process) describeExit() (string, bool) {
 	ws, ok := ee.Sys().(syscall.WaitStatus)
 	if ok && ws.Signaled() {
 		sig := ws.Signal()
-		return fmt.Sprintf("killed by signal %s", sig), sig == syscall.SIGKILL && !p.killed.Load()
+		return fmt.Sprintf("killed by signal %d (%s)", int(sig), sig), sig == syscall.SIGKILL && !p.killed.Load()
 	}
 	return fmt.Sprintf("exited with status %d", ee.ExitCode()), false
 }

@@ -63,7 +63,7 @@ func (r *runner) withFresh(check string, fn func(p *proc) (string, error)) (stri
 	defer p.stop()
 	note, err := fn(p)
 	if err != nil {
-		r.stderrTail(check, p.stderr.String())
+		r.stderrTail(check, p.Stderr())
 	}
 	return note, err
 }
@@ -122,7 +122,7 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 		return "", err
 	}
 	if f.eof {
-		p.stdin.Close()
+		p.Stdin().Close()
 	}
 	m, err := p.read(r.timing.batch)
 	answered := err == nil
@@ -137,7 +137,7 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 		wait = time.Second // it may exit now, or go on
 	}
 	switch {
-	case p.exited(wait):
+	case p.Exited(wait):
 		return exitNote(p, answered, 2)
 	case f.eof:
 		return "", fmt.Errorf("worker still runs %v after its stdin closed", wait)
@@ -150,11 +150,11 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 // wentOn judges a worker that answered a bad length with an error frame and
 // kept running: it must still end cleanly when its stdin closes.
 func wentOn(p *proc) (string, error) {
-	p.stdin.Close()
-	if !p.exited(exitGrace) {
+	p.Stdin().Close()
+	if !p.Exited(exitGrace) {
 		return "", fmt.Errorf("worker answered an error frame, then still ran %v after its stdin closed", exitGrace)
 	}
-	if status, sig := p.exitStatus(); status < 0 {
+	if status, sig := p.ExitStatus(); status < 0 {
 		return "", fmt.Errorf("worker answered an error frame, then was killed by signal %v when its stdin closed", sig)
 	}
 	return "error frame, then went on", nil
@@ -166,8 +166,8 @@ func exitNote(p *proc, answered bool, want int) (string, error) {
 	if answered {
 		how = "after an error frame"
 	}
-	if status, _ := p.exitStatus(); status != want {
-		return "", fmt.Errorf("worker %s %s, want status %d", p.describeExit(), how, want)
+	if status, _ := p.ExitStatus(); status != want {
+		return "", fmt.Errorf("worker %s %s, want status %d", p.Describe(), how, want)
 	}
 	return fmt.Sprintf("exit status %d %s", want, how), nil
 }
@@ -180,12 +180,12 @@ func (r *runner) eof(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("a batch before closing stdin: %w", err)
 		}
 		start := time.Now()
-		p.stdin.Close()
-		if !p.exited(exitGrace) {
+		p.Stdin().Close()
+		if !p.Exited(exitGrace) {
 			return "", fmt.Errorf("worker still runs %v after its stdin closed", exitGrace)
 		}
-		if status, _ := p.exitStatus(); status != 0 {
-			return "", fmt.Errorf("worker %s after its stdin closed, want status 0", p.describeExit())
+		if status, _ := p.ExitStatus(); status != 0 {
+			return "", fmt.Errorf("worker %s after its stdin closed, want status 0", p.Describe())
 		}
 		return fmt.Sprintf("exit status 0 after %d ms", time.Since(start).Milliseconds()), nil
 	})

@@ -171,7 +171,7 @@ func (r *runner) rawBatch(check string, cases [][]byte) ([]wire.Result, error) {
 	res, err := p.batch(cases)
 	if err != nil {
 		r.dropRaw()
-		r.stderrTail(check, p.stderr.String())
+		r.stderrTail(check, p.Stderr())
 	}
 	return res, err
 }
