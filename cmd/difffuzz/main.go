@@ -48,7 +48,7 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		// The driver's live heap is small and flat (a few batches per lane);
 		// collecting less often buys back CPU for the implementations.
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(200)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

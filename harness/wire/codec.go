@@ -25,6 +25,9 @@ func NewEncoder() *Encoder {
 // begin starts a frame: a placeholder length, then a map of n fields, the
 // first being "type".
 func (e *Encoder) begin(typ string, n int) {
+	if e.buf.Cap() > keepBuffer {
+		e.buf = bytes.Buffer{} // see keepBuffer
+	}
 	e.buf.Reset()
 	e.buf.Write([]byte{0, 0, 0, 0})
 	_ = e.enc.EncodeMapLen(n)

@@ -46,15 +46,26 @@ func (fr *FrameReader) Next() ([]byte, error) {
 	if n == 0 || n > MaxFrame {
 		return nil, fmt.Errorf("%w: %d bytes", ErrFrameSize, n)
 	}
-	if cap(fr.buf) < int(n) {
+	buf := fr.buf
+	switch {
+	case int(n) > keepBuffer:
+		buf = make([]byte, n) // a rare giant: not kept, so memory stays flat
+	case cap(buf) < int(n):
 		fr.buf = make([]byte, n)
+		buf = fr.buf
 	}
-	fr.buf = fr.buf[:n]
-	if _, err := io.ReadFull(fr.r, fr.buf); err != nil {
+	buf = buf[:n]
+	if _, err := io.ReadFull(fr.r, buf); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, fmt.Errorf("frame body (%d bytes): %w", n, err)
 	}
-	return fr.buf, nil
+	return buf, nil
 }
+
+// keepBuffer is the largest frame buffer a reader or encoder keeps for
+// reuse; larger ones (a case with a 100,000-character string) are dropped
+// after use, so that a long run's memory does not ratchet up to its largest
+// frame in every worker.
+const keepBuffer = 1 << 20
