@@ -2,40 +2,41 @@
  * The worker side of docs/adapter-protocol.md: length-prefixed frames and the
  * msgpack encoding of canonical-JSON values, on top of @msgpack/msgpack.
  *
- * How maps keep their order, their duplicates and keys such as `__proto__`:
- * the library builds every map as a plain object, so by default duplicates
- * merge and it throws on a `__proto__` key. Two of its public decoder options
- * change that without touching its codec:
+ * Values are built in the canonical model while the library decodes, in one
+ * pass: no raw form, no second walk. The library builds every map as a plain
+ * object (duplicates would merge, and it throws on a `__proto__` key), so:
  *
- * - `mapKeyConverter` receives every decoded key, of any type, and returns the
- *   property name the library stores the value under. Ours records the real
- *   key in a per-frame table and returns the key's index in that table, so
- *   every member gets its own integer property: nothing merges, and integer
- *   properties enumerate in ascending order, which is input order.
- * - The library rejects a key equal to `"__proto__"` before calling the
- *   converter; the `keyDecoder` option (which decodes str keys) therefore
- *   returns each str key behind a one-character tag, which the converter
- *   strips. Ext 2 keys come from our extension decoder as {@link Utf16Text},
- *   never as a bare string, so they cannot trip that check either.
+ * - The decoder's container stack is ours ({@link ValueStack}). A map's stack
+ *   state collects a {@link JsonObject} member list, and the library's
+ *   `state.map[state.key] = value` lands in the current member: our public
+ *   `mapKeyConverter` opens each member `[key, null]` and returns 1, the
+ *   member's value slot, and `state.map` is the current member until the last
+ *   value is in, then the JsonObject, which the library hands on as the map.
+ *   Order and duplicates are kept as read, and a key is never a property name.
+ * - Every str, key or value, goes to our public `keyDecoder`, which decodes
+ *   it with a `TextDecoder` with `ignoreBOM` and `fatal` (the library's own
+ *   str decoding drops a leading U+FEFF from strs of more than 200 bytes,
+ *   found by difffuzz, and replaces invalid UTF-8 with U+FFFD): a str that is
+ *   not UTF-8 becomes {@link InvalidUtf8}. The library calls it for map keys
+ *   only, so the decoder's `stateIsMapKey` is made to answer true. As a key,
+ *   the text is set aside and a marker goes through the library, which throws
+ *   on a `__proto__` key before calling the converter; the converter takes
+ *   the text back. Ext 2 keys come from our extension decoder as
+ *   {@link Utf16Text}, never as a bare string, for the same reason.
  *
- * A second pass ({@link toValue}) turns those integer-keyed objects into
- * {@link JsonObject} member lists, looking each key up in the table.
+ * The private parts of the library's Decoder relied on are its `stack` field
+ * (a stack of container states: `type` "array", "map_key" or "map_value",
+ * `size`, `array` and `position`, or `map`, `key` and `readCount`) and its
+ * `stateIsMapKey` method: both are checked at construction, the version is
+ * pinned exactly, and the tests decode every kind of value (a change would
+ * fail loudly, not corrupt values silently).
  *
- * How str values are decoded: the library decodes a str of more than 200
- * bytes with a default `TextDecoder`, which drops a leading U+FEFF (byte
- * order mark), so "\ufeffa..." came back as "a..." (found by difffuzz; the
- * library's short-string path keeps it), and it replaces invalid UTF-8 with
- * U+FFFD instead of failing. So values are read with the public `rawStrings`
- * option (str values arrive as their UTF-8 bytes) and decoded in
- * {@link toValue} by a `TextDecoder` with `ignoreBOM` and `fatal`. With
- * rawStrings a str value and a bin value are both a Uint8Array, so the
- * decoder's own (private) `decodeString` method, which reads str and only
- * str, is wrapped to label its result {@link Utf8Bytes}: the one use of the
- * library's internals here, guarded at construction and by the tests (a
- * change would turn every string into unsupported_value, loudly).
+ * An empty map stays the library's `{}` (it never reaches the stack): the
+ * canonical library reads a plain object as an object, so `{}` is the empty
+ * object there too.
  */
 import { Decoder, Encoder, ExtData, type ExtensionCodecType } from "@msgpack/msgpack";
-import { JsonObject, MAX_DEPTH, type Member } from "./canonical.js";
+import { JsonObject, type Member } from "./canonical.js";
 
 /** The protocol's frame size cap (64 MiB). */
 export const MAX_FRAME = 64 * 1024 * 1024;
@@ -135,17 +136,9 @@ export function encodeFrame(message: unknown): Uint8Array {
 // ---------------------------------------------------------------------------
 // Values
 
-/**
- * An ext 2 string, kept wrapped until {@link toValue} so that as a map key it
- * can never be mistaken for a str key (nor trip the `__proto__` check).
- */
+/** An ext 2 string as a map key, kept wrapped so that it cannot trip the library's `__proto__` check. */
 export class Utf16Text {
   constructor(readonly text: string) {}
-}
-
-/** A str value's UTF-8 bytes, not yet decoded (see the module comment). */
-class Utf8Bytes {
-  constructor(readonly bytes: Uint8Array) {}
 }
 
 /**
@@ -159,46 +152,22 @@ export class InvalidUtf8 {
 const BIGINT_TEXT = /^-?(0|[1-9][0-9]*)$/;
 const ascii = new TextDecoder("ascii");
 
-/**
- * Our extension codec: ext 1 and ext 2 as the protocol defines them; every
- * other type, and a malformed payload, stays an ExtData, which is outside the
- * value model and so becomes `unsupported_value` (or `non_string_key` as a
- * key) for that case alone. It replaces the library's default codec so that
- * ext -1 (timestamp) is not decoded, and cannot fail the whole frame.
- */
-const extensionCodec: ExtensionCodecType<undefined> = {
-  tryToEncode: () => null,
-  decode(data: Uint8Array, type: number): unknown {
-    if (type === EXT_BIGINT) {
-      const text = ascii.decode(data);
-      return BIGINT_TEXT.test(text) ? BigInt(text) : new ExtData(type, data);
-    }
-    if (type === EXT_UTF16) {
-      return data.length % 2 === 0 ? new Utf16Text(utf16le(data)) : new ExtData(type, data);
-    }
-    return new ExtData(type, data);
-  },
-};
-
 /** UTF-16LE code units to a string, lone surrogates preserved (TextDecoder would replace them). */
 function utf16le(data: Uint8Array): string {
   return Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf16le");
 }
 
-/** Prefixed to every str key by our keyDecoder (see the module comment). */
-const KEY_TAG = "k";
-/** What our keyDecoder returns for a str key that is not UTF-8. */
-const INVALID_KEY = "!";
-const INVALID_KEY_MARKER = new InvalidUtf8(new Uint8Array());
 // ignoreBOM: a key or string may start with U+FEFF, which must survive; the
 // default would strip it (difffuzz found this: seed 1, key "\ufeff").
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** A str's text, or an {@link InvalidUtf8} for bytes that are not UTF-8. */
-function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | InvalidUtf8 {
-  const ascii = shortAscii(bytes, start, end);
-  if (ascii !== undefined) return ascii;
-  const slice = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
+function decodeUtf8(bytes: Uint8Array, start: number, end: number): string | InvalidUtf8 {
+  if (end - start <= SHORT_ASCII) {
+    const text = shortAscii(bytes, start, end);
+    if (text !== undefined) return text;
+  }
+  const slice = bytes.subarray(start, end);
   try {
     return utf8.decode(slice);
   } catch {
@@ -214,7 +183,6 @@ const SHORT_ASCII = 24;
  * the subarray it needs) costs more than the whole decode of a short key.
  */
 function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
-  if (end - start > SHORT_ASCII) return undefined;
   let text = "";
   for (let i = start; i < end; i++) {
     const byte = bytes[i]!;
@@ -224,23 +192,116 @@ function shortAscii(bytes: Uint8Array, start: number, end: number): string | und
   return text;
 }
 
-/** The private Decoder method wrapped below, as far as we rely on it. */
-interface StringReader {
-  decodeString(byteLength: number, headerOffset: number): unknown;
+const STATE_ARRAY = "array";
+const STATE_MAP_KEY = "map_key";
+
+const NO_MEMBERS: Member[] = [];
+
+/** A map member while it is read: the value slot (index 1) is filled by the library. */
+type OpenMember = [key: unknown, value: unknown];
+
+/**
+ * One container being decoded, in the shape the library's Decoder reads and
+ * writes (see the module comment). One class for arrays and maps, as in the
+ * library, so that the decoder's property accesses see a single shape.
+ */
+class ContainerState {
+  type = "";
+  size = 0;
+  // arrays
+  position = 0;
+  array: unknown[] | undefined = undefined;
+  // maps
+  readCount = 0;
+  key: unknown = null;
+  members: Member[] = NO_MEMBERS;
+  object: JsonObject | undefined = undefined;
+  member: OpenMember | undefined = undefined;
+
+  /**
+   * Where the library stores a map value (`map[key]`, key 1: the current
+   * member's value slot), and, once every value is in, the map itself.
+   */
+  get map(): unknown {
+    return this.readCount < this.size ? this.member : this.object;
+  }
+
+  /** Opens the next member, whose value the library stores next. */
+  openMember(key: unknown): void {
+    const member: OpenMember = [key, null];
+    this.members[this.readCount] = member;
+    this.member = member;
+  }
 }
 
-/** Labels str values (bytes, with rawStrings) so they cannot pass for bin. */
-function labelStrValues(decoder: Decoder): Decoder {
-  const reader = decoder as unknown as StringReader;
-  const decodeString = reader.decodeString;
-  if (typeof decodeString !== "function") {
-    throw new Error("@msgpack/msgpack has no Decoder#decodeString any more: see wire.ts");
+/** Up to this many members a map's list is allocated at once (larger: grown as read, as a bad header may claim 2^32-1). */
+const PREALLOCATED_MEMBERS = 1 << 16;
+
+/** The Decoder's container stack (the library's StackPool, building our values). */
+class ValueStack {
+  private readonly states: ContainerState[] = [];
+  private head = -1;
+
+  get length(): number {
+    return this.head + 1;
   }
-  reader.decodeString = function (this: StringReader, byteLength: number, headerOffset: number): unknown {
-    const result = decodeString.call(this, byteLength, headerOffset);
-    return result instanceof Uint8Array ? new Utf8Bytes(result) : result;
-  };
-  return decoder;
+
+  top(): ContainerState | undefined {
+    return this.states[this.head];
+  }
+
+  /** True when the value being decoded is a map key. */
+  inKey(): boolean {
+    return this.head >= 0 && this.states[this.head]!.type === STATE_MAP_KEY;
+  }
+
+  pushArrayState(size: number): void {
+    const state = this.push();
+    state.type = STATE_ARRAY;
+    state.size = size;
+    state.position = 0;
+    state.array = new Array<unknown>(size);
+  }
+
+  pushMapState(size: number): void {
+    const state = this.push();
+    state.type = STATE_MAP_KEY;
+    state.size = size;
+    state.readCount = 0;
+    state.members = size <= PREALLOCATED_MEMBERS ? new Array<Member>(size) : [];
+    state.object = new JsonObject(state.members);
+  }
+
+  release(state: ContainerState): void {
+    if (this.states[this.head] !== state) throw new Error("wire: released state is not the top of the stack");
+    state.type = "";
+    state.array = undefined;
+    state.members = NO_MEMBERS;
+    state.object = undefined;
+    state.member = undefined;
+    state.key = null;
+    this.head--;
+  }
+
+  reset(): void {
+    this.states.length = 0;
+    this.head = -1;
+  }
+
+  private push(): ContainerState {
+    this.head++;
+    if (this.head === this.states.length) this.states.push(new ContainerState());
+    return this.states[this.head]!;
+  }
+}
+
+/** Marks a str key on its way through the library (its text waits in the WireDecoder). */
+const STR_KEY = Symbol("str key");
+
+/** The private Decoder members replaced below, as far as we rely on them. */
+interface DecoderInternals {
+  stack: unknown;
+  stateIsMapKey(): boolean;
 }
 
 /**
@@ -248,89 +309,76 @@ function labelStrValues(decoder: Decoder): Decoder {
  * as an ordered member list. One instance per stream: not re-entrant.
  */
 export class WireDecoder {
-  private keys: unknown[] = [];
-  private readonly decoder = labelStrValues(
-    new Decoder({
+  private readonly stack = new ValueStack();
+  /** The text of the str key being read, between keyDecoder and mapKeyConverter. */
+  private strKey: string | InvalidUtf8 = "";
+  private readonly decoder: Decoder;
+
+  constructor() {
+    const stack = this.stack;
+    /**
+     * Ext 1 and ext 2 as the protocol defines them; every other type, and a
+     * malformed payload, stays an ExtData, which is outside the value model
+     * and so becomes `unsupported_value` (or `non_string_key` as a key) for
+     * that case alone. It replaces the library's default codec so that ext -1
+     * (timestamp) is not decoded, and cannot fail the whole frame.
+     */
+    const extensionCodec: ExtensionCodecType<undefined> = {
+      tryToEncode: () => null,
+      decode(data: Uint8Array, type: number): unknown {
+        if (type === EXT_BIGINT) {
+          const text = ascii.decode(data);
+          return BIGINT_TEXT.test(text) ? BigInt(text) : new ExtData(type, data);
+        }
+        if (type === EXT_UTF16) {
+          if (data.length % 2 !== 0) return new ExtData(type, data);
+          const text = utf16le(data);
+          return stack.inKey() ? new Utf16Text(text) : text;
+        }
+        return new ExtData(type, data);
+      },
+    };
+    this.decoder = new Decoder({
       useBigInt64: true,
-      rawStrings: true,
       extensionCodec,
       keyDecoder: {
         canBeCached: () => true,
         decode: (bytes: Uint8Array, offset: number, length: number): string => {
           const text = decodeUtf8(bytes, offset, offset + length);
-          return typeof text === "string" ? KEY_TAG + text : INVALID_KEY;
+          if (!stack.inKey()) return text as string; // a value: string or InvalidUtf8
+          this.strKey = text;
+          return STR_KEY as unknown as string;
         },
       },
-      mapKeyConverter: (key: unknown) => this.keys.push(realKey(key)) - 1,
-    }),
-  );
+      mapKeyConverter: (key: unknown): number => {
+        const real = key === STR_KEY ? this.strKey : key instanceof Utf16Text ? key.text : key;
+        stack.top()!.openMember(real); // not a string: canonical() reports non_string_key
+        return 1;
+      },
+    });
+    const internals = this.decoder as unknown as DecoderInternals;
+    if (typeof internals.stateIsMapKey !== "function" || !isStackLike(internals.stack)) {
+      throw new Error("@msgpack/msgpack's Decoder has no stack or stateIsMapKey any more: see wire.ts");
+    }
+    internals.stack = stack;
+    internals.stateIsMapKey = () => true; // every str through keyDecoder (see the module comment)
+  }
 
   /**
-   * Decodes one msgpack value (a whole frame body) into its raw form: maps
-   * are integer-keyed objects until {@link toValue} or {@link fields} reads
-   * them. Throws on bytes that are not exactly one msgpack value.
+   * Decodes one msgpack value (a whole frame body, or a fixture's "msgpack"
+   * bytes) into the canonical model: maps become {@link JsonObject}s (an
+   * empty map `{}`), strs strings or {@link InvalidUtf8}, ext 1 bigints, ext 2
+   * strings; bin (Uint8Array) and other ext types (ExtData) are left for
+   * canonical() to report. Throws on bytes that are not exactly one msgpack
+   * value.
    */
-  decodeRaw(bytes: Uint8Array): unknown {
-    this.keys = [];
+  decodeValue(bytes: Uint8Array): unknown {
     return this.decoder.decode(bytes);
   }
-
-  /** One case's value in the canonical model (a fixture's "msgpack" bytes, say). */
-  decodeValue(bytes: Uint8Array): unknown {
-    return this.toValue(this.decodeRaw(bytes));
-  }
-
-  /**
-   * The canonical-model value of part of the last decoded frame. Containers
-   * are rebuilt only down to MAX_DEPTH: one nested deeper is replaced by an
-   * empty array at the same level, which canonicalizes identically (the walk
-   * reports `too_deep` on entering it, before looking inside), so the
-   * conversion never recurses more than MAX_DEPTH + 1 levels.
-   */
-  toValue(raw: unknown, level = 1): unknown {
-    if (typeof raw !== "object" || raw === null) return raw;
-    if (raw instanceof Utf8Bytes) return decodeUtf8(raw.bytes);
-    if (Array.isArray(raw)) {
-      if (level > MAX_DEPTH) return [];
-      for (let i = 0; i < raw.length; i++) raw[i] = this.toValue(raw[i], level + 1);
-      return raw;
-    }
-    if (raw instanceof Utf16Text) return raw.text;
-    if (isDecodedMap(raw)) {
-      if (level > MAX_DEPTH) return [];
-      const ids = Object.keys(raw);
-      const members = new Array<Member>(ids.length);
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i]!;
-        members[i] = [this.keys[Number(id)], this.toValue(raw[id], level + 1)];
-      }
-      return new JsonObject(members);
-    }
-    return raw; // bin (Uint8Array) or ExtData: outside the model, left for canonical() to report
-  }
-
-  /**
-   * The members of a decoded map with their real keys, for reading a
-   * request's fields: strings are decoded, containers are left raw (cases
-   * are converted one by one). Undefined if `raw` is not a map.
-   */
-  fields(raw: unknown): Array<[key: unknown, value: unknown]> | undefined {
-    if (!isDecodedMap(raw)) return undefined;
-    return Object.keys(raw).map((id) => {
-      const value = raw[id];
-      return [this.keys[Number(id)], value instanceof Utf8Bytes ? decodeUtf8(value.bytes) : value];
-    });
-  }
 }
 
-function realKey(key: unknown): unknown {
-  // every string key came through our keyDecoder
-  if (typeof key === "string") return key === INVALID_KEY ? INVALID_KEY_MARKER : key.slice(KEY_TAG.length);
-  if (key instanceof Utf16Text) return key.text;
-  return key; // not a string: canonical() reports non_string_key
-}
-
-/** The library builds maps, and only maps, as objects with Object.prototype. */
-function isDecodedMap(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === "object" && raw !== null && Object.getPrototypeOf(raw) === Object.prototype;
+function isStackLike(stack: unknown): boolean {
+  if (typeof stack !== "object" || stack === null) return false;
+  const s = stack as Record<string, unknown>;
+  return ["top", "pushArrayState", "pushMapState", "release", "reset"].every((name) => typeof s[name] === "function");
 }

@@ -180,6 +180,24 @@ describe("maps keep order, duplicates and special keys", () => {
     });
   });
 
+  test("empty maps are empty objects wherever they are (value, key, array item, envelope)", () => {
+    assert.deepEqual(outcome(mpCall(mp.map([mp.str("e"), mp.map()], [mp.str("l"), mp.arr(mp.map(), mp.map())]))), {
+      text: wrap('{"e":{},"l":[{},{}]}'),
+    });
+    assert.deepEqual(outcome(mpCall(mp.map([mp.map(), mp.nil]))), { code: "non_string_key" });
+    assert.deepEqual(outcome(mp.map()), { code: "bad_envelope" });
+  });
+
+  test("strs inside a map key are values, keys inside it are keys", () => {
+    const key = mp.map([mp.str("__proto__"), mp.arr(mp.str("__proto__"), mp.utf16s("__proto__"))]);
+    const members = decodedArgs(mpCall(mp.map([key, mp.str("v")], [mp.str("k"), mp.utf16s("w")])));
+    assert.equal(members.length, 2);
+    const inner = members[0]![0];
+    assert.ok(inner instanceof JsonObject);
+    assert.deepEqual(inner.members, [["__proto__", ["__proto__", "__proto__"]]]);
+    assert.deepEqual(members.map(([, v]) => v), ["v", "w"]);
+  });
+
   test("an envelope written args-first decodes the same", () => {
     const bytes = mp.map([mp.str("args"), mp.map()], [mp.str("tool_name"), mp.str("t")]);
     assert.deepEqual(outcome(bytes), { text: wrap("{}") });
@@ -264,6 +282,9 @@ describe("undecodable bytes throw (the worker answers with an error message)", (
     ["truncated map", Uint8Array.of(0x82, 0xa1, 0x61)],
     ["trailing bytes", Uint8Array.of(0xc0, 0xc0)],
     ["truncated str", Uint8Array.of(0xa5, 0x61)],
+    ["map 32 header claiming 2^32-1 members", Uint8Array.of(0xdf, 0xff, 0xff, 0xff, 0xff, 0xa1, 0x61, 0xc0)],
+    ["array 32 header claiming 2^32-1 items", Uint8Array.of(0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0)],
+    ["map cut between a key and its value", Uint8Array.of(0x81, 0xa1, 0x61)],
   ];
   for (const [name, bytes] of cases) test(name, () => assert.throws(() => new WireDecoder().decodeValue(bytes)));
 
