@@ -162,3 +162,26 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 		})
 	}
 }
+
+// TestDriverKilledLeavesNoWorker stands for every way the driver can die
+// without cleaning up (SIGKILL, a panic in any goroutine): the workers' parent
+// death signal must take them down with it.
+func TestDriverKilledLeavesNoWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	cmd := startRun(t, t.TempDir(), "ok")
+	workers := waitChildren(t, cmd.Process.Pid, 2)
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, pid := range workers {
+		deadline := time.Now().Add(3 * time.Second)
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("worker %d outlived a killed driver", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
