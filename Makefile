@@ -54,8 +54,12 @@ difffuzz: build
 ## and a short fuzzing run of all four adapters that must find nothing
 test: build test-go test-python test-ts test-rust fixtures-check replay smoke infra-check
 
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 test-go:
+	test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	go vet ./...
+	go run $(STATICCHECK) ./...
 	go test ./...
 
 test-python: python

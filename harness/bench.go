@@ -177,7 +177,7 @@ func openAdapter(ctx context.Context, s AdapterSpec) (adapter.Adapter, error) {
 
 // timeImpl calibrates with one round, then times about two seconds' worth.
 func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, error) {
-	one, n, err := a.Bench(ctx, sample, 1)
+	one, _, err := a.Bench(ctx, sample, 1)
 	if err != nil {
 		return 0, err
 	}

@@ -30,7 +30,7 @@ func benchValue() Object {
 				{"lang", []any{"en", "fr", "de"}},
 				{"since", "2024-01-01T00:00:00Z"},
 				{"max_size", bigInt("18446744073709551616")},
-				{"weights", []any{0.1, 1e-7, 1e21, math.Inf(1), -0.0, 123.456}},
+				{"weights", []any{0.1, 1e-7, 1e21, math.Inf(1), math.Copysign(0, -1), 123.456}},
 			}},
 			{"rows", rows},
 			{"path", "/usr/local/share/doc\\n\ttabbed"},

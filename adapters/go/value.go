@@ -125,7 +125,7 @@ const (
 )
 
 func kindOf(v any) kind {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return kindNull
 	case bool:
@@ -133,7 +133,7 @@ func kindOf(v any) kind {
 	case int64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64:
 		return kindInt
 	case *big.Int:
-		if v.(*big.Int) == nil {
+		if x == nil {
 			return kindOther
 		}
 		return kindInt

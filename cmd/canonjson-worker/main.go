@@ -54,8 +54,8 @@ func serve(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "canonjson-worker: %v\n", err)
 			return 1
 		}
-		if err := dec.Decode(body, &msg); err != nil {
-			err = send(enc.Error(0, err.Error()))
+		if derr := dec.Decode(body, &msg); derr != nil {
+			err = send(enc.Error(0, derr.Error()))
 		} else {
 			results, err = answer(enc, &msg, results, send)
 		}

@@ -195,10 +195,6 @@ func newTiming(c adapter.Config) timing {
 	return t
 }
 
-func (t timing) deadline(n int) time.Time {
-	return time.Now().Add(t.batch + time.Duration(n)*t.perCase)
-}
-
 // count is "1 line", "2 lines".
 func count(n int, noun string) string {
 	if n == 1 {

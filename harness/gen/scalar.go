@@ -484,12 +484,3 @@ func (s *state) bigInt() any {
 	}
 	return b
 }
-
-// intValue applies the value model's rule: int64 when it fits, *big.Int
-// otherwise.
-func intValue(b *big.Int) any {
-	if b.IsInt64() {
-		return b.Int64()
-	}
-	return b
-}

@@ -42,7 +42,6 @@ type tree struct {
 	text    []byte           // the whole value's text, for dedupe
 	seed    maphash.Seed     // fixed per tree: hashes only group candidates
 	hashes  map[uint64]int32 // dedupe: result hash -> index of a kept candidate
-	segs    [2][3][]byte     // dedupe: two results as three pieces of text each
 	rtext   [2][]byte        // dedupe: replacement texts
 	// dedupe: per node, the stamp of the last run that targets it, has a
 	// target below it, or targets it twice.
