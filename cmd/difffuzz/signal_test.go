@@ -75,6 +75,22 @@ func alive(pid int) bool {
 	return err == nil && !strings.Contains(string(data), ") Z ")
 }
 
+// assertGone fails for each pid still alive (not even a zombie) a few
+// seconds on, and kills it so that the test leaves nothing behind.
+func assertGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		deadline := time.Now().Add(3 * time.Second)
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("worker %d outlived the driver", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 func startRun(t *testing.T, dir, mode string, extra ...string) *exec.Cmd {
 	args := append([]string{"run", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
 		"-adapter", "fake=" + strings.Join(testworker.Command(t, mode, "tool_name"), " "),
@@ -133,16 +149,7 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("took %v to stop", d)
 			}
-			for _, pid := range workers {
-				deadline := time.Now().Add(2 * time.Second)
-				for alive(pid) && time.Now().Before(deadline) {
-					time.Sleep(20 * time.Millisecond)
-				}
-				if alive(pid) {
-					t.Errorf("worker %d outlived the driver", pid)
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
+			assertGone(t, workers)
 			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
 			if !tt.report {
 				return
@@ -174,14 +181,5 @@ func TestDriverKilledLeavesNoWorker(t *testing.T) {
 	workers := waitChildren(t, cmd.Process.Pid, 2)
 	cmd.Process.Kill()
 	cmd.Wait()
-	for _, pid := range workers {
-		deadline := time.Now().Add(3 * time.Second)
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("worker %d outlived a killed driver", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
+	assertGone(t, workers)
 }
