@@ -2,12 +2,10 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"difffuzz/internal/testworker"
@@ -49,38 +47,10 @@ func failed(out string) []string {
 	return names
 }
 
-var (
-	goWorkerOnce sync.Once
-	goWorker     string
-	goWorkerErr  error
-)
-
 // buildGoWorker builds cmd/canonjson-worker once per test binary.
 func buildGoWorker(t *testing.T) string {
-	t.Helper()
-	goWorkerOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "canonjson-worker")
-		if err != nil {
-			goWorkerErr = err
-			return
-		}
-		goWorker = filepath.Join(dir, "canonjson-worker")
-		if out, err := exec.Command("go", "build", "-o", goWorker, "difffuzz/cmd/canonjson-worker").CombinedOutput(); err != nil {
-			goWorkerErr = &buildFailure{err, string(out)}
-		}
-	})
-	if goWorkerErr != nil {
-		t.Fatalf("build canonjson-worker: %v", goWorkerErr)
-	}
-	return goWorker
+	return testworker.Binary(t, "difffuzz/cmd/canonjson-worker")
 }
-
-type buildFailure struct {
-	err error
-	out string
-}
-
-func (e *buildFailure) Error() string { return e.err.Error() + "\n" + e.out }
 
 // knownGoWorkerFailures are the checks the Go worker fails today, each a bug
 // in the worker against docs/adapter-protocol.md. Like protobuf's failure

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,31 +14,9 @@ import (
 	"difffuzz/internal/testworker"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
 // binary builds difffuzz itself once: signals need a real process.
 func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "difffuzz-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "difffuzz")
-		out, err := exec.Command("go", "build", "-o", binPath, "difffuzz/cmd/difffuzz").CombinedOutput()
-		if err != nil {
-			buildErr = &exec.ExitError{Stderr: out}
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build difffuzz: %v", buildErr)
-	}
-	return binPath
+	return testworker.Binary(t, "difffuzz/cmd/difffuzz")
 }
 
 // children lists the pids of a process's children, from /proc.

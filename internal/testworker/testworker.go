@@ -1,5 +1,6 @@
-// Package testworker builds the fake worker of the fault tests once per test
-// binary and gives its command lines.
+// Package testworker builds the programs that tests run as real processes
+// (the fake worker, the Go worker, difffuzz itself), each once per test
+// binary, and gives their command lines.
 package testworker
 
 import (
@@ -11,31 +12,49 @@ import (
 )
 
 var (
+	mu     sync.Mutex
+	builds = map[string]*build{}
+)
+
+type build struct {
 	once sync.Once
 	path string
 	err  error
-)
+}
+
+// Binary builds the main package pkg (an import path) on first use and
+// returns the executable's path; a failed build fails the test.
+func Binary(t testing.TB, pkg string) string {
+	t.Helper()
+	mu.Lock()
+	b := builds[pkg]
+	if b == nil {
+		b = &build{}
+		builds[pkg] = b
+	}
+	mu.Unlock()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", filepath.Base(pkg))
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = &buildError{err, string(out)}
+		}
+	})
+	if b.err != nil {
+		t.Fatalf("build %s: %v", pkg, b.err)
+	}
+	return b.path
+}
 
 // Command returns the argv of a fake worker in the given mode (see
 // difffuzz/internal/fakeworker), building it on first use.
 func Command(t testing.TB, mode string, args ...string) []string {
 	t.Helper()
-	once.Do(func() {
-		dir, e := os.MkdirTemp("", "fakeworker")
-		if e != nil {
-			err = e
-			return
-		}
-		path = filepath.Join(dir, "fakeworker")
-		out, e := exec.Command("go", "build", "-o", path, "difffuzz/internal/fakeworker").CombinedOutput()
-		if e != nil {
-			err = &buildError{e, string(out)}
-		}
-	})
-	if err != nil {
-		t.Fatalf("build fake worker: %v", err)
-	}
-	return append([]string{path, mode}, args...)
+	return append([]string{Binary(t, "difffuzz/internal/fakeworker"), mode}, args...)
 }
 
 type buildError struct {
