@@ -80,11 +80,78 @@ func (l *lane) close() {
 // run gives outs[i][a], adapter a's outcome on cases[i]. A case some adapter
 // could not answer within the protocol has ok[i] false and is not compared.
 // A non-nil error is fatal to the run (a worker that cannot be restarted).
-func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool) error {
+//
+// With digestFirst the batch asks for digests only, and the cases whose
+// outcomes are not settled by them (see compare.Settled) are asked again
+// with text: on the fuzzing loop's hot path, where nearly every case agrees,
+// this keeps the canonical texts off the pipes and out of the driver.
+func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, digestFirst bool) error {
+	if err := l.runBatch(ctx, &adapter.Batch{Cases: cases, DigestOnly: digestFirst}, outs, ok); err != nil {
+		return err
+	}
+	if !digestFirst {
+		return nil
+	}
+	var again []int
+	for i := range cases {
+		if ok[i] && !compare.Settled(outs[i]) {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	return l.reask(ctx, cases, outs, ok, again)
+}
+
+// reask asks each adapter again, with text, for those of the cases again
+// whose outcome it gave without text; its other outcomes (errors, crashes)
+// stand, so that a crashing case is not run twice.
+func (l *lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
+	asked := make([][]int, len(l.adapters))
+	answered := make([][]bool, len(l.adapters))
+	errs := make([]error, len(l.adapters))
+	var wg sync.WaitGroup
+	for ai := range l.adapters {
+		var sub []any
+		var rows [][]compare.Outcome // outs' own rows: runAdapter fills them in place
+		for _, i := range again {
+			if outs[i][ai].Textless() {
+				asked[ai] = append(asked[ai], i)
+				sub = append(sub, cases[i])
+				rows = append(rows, outs[i])
+			}
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		answered[ai] = make([]bool, len(sub))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range answered[ai] {
+				answered[ai][j] = true
+			}
+			errs[ai] = l.runAdapter(ctx, ai, &adapter.Batch{Cases: sub}, rows, answered[ai])
+		}()
+	}
+	wg.Wait()
+	for ai, err := range errs {
+		if err != nil {
+			return err
+		}
+		for j, i := range asked[ai] {
+			ok[i] = ok[i] && answered[ai][j]
+		}
+	}
+	return nil
+}
+
+// runBatch is one round trip of b to every adapter, in parallel.
+func (l *lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
 	for i := range ok {
 		ok[i] = true
 	}
-	b := &adapter.Batch{Cases: cases}
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
 	for ai := range l.adapters {
@@ -135,7 +202,7 @@ func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 		}
 	}
 	for i, c := range cases {
-		o, answered, err := l.isolate(ctx, ai, c)
+		o, answered, err := l.isolate(ctx, ai, c, b.DigestOnly)
 		if err != nil {
 			return err
 		}
@@ -150,11 +217,11 @@ func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 // isolate runs one case alone on adapter ai, restarting it as needed. A case
 // that crashes or hangs the worker is an outcome; a protocol breach or an
 // outside kill leaves the case unanswered.
-func (l *lane) isolate(ctx context.Context, ai int, c any) (compare.Outcome, bool, error) {
+func (l *lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (compare.Outcome, bool, error) {
 	a, st := l.adapters[ai], &l.stats[ai]
 	var r [1]wire.Result
 	for kills := 0; ; {
-		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}}, r[:])
+		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}, DigestOnly: digestOnly}, r[:])
 		if err == nil {
 			st.setupFails, st.protoStreak = 0, 0
 			return outcomeOf(r[0]), true, nil

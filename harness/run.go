@@ -223,7 +223,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane, batches <-chan b
 			return
 		}
 		outs, ok = grow(outs, ok, len(b.cases), len(r.names))
-		if err := l.run(parent, b.cases, outs, ok); err != nil {
+		if err := l.run(parent, b.cases, outs, ok, true); err != nil {
 			if parent.Err() == nil {
 				r.fatal <- err
 			}

@@ -132,3 +132,35 @@ func TestMergeShardThatFoundNothing(t *testing.T) {
 		}
 	}
 }
+
+// The run asks for digests only and asks again with text where they differ:
+// every finding it saves must still carry each adapter's canonical text, and
+// the worker's wrong text must be the one that deviates.
+func TestDigestFirstFindingsCarryText(t *testing.T) {
+	dir := t.TempDir()
+	code := quietRun(t, Config{Adapters: specs(t, "keyorder"), Workers: 1, Batch: 64, Cases: 2000, Seed: 4, CorpusDir: dir, MinimizeTime: -1})
+	if code != ExitDivergence {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	files, err := corpus.Files([]string{dir})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no findings saved (%v)", err)
+	}
+	entries, _, err := corpus.LoadAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Signature != "key_order: fake" {
+			t.Errorf("finding with signature %q, want only key_order: fake", e.Signature)
+		}
+		for _, o := range e.Outcomes {
+			if o.Canonical == "" || len(o.Digest) != 64 {
+				t.Errorf("signature %q: %s's outcome lacks its text or digest: %+v", e.Signature, o.Adapter, o)
+			}
+		}
+		if e.Outcomes[0].Canonical == e.Outcomes[1].Canonical {
+			t.Errorf("the saved texts are equal: %q", e.Outcomes[0].Canonical)
+		}
+	}
+}

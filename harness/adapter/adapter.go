@@ -33,6 +33,10 @@ type Adapter interface {
 // once, however many workers it goes to; it is safe for concurrent use.
 type Batch struct {
 	Cases []any
+	// DigestOnly asks for digests without the canonical text; an adapter
+	// may still send the text. The fuzzing loop sets it and asks again with
+	// text for the cases whose digests differ.
+	DigestOnly bool
 
 	once    sync.Once
 	encoded []byte

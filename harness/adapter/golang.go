@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	canonjson "difffuzz/adapters/go"
@@ -37,7 +38,54 @@ func (g *Go) Hello() wire.Hello {
 // RunBatch implements Adapter. A panic inside the implementation is caught
 // per case and answered as an internal error, as a worker would.
 func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
-	return g.Run(ctx, b.Cases, out)
+	if !b.DigestOnly {
+		return g.Run(ctx, b.Cases, out)
+	}
+	// Digests only: the texts go to one reused buffer instead of one
+	// allocation per case, and the digests share one allocation per batch.
+	buf := scratch.Get().(*[]byte)
+	defer scratch.Put(buf)
+	digests := make([]byte, len(b.Cases)*wire.DigestSize)
+	for i, c := range b.Cases {
+		d := digests[i*wire.DigestSize : (i+1)*wire.DigestSize : (i+1)*wire.DigestSize]
+		out[i] = computeDigest(c, buf, d)
+	}
+	return ctx.Err()
+}
+
+// scratch holds the canonical-text buffers of digest-only batches; the Go
+// adapter is shared by the lanes, so the buffers cannot live in it.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch is the largest buffer put back for reuse, so that one huge
+// case does not pin its text for the rest of the run.
+const maxScratch = 1 << 20
+
+// computeDigest is Compute keeping only the digest, written to d.
+func computeDigest(c any, buf *[]byte, d []byte) (r wire.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	text, err := canonjson.AppendCanonical((*buf)[:0], c)
+	if cap(text) <= maxScratch {
+		*buf = text
+	}
+	if err != nil {
+		return errorResult(err)
+	}
+	sum := canonjson.Digest(text)
+	copy(d, sum[:])
+	return wire.Result{Digest: d}
+}
+
+func errorResult(err error) wire.Result {
+	code := wire.ErrorInternal
+	if ce, ok := err.(*canonjson.Error); ok {
+		code = string(ce.Code)
+	}
+	return wire.Result{Error: code, Message: err.Error()}
 }
 
 // Run is RunBatch over plain cases.
@@ -57,11 +105,7 @@ func Compute(c any) (r wire.Result) {
 	}()
 	b, err := canonjson.Canonical(c)
 	if err != nil {
-		code := wire.ErrorInternal
-		if ce, ok := err.(*canonjson.Error); ok {
-			code = string(ce.Code)
-		}
-		return wire.Result{Error: code, Message: err.Error()}
+		return errorResult(err)
 	}
 	d := canonjson.Digest(b)
 	return wire.Result{Canonical: b, Digest: d[:]}

@@ -243,7 +243,7 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}
 	w.id++
-	frame, err := w.enc.BatchEncoded(w.id, encoded)
+	frame, err := w.enc.BatchEncoded(w.id, encoded, b.DigestOnly)
 	if err != nil {
 		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}
@@ -252,6 +252,13 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 	}
 	if len(w.msg.Results) != len(cases) {
 		return w.fail(ctx, protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), len(cases))})
+	}
+	if !b.DigestOnly {
+		for i, r := range w.msg.Results {
+			if r.Error == "" && r.Canonical == nil {
+				return w.fail(ctx, protocolError{fmt.Errorf("result %d has no canonical text (the batch was not digest_only)", i)})
+			}
+		}
 	}
 	copy(out, w.msg.Results)
 	return nil

@@ -50,6 +50,40 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// textless is out(s) as a digest-only answer gives it.
+func textless(s string) Outcome {
+	o := out(s)
+	o.Canonical = nil
+	return o
+}
+
+func TestDigestOnlyOutcomes(t *testing.T) {
+	a, b := `{"args":{},"tool_name":"a"}`, `{"args":{},"tool_name":"b"}`
+	tests := []struct {
+		name    string
+		outs    []Outcome
+		settled bool
+		agree   bool
+	}{
+		{"equal digests agree", []Outcome{textless(a), textless(a), textless(a)}, true, true},
+		{"text and digest alike", []Outcome{out(a), textless(a), textless(a)}, true, true},
+		{"same error", []Outcome{{Error: "too_deep"}, {Error: "too_deep"}}, true, true},
+		{"digests differ", []Outcome{textless(a), textless(b), textless(a)}, false, false},
+		{"digest against error", []Outcome{textless(a), {Error: "too_deep"}}, false, false},
+		{"digest against crash", []Outcome{textless(a), {Failure: FailCrash}}, false, false},
+		{"all with text", []Outcome{out(a), out(b)}, true, false},
+	}
+	c := New([]string{"a", "b", "c"})
+	for _, tt := range tests {
+		if got := Settled(tt.outs); got != tt.settled {
+			t.Errorf("%s: Settled = %v, want %v", tt.name, got, tt.settled)
+		}
+		if v := c.Compare(tt.outs); v.Agree != tt.agree {
+			t.Errorf("%s: Agree = %v, want %v", tt.name, v.Agree, tt.agree)
+		}
+	}
+}
+
 func TestRenderPointsAtFirstDifference(t *testing.T) {
 	c := New([]string{"python", "ts"})
 	outs := []Outcome{out(`{"args":{"a":1e+21},"tool_name":"t"}`), out(`{"args":{"a":1000000000000000000000},"tool_name":"t"}`)}
@@ -63,6 +97,16 @@ func TestRenderPointsAtFirstDifference(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func BenchmarkCompareAgreeDigests(b *testing.B) {
+	c := New([]string{"python", "go", "ts", "rust"})
+	s := `{"args":{"a":[1,2,3,"x",{"b":null}],"c":1.5e-7},"tool_name":"some_tool"}`
+	outs := []Outcome{textless(s), textless(s), textless(s), textless(s)}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Compare(outs)
+	}
+}
 
 func BenchmarkCompareAgree(b *testing.B) {
 	c := New([]string{"python", "go", "ts", "rust"})

@@ -26,8 +26,9 @@ type Hello struct {
 	Version  string
 }
 
-// Result is one case's outcome from one worker: either Canonical and Digest,
-// or Error (a spec error code, or ErrorInternal) and Message.
+// Result is one case's outcome from one worker: either Digest, with
+// Canonical unless the batch was digest_only, or Error (a spec error code, or
+// ErrorInternal) and Message.
 type Result struct {
 	Canonical []byte
 	Digest    []byte
@@ -42,8 +43,9 @@ type Message struct {
 
 	Hello Hello // TypeHello
 
-	Cases  []any // TypeBatch, TypeBench requests
-	Rounds int   // TypeBench request
+	Cases      []any // TypeBatch, TypeBench requests
+	Rounds     int   // TypeBench request
+	DigestOnly bool  // TypeBatch request: results may leave out Canonical
 
 	Results []Result // TypeResults
 

@@ -129,6 +129,10 @@ func TestHostileBodies(t *testing.T) {
 		{"trailing bytes", []byte("\x81\xa4type\xa5batch\xc0")},
 		{"result without digest", []byte("\x82\xa4type\xa7results\xa7results\x91\x81\xa9canonical\xc4\x01x")},
 		{"short digest", []byte("\x82\xa4type\xa7results\xa7results\x91\x82\xa9canonical\xc4\x01x\xa6digest\xc4\x01x")},
+		{"short digest alone", []byte("\x82\xa4type\xa7results\xa7results\x91\x81\xa6digest\xc4\x01x")},
+		{"empty result", []byte("\x82\xa4type\xa7results\xa7results\x91\x80")},
+		{"error and canonical", []byte("\x82\xa4type\xa7results\xa7results\x91\x82\xa5error\xa8too_deep\xa9canonical\xc4\x01x")},
+		{"digest_only not a bool", []byte("\x82\xa4type\xa5batch\xabdigest_only\x01")},
 	}
 	for _, tt := range tests {
 		var m Message
@@ -150,5 +154,46 @@ func TestResultsRoundTrip(t *testing.T) {
 	}
 	if m.ID != 3 || len(m.Results) != 3 || string(m.Results[0].Canonical) != string(in[0].Canonical) || m.Results[1].Error != "too_deep" || m.Results[2].Canonical == nil {
 		t.Errorf("got %+v", m)
+	}
+}
+
+// A digest_only batch says so, and its answers may leave the text out: the
+// digests come back, each in its own 32 bytes.
+func TestDigestOnlyRoundTrip(t *testing.T) {
+	cases, err := EncodeCases([]any{"a", int64(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, digestOnly := range []bool{false, true} {
+		frame, err := NewEncoder().BatchEncoded(9, cases, digestOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m Message
+		if err := NewDecoder().Decode(frame[4:], &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Type != TypeBatch || m.ID != 9 || len(m.Cases) != 2 || m.DigestOnly != digestOnly {
+			t.Errorf("digestOnly %v: got %+v", digestOnly, m)
+		}
+	}
+	d1, d2 := bytes.Repeat([]byte{1}, DigestSize), bytes.Repeat([]byte{2}, DigestSize)
+	in := []Result{{Digest: d1}, {Error: "too_deep", Message: "deep"}, {Digest: d2}}
+	frame, err := NewEncoder().Results(4, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := NewDecoder().Decode(frame[4:], &m); err != nil {
+		t.Fatal(err)
+	}
+	got := m.Results
+	if len(got) != 3 || got[0].Canonical != nil || !bytes.Equal(got[0].Digest, d1) || got[1].Digest != nil || !bytes.Equal(got[2].Digest, d2) {
+		t.Fatalf("got %+v", got)
+	}
+	// The digests share one allocation; appending to one must not reach the next.
+	_ = append(got[0].Digest, 9)
+	if !bytes.Equal(got[2].Digest, d2) || got[1].Error != "too_deep" {
+		t.Errorf("digests overlap: %+v", got)
 	}
 }

@@ -107,6 +107,11 @@ func respond(enc *wire.Encoder, mode, mark string, msg *wire.Message) []byte {
 		}
 		results = append(results, compute(mode, c))
 	}
+	if msg.DigestOnly { // as a real worker, leave the texts out
+		for i := range results {
+			results[i].Canonical = nil
+		}
+	}
 	id := msg.ID
 	switch mode {
 	case "garbage":
