@@ -26,6 +26,8 @@ type state struct {
 	cfg      *Config
 	pcg      rand.PCG // used directly: a rand.Rand around it would allocate
 	buf      []byte   // scratch for building strings
+	pool     []byte   // a long string's characters (see longString)
+	offsets  []int    // where each of pool's characters starts, and its end
 	classes  Classes
 	maxLevel int // deepest container level created so far (top level = 1)
 

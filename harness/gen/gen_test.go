@@ -428,3 +428,27 @@ func BenchmarkCaseParallel(b *testing.B) {
 		}
 	})
 }
+
+// A long string is copied in runs out of a pool of characters: it must still
+// have exactly the length asked for, in code points, be valid UTF-8 (the
+// pool holds no surrogates), and vary along its length.
+func TestPooledStringLength(t *testing.T) {
+	tests := []struct {
+		n      int
+		flavor int
+	}{
+		{1, flavorWord}, {longPool - 1, flavorAstral}, {longPool, flavorBMP}, {longPool + 1, flavorEscape},
+		{1000, flavorAll}, {4000, flavorPrintable}, {100_000, flavorAll},
+	}
+	for _, tt := range tests {
+		s := &state{cfg: &Config{}}
+		s.reset(1, uint64(tt.n))
+		got := s.pooledString(tt.n, tt.flavor)
+		if n := utf8.RuneCountInString(got); n != tt.n || !utf8.ValidString(got) {
+			t.Errorf("pooledString(%d, %d): %d code points, valid UTF-8 %v", tt.n, tt.flavor, n, utf8.ValidString(got))
+		}
+		if tt.n >= 4000 && strings.Count(got, got[:16]) > tt.n/64 {
+			t.Errorf("pooledString(%d, %d) repeats its first 16 bytes %d times", tt.n, tt.flavor, strings.Count(got, got[:16]))
+		}
+	}
+}
