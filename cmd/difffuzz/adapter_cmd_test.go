@@ -76,7 +76,7 @@ func TestAdapterCheckGoWorker(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, want)
 	}
 	for _, check := range []string{"PASS handshake (protocol 1, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
-		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS eof"} {
+		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out)", "PASS eof"} {
 		if !strings.Contains(out, check) {
 			t.Errorf("no %q line", check)
 		}
@@ -123,6 +123,31 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 	}
 	if pids := running(t, testworker.Command(t, "ok")[0]); len(pids) > 0 {
 		t.Errorf("fake workers still running after the checks: %v", pids)
+	}
+}
+
+// The digest-only check holds a digest to the text it stands for, also
+// when the text is left out.
+func TestAdapterCheckDigestOnly(t *testing.T) {
+	tests := []struct {
+		mode string
+		line string
+	}{
+		{"ok", "PASS digest-only (2000 cases, texts left out)"},
+		{"lie-digest", "FAIL digest-only: "},
+		{"keyorder", "FAIL digest-only: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			i := strings.Index(out, tt.line)
+			if i < 0 {
+				t.Fatalf("no line %q in:\n%s", tt.line, out)
+			}
+			if line := out[i : i+strings.Index(out[i:], "\n")]; tt.mode == "lie-digest" && !strings.Contains(line, "is not BLAKE3 of the canonical text") {
+				t.Errorf("line %q does not say the digest is wrong", line)
+			}
+		})
 	}
 }
 

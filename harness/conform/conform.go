@@ -11,6 +11,8 @@
 //	fixtures/FILE      every line of every fixture file, sent as its raw msgpack
 //	error-codes/CODE   every error code, from cases built byte by byte
 //	generated          generated cases against the in-process Go implementation
+//	digest-only        generated cases in a digest_only batch: digests (and any
+//	                   text sent anyway) against the Go implementation
 //	empty-batch        an empty batch gets an empty results list
 //	large-values       a 4 MiB string, a 100,000-element array, a 50,000-member object
 //	malformed/...      bad frame bodies (error frame, then the worker goes on),
@@ -122,7 +124,7 @@ func (r *runner) checks(fixtures []fixtureFile) []check {
 		cs = append(cs, check{"error-codes/" + code, r.errorCodeCheck(code)})
 	}
 	if r.cfg.Cases >= 0 {
-		cs = append(cs, check{"generated", r.generated})
+		cs = append(cs, check{"generated", r.generated}, check{"digest-only", r.digestOnly})
 	}
 	cs = append(cs, check{"empty-batch", r.emptyBatch}, check{"large-values", r.largeValues})
 	for _, b := range badBodies {

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/wire"
 )
 
 // generated sends cfg.Cases generated cases, BatchSize a batch, and compares
@@ -37,6 +39,46 @@ func (r *runner) generated(ctx context.Context) (string, error) {
 		}
 	}
 	return fmt.Sprintf("%d cases, seed %d", n, r.cfg.Seed), fails.err(n, "cases")
+}
+
+// digestOnlyCases is how many generated cases the digest-only check sends.
+const digestOnlyCases = 2000
+
+// digestOnly sends generated cases as one digest_only batch: each answer
+// must be the Go implementation's, by error code or by digest (and by text
+// when the worker sends the text anyway, which the protocol allows).
+func (r *runner) digestOnly(ctx context.Context) (string, error) {
+	g := gen.New(gen.Config{Seed: r.cfg.Seed})
+	cases := make([]any, digestOnlyCases)
+	for i := range cases {
+		cases[i], _ = g.Case(uint64(i))
+	}
+	out := make([]wire.Result, len(cases))
+	if err := r.w.RunBatch(ctx, &adapter.Batch{Cases: cases, DigestOnly: true}, out); err != nil {
+		if f, ok := adapter.AsFailure(err); ok {
+			r.stderrTail("digest-only", f.Stderr)
+			return "", fmt.Errorf("%s: %w", f.Kind, f.Err)
+		}
+		return "", err
+	}
+	var fails failures
+	texts := 0
+	for i, c := range cases {
+		w, got := wantGo(c), out[i]
+		if got.Canonical != nil {
+			texts++
+		} else if got.Error == "" && w.code == "" {
+			got.Canonical = w.canonical // the digest must then be BLAKE3 of the expected text
+		}
+		if m := mismatch(got, w); m != "" {
+			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
+		}
+	}
+	how := "texts left out"
+	if texts > 0 {
+		how = fmt.Sprintf("%d texts sent anyway (allowed)", texts)
+	}
+	return fmt.Sprintf("%d cases, %s", len(cases), how), fails.err(len(cases), "cases")
 }
 
 // emptyBatch checks that a batch of no cases gets a results list of none.
