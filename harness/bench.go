@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"difffuzz/harness/adapter"
@@ -23,7 +24,8 @@ type BenchConfig struct {
 	Adapters []AdapterSpec
 	Seed     uint64        // the generator seed of every phase
 	Sample   int           // cases each implementation times in process; 0 means 4000
-	Run      time.Duration // length of the driver-only and the full run; 0 means 20s
+	Run      time.Duration // measured length of the driver-only and the full run; 0 means 20s
+	Warmup   time.Duration // unmeasured start of each run; 0 means 5s, negative none
 	Workers  int           // as Config.Workers
 	Batch    int           // as Config.Batch
 	Out      string        // the JSON figures; "" means none
@@ -46,11 +48,14 @@ type BenchResult struct {
 	Impl       []ImplRate `json:"implementations"`
 	LimitRate  float64    `json:"limit_cases_per_second"`
 	DriverRate float64    `json:"driver_cases_per_second"`
-	FullRate   float64    `json:"full_cases_per_second"`
-	FullCases  uint64     `json:"full_cases"`
-	FullCPU    []CPUShare `json:"full_cpu"`
-	DriverRSS  int64      `json:"driver_max_rss"`
-	Ratio      float64    `json:"ratio"`
+	FullRate   float64    `json:"full_cases_per_second"` // after the warm-up
+	// FullRateWhole is the full run's rate with its warm-up counted in.
+	FullRateWhole float64    `json:"full_cases_per_second_whole_run"`
+	FullCases     uint64     `json:"full_cases"`
+	Warmup        float64    `json:"warmup_seconds"`
+	FullCPU       []CPUShare `json:"full_cpu"`
+	DriverRSS     int64      `json:"driver_max_rss"`
+	Ratio         float64    `json:"ratio"`
 }
 
 // CPUShare is one process's CPU use over the full run, as a share of one core.
@@ -67,7 +72,11 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 	if cfg.Run <= 0 {
 		cfg.Run = 20 * time.Second
 	}
-	res := &BenchResult{Cores: runtime.NumCPU(), Seed: cfg.Seed, Sample: cfg.Sample}
+	if cfg.Warmup == 0 {
+		cfg.Warmup = 5 * time.Second
+	}
+	cfg.Warmup = max(cfg.Warmup, 0)
+	res := &BenchResult{Cores: runtime.NumCPU(), Seed: cfg.Seed, Sample: cfg.Sample, Warmup: cfg.Warmup.Seconds()}
 	if err := benchImpls(ctx, cfg, res); err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
 		return ExitSetup
@@ -84,14 +93,14 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the driver-only run failed\n")
 		return ExitSetup
 	}
-	res.DriverRate = driver.Rate
-	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", driver.Rate, driverCPU.Seconds()/driver.Seconds)
+	res.DriverRate = steadyRate(driver)
+	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, driverCPU.Seconds()/driver.Seconds)
 	full, fullCPU := benchRun(ctx, cfg, cfg.Adapters)
 	if full == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the full run failed\n")
 		return ExitSetup
 	}
-	res.FullRate, res.FullCases, res.DriverRSS = full.Rate, full.Cases, full.DriverMaxRSS
+	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(full), full.Rate, full.Cases, full.DriverMaxRSS
 	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fullCPU.Seconds() / full.Seconds})
 	total := fullCPU.Seconds()
 	for _, a := range full.Adapters {
@@ -101,7 +110,8 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		}
 	}
 	res.FullCPU = append(res.FullCPU, CPUShare{"all", total / full.Seconds})
-	fmt.Fprintf(cfg.Stdout, "full run (%s) %.0f cases/s, %d cases in %.1fs\n", specNames(cfg.Adapters), full.Rate, full.Cases, full.Seconds)
+	fmt.Fprintf(cfg.Stdout, "full run (%s) %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
+		specNames(cfg.Adapters), res.FullRate, cfg.Warmup, full.Rate, full.Cases, full.Seconds)
 	for _, c := range res.FullCPU {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
 	}
@@ -175,19 +185,48 @@ func openAdapter(ctx context.Context, s AdapterSpec) (adapter.Adapter, error) {
 	return w, nil
 }
 
-// timeImpl calibrates with one round, then times about two seconds' worth.
+// timings is how many times each implementation times itself; the median
+// is its cost, so that one disturbed timing (another process, a collection)
+// does not move the limit.
+const timings = 3
+
+// timeImpl calibrates with one round, then takes the median of timings
+// timings of about 0.7 seconds' worth each.
 func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, error) {
 	one, _, err := a.Bench(ctx, sample, 1)
 	if err != nil {
 		return 0, err
 	}
-	rounds := int(2*time.Second/max(one, time.Millisecond)) + 1
-	rounds = min(rounds, 200)
-	elapsed, n, err := a.Bench(ctx, sample, rounds)
-	if err != nil || n == 0 {
-		return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, n)
+	rounds := int(700*time.Millisecond/max(one, time.Millisecond)) + 1
+	rounds = min(rounds, 100)
+	var costs []float64
+	for range timings {
+		elapsed, n, err := a.Bench(ctx, sample, rounds)
+		if err != nil || n == 0 {
+			return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, n)
+		}
+		costs = append(costs, float64(elapsed.Nanoseconds())/float64(n))
 	}
-	return float64(elapsed.Nanoseconds()) / float64(n), nil
+	slices.Sort(costs)
+	return costs[len(costs)/2], nil
+}
+
+// benchCorpus is where the bench's runs keep what they find: beside the
+// figures (a bench is not a fuzzing job, but a divergence is never dropped).
+func benchCorpus(out string) string {
+	if out == "" {
+		return filepath.Join("out", "bench-corpus")
+	}
+	return filepath.Join(filepath.Dir(out), "bench-corpus")
+}
+
+// steadyRate is a run's rate after its warm-up, or over the whole run if it
+// had none.
+func steadyRate(rep *report.Report) float64 {
+	if rep.SteadyRate > 0 {
+		return rep.SteadyRate
+	}
+	return rep.Rate
 }
 
 // benchRun is one fuzzing run with the bench's settings, and the driver's CPU
@@ -195,8 +234,8 @@ func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, er
 func benchRun(ctx context.Context, cfg BenchConfig, specs []AdapterSpec) (*report.Report, time.Duration) {
 	var sink io.Writer = io.Discard
 	before, _ := selfUsage()
-	rep, code := Run(ctx, Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Run, Seed: cfg.Seed,
-		CorpusDir: "out/bench-corpus", MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
+	rep, code := Run(ctx, Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
+		CorpusDir: benchCorpus(cfg.Out), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
 	after, _ := selfUsage()
 	if code == ExitSetup {
 		return nil, 0

@@ -41,6 +41,8 @@ type collector struct {
 	groups   map[string]*group
 	order    []string
 	classes  [64]uint64
+	warmAt   time.Time // when the warm-up was over (zero before)
+	warmN    uint64    // cases done by then
 }
 
 func newCollector(cfg *Config, names []string) *collector {
@@ -63,6 +65,9 @@ func (c *collector) add(d batchDone) error {
 	}
 	c.cases += uint64(d.cases)
 	c.compared += uint64(d.compared)
+	if c.cfg.Warmup > 0 && c.warmAt.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
+		c.warmAt, c.warmN = time.Now(), c.cases
+	}
 	for _, cl := range d.classes {
 		for bit := 0; cl != 0; bit, cl = bit+1, cl>>1 {
 			if cl&1 != 0 {
@@ -145,6 +150,9 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 		Divergences: c.found, Interrupted: interrupted,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
+	if !c.warmAt.IsZero() && c.cases > c.warmN {
+		rep.SteadyRate = float64(c.cases-c.warmN) / time.Since(c.warmAt).Seconds()
+	}
 	cpu, rss := selfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)

@@ -59,6 +59,9 @@ type Config struct {
 	// MaxRestarts bounds consecutive failed restarts of a worker before the
 	// run gives up with a setup error; 0 means 3.
 	MaxRestarts int
+	// Warmup, if positive, is the start of the run that the report's
+	// SteadyRate leaves out.
+	Warmup time.Duration
 	// StatusEvery is the interval of the status line; 0 means 1s.
 	StatusEvery time.Duration
 	// Command is the command line that repeats this run, for the report.

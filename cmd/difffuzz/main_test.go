@@ -176,7 +176,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "-adapters", "go,nope"}, `unknown adapter "nope"`},
 		{[]string{"run", "-adapters", "go"}, "at least two"},
 		{[]string{"run", "-adapter", "x"}, "NAME=COMMAND"},
-		{[]string{"run", "-adapters", "go,bad", "-adapter", "bad=/nonexistent/worker", "-cases", "1"}, "no such file"},
+		{[]string{"run", "-adapters", "go,bad", "-adapter", "bad=/nonexistent/worker", "-cases", "1", "-corpus", t.TempDir(), "-report", ""}, "no such file"},
 		{[]string{"check", "-adapters", "go,go-worker", "/nonexistent"}, "no such file"},
 		{[]string{"frobnicate"}, "unknown command"},
 	}
@@ -225,4 +225,43 @@ func mustParse(t *testing.T, s string) any {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// bench prints every figure, "ratio:" last, and writes them as JSON; the
+// fake worker answers a bench request with 1 ns, so the Go implementation
+// is the whole limit.
+func TestBench(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bench.json")
+	code, stdout, errs := runCLI(t, "", "bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", "ok"),
+		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for _, want := range []string{"in-process go ", "in-process fake ", "limit (", "driver (generate + Go + compare) ",
+		"full run (go,fake) ", "after a 300ms warm-up", "cpu fake workers", "driver peak RSS"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "ratio: ") {
+		t.Errorf("last line %q, want ratio: X.XX", last)
+	}
+	var res struct {
+		Impl      []struct{ Name string } `json:"implementations"`
+		Full      float64                 `json:"full_cases_per_second"`
+		FullWhole float64                 `json:"full_cases_per_second_whole_run"`
+		Warmup    float64                 `json:"warmup_seconds"`
+		Ratio     float64                 `json:"ratio"`
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 {
+		t.Errorf("figures %+v", res)
+	}
 }

@@ -18,15 +18,19 @@ import (
 // Report is the outcome of a run, written as JSON with -report and printed
 // as a summary.
 type Report struct {
-	Seed        uint64          `json:"seed"`
-	Shard       uint64          `json:"shard"`
-	Shards      uint64          `json:"shards"`
-	Command     string          `json:"command,omitempty"`
-	Started     time.Time       `json:"started"`
-	Seconds     float64         `json:"seconds"`
-	Cases       uint64          `json:"cases"`
-	Compared    uint64          `json:"compared"`
-	Rate        float64         `json:"cases_per_second"`
+	Seed     uint64    `json:"seed"`
+	Shard    uint64    `json:"shard"`
+	Shards   uint64    `json:"shards"`
+	Command  string    `json:"command,omitempty"`
+	Started  time.Time `json:"started"`
+	Seconds  float64   `json:"seconds"`
+	Cases    uint64    `json:"cases"`
+	Compared uint64    `json:"compared"`
+	Rate     float64   `json:"cases_per_second"`
+	// SteadyRate is the rate after the run's warm-up (Config.Warmup: the
+	// workers' start and JIT compilation), what a long run sustains; 0 when
+	// the run asked for none or ended before it was over.
+	SteadyRate  float64         `json:"steady_cases_per_second,omitempty"`
 	Adapters    []AdapterReport `json:"adapters"`
 	Divergences uint64          `json:"divergences"`
 	Distinct    []Group         `json:"distinct"`
