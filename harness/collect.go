@@ -104,8 +104,8 @@ func (c *collector) status(lanes []*lane, final bool) {
 		var busy time.Duration
 		var n uint64
 		for _, l := range lanes {
-			busy += l.stats[ai].Busy
-			n += l.stats[ai].Batches
+			busy += time.Duration(l.stats[ai].Busy.Load())
+			n += l.stats[ai].Batches.Load()
 		}
 		if n > 0 {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
@@ -215,13 +215,13 @@ func adapterReports(names []string, lanes []*lane) []report.AdapterReport {
 		ar := report.AdapterReport{Name: name}
 		var busy time.Duration
 		for _, l := range lanes {
-			st := l.stats[ai]
+			st := &l.stats[ai]
 			h := l.adapters[ai].Hello()
 			ar.Impl, ar.Version = h.Name, h.Version
-			ar.Batches += st.Batches
+			ar.Batches += st.Batches.Load()
 			ar.Failures += st.Failures
 			ar.ProtocolErrors += st.ProtocolErrs
-			busy += st.Busy
+			busy += time.Duration(st.Busy.Load())
 			if w, ok := l.adapters[ai].(*adapter.Worker); ok {
 				ar.Starts += w.StartCount()
 				ar.CPUSeconds += processCPU(w.Pid()).Seconds()

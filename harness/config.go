@@ -8,6 +8,7 @@ package harness
 import (
 	"io"
 	"runtime"
+	"sync"
 	"time"
 
 	"difffuzz/harness/adapter"
@@ -99,7 +100,21 @@ func (c *Config) setDefaults() {
 	if c.Stderr == nil {
 		c.Stderr = io.Discard
 	}
+	c.Stderr = &lockedWriter{w: c.Stderr}
 	c.Gen.Seed = c.Seed
+}
+
+// lockedWriter serializes writes: the lanes log worker failures while the
+// loop prints status lines, and a line must never be cut by another.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (lw *lockedWriter) Write(p []byte) (int, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.w.Write(p)
 }
 
 // Exit statuses of the command, decided by the harness.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"difffuzz/harness/adapter"
@@ -26,9 +27,11 @@ type lane struct {
 
 // adapterStats are one adapter's counters in one lane.
 type adapterStats struct {
-	Batches      uint64
-	Busy         time.Duration // summed wall time of its batches
-	Failures     uint64        // batches it failed (crash, hang, protocol, killed)
+	// Batches and Busy (summed wall time of its batches, in nanoseconds)
+	// are read by the status line while the lane runs.
+	Batches      atomic.Uint64
+	Busy         atomic.Int64
+	Failures     uint64 // batches it failed (crash, hang, protocol, killed)
 	ProtocolErrs uint64
 	setupFails   int // consecutive failed restarts
 	protoStreak  int // consecutive protocol failures
@@ -178,8 +181,8 @@ func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 	res := l.results[ai][:len(cases)]
 	start := time.Now()
 	err := a.RunBatch(ctx, b, res)
-	st.Batches++
-	st.Busy += time.Since(start)
+	st.Batches.Add(1)
+	st.Busy.Add(int64(time.Since(start)))
 	if err == nil {
 		st.setupFails, st.protoStreak = 0, 0
 		for i, r := range res {

@@ -114,12 +114,13 @@ func TestWorkerSetupFailures(t *testing.T) {
 
 func TestWorkerKilledFromOutside(t *testing.T) {
 	w := start(t, testworker.Command(t, "hang", "BOOM"))
+	pid := w.Pid() // read before Run: a Worker is not safe for concurrent use
 	done := make(chan error, 1)
 	go func() {
 		done <- w.Run(context.Background(), []any{tcase("BOOM")}, make([]wire.Result, 1))
 	}()
 	time.Sleep(100 * time.Millisecond)
-	syscall.Kill(w.Pid(), syscall.SIGKILL)
+	syscall.Kill(pid, syscall.SIGKILL)
 	f, ok := adapter.AsFailure(<-done)
 	if !ok || f.Kind != adapter.Killed {
 		t.Fatalf("Run = %v, want kind killed", f)
