@@ -235,6 +235,15 @@ fn key_mapping() {
     }
 }
 
+/// `{"tool_name":"t","args":{"v":<str 0xc3 0x28>}}`: rmpv cannot write a
+/// str that is not UTF-8, so the bytes are patched in.
+fn bad_utf8_call() -> Vec<u8> {
+    let mut bytes = mp_bytes(&call_with(mp_str("@@")));
+    let at = bytes.windows(2).position(|w| w == b"@@").unwrap();
+    bytes[at..at + 2].copy_from_slice(&[0xc3, 0x28]);
+    bytes
+}
+
 #[test]
 fn invalid_utf8_str_key_is_a_non_string_key() {
     // {"tool_name":"t","args":{<str 0xc3 0x28>: 1}}
@@ -280,23 +289,89 @@ fn int_and_float_stay_distinct() {
 }
 
 #[test]
-fn decode_message_refuses_what_is_not_exactly_one_value() {
-    let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("empty", vec![]),
-        ("trailing byte", vec![0xc0, 0xc0]),
-        ("truncated str", vec![0xa5, b'a']),
-        ("truncated array", vec![0x92, 0x01]),
-        ("reserved marker", vec![0xc1]),
-        ("reserved marker in a map", vec![0x81, 0xa1, b'a', 0xc1]),
-        ("reserved marker as a key", vec![0x81, 0xc1, 0x01]),
+fn malformed_msgpack_is_refused_by_decoding_and_skipping_alike() {
+    use wire::DecodeError::{ReservedMarker, Trailing, Truncated};
+    let cases: Vec<(&str, Vec<u8>, wire::DecodeError)> = vec![
+        ("empty", vec![], Truncated),
+        ("trailing byte", vec![0xc0, 0xc0], Trailing(1)),
+        ("truncated str", vec![0xa5, b'a'], Truncated),
+        ("truncated str8 length", vec![0xd9], Truncated),
+        ("truncated uint64", vec![0xcf, 0, 0], Truncated),
+        ("truncated float64", vec![0xcb, 0x3f], Truncated),
+        ("truncated float32", vec![0xca], Truncated),
+        ("truncated bin", vec![0xc4, 2, 0], Truncated),
+        ("truncated ext payload", vec![0xc7, 3, 1, b'1'], Truncated),
+        ("truncated fixext type", vec![0xd4], Truncated),
+        ("truncated array", vec![0x92, 0x01], Truncated),
+        ("truncated array16 length", vec![0xdc, 0x00], Truncated),
+        ("reserved marker", vec![0xc1], ReservedMarker),
+        (
+            "reserved marker in a map",
+            vec![0x81, 0xa1, b'a', 0xc1],
+            ReservedMarker,
+        ),
+        (
+            "reserved marker as a key",
+            vec![0x81, 0xc1, 0x01],
+            ReservedMarker,
+        ),
+        (
+            "reserved marker after a bad key",
+            vec![0x81, 0xa1, 0xff, 0xc1],
+            ReservedMarker,
+        ),
         (
             "array longer than its bytes",
             vec![0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
+            Truncated,
         ),
-        ("map missing a value", vec![0x81, 0x01]),
+        (
+            "map longer than its bytes",
+            vec![0xdf, 0xff, 0xff, 0xff, 0xff, 0x01, 0x01],
+            Truncated,
+        ),
+        ("map missing a value", vec![0x81, 0x01], Truncated),
     ];
-    for (name, bytes) in cases {
-        assert!(wire::decode_message(&bytes).is_err(), "case {name}");
+    for (name, bytes, want) in cases {
+        assert_eq!(wire::decode_value(&bytes), Err(want.clone()), "case {name}");
+        let mut rd = bytes.as_slice();
+        let skipped =
+            wire::skip_value(&mut rd, wire::MAX_WIRE_NESTING).and_then(|()| wire::expect_end(rd));
+        assert_eq!(skipped, Err(want), "case {name} (skipped)");
+    }
+}
+
+#[test]
+fn skipping_steps_over_exactly_what_reading_reads() {
+    let values = vec![
+        Mp::Nil,
+        Mp::from(-33),
+        Mp::from(u64::MAX),
+        Mp::F32(1.5),
+        Mp::F64(-0.0),
+        mp_str("é\u{1f600}"),
+        mp_str(&"x".repeat(70_000)),
+        Mp::Binary(vec![0xc1; 300]),
+        Mp::Ext(1, b"18446744073709551616".to_vec()),
+        ext2(&[0xd800]),
+        Mp::Ext(-1, vec![0; 12]),
+        Mp::Array(vec![Mp::Nil; 70_000]),
+        call_with(Mp::Map(vec![
+            (Mp::from(1), Mp::Array(vec![mp_str("x")])),
+            (ext2(&[0x61]), Mp::Boolean(true)),
+        ])),
+    ];
+    let mut inputs: Vec<Vec<u8>> = values.iter().map(mp_bytes).collect();
+    inputs.push(bad_utf8_call());
+    for input in inputs {
+        let mut bytes = input.clone();
+        bytes.extend_from_slice(&[0xc0, 0x07]);
+        let mut read = bytes.as_slice();
+        wire::read_value(&mut read, wire::MAX_WIRE_NESTING).unwrap();
+        let mut skipped = bytes.as_slice();
+        wire::skip_value(&mut skipped, wire::MAX_WIRE_NESTING).unwrap();
+        assert_eq!(read, [0xc0, 0x07], "read {input:x?}");
+        assert_eq!(skipped, [0xc0, 0x07], "skipped {input:x?}");
     }
 }
 
@@ -322,41 +397,100 @@ fn byte_0xc1_inside_payloads_is_data_not_a_marker() {
     }
 }
 
-/// A request `{"cases": [case]}` whose case is `levels` nested arrays.
-fn request_with_nested_case(levels: usize) -> Vec<u8> {
-    let mut bytes = vec![0x81, 0xa5, b'c', b'a', b's', b'e', b's', 0x91];
-    bytes.extend(std::iter::repeat_n(0x91, levels - 1));
+/// `levels` nested arrays, the innermost empty, on the wire.
+fn nested_bytes(levels: usize) -> Vec<u8> {
+    let mut bytes = vec![0x91; levels - 1];
     bytes.push(0x90);
     bytes
 }
 
 #[test]
-fn a_1000_level_case_decodes_in_its_request_on_a_default_stack() {
+fn a_1000_level_case_decodes_on_a_default_stack() {
     // Spawned test threads get Rust's default 2 MiB stack.
     std::thread::spawn(|| {
-        let body = request_with_nested_case(1000);
-        let message = wire::decode_message(&body).expect("1000 levels decode");
-        let rmpv::ValueRef::Map(fields) = &message else {
-            panic!("not a map")
-        };
-        let rmpv::ValueRef::Array(cases) = &fields[0].1 else {
-            panic!("cases not an array")
-        };
-        let case = wire::value_from_wire(&cases[0]);
+        let call = [
+            &mp_bytes(&Mp::Map(vec![(mp_str("tool_name"), mp_str("t"))]))[..],
+            &[0xa4, b'a', b'r', b'g', b's', 0x81, 0xa1, b'v'],
+            &nested_bytes(998),
+        ]
+        .concat();
+        let mut call = call;
+        call[0] = 0x82;
+        let case = wire::decode_value(&call).expect("1000 levels decode");
         assert_eq!(canonjson::canonical(&case).unwrap_err().code(), "too_deep");
+        let mut rd = call.as_slice();
+        wire::skip_value(&mut rd, wire::MAX_WIRE_NESTING).expect("1000 levels skip");
+        let mut decoder = wire::Decoder::default();
+        let mut rd = call.as_slice();
+        let again = decoder
+            .read_value(&mut rd, 1000)
+            .expect("exactly 1000 levels");
+        decoder.recycle(again);
     })
     .join()
     .expect("no stack overflow");
 }
 
 #[test]
-fn nesting_past_the_wire_limit_is_refused_not_recursed() {
-    let within = request_with_nested_case(wire::MAX_WIRE_NESTING - 1);
-    assert!(wire::decode_message(&within).is_ok());
-    let beyond = request_with_nested_case(wire::MAX_WIRE_NESTING);
-    assert!(wire::decode_message(&beyond).is_err());
-    let far_beyond = request_with_nested_case(1_000_000);
-    assert!(wire::decode_message(&far_beyond).is_err());
+fn nesting_past_the_limit_is_refused_not_recursed() {
+    let limit = wire::MAX_WIRE_NESTING;
+    for (levels, ok) in [(limit, true), (limit + 1, false), (1_000_000, false)] {
+        let bytes = nested_bytes(levels);
+        let decoded = wire::decode_value(&bytes);
+        assert_eq!(decoded.is_ok(), ok, "{levels} levels");
+        let mut rd = bytes.as_slice();
+        let skipped = wire::skip_value(&mut rd, limit);
+        assert_eq!(skipped.is_ok(), ok, "{levels} levels (skipped)");
+        if !ok {
+            assert_eq!(decoded.unwrap_err(), wire::DecodeError::TooDeep);
+        }
+    }
+    // A map's keys count as one level down, like its values.
+    let mut key_nested = vec![0x81];
+    key_nested.extend(nested_bytes(limit));
+    key_nested.push(0xc0);
+    assert_eq!(
+        wire::decode_value(&key_nested),
+        Err(wire::DecodeError::TooDeep)
+    );
+}
+
+#[test]
+fn a_recycling_decoder_reads_every_value_as_a_fresh_one_does() {
+    let values: Vec<Mp> = vec![
+        call_with(Mp::Map(vec![
+            (mp_str("a"), mp_str("x".repeat(5000).as_str())),
+            (mp_str("b"), Mp::Array(vec![Mp::from(1), mp_str("y")])),
+        ])),
+        call_with(Mp::Binary(vec![1])),
+        call_with(Mp::Map(vec![(Mp::from(1), mp_str("k"))])),
+        call_with(Mp::Array(vec![mp_str(""); 3000])),
+        call_with(Mp::Map(vec![
+            (ext2(&[0xd800]), Mp::Nil),
+            (mp_str("a"), Mp::Ext(1, b"-0".to_vec())),
+        ])),
+        call_with(mp_str("short")),
+        Mp::Map(vec![]),
+    ];
+    let mut cases: Vec<Vec<u8>> = values.iter().map(mp_bytes).collect();
+    cases.push(bad_utf8_call());
+    let mut decoder = wire::Decoder::default();
+    // Twice round, so that the second pass reads into recycled buffers of
+    // every size the first pass left.
+    for round in 0..2 {
+        for (i, bytes) in cases.iter().enumerate() {
+            let mut rd = bytes.as_slice();
+            let got = decoder.read_value(&mut rd, wire::MAX_WIRE_NESTING).unwrap();
+            let want = wire::decode_value(bytes).unwrap();
+            assert_eq!(got, want, "round {round}, case {i}");
+            assert_eq!(
+                canonjson::canonical(&got),
+                canonjson::canonical(&want),
+                "round {round}, case {i}"
+            );
+            decoder.recycle(got);
+        }
+    }
 }
 
 #[test]

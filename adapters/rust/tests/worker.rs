@@ -262,6 +262,59 @@ fn undecodable_requests_get_error_responses_and_the_worker_goes_on() {
             6,
         ),
         ("nesting past the wire limit", deep_request(2000), 0),
+        (
+            "nesting past the wire limit by one",
+            deep_request(wire_case_limit() + 1),
+            0,
+        ),
+        (
+            "digest_only not a bool",
+            encode(&map(vec![
+                ("type", Mp::from("batch")),
+                ("id", Mp::from(12)),
+                ("digest_only", Mp::from(1)),
+                ("cases", Mp::Array(vec![])),
+            ])),
+            12,
+        ),
+        (
+            "reserved marker inside the second case",
+            patched(
+                &batch(13, vec![call(map(vec![])), call(map(vec![("v", Mp::Nil)]))]),
+                0xc0,
+                0xc1,
+            ),
+            0,
+        ),
+        (
+            "fewer cases than the array says",
+            {
+                let mut body = encode(&batch(14, vec![call(map(vec![]))]));
+                let at = body.iter().rposition(|&b| b == 0x91).unwrap();
+                body[at] = 0x92;
+                body
+            },
+            0,
+        ),
+        (
+            "trailing bytes after the cases",
+            [encode(&batch(15, vec![call(map(vec![]))])), vec![0xc0]].concat(),
+            0,
+        ),
+        (
+            "malformed member after the cases",
+            {
+                let mut body = encode(&map(vec![
+                    ("cases", Mp::Array(vec![call(map(vec![]))])),
+                    ("type", Mp::from("batch")),
+                    ("id", Mp::from(16)),
+                    ("extra", Mp::Nil),
+                ]));
+                *body.last_mut().unwrap() = 0xc1;
+                body
+            },
+            0,
+        ),
     ];
     for (name, body, id) in cases {
         w.send_body(&body);
@@ -280,6 +333,20 @@ fn encode(message: &Mp) -> Vec<u8> {
     let mut body = Vec::new();
     rmpv::encode::write_value(&mut body, message).unwrap();
     body
+}
+
+/// The request's bytes with the last `from` byte replaced by `to`.
+fn patched(message: &Mp, from: u8, to: u8) -> Vec<u8> {
+    let mut body = encode(message);
+    let at = body.iter().rposition(|&b| b == from).unwrap();
+    body[at] = to;
+    body
+}
+
+/// Deepest case a batch may carry: a request's members may nest
+/// `MAX_WIRE_NESTING` levels, and a case sits one level down.
+fn wire_case_limit() -> usize {
+    canonjson::wire::MAX_WIRE_NESTING - 1
 }
 
 fn deep_request(levels: usize) -> Vec<u8> {
@@ -337,6 +404,129 @@ fn end_of_input_exits_0_after_answering_everything() {
     }
     for id in 1..=3 {
         assert_eq!(field(&w.recv(), "id"), &Mp::from(id));
+    }
+    assert_eq!(w.finish(), 0);
+}
+
+#[test]
+fn the_deepest_case_on_the_wire_is_answered_too_deep() {
+    let mut w = Worker::started();
+    w.send_body(&deep_request(wire_case_limit()));
+    let response = w.recv();
+    assert_eq!(field(&response, "type"), &Mp::from("results"));
+    let results = field(&response, "results").as_array().unwrap();
+    assert_eq!(field(&results[0], "error"), &Mp::from("too_deep"));
+    assert_eq!(w.finish(), 0);
+}
+
+/// Cases with every kind of result: successes, spec errors, wire errors.
+fn mixed_cases() -> Vec<Mp> {
+    vec![
+        call(map(vec![("a", Mp::from(1)), ("s", Mp::from("é\u{1f600}"))])),
+        call(map(vec![("a", Mp::from(1)), ("a", Mp::from(2))])),
+        call(map(vec![("b", Mp::Binary(vec![1]))])),
+        call(map(vec![("x", Mp::F64(1e21))])),
+        call(map(vec![("s", Mp::Ext(2, vec![0x00, 0xd8]))])),
+        call(map(vec![(
+            "i",
+            Mp::Ext(1, b"-18446744073709551617".to_vec()),
+        )])),
+        call(Mp::Map(vec![(Mp::from(1), Mp::Nil)])),
+        Mp::Nil,
+    ]
+}
+
+fn batch_with(id: u64, digest_only: Option<Mp>, cases: Vec<Mp>) -> Mp {
+    let mut members = vec![("type", Mp::from("batch")), ("id", Mp::from(id))];
+    members.extend(digest_only.map(|flag| ("digest_only", flag)));
+    members.push(("cases", Mp::Array(cases)));
+    map(members)
+}
+
+#[test]
+fn digest_only_batches_leave_out_the_canonical_text_and_nothing_else() {
+    let mut w = Worker::started();
+    let full = w.request(&batch_with(1, None, mixed_cases()));
+    let full = field(&full, "results").as_array().unwrap().clone();
+    let has_canonical = |result: &Mp| {
+        result
+            .as_map()
+            .unwrap()
+            .iter()
+            .any(|(k, _)| k.as_str() == Some("canonical"))
+    };
+    assert_eq!(full.iter().filter(|r| has_canonical(r)).count(), 3);
+    let cases: Vec<(&str, Option<Mp>, bool)> = vec![
+        ("absent", None, false),
+        ("false", Some(Mp::Boolean(false)), false),
+        ("true", Some(Mp::Boolean(true)), true),
+    ];
+    for (name, flag, digest_only) in cases {
+        let response = w.request(&batch_with(2, flag, mixed_cases()));
+        assert_eq!(field(&response, "type"), &Mp::from("results"), "{name}");
+        let results = field(&response, "results").as_array().unwrap();
+        assert_eq!(results.len(), full.len(), "{name}");
+        for (i, (got, want)) in results.iter().zip(&full).enumerate() {
+            let has_canonical = want
+                .as_map()
+                .unwrap()
+                .iter()
+                .any(|(k, _)| k.as_str() == Some("canonical"));
+            if has_canonical && digest_only {
+                let only_digest = map(vec![("digest", field(want, "digest").clone())]);
+                assert_eq!(got, &only_digest, "{name}, case {i}");
+            } else {
+                assert_eq!(got, want, "{name}, case {i}");
+            }
+        }
+    }
+    assert_eq!(w.finish(), 0);
+}
+
+#[test]
+fn request_members_may_come_in_any_order_and_the_first_of_a_name_counts() {
+    let mut w = Worker::started();
+    let want = w.request(&batch(1, mixed_cases()));
+    let orders: Vec<(&str, Vec<(&str, Mp)>)> = vec![
+        (
+            "cases first",
+            vec![
+                ("cases", Mp::Array(mixed_cases())),
+                ("id", Mp::from(1)),
+                ("type", Mp::from("batch")),
+            ],
+        ),
+        (
+            "cases in the middle, unknown members around",
+            vec![
+                ("extra", Mp::Array(vec![Mp::Nil])),
+                ("type", Mp::from("batch")),
+                ("cases", Mp::Array(mixed_cases())),
+                ("id", Mp::from(1)),
+                ("digest_only", Mp::Boolean(false)),
+            ],
+        ),
+        (
+            "a second cases member is ignored",
+            vec![
+                ("type", Mp::from("batch")),
+                ("id", Mp::from(1)),
+                ("cases", Mp::Array(mixed_cases())),
+                ("cases", Mp::Array(vec![Mp::Nil])),
+            ],
+        ),
+        (
+            "a second id member is ignored",
+            vec![
+                ("id", Mp::from(1)),
+                ("type", Mp::from("batch")),
+                ("id", Mp::from(2)),
+                ("cases", Mp::Array(mixed_cases())),
+            ],
+        ),
+    ];
+    for (name, members) in orders {
+        assert_eq!(w.request(&map(members)), want, "{name}");
     }
     assert_eq!(w.finish(), 0);
 }

@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use canonjson::wire::{self, FrameError};
 use canonjson::Value;
-use rmpv::ValueRef;
 
 /// The loop runs on a thread with a stack this large, so that decoding and
 /// dropping the deepest case the protocol allows (1000 levels, plus margin)
@@ -70,114 +69,223 @@ fn run() -> i32 {
     }
 }
 
+/// Nesting a case may reach: a request's members may nest
+/// [`wire::MAX_WIRE_NESTING`] levels, and a case sits one level down, in
+/// `cases`.
+const CASE_LEVELS: usize = wire::MAX_WIRE_NESTING - 1;
+
 /// Buffers reused across requests, so the hot path allocates little.
 #[derive(Default)]
 struct Worker {
     response: Vec<u8>,
+    work: Work,
+}
+
+/// What answering cases needs, kept from case to case.
+#[derive(Default)]
+struct Work {
+    /// The last case's canonical text.
     canonical: Vec<u8>,
+    /// Gets each case's allocations back once it is answered.
+    decoder: wire::Decoder,
 }
 
 impl Worker {
     /// Decodes one request and writes its response (an `error` response when
     /// the request cannot be read as one).
-    fn answer<W: Write>(&mut self, request: &[u8], output: &mut W) -> io::Result<()> {
-        let message = match wire::decode_message(request) {
-            Ok(m) => m,
-            Err(why) => return self.send(output, 0, |out| write_error(out, 0, &why)),
-        };
-        let request = match Request::parse(&message) {
+    fn answer<W: Write>(&mut self, body: &[u8], output: &mut W) -> io::Result<()> {
+        let request = match Request::parse(body) {
             Ok(r) => r,
             Err((id, why)) => return self.send(output, id, |out| write_error(out, id, &why)),
         };
-        match request {
-            Request::Batch { id, cases } => {
-                let mut canonical = std::mem::take(&mut self.canonical);
-                let sent = self.send(output, id, |out| {
-                    write_results(out, id, cases, &mut canonical)
-                });
-                self.canonical = canonical;
-                sent
+        let id = request.id;
+        let work = &mut self.work;
+        send(&mut self.response, output, id, |out| {
+            let written = match request.kind {
+                Kind::Batch { digest_only } => {
+                    write_results(out, id, digest_only, &request.cases, work)
+                }
+                Kind::Bench { rounds } => bench(&request.cases, rounds, work)
+                    .map(|(elapsed_ns, count)| write_bench(out, id, elapsed_ns, count)),
+            };
+            // The cases are read as they are answered, so a fault found
+            // among them discards what was written so far.
+            if let Err(e) = written {
+                out.clear();
+                write_error(out, 0, &e.to_string());
             }
-            Request::Bench { id, cases, rounds } => {
-                let (elapsed_ns, count) = bench(cases, rounds, &mut self.canonical);
-                self.send(output, id, |out| write_bench(out, id, elapsed_ns, count))
-            }
-        }
+        })
     }
 
-    /// Frames what `fill` writes and flushes it, falling back to an `error`
-    /// response for request `id` when the body would exceed the frame cap.
     fn send<W: Write>(
         &mut self,
         output: &mut W,
         id: u64,
         fill: impl FnOnce(&mut Vec<u8>),
     ) -> io::Result<()> {
-        self.response.clear();
-        fill(&mut self.response);
-        if self.response.len() > wire::MAX_FRAME_LEN {
-            let why = format!(
-                "response of {} bytes exceeds the frame cap",
-                self.response.len()
-            );
-            self.response.clear();
-            write_error(&mut self.response, id, &why);
-        }
-        wire::write_frame(output, &self.response)?;
-        output.flush()
+        send(&mut self.response, output, id, fill)
     }
 }
 
-/// A request the worker understood; cases stay as decoded msgpack until each
-/// is converted inside its own panic guard.
-enum Request<'m> {
-    Batch {
-        id: u64,
-        cases: &'m [ValueRef<'m>],
-    },
-    Bench {
-        id: u64,
-        cases: &'m [ValueRef<'m>],
-        rounds: u64,
-    },
+/// Frames what `fill` writes into `response` and flushes it, falling back to
+/// an `error` response for request `id` when the body would exceed the frame
+/// cap.
+fn send<W: Write>(
+    response: &mut Vec<u8>,
+    output: &mut W,
+    id: u64,
+    fill: impl FnOnce(&mut Vec<u8>),
+) -> io::Result<()> {
+    response.clear();
+    fill(response);
+    if response.len() > wire::MAX_FRAME_LEN {
+        let why = format!("response of {} bytes exceeds the frame cap", response.len());
+        response.clear();
+        write_error(response, id, &why);
+    }
+    wire::write_frame(output, response)?;
+    output.flush()
+}
+
+/// A request the worker understood.
+struct Request<'m> {
+    id: u64,
+    kind: Kind,
+    cases: Cases<'m>,
+}
+
+enum Kind {
+    Batch { digest_only: bool },
+    Bench { rounds: u64 },
+}
+
+/// A request's cases, still as msgpack: each is decoded where it is used,
+/// inside its own panic guard, with no intermediate tree.
+struct Cases<'m> {
+    count: u32,
+    /// The cases and, in a well-formed frame, nothing after them. When
+    /// `cases` is the frame's last member (as drivers write it), these bytes
+    /// run to the end of the frame unchecked: reading the cases checks them,
+    /// and whatever is left over is a fault of the frame. That saves a
+    /// separate pass over the bulk of every request.
+    bytes: &'m [u8],
 }
 
 impl<'m> Request<'m> {
     /// On failure returns the id to answer with (0 when unknown) and why.
-    fn parse(message: &'m ValueRef<'m>) -> Result<Request<'m>, (u64, String)> {
-        let ValueRef::Map(fields) = message else {
-            return Err((0, "request is not a map".to_owned()));
+    fn parse(body: &'m [u8]) -> Result<Request<'m>, (u64, String)> {
+        let members = Members::read(body).map_err(|why| (0, why))?;
+        let id = members.field("id").and_then(read_u64);
+        let kind = match members.field("type").and_then(read_text) {
+            Some(kind) => kind,
+            None => return Err((id.unwrap_or(0), "request has no string type".to_owned())),
         };
-        let field = |name: &str| {
-            fields
-                .iter()
-                .find(|(k, _)| matches!(k, ValueRef::String(s) if s.as_str() == Some(name)))
-                .map(|(_, v)| v)
-        };
-        let id = field("id").and_then(ValueRef::as_u64);
-        let kind = match field("type") {
-            Some(ValueRef::String(s)) => s.as_str().unwrap_or("").to_owned(),
-            _ => return Err((id.unwrap_or(0), "request has no string type".to_owned())),
-        };
-        let fail = |why: String| Err((id.unwrap_or(0), format!("{kind}: {why}")));
+        let fail = |why: &str| Err((id.unwrap_or(0), format!("{kind}: {why}")));
         if kind != "batch" && kind != "bench" {
-            return fail("unknown request type".to_owned());
+            return fail("unknown request type");
         }
         let Some(id) = id else {
-            return fail("id is not an unsigned integer".to_owned());
+            return fail("id is not an unsigned integer");
         };
-        let cases = match field("cases") {
-            Some(ValueRef::Array(cases)) => cases.as_slice(),
-            _ => return fail("cases is not an array".to_owned()),
+        let Some(cases) = members.field("cases").and_then(read_cases) else {
+            return fail("cases is not an array");
         };
-        if kind == "batch" {
-            return Ok(Request::Batch { id, cases });
-        }
-        match field("rounds").and_then(ValueRef::as_u64) {
-            Some(rounds) => Ok(Request::Bench { id, cases, rounds }),
-            None => fail("rounds is not an unsigned integer".to_owned()),
-        }
+        let kind = if kind == "batch" {
+            // Held to its type like the other fields, rather than ignored:
+            // a driver that sends something else has a bug worth hearing of.
+            match members.field("digest_only").map(read_bool) {
+                None => Kind::Batch { digest_only: false },
+                Some(Some(digest_only)) => Kind::Batch { digest_only },
+                Some(None) => return fail("digest_only is not a boolean"),
+            }
+        } else {
+            match members.field("rounds").and_then(read_u64) {
+                Some(rounds) => Kind::Bench { rounds },
+                None => return fail("rounds is not an unsigned integer"),
+            }
+        };
+        Ok(Request { id, kind, cases })
     }
+}
+
+/// A request's top-level map: each member's key (when it is a str) and the
+/// bytes of its value, undecoded.
+struct Members<'m>(Vec<(Option<&'m [u8]>, &'m [u8])>);
+
+impl<'m> Members<'m> {
+    /// Checks the frame member by member, except a last member `cases`,
+    /// which is left to whoever reads the cases (see [`Cases::bytes`]).
+    fn read(body: &'m [u8]) -> Result<Members<'m>, String> {
+        let mut rd = body;
+        let Ok(len) = rmp::decode::read_map_len(&mut rd) else {
+            // Invalid msgpack is reported as such, before "not a map".
+            let mut rd = body;
+            wire::skip_value(&mut rd, wire::MAX_WIRE_NESTING + 1)
+                .and_then(|()| wire::expect_end(rd))
+                .map_err(|e| e.to_string())?;
+            return Err("request is not a map".to_owned());
+        };
+        let mut members = Members(Vec::new());
+        for i in 0..len {
+            let key = member_key(&mut rd).map_err(|e| e.to_string())?;
+            let start = rd;
+            if i + 1 == len && key == Some(b"cases") && members.field("cases").is_none() {
+                members.0.push((key, rd));
+                return Ok(members);
+            }
+            wire::skip_value(&mut rd, wire::MAX_WIRE_NESTING).map_err(|e| e.to_string())?;
+            members.0.push((key, &start[..start.len() - rd.len()]));
+        }
+        wire::expect_end(rd).map_err(|e| e.to_string())?;
+        Ok(members)
+    }
+
+    /// The first member of that name, as a reader of maps keeping the first
+    /// of duplicate keys would see it.
+    fn field(&self, name: &str) -> Option<&'m [u8]> {
+        self.0
+            .iter()
+            .find(|(key, _)| *key == Some(name.as_bytes()))
+            .map(|&(_, value)| value)
+    }
+}
+
+/// A key's bytes if it is a str (compared as bytes: a str that is not UTF-8
+/// equals no field name anyway); any other key is stepped over.
+fn member_key<'m>(rd: &mut &'m [u8]) -> Result<Option<&'m [u8]>, wire::DecodeError> {
+    let mut str_rd = *rd;
+    match rmp::decode::read_str_len(&mut str_rd) {
+        Ok(len) => {
+            let key = str_rd
+                .get(..len as usize)
+                .ok_or(wire::DecodeError::Truncated)?;
+            *rd = &str_rd[len as usize..];
+            Ok(Some(key))
+        }
+        Err(_) => wire::skip_value(rd, wire::MAX_WIRE_NESTING).map(|()| None),
+    }
+}
+
+fn read_u64(mut value: &[u8]) -> Option<u64> {
+    rmp::decode::read_int(&mut value).ok()
+}
+
+fn read_bool(mut value: &[u8]) -> Option<bool> {
+    rmp::decode::read_bool(&mut value).ok()
+}
+
+fn read_text(mut value: &[u8]) -> Option<String> {
+    let len = rmp::decode::read_str_len(&mut value).ok()?;
+    let bytes = value.get(..len as usize)?;
+    Some(String::from_utf8_lossy(bytes).into_owned())
+}
+
+fn read_cases(mut value: &[u8]) -> Option<Cases<'_>> {
+    let count = rmp::decode::read_array_len(&mut value).ok()?;
+    Some(Cases {
+        count,
+        bytes: value,
+    })
 }
 
 /// One case's outcome, as the results message carries it.
@@ -187,16 +295,31 @@ enum Outcome {
     Internal(String),
 }
 
-/// Converts, canonicalizes and hashes one case; a panic anywhere in that is
-/// a finding against this implementation, not a reason to stop the worker.
-/// On success the canonical text is left in `canonical`.
-fn run_case(case: &ValueRef<'_>, canonical: &mut Vec<u8>) -> Outcome {
+/// Decodes, canonicalizes and hashes the case at the front of `rd` and
+/// leaves `rd` after it. A panic anywhere in that is a finding against this
+/// implementation, not a reason to stop the worker. On success the canonical
+/// text is left in `work.canonical`. Fails only when the msgpack is malformed.
+fn run_case(rd: &mut &[u8], work: &mut Work) -> Result<Outcome, wire::DecodeError> {
+    let start = *rd;
     let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
-        let value = wire::value_from_wire(case);
+        let value = work.decoder.read_value(rd, CASE_LEVELS)?;
+        let canonical = &mut work.canonical;
         canonical.clear();
-        canonjson::canonical_into(&value, canonical).map(|()| *blake3::hash(canonical).as_bytes())
+        let result = canonjson::canonical_into(&value, canonical)
+            .map(|()| *blake3::hash(canonical).as_bytes());
+        work.decoder.recycle(value);
+        Ok(result)
     }));
-    outcome(attempt)
+    match attempt {
+        Ok(Err(malformed)) => Err(malformed),
+        Ok(Ok(result)) => Ok(outcome(Ok(result))),
+        Err(payload) => {
+            // Where the panic left `rd` is unknown: find the case's end anew.
+            *rd = start;
+            wire::skip_value(rd, CASE_LEVELS)?;
+            Ok(outcome(Err(payload)))
+        }
+    }
 }
 
 fn outcome(attempt: std::thread::Result<Result<[u8; 32], canonjson::Error>>) -> Outcome {
@@ -216,22 +339,39 @@ fn panic_text(payload: &(dyn Any + Send)) -> String {
     format!("panic: {text}")
 }
 
-/// Times `rounds` passes of canonical+BLAKE3 over cases converted once
+/// Times `rounds` passes of canonical+BLAKE3 over cases decoded once
 /// beforehand; nothing but that work sits inside the clock.
-fn bench(cases: &[ValueRef<'_>], rounds: u64, canonical: &mut Vec<u8>) -> (u64, u64) {
-    let values: Vec<Option<Value>> = cases
-        .iter()
-        .map(|case| panic::catch_unwind(AssertUnwindSafe(|| wire::value_from_wire(case))).ok())
-        .collect();
+fn bench(cases: &Cases<'_>, rounds: u64, work: &mut Work) -> Result<(u64, u64), wire::DecodeError> {
+    let mut rd = cases.bytes;
+    let mut values: Vec<Option<Value>> = Vec::new();
+    for _ in 0..cases.count {
+        values.push(decode_guarded(&mut rd, &mut work.decoder)?);
+    }
+    wire::expect_end(rd)?;
     let start = Instant::now();
     for _ in 0..rounds {
         for value in &values {
-            black_box(bench_one(value.as_ref(), canonical));
+            black_box(bench_one(value.as_ref(), &mut work.canonical));
         }
     }
     let elapsed = start.elapsed().as_nanos();
     let count = rounds.saturating_mul(values.len() as u64);
-    (u64::try_from(elapsed).unwrap_or(u64::MAX), count)
+    Ok((u64::try_from(elapsed).unwrap_or(u64::MAX), count))
+}
+
+/// One case decoded for the bench, or None when decoding it panicked.
+fn decode_guarded(
+    rd: &mut &[u8],
+    decoder: &mut wire::Decoder,
+) -> Result<Option<Value>, wire::DecodeError> {
+    let start = *rd;
+    match panic::catch_unwind(AssertUnwindSafe(|| decoder.read_value(rd, CASE_LEVELS))) {
+        Ok(decoded) => decoded.map(Some),
+        Err(_) => {
+            *rd = start;
+            wire::skip_value(rd, CASE_LEVELS).map(|()| None)
+        }
+    }
 }
 
 fn bench_one(value: Option<&Value>, canonical: &mut Vec<u8>) -> Option<[u8; 32]> {
@@ -263,18 +403,31 @@ fn write_error(out: &mut Vec<u8>, id: u64, message: &str) {
     write_str_field(out, "message", message);
 }
 
-fn write_results(out: &mut Vec<u8>, id: u64, cases: &[ValueRef<'_>], canonical: &mut Vec<u8>) {
+/// Answers every case in order. Fails, leaving `out` half written, when the
+/// cases turn out not to be well-formed msgpack.
+fn write_results(
+    out: &mut Vec<u8>,
+    id: u64,
+    digest_only: bool,
+    cases: &Cases<'_>,
+    work: &mut Work,
+) -> Result<(), wire::DecodeError> {
     write_map_len(out, 3);
     write_str_field(out, "type", "results");
     write_uint_field(out, "id", id);
     write_str(out, "results");
-    must(rmp::encode::write_array_len(out, msgpack_len(cases.len())));
-    for case in cases {
-        match run_case(case, canonical) {
+    must(rmp::encode::write_array_len(out, cases.count));
+    let mut rd = cases.bytes;
+    for _ in 0..cases.count {
+        match run_case(&mut rd, work)? {
             Outcome::Canonical(digest) => {
-                write_map_len(out, 2);
-                write_str(out, "canonical");
-                must(rmp::encode::write_bin(out, canonical));
+                if digest_only {
+                    write_map_len(out, 1);
+                } else {
+                    write_map_len(out, 2);
+                    write_str(out, "canonical");
+                    must(rmp::encode::write_bin(out, &work.canonical));
+                }
                 write_str(out, "digest");
                 must(rmp::encode::write_bin(out, &digest));
             }
@@ -282,6 +435,7 @@ fn write_results(out: &mut Vec<u8>, id: u64, cases: &[ValueRef<'_>], canonical: 
             Outcome::Internal(why) => write_error_result(out, "internal", &why),
         }
     }
+    wire::expect_end(rd)
 }
 
 fn write_error_result(out: &mut Vec<u8>, code: &str, message: &str) {
@@ -314,10 +468,6 @@ fn write_str_field(out: &mut Vec<u8>, key: &str, value: &str) {
 fn write_uint_field(out: &mut Vec<u8>, key: &str, value: u64) {
     write_str(out, key);
     must(rmp::encode::write_uint(out, value));
-}
-
-fn msgpack_len(len: usize) -> u32 {
-    u32::try_from(len).expect("a frame holds fewer than 2^32 items")
 }
 
 /// Writing msgpack into a `Vec` cannot fail (allocation failure aborts).
