@@ -14,10 +14,10 @@
  *   value is in, then the JsonObject, which the library hands on as the map.
  *   Order and duplicates are kept as read, and a key is never a property name.
  * - Every str, key or value, goes to our public `keyDecoder`, which decodes
- *   it with a `TextDecoder` with `ignoreBOM` and `fatal` (the library's own
- *   str decoding drops a leading U+FEFF from strs of more than 200 bytes,
- *   found by difffuzz, and replaces invalid UTF-8 with U+FFFD): a str that is
- *   not UTF-8 becomes {@link InvalidUtf8}. The library calls it for map keys
+ *   it strictly and keeps a leading U+FEFF ({@link decodeUtf8}: the
+ *   library's own str decoding drops a leading U+FEFF from strs of more than
+ *   200 bytes, found by difffuzz, and replaces invalid UTF-8 with U+FFFD): a
+ *   str that is not UTF-8 becomes {@link InvalidUtf8}. The library calls it for map keys
  *   only, so the decoder's `stateIsMapKey` is made to answer true. As a key,
  *   the text is set aside and a marker goes through the library, which throws
  *   on a `__proto__` key before calling the converter; the converter takes
@@ -31,10 +31,15 @@
  * pinned exactly, and the tests decode every kind of value (a change would
  * fail loudly, not corrupt values silently).
  *
+ * - An array can be streamed ({@link ItemSink}): `position` is an accessor,
+ *   and the library's `position++` after it stores an item hands the item
+ *   to the array's sink.
+ *
  * An empty map stays the library's `{}` (it never reaches the stack): the
  * canonical library reads a plain object as an object, so `{}` is the empty
  * object there too.
  */
+import nodeBuffer, { isAscii, isUtf8 } from "node:buffer";
 import { Decoder, Encoder, ExtData, type ExtensionCodecType } from "@msgpack/msgpack";
 import { JsonObject, type Member } from "./canonical.js";
 
@@ -122,7 +127,16 @@ export class FrameReader {
   }
 }
 
-const encoder = new Encoder({ useBigInt64: true });
+/**
+ * Responses hold no ext values. Without a codec of its own the encoder would
+ * ask the default one (timestamps) about every object and byte array first.
+ */
+const NO_EXTENSIONS: ExtensionCodecType<undefined> = {
+  tryToEncode: () => null,
+  decode: (data: Uint8Array, type: number) => new ExtData(type, data),
+};
+
+const encoder = new Encoder({ useBigInt64: true, extensionCodec: NO_EXTENSIONS });
 
 /** One message as a frame: 4-byte big-endian length, then its msgpack bytes. */
 export function encodeFrame(message: unknown): Uint8Array {
@@ -157,6 +171,9 @@ function utf16le(data: Uint8Array): string {
   return Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf16le");
 }
 
+/** ICU's transcoding; undefined in a Node built without ICU (read from the module object, not imported by name, for that reason). */
+const transcode: typeof nodeBuffer.transcode | undefined = nodeBuffer.transcode;
+
 // ignoreBOM: a key or string may start with U+FEFF, which must survive; the
 // default would strip it (difffuzz found this: seed 1, key "\ufeff").
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -168,11 +185,30 @@ function decodeUtf8(bytes: Uint8Array, start: number, end: number): string | Inv
     if (text !== undefined) return text;
   }
   const slice = bytes.subarray(start, end);
+  if (end - start >= LONG_TEXT && transcode !== undefined) return decodeLong(slice);
   try {
     return utf8.decode(slice);
   } catch {
     return new InvalidUtf8(slice);
   }
+}
+
+/** From this many bytes on, a str is decoded by {@link decodeLong}. */
+const LONG_TEXT = 1024;
+
+/**
+ * A long str's text. TextDecoder (V8's UTF-8 decoding, about 3 ns a byte of
+ * non-ASCII text) loses to a vectorised UTF-8 check followed by ICU's
+ * conversion to UTF-16, by two to ten times past a kilobyte, and to a
+ * Latin-1 copy for ASCII text. The check comes first, so ICU only ever
+ * converts valid UTF-8 (which it does exactly: no replacement, and a leading
+ * U+FEFF is kept, as the tests check).
+ */
+function decodeLong(slice: Uint8Array): string | InvalidUtf8 {
+  if (!isUtf8(slice)) return new InvalidUtf8(slice);
+  const buffer = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
+  if (isAscii(slice)) return buffer.toString("latin1");
+  return transcode!(buffer, "utf8", "utf16le").toString("utf16le");
 }
 
 /** Up to this many bytes, ASCII text is built directly (most keys and many values). */
@@ -192,6 +228,28 @@ function shortAscii(bytes: Uint8Array, start: number, end: number): string | und
   return text;
 }
 
+/**
+ * Takes the items of one array as each is decoded, instead of the array
+ * keeping them until the whole value is read. The worker runs each case of a
+ * batch this way while the rest is still being decoded, so that a case's
+ * values die young: a whole batch of decoded cases outlives several
+ * young-generation collections, and each one copies it.
+ */
+export interface ItemSink {
+  /** Takes item `index`; what it returns is kept in the item's place. */
+  item(value: unknown, index: number): unknown;
+  /** Takes the kept items once all are in; what it returns is the array's decoded value. */
+  end(items: unknown[]): unknown;
+}
+
+/**
+ * Chooses the streamed arrays of a value: asked when the value is a map and
+ * one of its member values (not one nested deeper) begins as a non-empty
+ * array, with the member's key and the members read before it. Returns the
+ * array's sink, or undefined to decode the array as usual.
+ */
+export type SinkChooser = (key: unknown, before: readonly Member[]) => ItemSink | undefined;
+
 const STATE_ARRAY = "array";
 const STATE_MAP_KEY = "map_key";
 
@@ -209,14 +267,37 @@ class ContainerState {
   type = "";
   size = 0;
   // arrays
-  position = 0;
-  array: unknown[] | undefined = undefined;
+  /**
+   * The items so far; for a streamed array, once the last item is in, what
+   * its sink's end() made of them (the library reads it as the array).
+   */
+  array: unknown = undefined;
+  next = 0;
+  sink: ItemSink | undefined = undefined;
   // maps
   readCount = 0;
   key: unknown = null;
   members: Member[] = NO_MEMBERS;
   object: JsonObject | undefined = undefined;
   member: OpenMember | undefined = undefined;
+
+  /**
+   * The index of the array's next item. The library stores an item with
+   * `array[position] = item` and then counts it with `position++`: that
+   * count is where a streamed array's item goes to its sink.
+   */
+  get position(): number {
+    return this.next;
+  }
+
+  set position(next: number) {
+    this.next = next;
+    const sink = this.sink;
+    if (sink === undefined || next === 0) return;
+    const items = this.array as unknown[];
+    items[next - 1] = sink.item(items[next - 1], next - 1);
+    if (next === this.size) this.array = sink.end(items);
+  }
 
   /**
    * Where the library stores a map value (`map[key]`, key 1: the current
@@ -241,6 +322,8 @@ const PREALLOCATED_MEMBERS = 1 << 16;
 class ValueStack {
   private readonly states: ContainerState[] = [];
   private head = -1;
+  /** Chooses the streamed arrays of the value being decoded (see {@link SinkChooser}). */
+  chooser: SinkChooser | undefined = undefined;
 
   get length(): number {
     return this.head + 1;
@@ -256,11 +339,13 @@ class ValueStack {
   }
 
   pushArrayState(size: number): void {
+    const sink = this.chooser !== undefined && this.head === 0 ? this.topLevelSink(this.states[0]!) : undefined;
     const state = this.push();
     state.type = STATE_ARRAY;
     state.size = size;
     state.position = 0;
     state.array = new Array<unknown>(size);
+    state.sink = sink;
   }
 
   pushMapState(size: number): void {
@@ -276,6 +361,7 @@ class ValueStack {
     if (this.states[this.head] !== state) throw new Error("wire: released state is not the top of the stack");
     state.type = "";
     state.array = undefined;
+    state.sink = undefined;
     state.members = NO_MEMBERS;
     state.object = undefined;
     state.member = undefined;
@@ -286,6 +372,12 @@ class ValueStack {
   reset(): void {
     this.states.length = 0;
     this.head = -1;
+  }
+
+  /** The sink for an array that is a member value of the top-level value, if that is a map and the chooser wants one. */
+  private topLevelSink(parent: ContainerState): ItemSink | undefined {
+    if (parent.type === STATE_ARRAY || parent.type === STATE_MAP_KEY || parent.member === undefined) return undefined;
+    return this.chooser!(parent.member[0], parent.members.slice(0, parent.readCount));
   }
 
   private push(): ContainerState {
@@ -327,8 +419,8 @@ export class WireDecoder {
       tryToEncode: () => null,
       decode(data: Uint8Array, type: number): unknown {
         if (type === EXT_BIGINT) {
-          const text = ascii.decode(data);
-          return BIGINT_TEXT.test(text) ? BigInt(text) : new ExtData(type, data);
+          const text = data.length <= SHORT_ASCII ? shortAscii(data, 0, data.length) : ascii.decode(data);
+          return text !== undefined && BIGINT_TEXT.test(text) ? BigInt(text) : new ExtData(type, data);
         }
         if (type === EXT_UTF16) {
           if (data.length % 2 !== 0) return new ExtData(type, data);
@@ -370,10 +462,17 @@ export class WireDecoder {
    * empty map `{}`), strs strings or {@link InvalidUtf8}, ext 1 bigints, ext 2
    * strings; bin (Uint8Array) and other ext types (ExtData) are left for
    * canonical() to report. Throws on bytes that are not exactly one msgpack
-   * value.
+   * value (after the sinks have seen the items decoded so far). `chooser`
+   * picks the top-level arrays whose items go to a sink as they are decoded.
    */
-  decodeValue(bytes: Uint8Array): unknown {
-    return this.decoder.decode(bytes);
+  decodeValue(bytes: Uint8Array, chooser?: SinkChooser): unknown {
+    this.stack.chooser = chooser;
+    try {
+      // A plain Uint8Array view, as a Buffer's subarray() costs several times more.
+      return this.decoder.decode(Buffer.isBuffer(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes);
+    } finally {
+      this.stack.chooser = undefined;
+    }
   }
 }
 

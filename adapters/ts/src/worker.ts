@@ -5,8 +5,16 @@
  * canonical.ts and wire.ts; this file only speaks the protocol.
  */
 import { once } from "node:events";
-import { CanonicalError, JsonObject, canonicalDigest } from "./canonical.js";
-import { FrameLengthError, FrameReader, MAX_FRAME, WireDecoder, encodeFrame } from "./wire.js";
+import { CanonicalError, JsonObject, canonicalDigest, type Member } from "./canonical.js";
+import {
+  FrameLengthError,
+  FrameReader,
+  MAX_FRAME,
+  WireDecoder,
+  encodeFrame,
+  type ItemSink,
+  type SinkChooser,
+} from "./wire.js";
 
 const HELLO = {
   type: "hello",
@@ -17,7 +25,10 @@ const HELLO = {
 } as const;
 
 type RequestId = number | bigint;
-type Result = { canonical: Uint8Array; digest: Uint8Array } | { error: string; message: string };
+type Result =
+  | { canonical: Uint8Array; digest: Uint8Array }
+  | { digest: Uint8Array } // a digest_only batch's success
+  | { error: string; message: string };
 type Response = Record<string, unknown>;
 
 /** A request the worker cannot act on; answered with an `error` message. */
@@ -30,24 +41,87 @@ class BadRequest extends Error {
   }
 }
 
+/**
+ * The stack trace depth outside request handling. While it handles a request
+ * the worker captures no stack traces (Error.stackTraceLimit 0): a case's
+ * CanonicalError is a result whose stack nobody reads, and capturing one
+ * costs more than some whole cases. Only an unexpected exception (an
+ * `internal` result) needs its stack; that case is run again to get it.
+ */
+const STACK_TRACE_LIMIT = Error.stackTraceLimit;
+
 /** The outcome of one case: canonical bytes and digest, or the error result. */
 function runCase(value: unknown): Result {
   try {
     return canonicalDigest(value);
   } catch (e) {
     if (e instanceof CanonicalError) return { error: e.code, message: e.message };
-    return { error: "internal", message: describeFailure(e) };
+    return { error: "internal", message: describeInternal(value, e) };
   }
+}
+
+/** An unexpected exception of a case, with the stack trace of a second run (see STACK_TRACE_LIMIT). */
+function describeInternal(value: unknown, first: unknown): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = STACK_TRACE_LIMIT;
+  try {
+    canonicalDigest(value);
+  } catch (e) {
+    if (!(e instanceof CanonicalError)) return describeFailure(e);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  return describeFailure(first); // the second run did not fail alike
 }
 
 function describeFailure(e: unknown): string {
   return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
 }
 
-function batch(id: RequestId, cases: unknown[]): Response {
+/**
+ * A batch's cases, run one by one as the decoder reads them (wire.ts,
+ * ItemSink): each case's values are garbage as soon as its result is made,
+ * instead of the whole batch's living until its last case is decoded. Used
+ * when a request says `"type": "batch"` before its cases, as the driver's
+ * requests do; the decoded `cases` is then this object.
+ */
+class StreamedCases implements ItemSink {
+  results: Result[] = [];
+
+  item(value: unknown): Result {
+    return runCase(value);
+  }
+
+  end(items: unknown[]): StreamedCases {
+    this.results = items as Result[];
+    return this;
+  }
+}
+
+/** The SinkChooser of requests: a batch's cases are run while they are decoded. */
+function streamCases(key: unknown, before: readonly Member[]): ItemSink | undefined {
+  if (key !== "cases") return undefined;
+  let type: unknown;
+  for (const [k, v] of before) if (k === "type") type = v; // the last one counts, as in readRequest
+  return type === "batch" ? new StreamedCases() : undefined;
+}
+
+function batch(request: Request): Response {
+  const cases = request.fields.get("cases");
+  const results = cases instanceof StreamedCases ? cases.results : runCases(casesOf(request));
+  if (digestOnlyOf(request)) {
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if ("digest" in result) results[i] = { digest: result.digest };
+    }
+  }
+  return { type: "results", id: request.id, results };
+}
+
+function runCases(cases: unknown[]): Result[] {
   const results = new Array<Result>(cases.length);
   for (let i = 0; i < cases.length; i++) results[i] = runCase(cases[i]);
-  return { type: "results", id, results };
+  return results;
 }
 
 /** Times `rounds` passes of canonicalize + hash over cases decoded once (with the request). */
@@ -67,11 +141,17 @@ function bench(id: RequestId, values: unknown[], rounds: number): Response {
 }
 
 function handle(decoder: WireDecoder, body: Uint8Array): Response {
+  Error.stackTraceLimit = 0; // see STACK_TRACE_LIMIT
   try {
-    const request = readRequest(decoder, body);
+    let request = readRequest(decoder, body, streamCases);
+    if (request.type !== "batch" && request.fields.get("cases") instanceof StreamedCases) {
+      // "batch" before the cases, another type after them (no driver sends
+      // this): the cases are wanted as values, so the frame is read again.
+      request = readRequest(decoder, body, undefined);
+    }
     switch (request.type) {
       case "batch":
-        return batch(request.id, casesOf(request));
+        return batch(request);
       case "bench":
         return bench(request.id, casesOf(request), roundsOf(request));
       default:
@@ -80,6 +160,8 @@ function handle(decoder: WireDecoder, body: Uint8Array): Response {
   } catch (e) {
     const id = e instanceof BadRequest ? e.id : 0;
     return { type: "error", id, message: e instanceof Error ? e.message : String(e) };
+  } finally {
+    Error.stackTraceLimit = STACK_TRACE_LIMIT;
   }
 }
 
@@ -89,10 +171,10 @@ interface Request {
   fields: Map<unknown, unknown>;
 }
 
-function readRequest(decoder: WireDecoder, body: Uint8Array): Request {
+function readRequest(decoder: WireDecoder, body: Uint8Array, chooser: SinkChooser | undefined): Request {
   let value: unknown;
   try {
-    value = decoder.decodeValue(body);
+    value = decoder.decodeValue(body, chooser);
   } catch (e) {
     throw new BadRequest(0, `undecodable frame: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -115,6 +197,18 @@ function casesOf(request: Request): unknown[] {
   const cases = request.fields.get("cases");
   if (!Array.isArray(cases)) throw new BadRequest(request.id, `${request.type}: cases is not an array`);
   return cases;
+}
+
+/**
+ * A batch's digest_only, false when absent. Anything but a bool (nil too) is
+ * treated as every other malformed field (id, type, cases, rounds) is: an
+ * `error` response for the request, not a guess at what was meant.
+ */
+function digestOnlyOf(request: Request): boolean {
+  if (!request.fields.has("digest_only")) return false;
+  const digestOnly = request.fields.get("digest_only");
+  if (typeof digestOnly !== "boolean") throw new BadRequest(request.id, `${request.type}: digest_only is not a bool`);
+  return digestOnly;
 }
 
 function roundsOf(request: Request): number {

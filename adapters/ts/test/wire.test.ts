@@ -6,8 +6,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decode, ExtData } from "@msgpack/msgpack";
-import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
-import { FrameLengthError, FrameReader, InvalidUtf8, MAX_FRAME, WireDecoder, encodeFrame } from "../src/wire.js";
+import { CanonicalError, JsonObject, canonical, type ErrorCode, type Member } from "../src/canonical.js";
+import {
+  FrameLengthError,
+  FrameReader,
+  InvalidUtf8,
+  MAX_FRAME,
+  WireDecoder,
+  encodeFrame,
+  type ItemSink,
+  type SinkChooser,
+} from "../src/wire.js";
 import { cat, concat, mp, mpCall, mpNest } from "./support.js";
 
 const wrap = (argsText: string): string => `{"args":${argsText},"tool_name":"t"}`;
@@ -17,15 +26,19 @@ const scalarText = (text: string): string => wrap(`{"v":${text}}`);
 
 type Outcome = { text: string } | { code: ErrorCode };
 
-/** What canonical() makes of a decoded case: its text or its error code. */
-function outcome(bytes: Uint8Array): Outcome {
-  const value = new WireDecoder().decodeValue(bytes);
+/** What canonical() makes of a case: its text or its error code. */
+function outcomeOf(value: unknown): Outcome {
   try {
     return { text: canonical(value) };
   } catch (e) {
     if (e instanceof CanonicalError) return { code: e.code };
     throw e;
   }
+}
+
+/** What canonical() makes of a decoded case. */
+function outcome(bytes: Uint8Array): Outcome {
+  return outcomeOf(new WireDecoder().decodeValue(bytes));
 }
 
 /** The members of args in a decoded envelope. */
@@ -146,6 +159,51 @@ describe("strings", () => {
   test("a long str key (no key cache limits)", () => {
     const key = "\u00e9".repeat(5000);
     assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(key), mp.nil]))), [[key, null]]);
+  });
+
+  // From 1024 bytes on, strs take another path (vectorised check, then a
+  // Latin-1 copy or ICU's conversion): every kind of text must come out the same.
+  const long: Array<[name: string, text: string]> = [
+    ["ASCII", "a".repeat(1024)],
+    ["ASCII with controls and DEL", "\u0000\u001f\u007f".repeat(400)],
+    ["Latin-1", "\u00e9".repeat(600)],
+    ["BOM then ASCII", "\ufeff" + "a".repeat(2000)],
+    ["BOM then non-ASCII", "\ufeff" + "\u00e9".repeat(2000)],
+    ["astral characters", "\u{1F600}\u{10FFFF}\u{10000}".repeat(200)],
+    ["noncharacters and format characters", "\ufffe\uffff\ufdd0\u2028\u200b\ufeff".repeat(100)],
+    ["mixed, 1023 bytes then more", "a".repeat(1022) + "\u00e9" + "\u4e2d".repeat(10)],
+    ["one byte under the long path", "\u00e9".repeat(511) + "a"],
+  ];
+  for (const [name, text] of long) {
+    test(`long str: ${name}`, () => {
+      assert.equal(decodedScalar(mp.str(text)), text);
+      assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(text), mp.nil]))), [[text, null]]);
+    });
+  }
+
+  const longInvalid: Array<[name: string, bytes: number[]]> = [
+    ["stray continuation byte", [0x80]],
+    ["0xff", [0xff]],
+    ["overlong NUL", [0xc0, 0x80]],
+    ["surrogate in UTF-8 form (WTF-8)", [0xed, 0xa0, 0x80]],
+    ["above U+10FFFF", [0xf4, 0x90, 0x80, 0x80]],
+  ];
+  for (const [name, bad] of longInvalid) {
+    for (const [where, bytes] of [
+      ["at the start", [...bad, ...Buffer.from("\u00e9".repeat(600))]],
+      ["in the middle of ASCII", [...Buffer.from("a".repeat(700)), ...bad, ...Buffer.from("a".repeat(700))]],
+      ["at the end of non-ASCII", [...Buffer.from("\u00e9".repeat(600)), ...bad]],
+    ] as Array<[string, number[]]>) {
+      test(`long str with invalid UTF-8: ${name} ${where}`, () => {
+        assert.deepEqual(outcome(mpScalar(mp.strBytes(bytes))), { code: "unsupported_value" });
+        assert.deepEqual(outcome(mpCall(mp.map([mp.strBytes(bytes), mp.nil]))), { code: "non_string_key" });
+      });
+    }
+  }
+
+  test("long str cut inside a character", () => {
+    const bytes = [...Buffer.from("\u00e9".repeat(600)), 0xe2, 0x82];
+    assert.deepEqual(outcome(mpScalar(mp.strBytes(bytes))), { code: "unsupported_value" });
   });
 });
 
@@ -274,6 +332,141 @@ describe("depth on the wire", () => {
     ["bin before a later too deep", mpCall(mp.map([mp.str("b"), mp.bin([])], [mp.str("a"), mpNest(600)])), { code: "unsupported_value" }],
   ];
   for (const [name, bytes, expected] of cases) test(name, () => assert.deepEqual(outcome(bytes), expected));
+});
+
+describe("streamed arrays (ItemSink)", () => {
+  /** A sink that records what it is given and keeps each item's outcome in its place. */
+  class Recorder implements ItemSink {
+    readonly indexes: number[] = [];
+    ended: unknown[] | undefined;
+    item(value: unknown, index: number): unknown {
+      this.indexes.push(index);
+      return outcomeOf(value);
+    }
+    end(items: unknown[]): unknown {
+      this.ended = items;
+      return this;
+    }
+  }
+
+  /** A chooser that streams the arrays of members named `key`, recording each question. */
+  function streaming(key = "cases"): { choose: SinkChooser; asked: Array<[unknown, Member[]]>; sinks: Recorder[] } {
+    const asked: Array<[unknown, Member[]]> = [];
+    const sinks: Recorder[] = [];
+    const choose: SinkChooser = (k, before) => {
+      asked.push([k, [...before]]);
+      if (k !== key) return undefined;
+      const sink = new Recorder();
+      sinks.push(sink);
+      return sink;
+    };
+    return { choose, asked, sinks };
+  }
+
+  const request = (cases: Uint8Array[]): Uint8Array => mp.map([mp.str("type"), mp.str("batch")], [mp.str("cases"), mp.arr(...cases)]);
+
+  // Every kind of wire value, decoded as an item of a streamed array, must
+  // give what it gives decoded alone.
+  const items: Array<[name: string, bytes: Uint8Array]> = [
+    ["a plain case", mpCall(mp.map([mp.str("k"), mp.arr(mp.int(1), mp.f64(1.5), mp.nil)]))],
+    ["ext 1 big integer", mpScalar(mp.big("-1000000000000000000000000000000"))],
+    ["malformed ext 1", mpScalar(mp.big("01"))],
+    ["ext 2 value with a lone surrogate", mpScalar(mp.utf16(0xd800))],
+    ["ext 2 key __proto__", mpCall(mp.map([mp.utf16s("__proto__"), mp.int(1)]))],
+    ["bin value", mpScalar(mp.bin([1, 2]))],
+    ["non-string key", mpCall(mp.map([mp.int(1), mp.nil]))],
+    ["invalid UTF-8 value", mpScalar(mp.strBytes([0xed, 0xa0, 0x80]))],
+    ["invalid UTF-8 key", mpCall(mp.map([mp.strBytes([0xff]), mp.nil]))],
+    ["long invalid UTF-8 value", mpScalar(mp.strBytes([...Buffer.from("\u00e9".repeat(600)), 0xff]))],
+    ["leading U+FEFF, short", mpScalar(mp.str("\ufeffa"))],
+    ["leading U+FEFF, long", mpScalar(mp.str("\ufeff" + "\u00e9".repeat(1000)))],
+    ["__proto__ and \"1\" keys", mpCall(mp.map([mp.str("__proto__"), mp.int(1)], [mp.str("1"), mp.int(2)]))],
+    ["duplicate keys", mpCall(mp.map([mp.str("a"), mp.int(1)], [mp.str("a"), mp.int(2)]))],
+    ["duplicate __proto__ keys", mpCall(mp.map([mp.str("__proto__"), mp.nil], [mp.str("__proto__"), mp.nil]))],
+    ["1000 levels of arrays", mpNest(1000)],
+    ["1000 levels of maps", cat(...Array.from({ length: 999 }, () => cat([0x81], mp.str("k"))), [0x80])],
+    ["512 levels in all", mpCall(mp.map([mp.str("a"), mpNest(510)]))],
+    ["an empty map", mp.map()],
+    ["an empty array", mp.arr()],
+    ["nil", mp.nil],
+  ];
+  test("every kind of item decodes as it does alone", () => {
+    const { choose, sinks } = streaming();
+    const decoded = new WireDecoder().decodeValue(request(items.map(([, bytes]) => bytes)), choose);
+    assert.equal(sinks.length, 1);
+    const sink = sinks[0]!;
+    assert.ok(decoded instanceof JsonObject);
+    assert.equal(decoded.members[1]![1], sink, "the member's value is what end() returned");
+    assert.deepEqual(sink.indexes, items.map((_, i) => i));
+    for (const [i, [name, bytes]] of items.entries()) assert.deepEqual(sink.ended![i], outcome(bytes), name);
+  });
+
+  test("the chooser is asked with the member's key and the members before it", () => {
+    const { choose, asked } = streaming();
+    const bytes = mp.map(
+      [mp.str("type"), mp.str("batch")],
+      [mp.str("a"), mp.arr(mp.int(1))],
+      [mp.str("id"), mp.int(7)],
+      [mp.str("cases"), mp.arr(mp.nil)],
+    );
+    new WireDecoder().decodeValue(bytes, choose);
+    assert.deepEqual(asked, [
+      ["a", [["type", "batch"]]],
+      ["cases", [["type", "batch"], ["a", [1]], ["id", 7]]],
+    ]);
+  });
+
+  const notAsked: Array<[name: string, bytes: Uint8Array]> = [
+    ["an empty array", mp.map([mp.str("cases"), mp.arr()])],
+    ["an array nested deeper", mp.map([mp.str("x"), mp.map([mp.str("cases"), mp.arr(mp.nil)])])],
+    ["an array inside a top-level array", mp.arr(mp.arr(mp.nil))],
+    ["an array as a map key", mp.map([mp.arr(mp.nil), mp.nil])],
+    ["a top-level array", mp.arr(mp.nil)],
+    ["a scalar member", mp.map([mp.str("cases"), mp.int(1)])],
+  ];
+  for (const [name, bytes] of notAsked) {
+    test(`not asked about ${name}, which decodes as usual`, () => {
+      const { choose, asked } = streaming();
+      assert.deepEqual(new WireDecoder().decodeValue(bytes, choose), new WireDecoder().decodeValue(bytes));
+      assert.deepEqual(asked, []);
+    });
+  }
+
+  test("an array the chooser declines decodes as usual", () => {
+    const { choose, sinks } = streaming("other");
+    const bytes = request([mpCall(mp.map()), mp.nil]);
+    assert.deepEqual(new WireDecoder().decodeValue(bytes, choose), new WireDecoder().decodeValue(bytes));
+    assert.equal(sinks.length, 0);
+  });
+
+  test("two streamed arrays in one map each get their own sink", () => {
+    const { choose, sinks } = streaming();
+    const bytes = mp.map([mp.str("cases"), mp.arr(mp.nil)], [mp.str("cases"), mp.arr(mp.nil, mp.nil)]);
+    new WireDecoder().decodeValue(bytes, choose);
+    assert.deepEqual(sinks.map((sink) => sink.indexes), [[0], [0, 1]]);
+  });
+
+  test("a frame that fails after some items: the sink saw them, the decoder throws and is usable again", () => {
+    const { choose, sinks } = streaming();
+    const whole = request([mpCall(mp.map()), mpCall(mp.map()), mpCall(mp.map())]);
+    const decoder = new WireDecoder();
+    assert.throws(() => decoder.decodeValue(whole.subarray(0, whole.length - 3), choose));
+    assert.deepEqual(sinks[0]!.indexes, [0, 1]);
+    assert.equal(sinks[0]!.ended, undefined);
+    assert.equal(canonical(decoder.decodeValue(mpCall(mp.map([mp.str("k"), mp.arr(mp.nil)])))), wrap('{"k":[null]}'));
+    const again = streaming();
+    decoder.decodeValue(whole, again.choose);
+    assert.deepEqual(again.sinks[0]!.indexes, [0, 1, 2]);
+  });
+
+  test("without a chooser the next decode streams nothing", () => {
+    const decoder = new WireDecoder();
+    const { choose } = streaming();
+    decoder.decodeValue(request([mp.nil]), choose);
+    const plain = decoder.decodeValue(request([mp.nil]));
+    assert.ok(plain instanceof JsonObject);
+    assert.deepEqual(plain.members[1], ["cases", [null]]);
+  });
 });
 
 describe("undecodable bytes throw (the worker answers with an error message)", () => {

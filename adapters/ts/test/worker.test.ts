@@ -163,6 +163,62 @@ describe("worker", { timeout: 60_000 }, () => {
     assert.equal(await worker.close(), 0);
   });
 
+  // The same cases in requests laid out every way: the results depend only on
+  // the fields, whether the cases are run while decoded (type before cases)
+  // or after, and digest_only keeps just the digest of each success.
+  const sample = [
+    ping,
+    mpCall(mp.map([mp.str("a"), mp.int(1)], [mp.str("a"), mp.int(2)])),
+    mpCall(mp.map([mp.str("f"), mp.f64(1e21)], [mp.str("i"), mp.big("1000000000000000000000")])),
+    mpCall(mp.map([mp.str("b"), mp.bin([1])])),
+    mpCall(mp.map([mp.str("__proto__"), mp.str("\ufeff" + "\u00e9".repeat(1000))])),
+    mpNest(1000),
+  ];
+  const T = Uint8Array.of(0xc3);
+  const F = Uint8Array.of(0xc2);
+  const layouts: Array<[name: string, fields: Array<[string, Uint8Array]>, digestOnly: boolean]> = [
+    ["type, id, cases", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+    ["cases first", [["cases", mp.arr(...sample)], ["id", mp.int(1)], ["type", mp.str("batch")]], false],
+    ["digest_only true first", [["digest_only", T], ["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], true],
+    ["digest_only true last", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)], ["digest_only", T]], true],
+    ["digest_only true, cases first", [["cases", mp.arr(...sample)], ["digest_only", T], ["type", mp.str("batch")], ["id", mp.int(1)]], true],
+    ["digest_only false", [["type", mp.str("batch")], ["digest_only", F], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+    ["two cases fields: the last counts", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(ping)], ["cases", mp.arr(...sample)]], false],
+    ["two type fields: the last counts", [["type", mp.str("bench")], ["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+  ];
+  test("batch results do not depend on the request's layout; digest_only keeps only digests", async () => {
+    const worker = await started();
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...sample) });
+    const full = (await worker.next())["results"] as Message[];
+    assert.equal(full.length, sample.length);
+    assert.deepEqual(
+      full.map((r) => r["error"]),
+      [undefined, "duplicate_key", undefined, "unsupported_value", undefined, "too_deep"],
+    );
+    const digests = full.map((r) => (r["error"] === undefined ? { digest: r["digest"] } : r));
+    for (const [name, fields, digestOnly] of layouts) {
+      worker.sendBody(mp.map(...fields.map(([k, v]): [Uint8Array, Uint8Array] => [mp.str(k), v])));
+      assert.deepEqual(await worker.next(), { type: "results", id: 1, results: digestOnly ? digests : full }, name);
+    }
+    assert.equal(await worker.close(), 0);
+  });
+
+  test('"batch" before the cases and "bench" after them is a bench', async () => {
+    const worker = await started();
+    const fields: Array<[Uint8Array, Uint8Array]> = [
+      [mp.str("type"), mp.str("batch")],
+      [mp.str("id"), mp.int(3)],
+      [mp.str("cases"), mp.arr(ping, mp.arr())],
+      [mp.str("rounds"), mp.int(5)],
+      [mp.str("type"), mp.str("bench")],
+    ];
+    worker.sendBody(mp.map(...fields));
+    const response = await worker.next();
+    assert.equal(response["type"], "bench");
+    assert.equal(response["count"], 10);
+    assert.equal(await worker.close(), 0);
+  });
+
   test("bench: count = rounds x cases, elapsed_ns measured", async () => {
     const worker = await started();
     worker.sendRequest({ type: mp.str("bench"), id: mp.int(8), cases: mp.arr(ping, mpNest(600), mp.arr()), rounds: mp.int(20) });
@@ -207,6 +263,10 @@ describe("worker", { timeout: 60_000 }, () => {
     ["cases not an array", encode({ type: "batch", id: 5, cases: {} }), 5, /cases is not an array/],
     ["bench without rounds", encode({ type: "bench", id: 6, cases: [] }), 6, /rounds/],
     ["bench with negative rounds", encode({ type: "bench", id: 6, cases: [], rounds: -1 }), 6, /rounds/],
+    ["digest_only an integer", encode({ type: "batch", id: 10, digest_only: 1, cases: [] }), 10, /digest_only is not a bool/],
+    ["digest_only a string", encode({ type: "batch", id: 11, digest_only: "true", cases: [] }), 11, /digest_only is not a bool/],
+    ["digest_only nil", encode({ type: "batch", id: 12, digest_only: null, cases: [] }), 12, /digest_only is not a bool/],
+    ["digest_only after the cases", encode({ type: "batch", id: 13, cases: [{}], digest_only: [] }), 13, /digest_only is not a bool/],
   ];
   for (const [name, body, id, message] of badRequests) {
     test(`error response, and the worker goes on: ${name}`, async () => {
