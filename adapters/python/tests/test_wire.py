@@ -10,12 +10,17 @@ import pytest
 
 from _support import envelope, nested_arrays, same
 from canonjson import CanonicalError, Object, Unsupported, canonical
+from canonjson import wire
 from canonjson.wire import (
     MAX_FRAME,
+    CaseStreamError,
     FrameError,
+    FrameReader,
+    FrameWriter,
     pack,
     read_frame,
     unpack,
+    unpack_batch,
     unpack_case,
     unpack_request,
     write_frame,
@@ -102,6 +107,11 @@ DECODED = [
     (b"\xc7\x03\x01" + b"-42", -42),
     (b"\xd6\x02" + "\U0001f600".encode("utf-16-le"), "\U0001f600"),  # a real pair joins
     (b"\xc7\x00\x02", ""),
+    (b"\xd4\x01" + b"0", 0),
+    (b"\xc7\x14\x01" + b"-9223372036854775809", -(2**63) - 1),
+    (b"\xc7\x04\x01" + b"9" * 4, 9999),
+    (b"\xc8\x05\xdd\x01" + b"7" * 1501, int("7" * 1501)),  # past int()'s 1000-digit fast path
+    (b"\xc8\x05\xde\x01-" + b"7" * 1501, -int("7" * 1501)),
 ]
 
 
@@ -146,6 +156,11 @@ CASE_ERRORS = [
     (args_with(b"\xd5\x01" + b" 1"), "unsupported_value"),
     (args_with(b"\xd5\x01" + b"1\n"), "unsupported_value"),
     (args_with(b"\xd4\x01" + b"-"), "unsupported_value"),
+    (args_with(b"\xd6\x01" + b"-001"), "unsupported_value"),
+    (args_with(b"\xd5\x01" + b"00"), "unsupported_value"),
+    (args_with(b"\xd5\x01" + b"--"), "unsupported_value"),
+    (args_with(b"\xc7\x03\x01" + b"1_0"), "unsupported_value"),  # int() takes it
+    (args_with(b"\xc7\x02\x01" + "\u0663".encode()), "unsupported_value"),  # a non-ASCII digit
     (args_with(b"\xc7\x03\x02" + b"abc"), "unsupported_value"),  # odd ext 2 payload
     (args_with(b"\xd6\xff\x00\x00\x00\x01"), "unsupported_value"),  # a valid timestamp
     (args_with(b"\xd4\xff\x01"), "unsupported_value"),  # a malformed timestamp
@@ -236,6 +251,84 @@ def test_request_keys_that_are_not_strings_are_ignored() -> None:
     assert got == {"type": "batch"}
 
 
+def test_request_from_a_memoryview_reads_as_from_bytes() -> None:
+    body = request(b"\x01", args_with(b"\xd4\xff\x01"), b"\xa2\xff\xfe", pack(envelope(Object([("a", 2**70)]))))
+    from_bytes, from_view = unpack_request(body), unpack_request(memoryview(bytearray(body)))
+    assert from_bytes.keys() == from_view.keys()
+    assert [repr(c) for c in from_bytes["cases"]] == [repr(c) for c in from_view["cases"]]
+
+
+# --- batches read case by case -------------------------------------------------------
+
+STREAMED = [
+    b"\x01",
+    pack(envelope(Object([("b", 1), ("a", [1.0, 2**64, "\u00e9", "\ud800"])]))),
+    map_of(b"\x91\x01"),  # an unhashable key
+    args_with(b"\xd5\x01" + b"01"),  # a malformed ext 1: an in-place marker, not a failure
+    b"\x91" * 600 + b"\x90",
+    b"\xc0",
+]
+
+
+def test_batch_cases_come_out_as_unpack_request_reads_them() -> None:
+    body = request(*STREAMED)
+    members, cases = unpack_batch(memoryview(body))
+    assert members == {"type": "batch", "id": 7}
+    streamed = list(cases)
+    expected = unpack_request(body)["cases"]
+    assert len(streamed) == len(expected) == len(STREAMED)
+    for index, (got, want) in enumerate(zip(streamed, expected)):
+        if index == 3:  # markers have no equality: compare their reasons
+            got, want = got[1][1][0][1], want[1][1][0][1]
+            assert isinstance(got, Unsupported) and got.reason == want.reason
+        elif index == 4:  # too deep for same()'s recursion; only lists in it
+            assert got == want
+        else:
+            assert same(got, want), index
+
+
+def test_batch_members_keep_their_values() -> None:
+    body = b"\x85\xa4type\xa5batch\xa2id\xcf" + b"\xff" * 8 + b"\xabdigest_only\xc3\x01\x02\xa5cases\x90"
+    members, cases = unpack_batch(body)
+    assert members == {"type": "batch", "id": 2**64 - 1, "digest_only": True}  # the int key is dropped
+    assert list(cases) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"\x83\xa5cases\x91\x01\xa4type\xa5batch\xa2id\x07",  # cases not last
+        b"\x83\xa4type\xa5batch\xa2id\x07\xa5cases\x05",  # cases not an array
+        b"\x82\xa4type\xa5batch\xa2id\x07",  # no cases
+        b"\x83\xa4type\xa5batch\xa2id\xc1\xa5cases\x90",  # a member that does not decode
+        b"\x83\xa4type\xa5batch\xa2id\x07\xa5cases",  # ends before the array
+        b"\x93\x01\x02\x03",
+        b"\xc1",
+    ],
+    ids=["cases first", "cases not array", "no cases", "bad member", "no array", "array", "reserved byte"],
+)
+def test_other_shapes_are_left_to_unpack_request(body: bytes) -> None:
+    assert unpack_batch(body) is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        request(b"\x01", b"\xa2\xff\xfe", b"\x02"),  # invalid UTF-8: msgpack refuses the case
+        request(b"\x01", args_with(b"\xd4\xff\x01")),  # a malformed timestamp
+        request(b"\x91" * 2000 + b"\x90"),  # past msgpack-python's nesting limit
+        request(b"\x01", b"\x02") + b"\x00",  # a byte after the cases
+        request(b"\x01", b"\x92\x01"),  # truncated inside a case
+        request(b"\x01", b"\x02")[:-1],  # fewer cases than the array holds
+    ],
+    ids=["invalid utf-8", "timestamp", "too deep for msgpack", "trailing byte", "truncated case", "missing case"],
+)
+def test_cases_that_need_the_careful_reading_stop_the_iterator(body: bytes) -> None:
+    members, cases = unpack_batch(body)
+    with pytest.raises(CaseStreamError):
+        list(cases)
+
+
 # --- frames --------------------------------------------------------------------------
 
 def test_frame_round_trip() -> None:
@@ -277,3 +370,83 @@ def test_write_frame_refuses_out_of_range_bodies(size: int) -> None:
 
 def test_msgpack_is_the_library_not_a_rewrite() -> None:
     assert msgpack.packb(1.5, use_single_float=False) == pack(1.5)
+
+
+# --- frames through kept buffers ---------------------------------------------------------
+
+
+class Trickle:
+    """A stream whose readinto hands out at most ``step`` bytes a call, as a
+    raw pipe may (read, like a buffered stream's, returns all it is asked)."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self._data, self._at, self._step = data, 0, step
+
+    def read(self, n: int) -> bytes:
+        chunk = self._data[self._at : self._at + n]
+        self._at += len(chunk)
+        return chunk
+
+    def readinto(self, buffer: memoryview) -> int:
+        n = min(self._step, len(buffer), len(self._data) - self._at)
+        buffer[:n] = self._data[self._at : self._at + n]
+        self._at += n
+        return n
+
+
+FRAME_BODIES = [b"abc", b"\x00" * 300, b"x", bytes(range(256)) * 40, b"yz"]
+
+
+@pytest.mark.parametrize("step", [1, 7, 1 << 20])
+def test_frame_reader_reads_what_read_frame_reads(step: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wire, "KEEP_BUFFER", 5000)  # the 10 KB body is a giant here
+    out = io.BytesIO()
+    for body in FRAME_BODIES:
+        write_frame(out, body)
+    reader = FrameReader(Trickle(out.getvalue(), step))  # type: ignore[arg-type]
+    for body in FRAME_BODIES:
+        assert bytes(reader.read()) == body  # type: ignore[arg-type]
+    assert reader.read() is None
+    assert reader.read() is None
+
+
+def test_frame_reader_views_stay_valid_until_the_next_read() -> None:
+    out = io.BytesIO()
+    for body in (b"a" * 10, b"b" * 100, b"c" * 5):
+        write_frame(out, body)
+    reader = FrameReader(io.BytesIO(out.getvalue()))
+    first = reader.read()
+    assert bytes(first) == b"a" * 10  # type: ignore[arg-type]
+    second = reader.read()  # larger: a new buffer while the first view is held
+    assert bytes(second) == b"b" * 100  # type: ignore[arg-type]
+    assert bytes(reader.read()) == b"c" * 5  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"\x00\x00\x00\x00", "bad frame length 0"),
+        (b"\xff\xff\xff\xff", "bad frame length 4294967295"),
+        (b"\x00\x00", "inside a frame header"),
+        (b"\x00\x00\x00\x05ab", "inside a frame body (2 of 5 bytes)"),
+    ],
+)
+def test_frame_reader_bad_frames(data: bytes, message: str) -> None:
+    with pytest.raises(FrameError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        FrameReader(io.BytesIO(data)).read()
+
+
+def test_frame_writer_writes_what_write_frame_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wire, "KEEP_BUFFER", 5000)
+    expected, got = io.BytesIO(), io.BytesIO()
+    writer = FrameWriter(got)
+    for body in FRAME_BODIES + [b"\x01" * 4996, b"\x02" * 4997, b"q"]:
+        write_frame(expected, body)
+        writer.write(memoryview(body))
+    assert got.getvalue() == expected.getvalue()
+
+
+@pytest.mark.parametrize("size", [0, MAX_FRAME + 1])
+def test_frame_writer_refuses_out_of_range_bodies(size: int) -> None:
+    with pytest.raises(FrameError):
+        FrameWriter(io.BytesIO()).write(b"\x00" * size)

@@ -135,6 +135,92 @@ def test_batch_results(worker: Worker) -> None:
     assert worker.close() == 0
 
 
+DIGEST_CASES = [
+    envelope(Object([("b", 1), ("a", [1.0, 2**64, "\u00e9"])])),
+    envelope(Object([("a", 1), ("a", 2)])),
+    b"\x82\xa9tool_name\xa1t\xa4args\x81\xa1a\xd4\xff\x01",  # read the careful way
+    envelope(Object([("x", "y" * 100)])),
+    [1, 2],
+]
+
+
+def test_digest_only_batch_leaves_out_the_text(worker: Worker) -> None:
+    worker.receive()
+    full = worker.request({"type": "batch", "id": 1}, DIGEST_CASES)["results"]
+    same_as_full = worker.request({"type": "batch", "id": 2, "digest_only": False}, DIGEST_CASES)["results"]
+    digests = worker.request({"type": "batch", "id": 3, "digest_only": True}, DIGEST_CASES)
+    assert same_as_full == full
+    assert digests["type"] == "results" and digests["id"] == 3
+    assert len(digests["results"]) == len(full)
+    for answer, result in zip(digests["results"], full):
+        if "error" in result:
+            assert answer == result  # errors are unchanged
+        else:
+            assert answer == {"digest": result["digest"]}
+            assert answer["digest"] == blake3(result["canonical"]).digest()
+    assert [r.get("error") for r in full] == [None, "duplicate_key", "unsupported_value", None, "bad_envelope"]
+    assert worker.close() == 0
+
+
+@pytest.mark.parametrize("flag", [1, 0, "true", None, b"\x01", [True]])
+def test_digest_only_that_is_not_a_bool_is_an_error_response(worker: Worker, flag: object) -> None:
+    """As for a malformed cases or rounds: an error with the request's id."""
+    worker.receive()
+    response = worker.request({"type": "batch", "id": 5, "digest_only": flag}, [envelope(Object())])
+    assert response["type"] == "error" and response["id"] == 5
+    assert "digest_only" in response["message"]
+    assert worker.request({"type": "batch", "id": 6, "digest_only": True}, [envelope(Object())])["type"] == "results"
+    assert worker.close() == 0
+
+
+def test_batch_shapes_answer_alike(worker: Worker) -> None:
+    """Cases last (read one by one), cases first (read whole) and a batch
+    whose cases need the careful reading all give the same results."""
+    worker.receive()
+    cases = [envelope(Object([("i", i)])) for i in range(5)]
+    last = worker.request({"type": "batch", "id": 1}, cases)["results"]
+    packer = msgpack.Packer()
+    first = packer.pack_map_header(3) + packer.pack("cases") + packer.pack_array_header(len(cases))
+    first += b"".join(pack(c) for c in cases) + packer.pack("type") + packer.pack("batch")
+    worker.send(first + packer.pack("id") + packer.pack(2))
+    assert worker.receive() == {"type": "results", "id": 2, "results": last}
+    undecodable = b"\x82\xa9tool_name\xa1t\xa4args\x81\xa1a\xa2\xff\xfe"  # invalid UTF-8
+    careful = worker.request({"type": "batch", "id": 3}, cases[:2] + [undecodable] + cases[2:])["results"]
+    assert careful[:2] + careful[3:] == last
+    assert careful[2]["error"] == "unsupported_value"
+    assert worker.close() == 0
+
+
+def test_a_broken_batch_is_one_error_response(worker: Worker) -> None:
+    """Bytes after the cases, or a frame that ends inside them: an error
+    response (id 0, the frame is not a request), not results."""
+    worker.receive()
+    body = _with_cases({"type": "batch", "id": 4}, [envelope(Object()), [1, 2]])
+    for broken in (body + b"\x00", body[:-1]):
+        worker.send(broken)
+        response = worker.receive()
+        assert response["type"] == "error" and response["id"] == 0, response
+    assert worker.request({"type": "batch", "id": 5}, [envelope(Object())])["type"] == "results"
+    assert worker.close() == 0
+
+
+def test_large_responses(worker: Worker) -> None:
+    """A response larger than the buffers kept between requests, then one
+    larger than a frame may be (escaping makes the text six times its
+    input), then a small one: each answered."""
+    worker.receive()
+    large = worker.request({"type": "batch", "id": 1}, [envelope(Object([("s", "\x01" * (1 << 20))]))])
+    assert large["results"][0]["canonical"] == b'{"args":{"s":"' + b"\\u0001" * (1 << 20) + b'"},"tool_name":"t"}'
+    assert worker.request({"type": "batch", "id": 2}, [envelope(Object())])["results"][0]["canonical"] == (
+        b'{"args":{},"tool_name":"t"}'
+    )
+    too_large = worker.request({"type": "batch", "id": 3}, [envelope(Object([("s", "\x01" * (12 << 20))]))])
+    assert too_large["type"] == "error" and too_large["id"] == 3
+    assert "exceeds the frame cap" in too_large["message"]
+    assert worker.request({"type": "batch", "id": 4, "digest_only": True}, [envelope(Object())])["type"] == "results"
+    assert worker.close() == 0
+
+
 def test_empty_batch_and_ids(worker: Worker) -> None:
     worker.receive()
     assert worker.request({"type": "batch", "id": 0, "cases": []}) == {"type": "results", "id": 0, "results": []}
