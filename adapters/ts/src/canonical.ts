@@ -207,7 +207,7 @@ function writeObject(members: readonly Member[], level: number): string {
     seen?.add(key);
     written[i] = [key, keyText + ":" + write(member[1], level)];
   }
-  written.sort(byKey);
+  sortByKey(written);
   let out = "{";
   for (let i = 0; i < written.length; i++) {
     if (i > 0) out += ",";
@@ -226,6 +226,25 @@ function seenBefore(written: readonly Written[], count: number, key: string): bo
 
 function byKey(a: Written, b: Written): number {
   return compareCodePoints(a[0], b[0]);
+}
+
+/**
+ * Sorts members by key, in place. Array.prototype.sort allocates work arrays
+ * on every call (a sixth of all the garbage of canonicalizing a typical
+ * case), so small objects get an insertion sort. The keys are distinct by
+ * now, so stability does not matter.
+ */
+function sortByKey(written: Written[]): void {
+  if (written.length > SMALL_OBJECT) {
+    written.sort(byKey);
+    return;
+  }
+  for (let i = 1; i < written.length; i++) {
+    const member = written[i]!;
+    let j = i;
+    for (; j > 0 && compareCodePoints(written[j - 1]![0], member[0]) > 0; j--) written[j] = written[j - 1]!;
+    written[j] = member;
+  }
 }
 
 /**
@@ -261,6 +280,9 @@ const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** Two lower-case hex digits of every byte value, so escapes cost no number formatting. */
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
+/** `\u` and the high byte's two hex digits, so an escape is made with one concatenation. */
+const ESCAPE_PREFIX: readonly string[] = HEX.map((hex) => "\\u" + hex);
+
 /** The escape of every ASCII code unit that needs one, indexed by unit. */
 const ASCII_ESCAPES: ReadonlyArray<string | undefined> = (() => {
   const table: Array<string | undefined> = new Array<string | undefined>(0x80).fill(undefined);
@@ -277,7 +299,7 @@ const ASCII_ESCAPES: ReadonlyArray<string | undefined> = (() => {
 })();
 
 function unicodeEscape(unit: number): string {
-  return "\\u" + HEX[unit >> 8]! + HEX[unit & 0xff]!;
+  return ESCAPE_PREFIX[unit >> 8]! + HEX[unit & 0xff]!;
 }
 
 function quote(s: string): string {

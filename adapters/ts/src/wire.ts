@@ -14,15 +14,19 @@
  *   value is in, then the JsonObject, which the library hands on as the map.
  *   Order and duplicates are kept as read, and a key is never a property name.
  * - Every str, key or value, goes to our public `keyDecoder`, which decodes
- *   it strictly and keeps a leading U+FEFF ({@link decodeUtf8}: the
+ *   it strictly and keeps a leading U+FEFF ({@link decodeUtf8}; the
  *   library's own str decoding drops a leading U+FEFF from strs of more than
  *   200 bytes, found by difffuzz, and replaces invalid UTF-8 with U+FFFD): a
- *   str that is not UTF-8 becomes {@link InvalidUtf8}. The library calls it for map keys
- *   only, so the decoder's `stateIsMapKey` is made to answer true. As a key,
- *   the text is set aside and a marker goes through the library, which throws
- *   on a `__proto__` key before calling the converter; the converter takes
- *   the text back. Ext 2 keys come from our extension decoder as
- *   {@link Utf16Text}, never as a bare string, for the same reason.
+ *   str that is not UTF-8 becomes {@link InvalidUtf8}. The library calls it
+ *   for map keys only, so the decoder's `stateIsMapKey` is made to answer
+ *   true. As a key, the text is set aside and a marker goes through the
+ *   library, which throws on a `__proto__` key before calling the converter;
+ *   the converter takes the text back. Ext 2 keys come from our extension
+ *   decoder as {@link Utf16Text}, never as a bare string, for the same reason.
+ * - An array can be streamed ({@link ItemSink}): `position` is an accessor,
+ *   and the library's `position++` after it stores an item hands the item
+ *   to the array's sink. After the last one, the library reads `array` as
+ *   the finished array: by then it is what the sink's `end` made of them.
  *
  * The private parts of the library's Decoder relied on are its `stack` field
  * (a stack of container states: `type` "array", "map_key" or "map_value",
@@ -30,10 +34,6 @@
  * `stateIsMapKey` method: both are checked at construction, the version is
  * pinned exactly, and the tests decode every kind of value (a change would
  * fail loudly, not corrupt values silently).
- *
- * - An array can be streamed ({@link ItemSink}): `position` is an accessor,
- *   and the library's `position++` after it stores an item hands the item
- *   to the array's sink.
  *
  * An empty map stays the library's `{}` (it never reaches the stack): the
  * canonical library reads a plain object as an object, so `{}` is the empty
@@ -217,16 +217,42 @@ const SHORT_ASCII = 24;
 /**
  * The text of short all-ASCII bytes, else undefined. A TextDecoder call (and
  * the subarray it needs) costs more than the whole decode of a short key.
+ * The string is made in one call, without the garbage of a string per
+ * character added (spelled out up to 8 characters, most keys).
  */
 function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
-  let text = "";
-  for (let i = start; i < end; i++) {
-    const byte = bytes[i]!;
-    if (byte >= 0x80) return undefined;
-    text += String.fromCharCode(byte);
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
+  const b = bytes;
+  const s = start;
+  switch (end - start) {
+    case 0:
+      return "";
+    case 1:
+      return fromCharCode(b[s]!);
+    case 2:
+      return fromCharCode(b[s]!, b[s + 1]!);
+    case 3:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
+    case 4:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
+    case 5:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
+    case 6:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
+    case 7:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
+    case 8:
+      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
   }
-  return text;
+  const codes = SCRATCH[end - start]!;
+  for (let i = start; i < end; i++) codes[i - start] = bytes[i]!;
+  return fromCharCode.apply(null, codes);
 }
+
+const fromCharCode = String.fromCharCode;
+
+/** One array of each length up to SHORT_ASCII, reused to hold character codes. */
+const SCRATCH: number[][] = Array.from({ length: SHORT_ASCII + 1 }, (_, n) => new Array<number>(n).fill(0));
 
 /**
  * Takes the items of one array as each is decoded, instead of the array

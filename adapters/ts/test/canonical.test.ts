@@ -243,6 +243,30 @@ describe("key order (spec §4.2)", () => {
     }
   });
 
+  // Small objects are sorted by insertion, larger ones by Array.prototype.sort:
+  // every size on both sides of the switch, from several input orders, must
+  // come out in code point order (checked here against code point arrays).
+  test("objects of every size from 0 to 20 members, in any input order", () => {
+    const pool = ["b", "", "\u{1F600}", "a", "\uffff", "ab", "\ue000", "1", "\ud7ff", "__proto__", "\u{10000}", "Z", "a\u{1F600}", "a\uff61", "~", "\u0000", "10", "\u00e9", "aa", "\u{10FFFF}"];
+    const byCodePoints = (a: string, b: string): number => {
+      const x = [...a].map((c) => c.codePointAt(0)!);
+      const y = [...b].map((c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+      return x.length - y.length;
+    };
+    const escapeKey = (k: string): string => JSON.stringify(k).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+    for (let n = 0; n <= pool.length; n++) {
+      const keys = pool.slice(0, n);
+      const sorted = [...keys].sort(byCodePoints);
+      const orders = [keys, [...keys].reverse(), sorted, [...sorted].reverse(), keys.map((_, i) => keys[(i * 7) % n]!)];
+      for (const order of orders) {
+        if (new Set(order).size !== n) continue; // (i * 7) % n is not a permutation for every n
+        const value = call(obj(...order.map((k): [string, null] => [k, null])));
+        assert.equal(canonical(value), wrap(`{${sorted.map((k) => `${escapeKey(k)}:null`).join(",")}}`), `${n} members`);
+      }
+    }
+  });
+
   test("nested objects are sorted too", () => {
     const value = call(obj(["z", [obj(["b", 1n], ["a", obj(["y", 1n], ["x", 2n])])]], ["a", null]));
     assert.equal(canonical(value), wrap('{"a":null,"z":[{"a":{"x":2,"y":1},"b":1}]}'));

@@ -148,7 +148,7 @@ describe("strings", () => {
   }
 
   test("keys and values of every length class decode alike (short ASCII fast path and TextDecoder)", () => {
-    for (const n of [0, 1, 23, 24, 25, 31, 32, 255, 256, 300]) {
+    for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 23, 24, 25, 31, 32, 255, 256, 300, 1023, 1024]) {
       for (const text of ["a".repeat(n), "a".repeat(n) + "\u00e9", "\u{1F600}" + "b".repeat(n), "\u007f".repeat(n)]) {
         assert.equal(decodedScalar(mp.str(text)), text, `value of ${n}`);
         assert.deepEqual(decodedArgs(mpCall(mp.map([mp.str(text), mp.nil]))), [[text, null]], `key of ${n}`);
@@ -284,6 +284,7 @@ describe("values outside the model are per-case errors", () => {
     ["ext 1 empty", mpScalar(mp.big("")), "unsupported_value"],
     ["ext 1 with an exponent", mpScalar(mp.big("1e5")), "unsupported_value"],
     ["ext 1 with spaces", mpScalar(mp.big(" 5")), "unsupported_value"],
+    ["ext 1 with a byte over 0x7f", mpScalar(mp.ext(1, [0x31, 0xb9])), "unsupported_value"],
     ["ext 2 of odd length", mpScalar(mp.ext(2, [0x41, 0x00, 0x42])), "unsupported_value"],
     ["int key", mpCall(mp.map([mp.int(1), mp.nil])), "non_string_key"],
     ["nil key", mpCall(mp.map([mp.nil, mp.nil])), "non_string_key"],
