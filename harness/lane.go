@@ -84,17 +84,18 @@ func (l *lane) close() {
 // could not answer within the protocol has ok[i] false and is not compared.
 // A non-nil error is fatal to the run (a worker that cannot be restarted).
 //
-// With digestFirst the batch asks for digests only, and the cases whose
-// outcomes are not settled by them (see compare.Settled) are asked again
-// with text: on the fuzzing loop's hot path, where nearly every case agrees,
-// this keeps the canonical texts off the pipes and out of the driver.
-func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, digestFirst bool) error {
-	if err := l.runBatch(ctx, &adapter.Batch{Cases: cases, DigestOnly: digestFirst}, outs, ok); err != nil {
+// When b is digest-only, the cases whose outcomes its digests do not settle
+// (see compare.Settled) are asked again with text: on the fuzzing loop's hot
+// path, where nearly every case agrees, this keeps the canonical texts off
+// the pipes and out of the driver.
+func (l *lane) run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
 	}
-	if !digestFirst {
+	if !b.DigestOnly {
 		return nil
 	}
+	cases := b.Cases
 	var again []int
 	for i := range cases {
 		if ok[i] && !compare.Settled(outs[i]) {
@@ -112,57 +113,74 @@ func (l *lane) run(ctx context.Context, cases []any, outs [][]compare.Outcome, o
 // stand, so that a crashing case is not run twice.
 func (l *lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
 	asked := make([][]int, len(l.adapters))
-	answered := make([][]bool, len(l.adapters))
-	errs := make([]error, len(l.adapters))
-	var wg sync.WaitGroup
 	for ai := range l.adapters {
-		var sub []any
-		var rows [][]compare.Outcome // outs' own rows: runAdapter fills them in place
 		for _, i := range again {
 			if outs[i][ai].Textless() {
 				asked[ai] = append(asked[ai], i)
-				sub = append(sub, cases[i])
-				rows = append(rows, outs[i])
 			}
 		}
-		if len(sub) == 0 {
-			continue
-		}
-		answered[ai] = make([]bool, len(sub))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range answered[ai] {
-				answered[ai][j] = true
-			}
-			errs[ai] = l.runAdapter(ctx, ai, &adapter.Batch{Cases: sub}, rows, answered[ai])
-		}()
 	}
-	wg.Wait()
-	for ai, err := range errs {
-		if err != nil {
-			return err
+	unanswered := make([][]int, len(l.adapters))
+	err := l.each(func(ai int) (err error) {
+		if len(asked[ai]) == 0 {
+			return nil
 		}
+		sub := make([]any, len(asked[ai]))
+		rows := make([][]compare.Outcome, len(asked[ai])) // outs' own rows, filled in place
 		for j, i := range asked[ai] {
-			ok[i] = ok[i] && answered[ai][j]
+			sub[j], rows[j] = cases[i], outs[i]
+		}
+		unanswered[ai], err = l.runAdapter(ctx, ai, &adapter.Batch{Cases: sub}, rows)
+		return err
+	})
+	for ai, js := range unanswered {
+		for _, j := range js {
+			ok[asked[ai][j]] = false
 		}
 	}
-	return nil
+	return err
 }
 
 // runBatch is one round trip of b to every adapter, in parallel.
 func (l *lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+	unanswered := make([][]int, len(l.adapters))
+	err := l.each(func(ai int) (err error) {
+		unanswered[ai], err = l.runAdapter(ctx, ai, b, outs)
+		return err
+	})
 	for i := range ok {
 		ok[i] = true
 	}
+	for _, is := range unanswered {
+		for _, i := range is {
+			ok[i] = false
+		}
+	}
+	return err
+}
+
+// each runs fn(ai) for every adapter at once and returns the first error in
+// adapter order. The worker-backed adapters get a goroutine each; the
+// in-process ones run on the calling goroutine, which lives as long as the
+// lane, so its stack grows once for the deepest cases instead of on every
+// batch (a fresh goroutine's stack would be copied again and again as the
+// Go implementation recurses into a case 1,000 levels deep).
+func (l *lane) each(fn func(ai int) error) error {
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
-	for ai := range l.adapters {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[ai] = l.runAdapter(ctx, ai, b, outs, ok)
-		}()
+	for ai, a := range l.adapters {
+		if _, inProcess := a.(*adapter.Go); !inProcess {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[ai] = fn(ai)
+			}()
+		}
+	}
+	for ai, a := range l.adapters {
+		if _, inProcess := a.(*adapter.Go); inProcess {
+			errs[ai] = fn(ai)
+		}
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -173,7 +191,11 @@ func (l *lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.
 	return nil
 }
 
-func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+// runAdapter runs b on adapter ai and fills outs[i][ai] for each case. A
+// batch the adapter fails is re-run case by case; it returns the indexes of
+// the cases left unanswered (a protocol breach, an outside kill), which are
+// not to be compared.
+func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome) ([]int, error) {
 	a, st, cases := l.adapters[ai], &l.stats[ai], b.Cases
 	if cap(l.results[ai]) < len(cases) {
 		l.results[ai] = make([]wire.Result, len(cases))
@@ -188,33 +210,34 @@ func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 		for i, r := range res {
 			outs[i][ai] = outcomeOf(r)
 		}
-		return nil
+		return nil, nil
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	f, isFailure := adapter.AsFailure(err)
 	if !isFailure {
-		return err
+		return nil, err
 	}
 	st.Failures++
 	fmt.Fprintf(l.log, "difffuzz: %v; restarting it and re-running the batch's %d cases one by one\n", f, len(cases))
 	if f.Kind == adapter.Setup {
 		if err := l.setupFailed(ai, f); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	var unanswered []int
 	for i, c := range cases {
 		o, answered, err := l.isolate(ctx, ai, c, b.DigestOnly)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outs[i][ai] = o
 		if !answered {
-			ok[i] = false
+			unanswered = append(unanswered, i)
 		}
 	}
-	return nil
+	return unanswered, nil
 }
 
 // isolate runs one case alone on adapter ai, restarting it as needed. A case

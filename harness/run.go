@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
@@ -21,6 +22,7 @@ type batch struct {
 	indexes []uint64
 	cases   []any
 	classes []gen.Classes
+	wire    *adapter.Batch // the cases as sent, digest-only, encoded by the producer
 }
 
 // finding is one case on which the adapters disagreed.
@@ -223,7 +225,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane, batches <-chan b
 			return
 		}
 		outs, ok = grow(outs, ok, len(b.cases), len(r.names))
-		if err := l.run(parent, b.cases, outs, ok, true); err != nil {
+		if err := l.run(parent, b.wire, outs, ok); err != nil {
 			if parent.Err() == nil {
 				r.fatal <- err
 			}
@@ -256,6 +258,11 @@ func (r *runner) makeBatch(n uint64) batch {
 		b.indexes[i] = idx
 		b.cases[i], b.classes[i] = r.gen.Case(idx)
 	}
+	// Encoding here keeps it off the lanes, and on a long-lived goroutine
+	// whose stack has already grown for the deepest cases. An error shows
+	// again when a worker asks for the encoding.
+	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
+	_, _ = b.wire.Encoded()
 	return b
 }
 

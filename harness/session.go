@@ -60,7 +60,7 @@ func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
 	for len(cases) > 0 {
 		n := batchLen(cases)
 		outs, ok := grow(nil, nil, n, len(s.names))
-		if err := s.lane.run(ctx, cases[:n], outs, ok, false); err != nil {
+		if err := s.lane.run(ctx, &adapter.Batch{Cases: cases[:n]}, outs, ok); err != nil {
 			return nil, err
 		}
 		s.RoundTrips++
