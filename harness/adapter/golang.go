@@ -63,11 +63,7 @@ const maxScratch = 1 << 20
 
 // computeDigest is Compute keeping only the digest, written to d.
 func computeDigest(c any, buf *[]byte, d []byte) (r wire.Result) {
-	defer func() {
-		if p := recover(); p != nil {
-			r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
-		}
-	}()
+	defer internalOnPanic(&r)
 	text, err := canonjson.AppendCanonical((*buf)[:0], c)
 	if cap(text) <= maxScratch {
 		*buf = text
@@ -78,6 +74,14 @@ func computeDigest(c any, buf *[]byte, d []byte) (r wire.Result) {
 	sum := canonjson.Digest(text)
 	copy(d, sum[:])
 	return wire.Result{Digest: d}
+}
+
+// internalOnPanic, deferred, answers a panic of the implementation as an
+// internal error result, as a worker's loop would.
+func internalOnPanic(r *wire.Result) {
+	if p := recover(); p != nil {
+		*r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+	}
 }
 
 func errorResult(err error) wire.Result {
@@ -98,11 +102,7 @@ func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
 
 // Compute is one case through the Go implementation, as a worker answers it.
 func Compute(c any) (r wire.Result) {
-	defer func() {
-		if p := recover(); p != nil {
-			r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
-		}
-	}()
+	defer internalOnPanic(&r)
 	b, err := canonjson.Canonical(c)
 	if err != nil {
 		return errorResult(err)
