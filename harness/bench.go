@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"difffuzz/internal/procstat"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -193,19 +194,19 @@ const timings = 3
 // timeImpl calibrates with one round, then takes the median of timings
 // timings of about 0.7 seconds' worth each.
 func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, error) {
-	one, _, err := a.Bench(ctx, sample, 1)
+	one, err := a.Bench(ctx, sample, 1)
 	if err != nil {
 		return 0, err
 	}
-	rounds := int(700*time.Millisecond/max(one, time.Millisecond)) + 1
+	rounds := int(700*time.Millisecond/max(time.Duration(one.ElapsedNS), time.Millisecond)) + 1
 	rounds = min(rounds, 100)
 	var costs []float64
 	for range timings {
-		elapsed, n, err := a.Bench(ctx, sample, rounds)
-		if err != nil || n == 0 {
-			return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, n)
+		t, err := a.Bench(ctx, sample, rounds)
+		if err != nil || t.Count == 0 {
+			return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, t.Count)
 		}
-		costs = append(costs, float64(elapsed.Nanoseconds())/float64(n))
+		costs = append(costs, float64(t.ElapsedNS)/float64(t.Count))
 	}
 	slices.Sort(costs)
 	return costs[len(costs)/2], nil
@@ -233,10 +234,10 @@ func steadyRate(rep *report.Report) float64 {
 // time over it.
 func benchRun(ctx context.Context, cfg BenchConfig, specs []AdapterSpec) (*report.Report, time.Duration) {
 	var sink io.Writer = io.Discard
-	before, _ := selfUsage()
+	before, _ := procstat.SelfUsage()
 	rep, code := Run(ctx, Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
 		CorpusDir: benchCorpus(cfg.Out), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
-	after, _ := selfUsage()
+	after, _ := procstat.SelfUsage()
 	if code == ExitSetup {
 		return nil, 0
 	}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"difffuzz/internal/procstat"
 	"fmt"
 	"io"
 	"math/bits"
@@ -41,13 +42,18 @@ type collector struct {
 	groups   map[string]*group
 	order    []string
 	classes  [64]uint64
-	warmAt   time.Time // when the warm-up was over (zero before)
-	warmN    uint64    // cases done by then
+	// inexpressible counts, per adapter and edge-class bit, the cases the
+	// adapter's native model could not hold; absentN is the total.
+	inexpressible [][64]uint64
+	absentN       []uint64
+	warmAt        time.Time // when the warm-up was over (zero before)
+	warmN         uint64    // cases done by then
 }
 
 func newCollector(cfg *Config, names []string) *collector {
 	now := time.Now()
-	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{}}
+	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
+		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names))}
 }
 
 // add takes a lane's batch: it writes each finding to the corpus, then counts
@@ -69,13 +75,36 @@ func (c *collector) add(d batchDone) error {
 		c.warmAt, c.warmN = time.Now(), c.cases
 	}
 	for _, cl := range d.classes {
-		for bit := 0; cl != 0; bit, cl = bit+1, cl>>1 {
-			if cl&1 != 0 {
-				c.classes[bit]++
-			}
-		}
+		countBits(&c.classes, cl)
+	}
+	for _, a := range d.inexpressible {
+		c.absentN[a.adapter]++
+		countBits(&c.inexpressible[a.adapter], a.classes)
 	}
 	return nil
+}
+
+// countBits adds one to the count of each class in cl.
+func countBits(counts *[64]uint64, cl gen.Classes) {
+	for bit := 0; cl != 0; bit, cl = bit+1, cl>>1 {
+		if cl&1 != 0 {
+			counts[bit]++
+		}
+	}
+}
+
+// absentSummary is the status line's note of inexpressible cases, "" if none.
+func (c *collector) absentSummary() string {
+	var parts []string
+	for ai, n := range c.absentN {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c.names[ai], n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  inexpressible: " + strings.Join(parts, ", ")
 }
 
 // count adds a finding to the group of one of its signatures.
@@ -111,8 +140,8 @@ func (c *collector) status(lanes []*lane, final bool) {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
 		}
 	}
-	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)  rss %dMiB  batch latency: %s\n",
-		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), currentRSS()>>20, strings.Join(lat, ", "))
+	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  rss %dMiB  batch latency: %s\n",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), procstat.CurrentRSS()>>20, strings.Join(lat, ", "))
 }
 
 // minimizeGroups shrinks one example of each distinct divergence, each within
@@ -153,9 +182,17 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 	if !c.warmAt.IsZero() && c.cases > c.warmN {
 		rep.SteadyRate = float64(c.cases-c.warmN) / time.Since(c.warmAt).Seconds()
 	}
-	cpu, rss := selfUsage()
+	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
+	for ai := range rep.Adapters {
+		rep.Adapters[ai].Inexpressible = c.absentN[ai]
+		for _, cl := range gen.List() {
+			if n := c.inexpressible[ai][bits.TrailingZeros64(uint64(cl))]; n > 0 {
+				rep.Adapters[ai].InexpressibleByClass = append(rep.Adapters[ai].InexpressibleByClass, report.ClassCount{Class: cl.String(), Cases: n})
+			}
+		}
+	}
 	for _, sig := range c.order {
 		rep.Distinct = append(rep.Distinct, c.groups[sig].Group)
 	}
@@ -224,7 +261,7 @@ func adapterReports(names []string, lanes []*lane) []report.AdapterReport {
 			busy += time.Duration(st.Busy.Load())
 			if w, ok := l.adapters[ai].(*adapter.Worker); ok {
 				ar.Starts += w.StartCount()
-				ar.CPUSeconds += processCPU(w.Pid()).Seconds()
+				ar.CPUSeconds += procstat.ProcessCPU(w.Pid()).Seconds()
 			}
 		}
 		if ar.Batches > 0 {

@@ -302,6 +302,9 @@ func failureDetail(f *adapter.Failure) string {
 }
 
 func outcomeOf(r wire.Result) compare.Outcome {
+	if r.Inexpressible != "" {
+		return compare.Outcome{Inexpressible: r.Inexpressible, Detail: r.Message}
+	}
 	if r.Error != "" {
 		return compare.Outcome{Error: r.Error, Detail: r.Message}
 	}

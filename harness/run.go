@@ -36,10 +36,17 @@ type finding struct {
 
 // batchDone is what a lane reports after a batch.
 type batchDone struct {
-	cases    int
-	compared int
-	findings []finding
-	classes  []gen.Classes
+	cases         int
+	compared      int
+	findings      []finding
+	classes       []gen.Classes
+	inexpressible []absent
+}
+
+// absent is one case an adapter's native model could not hold.
+type absent struct {
+	adapter int
+	classes gen.Classes
 }
 
 // runner is the state of one Run.
@@ -274,6 +281,11 @@ func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcom
 			continue
 		}
 		d.compared++
+		for ai, o := range outs[i] {
+			if o.Absent() {
+				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i]})
+			}
+		}
 		v := cmp.Compare(outs[i])
 		if v.Agree {
 			continue
@@ -307,7 +319,7 @@ func entryKind(v compare.Verdict) string {
 func outcomes(names []string, hellos []wire.Hello, outs []compare.Outcome) []corpus.Outcome {
 	res := make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
-		co := corpus.Outcome{Adapter: names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: o.Failure}
+		co := corpus.Outcome{Adapter: names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: o.Failure, Inexpressible: o.Inexpressible}
 		if o.Canonical != nil {
 			co.Digest = hexDigest(o.Digest)
 		}

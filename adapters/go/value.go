@@ -58,6 +58,10 @@ func (e *Error) Error() string {
 	return "canonjson: " + string(e.Code) + ": " + e.Msg
 }
 
+// ErrorCode is the spec's code as a string, so that generic callers (a test
+// harness, a worker) can read it without knowing this package's types.
+func (e *Error) ErrorCode() string { return string(e.Code) }
+
 // MaxDepth is the deepest nesting the spec accepts: a container entered at a
 // level above it is too_deep.
 const MaxDepth = 512

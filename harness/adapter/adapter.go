@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"difffuzz/harness/wire"
 )
@@ -23,8 +22,9 @@ type Adapter interface {
 	// is a *Failure, or ctx's error: the batch's results are not valid, and a
 	// worker restarts on its next call.
 	RunBatch(ctx context.Context, b *Batch, out []wire.Result) error
-	// Bench has the implementation time rounds passes over cases itself.
-	Bench(ctx context.Context, cases []any, rounds int) (elapsed time.Duration, count uint64, err error)
+	// Bench has the implementation time rounds passes over cases itself,
+	// by the wall clock and its own CPU clock.
+	Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error)
 	// Close stops the adapter; it is safe to call more than once.
 	Close() error
 }

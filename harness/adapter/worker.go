@@ -131,8 +131,8 @@ func (w *Worker) readHello(timeout time.Duration) error {
 	if w.msg.Type != wire.TypeHello {
 		return fmt.Errorf("first frame is %q, want hello", w.msg.Type)
 	}
-	if w.msg.Hello.Protocol != wire.ProtocolVersion {
-		return fmt.Errorf("worker speaks protocol %d, driver %d", w.msg.Hello.Protocol, wire.ProtocolVersion)
+	if !wire.SupportedProtocol(w.msg.Hello.Protocol) {
+		return fmt.Errorf("worker speaks protocol %d, driver 1 or %d", w.msg.Hello.Protocol, wire.ProtocolVersion)
 	}
 	w.hello = w.msg.Hello
 	return nil
@@ -255,7 +255,7 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 	}
 	if !b.DigestOnly {
 		for i, r := range w.msg.Results {
-			if r.Error == "" && r.Canonical == nil {
+			if r.Error == "" && r.Inexpressible == "" && r.Canonical == nil {
 				return w.fail(ctx, protocolError{fmt.Errorf("result %d has no canonical text (the batch was not digest_only)", i)})
 			}
 		}
@@ -265,19 +265,20 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 }
 
 // Bench implements Adapter with the protocol's bench request.
-func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (time.Duration, uint64, error) {
+func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error) {
 	if err := w.ensure(ctx); err != nil {
-		return 0, 0, err
+		return wire.BenchTimes{}, err
 	}
 	w.id++
 	frame, err := w.enc.Bench(w.id, cases, rounds)
 	if err != nil {
-		return 0, 0, fmt.Errorf("adapter %s: encode bench: %w", w.cfg.Name, err)
+		return wire.BenchTimes{}, fmt.Errorf("adapter %s: encode bench: %w", w.cfg.Name, err)
 	}
-	if err := w.roundTrip(ctx, frame, wire.TypeBench, len(cases)*rounds); err != nil {
-		return 0, 0, err
+	// The worker runs two timed loops, the second one decoding too.
+	if err := w.roundTrip(ctx, frame, wire.TypeBench, 3*len(cases)*rounds); err != nil {
+		return wire.BenchTimes{}, err
 	}
-	return time.Duration(w.msg.ElapsedNS), w.msg.Count, nil
+	return w.msg.Bench, nil
 }
 
 // Close implements Adapter: it stops the process by escalation.

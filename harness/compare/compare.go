@@ -26,8 +26,15 @@ type Outcome struct {
 	Digest    []byte
 	Error     string // a spec error code, or "internal"
 	Failure   string // FailCrash or FailHang: the case made the worker fail
-	Detail    string // the error message or the stderr tail; not compared
+	// Inexpressible is the reason the adapter's native value model cannot
+	// hold the case: it has no answer to compare, and is left out.
+	Inexpressible string
+	Detail        string // the error message or the stderr tail; not compared
 }
+
+// Absent reports whether o is left out of the comparison: its adapter could
+// not even express the case.
+func (o Outcome) Absent() bool { return o.Inexpressible != "" }
 
 // Kind is the kind of the first difference between two outcomes.
 type Kind string
@@ -50,7 +57,8 @@ const (
 type Verdict struct {
 	Agree bool
 	// Groups partitions adapter indexes by equal outcome, in order of their
-	// first adapter; Groups[0] holds adapter 0, the reference.
+	// first adapter; Groups[0] holds the reference (adapter 0) unless its
+	// outcome is absent. Absent outcomes are in no group.
 	Groups [][]int
 	// Base is the index in Groups of the baseline: the largest group, the
 	// earliest on a tie (so the reference's when it is among the largest).
@@ -95,8 +103,13 @@ func Settled(outs []Outcome) bool {
 // alike reports whether all outcomes have the same digest, error code and
 // failure. Equal digests stand for equal texts: BLAKE3 does not collide.
 func alike(outs []Outcome) bool {
-	for _, o := range outs[1:] {
-		if o.Failure != outs[0].Failure || o.Error != outs[0].Error || !bytes.Equal(o.Digest, outs[0].Digest) {
+	first := -1
+	for i, o := range outs {
+		switch {
+		case o.Absent():
+		case first < 0:
+			first = i
+		case o.Failure != outs[first].Failure || o.Error != outs[first].Error || !bytes.Equal(o.Digest, outs[first].Digest):
 			return false
 		}
 	}
@@ -128,8 +141,11 @@ func (c *Comparator) Compare(outs []Outcome) Verdict {
 	ngroups := 0
 	for i := range outs {
 		c.group[i] = -1
+		if outs[i].Absent() {
+			continue
+		}
 		for j := 0; j < i; j++ {
-			if c.same(outs, i, j) {
+			if !outs[j].Absent() && c.same(outs, i, j) {
 				c.group[i] = c.group[j]
 				break
 			}
@@ -139,12 +155,14 @@ func (c *Comparator) Compare(outs []Outcome) Verdict {
 			ngroups++
 		}
 	}
-	if ngroups == 1 {
+	if ngroups <= 1 {
 		return Verdict{Agree: true}
 	}
 	v := Verdict{Groups: make([][]int, ngroups)}
 	for i, g := range c.group[:len(outs)] {
-		v.Groups[g] = append(v.Groups[g], i)
+		if g >= 0 {
+			v.Groups[g] = append(v.Groups[g], i)
+		}
 	}
 	for g := range v.Groups {
 		if len(v.Groups[g]) > len(v.Groups[v.Base]) {

@@ -54,8 +54,8 @@ func (p *proc) readHello() error {
 	switch {
 	case m.Type != wire.TypeHello:
 		return fmt.Errorf("first frame is %q, want hello", m.Type)
-	case m.Hello.Protocol != wire.ProtocolVersion:
-		return fmt.Errorf("hello has protocol %d, want %d", m.Hello.Protocol, wire.ProtocolVersion)
+	case !wire.SupportedProtocol(m.Hello.Protocol):
+		return fmt.Errorf("hello has protocol %d, want 1 or %d", m.Hello.Protocol, wire.ProtocolVersion)
 	}
 	return nil
 }

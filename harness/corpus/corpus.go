@@ -33,7 +33,10 @@ type Outcome struct {
 	Digest    string // hex
 	Error     string // a spec error code, or "internal"
 	Failure   string // "crash" or "hang"
-	Stderr    string // the worker's stderr tail, for failures
+	// Inexpressible is the reason the adapter's native model could not
+	// hold the case (it was not compared).
+	Inexpressible string
+	Stderr        string // the worker's stderr tail, for failures
 }
 
 // Entry is one case on disk.

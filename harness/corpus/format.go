@@ -45,7 +45,7 @@ func field(b []byte, name, value string) []byte {
 func (o Outcome) object() canonjson.Object {
 	var obj canonjson.Object
 	for _, kv := range [][2]string{{"impl", o.Impl}, {"version", o.Version}, {"canonical", o.Canonical},
-		{"digest", o.Digest}, {"error", o.Error}, {"failure", o.Failure}, {"stderr", o.Stderr}} {
+		{"digest", o.Digest}, {"error", o.Error}, {"failure", o.Failure}, {"inexpressible", o.Inexpressible}, {"stderr", o.Stderr}} {
 		if kv[1] != "" {
 			obj = append(obj, canonjson.Member{Key: kv[0], Value: kv[1]})
 		}
@@ -88,7 +88,7 @@ func Unmarshal(data []byte) (*Entry, error) {
 func outcome(name string, o canonjson.Object) Outcome {
 	s := func(k string) string { v, _ := lookup(o, k).(string); return v }
 	return Outcome{Adapter: name, Impl: s("impl"), Version: s("version"), Canonical: s("canonical"),
-		Digest: s("digest"), Error: s("error"), Failure: s("failure"), Stderr: s("stderr")}
+		Digest: s("digest"), Error: s("error"), Failure: s("failure"), Inexpressible: s("inexpressible"), Stderr: s("stderr")}
 }
 
 func uintField(obj canonjson.Object, key string) (uint64, bool) {

@@ -31,6 +31,14 @@ type state struct {
 	classes  Classes
 	maxLevel int // deepest container level created so far (top level = 1)
 
+	// ctx is where the next value or key goes (size, position, depth and
+	// role contexts); hit records classes in it. deepCtx is ctx of the
+	// deepest container, for the depth classes.
+	ctx     Contexts
+	deepCtx Contexts
+	cells   Cells
+	plain   bool // a directed "alone" case: fillers carry no class
+
 	// reserve holds unused random bits for small, which draws per
 	// character of a string: one PCG step serves four characters.
 	reserve     uint64
@@ -42,6 +50,69 @@ func (s *state) reset(seed, index uint64) {
 	s.pcg.Seed(seed, index)
 	s.classes, s.maxLevel = 0, 0
 	s.reserve, s.reserveBits = 0, 0
+	s.ctx, s.deepCtx, s.cells, s.plain = 0, 0, Cells{}, false
+}
+
+// hit records classes c at the current location s.ctx.
+func (s *state) hit(c Classes) {
+	s.classes |= c
+	for rest := c; rest != 0; rest &= rest - 1 {
+		s.cells[bits.TrailingZeros64(uint64(rest))] |= s.ctx
+	}
+}
+
+// at sets the current location: position i of a container of n members
+// at level, in a key or a value.
+func (s *state) at(n, i, level int, key bool) { s.ctx = loc(n, i, level, key) }
+
+// loc returns the contexts of position i in a container of n members at
+// level, in a key or a value.
+func loc(n, i, level int, key bool) Contexts {
+	c := sizeCtx(n) | posCtx(n, i) | depthCtx(level)
+	if key {
+		return c | 1<<CtxKey
+	}
+	return c | 1<<CtxValue
+}
+
+func sizeCtx(n int) Contexts {
+	switch {
+	case n <= 1:
+		return 1 << CtxSize1
+	case n <= 7:
+		return 1 << CtxSizeFew
+	case n <= 16:
+		return 1 << CtxSizeMid
+	case n < 1000:
+		return 1 << CtxSizeHundred
+	}
+	return 1 << CtxSizeThousand
+}
+
+func posCtx(n, i int) Contexts {
+	var c Contexts
+	if i == 0 {
+		c = 1 << CtxFirst
+	}
+	if i == n-1 {
+		c |= 1 << CtxLast
+	}
+	if c == 0 {
+		c = 1 << CtxMiddle
+	}
+	return c
+}
+
+func depthCtx(level int) Contexts {
+	switch {
+	case level <= 2:
+		return 1 << CtxTop
+	case level < 32:
+		return 1 << CtxNested
+	case level <= 510:
+		return 1 << CtxDeep
+	}
+	return 1 << CtxLimit
 }
 
 // small returns a number in [0, n) for 0 < n <= 1<<16 from 16 random bits.
@@ -72,10 +143,13 @@ func (s *state) chance(p float64) bool { return float64(s.u64()>>11)*0x1p-53 < p
 func (s *state) oneIn(n int) bool { return s.intn(n) == 0 }
 
 // container records that a container exists at level, for the depth bands.
+// It must be called with s.ctx at the container's own location.
 func (s *state) container(level, n int) {
-	s.maxLevel = max(s.maxLevel, level)
+	if level > s.maxLevel {
+		s.maxLevel, s.deepCtx = level, s.ctx
+	}
 	if n == 0 {
-		s.classes |= ClassEmpty
+		s.hit(ClassEmpty)
 	}
 }
 
@@ -260,6 +334,7 @@ func (s *state) array(level, n int) []any {
 	s.container(level, n)
 	a := make([]any, n)
 	for i := range a {
+		s.at(n, i, level, false)
 		a[i] = s.value(level + 1)
 	}
 	return a
@@ -269,7 +344,10 @@ func (s *state) object(level, n int) canonjson.Object {
 	s.container(level, n)
 	o := make(canonjson.Object, n)
 	for i := range o {
-		o[i] = canonjson.Member{Key: s.uniqueKey(o[:i]), Value: s.value(level + 1)}
+		s.at(n, i, level, true)
+		k := s.uniqueKey(o[:i])
+		s.at(n, i, level, false)
+		o[i] = canonjson.Member{Key: k, Value: s.value(level + 1)}
 	}
 	return o
 }

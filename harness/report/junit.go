@@ -66,6 +66,11 @@ func (r *Report) JUnit() []byte {
 		{"cases", fmt.Sprint(r.Cases)}, {"command", r.Command}} {
 		s.Properties = append(s.Properties, junitProperty{kv[0], kv[1]})
 	}
+	for _, a := range r.Adapters {
+		if a.Inexpressible > 0 {
+			s.Properties = append(s.Properties, junitProperty{"inexpressible " + a.Name, a.InexpressibleText()})
+		}
+	}
 	s.Cases = append(s.Cases, r.pairCases()...)
 	for _, g := range r.Distinct {
 		s.Cases = append(s.Cases, divergenceCase(g))

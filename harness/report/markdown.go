@@ -32,6 +32,11 @@ func (r *Report) Markdown() []byte {
 	for _, a := range r.Adapters {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %.2f | %d | %d |\n", a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors)
 	}
+	for _, a := range r.Adapters {
+		if a.Inexpressible > 0 {
+			fmt.Fprintf(&b, "\n%s cannot express %s cases: its native value model cannot hold them, so they were not compared.\n", a.Name, a.InexpressibleText())
+		}
+	}
 	fmt.Fprintf(&b, "\n### Distinct divergences: %d\n\n", len(r.Distinct))
 	for _, g := range r.Distinct {
 		input, label := g.Minimized, "minimized"

@@ -81,6 +81,21 @@ type AdapterReport struct {
 	// CPUSeconds is the CPU time of the adapter's live worker processes at
 	// the end of the run (0 for the in-process adapter: see DriverCPU).
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Inexpressible counts the cases the adapter's native value model could
+	// not hold (never compared), and InexpressibleByClass splits them by
+	// edge class (a case counts once in each of its classes).
+	Inexpressible        uint64       `json:"inexpressible,omitempty"`
+	InexpressibleByClass []ClassCount `json:"inexpressible_by_class,omitempty"`
+}
+
+// InexpressibleText is the count of inexpressible cases by class, for
+// people: "12 (duplicate-key 10, lone-surrogate 2)".
+func (a AdapterReport) InexpressibleText() string {
+	var parts []string
+	for _, c := range a.InexpressibleByClass {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Class, c.Cases))
+	}
+	return fmt.Sprintf("%d (%s)", a.Inexpressible, strings.Join(parts, ", "))
 }
 
 // ClassCount is how many cases exercised one edge class.
@@ -114,6 +129,9 @@ func (r *Report) Summary(w io.Writer) {
 	for _, a := range r.Adapters {
 		fmt.Fprintf(w, "  %-10s %s %s: %d batches, %.2f ms/batch, %d failures, %d protocol errors, %d starts\n",
 			a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors, a.Starts)
+		if a.Inexpressible > 0 {
+			fmt.Fprintf(w, "  %-10s cannot express %s\n", "", a.InexpressibleText())
+		}
 	}
 	var unhit, counts []string
 	for _, c := range r.Coverage {

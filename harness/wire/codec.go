@@ -135,13 +135,27 @@ func (e *Encoder) Bench(id uint64, cases []any, rounds int) ([]byte, error) {
 }
 
 // Hello encodes a worker's hello.
+// The model fields are left out when empty, as a version 1 worker would.
 func (e *Encoder) Hello(h Hello) ([]byte, error) {
-	e.begin(TypeHello, 5)
+	n := 5
+	if h.Model != "" {
+		n += 2
+	}
+	e.begin(TypeHello, n)
 	e.field("protocol")
 	_ = e.enc.EncodeInt(int64(h.Protocol))
 	for _, kv := range [][2]string{{"language", h.Language}, {"name", h.Name}, {"version", h.Version}} {
 		e.field(kv[0])
 		_ = e.enc.EncodeString(kv[1])
+	}
+	if h.Model != "" {
+		e.field("model")
+		_ = e.enc.EncodeString(h.Model)
+		e.field("inexpressible")
+		_ = e.enc.EncodeArrayLen(len(h.Inexpressible))
+		for _, r := range h.Inexpressible {
+			_ = e.enc.EncodeString(r)
+		}
 	}
 	return e.end()
 }
@@ -154,6 +168,14 @@ func (e *Encoder) Results(id uint64, results []Result) ([]byte, error) {
 	e.field("results")
 	_ = e.enc.EncodeArrayLen(len(results))
 	for _, r := range results {
+		if r.Inexpressible != "" {
+			_ = e.enc.EncodeMapLen(2)
+			e.field("inexpressible")
+			_ = e.enc.EncodeString(r.Inexpressible)
+			e.field("message")
+			_ = e.enc.EncodeString(r.Message)
+			continue
+		}
 		if r.Error != "" {
 			_ = e.enc.EncodeMapLen(2)
 			e.field("error")
@@ -176,12 +198,13 @@ func (e *Encoder) Results(id uint64, results []Result) ([]byte, error) {
 }
 
 // BenchResult encodes a worker's answer to a bench request.
-func (e *Encoder) BenchResult(id, elapsedNS, count uint64) ([]byte, error) {
-	e.begin(TypeBench, 4)
+func (e *Encoder) BenchResult(id uint64, t BenchTimes) ([]byte, error) {
+	e.begin(TypeBench, 7)
 	for _, kv := range []struct {
 		k string
 		v uint64
-	}{{"id", id}, {"elapsed_ns", elapsedNS}, {"count", count}} {
+	}{{"id", id}, {"elapsed_ns", t.ElapsedNS}, {"count", t.Count}, {"cpu_ns", t.CPUNS},
+		{"decode_elapsed_ns", t.DecodeElapsedNS}, {"decode_cpu_ns", t.DecodeCPUNS}} {
 		e.field(kv.k)
 		_ = e.enc.EncodeUint(kv.v)
 	}

@@ -73,10 +73,20 @@ func (dd *Decoder) field(key string, m *Message) (err error) {
 		m.Rounds, err = d.DecodeInt()
 	case "digest_only":
 		m.DigestOnly, err = d.DecodeBool()
+	case "model":
+		m.Hello.Model, err = d.DecodeString()
+	case "inexpressible":
+		m.Hello.Inexpressible, err = dd.strings()
 	case "elapsed_ns":
-		m.ElapsedNS, err = d.DecodeUint64()
+		m.Bench.ElapsedNS, err = d.DecodeUint64()
+	case "cpu_ns":
+		m.Bench.CPUNS, err = d.DecodeUint64()
+	case "decode_elapsed_ns":
+		m.Bench.DecodeElapsedNS, err = d.DecodeUint64()
+	case "decode_cpu_ns":
+		m.Bench.DecodeCPUNS, err = d.DecodeUint64()
 	case "count":
-		m.Count, err = d.DecodeUint64()
+		m.Bench.Count, err = d.DecodeUint64()
 	case "message":
 		m.Text, err = d.DecodeString()
 	case "cases":
@@ -87,6 +97,21 @@ func (dd *Decoder) field(key string, m *Message) (err error) {
 		err = d.Skip()
 	}
 	return err
+}
+
+// strings reads an array of strings, such as a hello's reasons.
+func (dd *Decoder) strings() ([]string, error) {
+	n, err := dd.vd.length(dd.d.DecodeArrayLen())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, n)
+	for i := range out {
+		if out[i], err = dd.d.DecodeString(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (dd *Decoder) cases() ([]any, error) {
@@ -138,6 +163,8 @@ func (dd *Decoder) result(r *Result, digests *[]byte) error {
 			r.Digest, err = dd.digest(digests)
 		case "error":
 			r.Error, err = dd.d.DecodeString()
+		case "inexpressible":
+			r.Inexpressible, err = dd.d.DecodeString()
 		case "message":
 			r.Message, err = dd.d.DecodeString()
 		default:
@@ -146,6 +173,12 @@ func (dd *Decoder) result(r *Result, digests *[]byte) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
+	}
+	if r.Inexpressible != "" {
+		if r.Error != "" || r.Canonical != nil || r.Digest != nil {
+			return fmt.Errorf("an inexpressible result has an outcome too")
+		}
+		return nil
 	}
 	if r.Error != "" {
 		if r.Canonical != nil {

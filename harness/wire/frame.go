@@ -11,8 +11,9 @@ import (
 	"io"
 )
 
-// ProtocolVersion is the version a worker's hello must carry.
-const ProtocolVersion = 1
+// ProtocolVersion is the version of docs/adapter-protocol.md this package
+// writes; SupportedProtocol says which versions it reads.
+const ProtocolVersion = 2
 
 // MaxFrame caps a frame body in both directions, so that a worker writing
 // garbage cannot make the driver allocate without bound.

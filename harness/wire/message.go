@@ -24,16 +24,50 @@ type Hello struct {
 	Language string
 	Name     string
 	Version  string
+	// Model is the value model the worker hands its implementation:
+	// ModelExact (also when empty: a version 1 worker) or ModelNative.
+	Model string
+	// Inexpressible lists the reasons a native worker may answer
+	// instead of a result: what its model cannot hold.
+	Inexpressible []string
 }
+
+// Value models a worker may declare in its hello.
+const (
+	ModelExact  = "exact"
+	ModelNative = "native"
+)
+
+// Reasons of an inexpressible result: what a case holds that a native value
+// model cannot. The protocol page has the table.
+const (
+	ReasonDuplicateKey  = "duplicate_key"
+	ReasonLoneSurrogate = "lone_surrogate"
+	ReasonBigInt        = "big_int"
+	ReasonNonFinite     = "non_finite"
+	ReasonNonStringKey  = "non_string_key"
+	ReasonUnsupported   = "unsupported_value"
+)
+
+// Reasons lists every reason of an inexpressible result, in the order of the
+// protocol page.
+var Reasons = []string{ReasonDuplicateKey, ReasonLoneSurrogate, ReasonBigInt, ReasonNonFinite, ReasonNonStringKey, ReasonUnsupported}
+
+// SupportedProtocol reports whether the driver speaks protocol version v:
+// the current one and version 1, which lacks only version 2's additions.
+func SupportedProtocol(v int) bool { return v == 1 || v == ProtocolVersion }
 
 // Result is one case's outcome from one worker: either Digest, with
 // Canonical unless the batch was digest_only, or Error (a spec error code, or
-// ErrorInternal) and Message.
+// ErrorInternal) and Message, or Inexpressible (a reason: the case cannot be
+// held by the worker's native model, so its implementation never saw it) and
+// Message.
 type Result struct {
-	Canonical []byte
-	Digest    []byte
-	Error     string
-	Message   string
+	Canonical     []byte
+	Digest        []byte
+	Error         string
+	Inexpressible string
+	Message       string
 }
 
 // Message is any decoded frame. Which fields are set depends on Type.
@@ -49,8 +83,19 @@ type Message struct {
 
 	Results []Result // TypeResults
 
-	ElapsedNS uint64 // TypeBench response
-	Count     uint64 // TypeBench response
+	Bench BenchTimes // TypeBench response
 
 	Text string // TypeError: the "message" field
+}
+
+// BenchTimes is a worker's answer to a bench request. The version 2 fields
+// are zero from a version 1 worker.
+type BenchTimes struct {
+	Count     uint64 // rounds × cases
+	ElapsedNS uint64 // wall time of the canonicalize+hash loop
+	CPUNS     uint64 // CPU time of the same loop (version 2)
+	// DecodeElapsedNS and DecodeCPUNS time a second loop that also decodes
+	// the cases from the frame's bytes each round (version 2).
+	DecodeElapsedNS uint64
+	DecodeCPUNS     uint64
 }

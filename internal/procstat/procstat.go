@@ -1,4 +1,7 @@
-package harness
+// Package procstat reads the CPU time and memory of processes, so that the
+// bench can charge a run's cost to every process that did the work, the
+// driver and its workers alike, in CPU time that a busy host cannot move.
+package procstat
 
 import (
 	"os"
@@ -11,9 +14,9 @@ import (
 // clockTick is USER_HZ, the unit of /proc/PID/stat times; 100 on Linux.
 const clockTick = 100
 
-// processCPU is the user+system CPU time a live process has used so far,
+// ProcessCPU is the user+system CPU time a live process has used so far,
 // from /proc; 0 if it cannot be read (the process is gone).
-func processCPU(pid int) time.Duration {
+func ProcessCPU(pid int) time.Duration {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0
@@ -33,8 +36,15 @@ func processCPU(pid int) time.Duration {
 	return time.Duration(ut+st) * time.Second / clockTick
 }
 
-// selfUsage is the driver's own CPU time and peak resident set size.
-func selfUsage() (cpu time.Duration, maxRSSBytes int64) {
+// SelfCPU is this process's user+system CPU time so far, at the kernel's
+// full resolution (unlike ProcessCPU's clock ticks).
+func SelfCPU() time.Duration {
+	cpu, _ := SelfUsage()
+	return cpu
+}
+
+// SelfUsage is this process's CPU time and peak resident set size.
+func SelfUsage() (cpu time.Duration, maxRSSBytes int64) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, 0
@@ -43,8 +53,8 @@ func selfUsage() (cpu time.Duration, maxRSSBytes int64) {
 	return cpu, ru.Maxrss * 1024
 }
 
-// currentRSS is the driver's resident set now, in bytes, from /proc.
-func currentRSS() int64 {
+// CurrentRSS is this process's resident set now, in bytes, from /proc.
+func CurrentRSS() int64 {
 	data, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
 		return 0

@@ -1,0 +1,20 @@
+// Package worker joins the Go implementation of canonical JSON to the Go
+// worker kit: how it presents itself and how the kit calls it. Both the
+// out-of-process worker (cmd/canonjson-worker) and the driver's in-process
+// adapter use it, so the two paths cannot answer differently. The library
+// itself (package canonjson) knows nothing of the protocol.
+package worker
+
+import (
+	canonjson "difffuzz/adapters/go"
+	kit "difffuzz/kits/go"
+)
+
+// Version is the Go implementation's version, reported in its hello.
+const Version = "0.1.0"
+
+// Options is the Go implementation's hello: the exact value model.
+var Options = kit.Options{Name: "canonjson-go", Version: Version, Language: "go", Model: kit.Exact}
+
+// Func is the Go implementation as the kit calls it.
+func Func(dst []byte, v any) ([]byte, error) { return canonjson.AppendCanonical(dst, v) }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"os"
+	"slices"
+	"syscall"
+	"time"
+	"unicode/utf16"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/adapters/go/worker"
+	"difffuzz/harness/wire"
+	kit "difffuzz/kits/go"
+)
+
+// implementation is the Go implementation with the mode's spec bug or its
+// misbehaviour on a marked case.
+func implementation(mode, mark string) kit.Func {
+	return func(dst []byte, v any) ([]byte, error) {
+		if mark != "" && bytes.Contains(canonjson.AppendText(nil, v), []byte(mark)) {
+			misbehave(mode)
+		}
+		switch mode {
+		case "differ":
+			return append(dst, 'x'), nil
+		case "keyorder", "number":
+			if _, err := canonjson.Canonical(v); err != nil {
+				return nil, err // rejections stay right: only the text is wrong
+			}
+			return wrong(dst, mode, v), nil
+		}
+		return worker.Func(dst, v)
+	}
+}
+
+func misbehave(mode string) {
+	switch mode {
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fakeworker: crashing on the marked case")
+		os.Exit(3)
+	case "abort":
+		fmt.Fprintln(os.Stderr, "fakeworker: aborting on the marked case")
+		syscall.Kill(os.Getpid(), syscall.SIGABRT)
+		time.Sleep(time.Second)
+	case "hang":
+		fmt.Fprintln(os.Stderr, "fakeworker: hanging on the marked case")
+		time.Sleep(time.Hour)
+	}
+}
+
+// wrong writes canonical text with one deliberate spec bug.
+func wrong(b []byte, mode string, v any) []byte {
+	switch v := v.(type) {
+	case canonjson.Object:
+		ms := slices.Clone(v)
+		if mode == "keyorder" {
+			slices.SortFunc(ms, func(x, y canonjson.Member) int {
+				return slices.Compare(utf16.Encode([]rune(x.Key)), utf16.Encode([]rune(y.Key)))
+			})
+		} else {
+			slices.SortFunc(ms, func(x, y canonjson.Member) int { return bytes.Compare([]byte(x.Key), []byte(y.Key)) })
+		}
+		b = append(b, '{')
+		for i, m := range ms {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = canonjson.AppendCanonicalValue(b, m.Key)
+			b = append(b, ':')
+			b = wrong(b, mode, m.Value)
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wrong(b, mode, x)
+		}
+		return append(b, ']')
+	case float64:
+		if mode == "number" && math.Abs(v) >= 1e21 && !math.IsInf(v, 0) {
+			f, _ := new(big.Float).SetFloat64(v).Int(nil)
+			return f.Append(b, 10)
+		}
+	}
+	b, _ = canonjson.AppendCanonicalValue(b, v)
+	return b
+}
+
+// nativeFunc is the Go implementation over the native model: json.Number
+// integers are turned back into the integers canonjson takes.
+func nativeFunc(dst []byte, v any) ([]byte, error) {
+	return canonjson.AppendCanonical(dst, fromNative(v))
+}
+
+func fromNative(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		n, _ := new(big.Int).SetString(string(v), 10)
+		if n.IsInt64() {
+			return n.Int64()
+		}
+		return n
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = fromNative(x)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = fromNative(x)
+		}
+		return out
+	}
+	return v
+}
+
+// overclaim is a native model that lies: it calls every object
+// inexpressible, though map[string]any holds most of them.
+type overclaim struct{ kit.Model }
+
+func (o overclaim) Convert(v any) (any, *kit.Inexpressible) {
+	if _, ok := v.(canonjson.Object); ok {
+		return nil, &kit.Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: "every object, falsely"}
+	}
+	return o.Model.Convert(v)
+}
+
+// tamper sits between the kit and stdout and breaks the frames the kit
+// writes, as the mode says: the transport faults no implementation can make.
+type tamper struct {
+	w    io.Writer
+	mode string
+	pend []byte
+	enc  *wire.Encoder
+	dec  *wire.Decoder
+}
+
+// Write reassembles whole frames from the kit's writes and passes each on,
+// tampered with.
+func (t *tamper) Write(p []byte) (int, error) {
+	t.pend = append(t.pend, p...)
+	for len(t.pend) >= 4 {
+		n := int(binary.BigEndian.Uint32(t.pend))
+		if len(t.pend) < 4+n {
+			break
+		}
+		body := t.pend[4 : 4+n]
+		if _, err := t.w.Write(t.frame(body)); err != nil {
+			return 0, err
+		}
+		t.pend = t.pend[4+n:]
+	}
+	return len(p), nil
+}
+
+// frame is the frame to write in place of body's.
+func (t *tamper) frame(body []byte) []byte {
+	if t.enc == nil {
+		t.enc, t.dec = wire.NewEncoder(), wire.NewDecoder()
+	}
+	var m wire.Message
+	if err := t.dec.Decode(body, &m); err != nil || (m.Type != wire.TypeResults && m.Type != wire.TypeHello) {
+		return wire.Raw(body)
+	}
+	if m.Type == wire.TypeHello {
+		if t.mode == "bad-hello" {
+			m.Hello.Protocol = 99
+		}
+		f, _ := t.enc.Hello(m.Hello)
+		return f
+	}
+	return t.results(m)
+}
+
+func (t *tamper) results(m wire.Message) []byte {
+	switch t.mode {
+	case "garbage":
+		return wire.Raw([]byte("\xc1 this is not msgpack"))
+	case "oversized":
+		var b [4]byte
+		binary.BigEndian.PutUint32(b[:], math.MaxUint32)
+		return b[:]
+	case "truncated":
+		f, _ := t.enc.Results(m.ID, m.Results)
+		os.Stdout.Write(f[:len(f)/2])
+		os.Exit(0)
+	case "wrong-id":
+		m.ID++
+	case "wrong-count":
+		if len(m.Results) > 0 {
+			m.Results = m.Results[1:]
+		}
+	case "lie-digest":
+		for i := range m.Results {
+			if m.Results[i].Digest != nil {
+				m.Results[i].Digest = make([]byte, wire.DigestSize)
+			}
+		}
+	}
+	f, _ := t.enc.Results(m.ID, m.Results)
+	return f
+}

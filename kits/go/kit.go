@@ -1,0 +1,169 @@
+// Package kit is the Go worker kit of difffuzz: it owns the worker's side of
+// the adapter protocol (docs/adapter-protocol.md), so that a worker for any
+// Go implementation of canonical JSON is a few lines:
+//
+//	func main() {
+//		kit.Main(kit.Options{Name: "my-sdk", Version: "1.2.0", Model: kit.Native(kit.Float64)},
+//			func(dst []byte, v any) ([]byte, error) {
+//				b, err := mysdk.Canonical(v)
+//				return append(dst, b...), err
+//			})
+//	}
+//
+// The kit reads and checks every frame, decodes the cases, converts each into
+// the declared value model (answering "inexpressible" for a case the model
+// cannot hold), calls the implementation, hashes its text with BLAKE3, and
+// answers batches (digest_only included) and bench requests. No case stops the
+// worker: a panic or an error without a spec code is an "internal" result.
+//
+// The same Compute is what the driver's in-process Go adapter runs, so the
+// in-process and out-of-process paths cannot answer differently.
+package kit
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"difffuzz/harness/wire"
+	"lukechampine.com/blake3"
+)
+
+// Func is an implementation under test: it appends the canonical text of v
+// to dst and returns the extended slice, or fails. An error carrying a spec
+// error code (see Reject and Coder) is answered as that code; any other error,
+// and any panic, is an "internal" result: a finding against the
+// implementation. v is a value of the worker's Model.
+type Func func(dst []byte, v any) ([]byte, error)
+
+// Options describe the worker in its hello.
+type Options struct {
+	Name     string // the implementation's package name; required
+	Version  string // its version; required
+	Language string // "go" if empty
+	Model    Model  // Exact if nil
+}
+
+// Coder is an error that carries one of the spec's error codes, such as
+// "duplicate_key". The kit finds it anywhere in an error's chain.
+type Coder interface {
+	error
+	ErrorCode() string
+}
+
+// Reject returns an error with a spec error code, for implementations whose
+// own errors carry none.
+func Reject(code, msg string) error { return &rejection{code: code, msg: msg} }
+
+type rejection struct{ code, msg string }
+
+func (r *rejection) Error() string     { return r.code + ": " + r.msg }
+func (r *rejection) ErrorCode() string { return r.code }
+
+// Main serves the protocol on the process's stdin and stdout and exits with
+// Serve's status.
+func Main(opts Options, fn Func) {
+	os.Exit(Serve(os.Stdin, os.Stdout, os.Stderr, opts, fn))
+}
+
+// Serve runs the worker loop until r ends, and returns the exit status the
+// protocol asks for: 0 at a clean end of input, 2 when the stream cannot be
+// resynchronised (a frame length out of range, input ending inside a frame),
+// 1 when w fails. Messages for people go to logw.
+func Serve(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func) int {
+	s := newServer(w, opts, fn)
+	if err := s.send(s.enc.Hello(s.hello)); err != nil {
+		fmt.Fprintf(logw, "%s: hello: %v\n", opts.Name, err)
+		return 1
+	}
+	frames := wire.NewFrameReader(bufio.NewReaderSize(r, 1<<16))
+	for {
+		body, err := frames.Next()
+		switch {
+		case err == io.EOF:
+			return 0
+		case errors.Is(err, wire.ErrFrameSize), errors.Is(err, io.ErrUnexpectedEOF):
+			s.send(s.enc.Error(0, err.Error())) // best effort: the stream is lost
+			return 2
+		case err != nil:
+			fmt.Fprintf(logw, "%s: read: %v\n", opts.Name, err)
+			return 1
+		}
+		if err := s.handle(body); err != nil {
+			fmt.Fprintf(logw, "%s: write: %v\n", opts.Name, err)
+			return 1
+		}
+	}
+}
+
+// Hello is the hello a worker with these options sends.
+func (o Options) Hello() wire.Hello {
+	m := o.model()
+	h := wire.Hello{Protocol: wire.ProtocolVersion, Language: o.Language, Name: o.Name, Version: o.Version,
+		Model: m.Name(), Inexpressible: m.Reasons()}
+	if h.Language == "" {
+		h.Language = "go"
+	}
+	return h
+}
+
+func (o Options) model() Model {
+	if o.Model == nil {
+		return Exact
+	}
+	return o.Model
+}
+
+// Compute is one case through fn, as a worker answers it: the model's
+// conversion, then fn, then the digest. With digestOnly the text is left
+// out of the result; buf, if not nil, is reused for the text and keeps the
+// grown buffer for the next call.
+func Compute(m Model, fn Func, v any, digestOnly bool, buf *[]byte) (r wire.Result) {
+	defer internalOnPanic(&r)
+	nv, reason := m.Convert(v)
+	if reason != nil {
+		return wire.Result{Inexpressible: reason.Reason, Message: reason.Msg}
+	}
+	var dst []byte
+	if buf != nil {
+		dst = (*buf)[:0]
+	}
+	text, err := fn(dst, nv)
+	if err != nil {
+		return errorResult(err)
+	}
+	sum := blake3.Sum256(text)
+	if digestOnly {
+		if buf != nil && cap(text) <= maxScratch {
+			*buf = text
+		}
+		return wire.Result{Digest: sum[:]}
+	}
+	if buf != nil { // the text outlives the call: it must not share buf
+		text = append([]byte(nil), text...)
+	}
+	return wire.Result{Canonical: text, Digest: sum[:]}
+}
+
+// maxScratch is the largest text buffer kept for reuse, so that one huge
+// case does not pin its memory for the rest of the run.
+const maxScratch = 1 << 20
+
+// internalOnPanic, deferred, answers a panic of the implementation as an
+// internal result: one case never stops a worker.
+func internalOnPanic(r *wire.Result) {
+	if p := recover(); p != nil {
+		*r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+	}
+}
+
+func errorResult(err error) wire.Result {
+	var c Coder
+	if errors.As(err, &c) {
+		return wire.Result{Error: c.ErrorCode(), Message: err.Error()}
+	}
+	return wire.Result{Error: wire.ErrorInternal, Message: err.Error()}
+}

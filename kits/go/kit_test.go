@@ -1,0 +1,179 @@
+package kit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/wire"
+	kit "difffuzz/kits/go"
+	"github.com/google/go-cmp/cmp"
+	"lukechampine.com/blake3"
+)
+
+func obj(kv ...any) canonjson.Object {
+	var o canonjson.Object
+	for i := 0; i < len(kv); i += 2 {
+		o = append(o, canonjson.Member{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return o
+}
+
+// Compute turns every way an implementation can end into one result: text
+// and digest, a spec code, or internal for a panic or an uncoded error.
+func TestCompute(t *testing.T) {
+	boom := func([]byte, any) ([]byte, error) { panic("boom") }
+	plain := func([]byte, any) ([]byte, error) { return nil, errors.New("no") }
+	coded := func([]byte, any) ([]byte, error) { return nil, kit.Reject("too_deep", "deep") }
+	ok := func(dst []byte, v any) ([]byte, error) { return append(dst, "null"...), nil }
+	sum := blake3.Sum256([]byte("null"))
+	tests := []struct {
+		name    string
+		fn      kit.Func
+		digest  bool
+		want    wire.Result
+		message string
+	}{
+		{"text", ok, false, wire.Result{Canonical: []byte("null"), Digest: sum[:]}, ""},
+		{"digest only", ok, true, wire.Result{Digest: sum[:]}, ""},
+		{"panic", boom, false, wire.Result{Error: wire.ErrorInternal}, "panic: boom"},
+		{"uncoded error", plain, false, wire.Result{Error: wire.ErrorInternal}, "no"},
+		{"coded error", coded, true, wire.Result{Error: "too_deep"}, "deep"},
+		{"library error", func(dst []byte, v any) ([]byte, error) { return canonjson.AppendCanonical(dst, v) }, false,
+			wire.Result{Error: "duplicate_key"}, "duplicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf []byte
+			got := kit.Compute(kit.Exact, tt.fn, obj("a", 1, "a", 2), tt.digest, &buf)
+			if !strings.Contains(got.Message, tt.message) {
+				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
+			}
+			got.Message = ""
+			if diff := cmp.Diff(tt.want, got); diff != "" && tt.name != "library error" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			} else if tt.name == "library error" && got.Error != tt.want.Error {
+				t.Errorf("error %q, want %q", got.Error, tt.want.Error)
+			}
+		})
+	}
+}
+
+// The native model never converts lossily: each case it cannot hold gets
+// its reason, and the rest arrive as encoding/json would produce them.
+func TestNative(t *testing.T) {
+	big70 := new(big.Int).Lsh(big.NewInt(1), 70)
+	tests := []struct {
+		name    string
+		numbers kit.Numbers
+		in      any
+		want    any
+		reason  string
+	}{
+		{"object", kit.Float64, obj("b", int64(1), "a", []any{"x", nil, true}), map[string]any{"a": []any{"x", nil, true}, "b": 1.0}, ""},
+		{"proto key", kit.Float64, obj("__proto__", 0.5), map[string]any{"__proto__": 0.5}, ""},
+		{"repeated key", kit.Float64, obj("a", 1.0, "b", obj("k", 1.0, "k", 2.0)), nil, wire.ReasonDuplicateKey},
+		{"repeated key far apart", kit.Float64, obj("k", 1.0, "x", 1.0, "y", 1.0, "k", 2.0), nil, wire.ReasonDuplicateKey},
+		{"2^53 fits", kit.Float64, int64(1 << 53), float64(1 << 53), ""},
+		{"2^53+1", kit.Float64, int64(1<<53 + 1), nil, wire.ReasonBigInt},
+		{"-2^53-1", kit.Float64, int64(-(1 << 53) - 1), nil, wire.ReasonBigInt},
+		{"big as float64", kit.Float64, big70, nil, wire.ReasonBigInt},
+		{"big as json.Number", kit.JSONNumber, big70, json.Number(big70.String()), ""},
+		{"int as json.Number", kit.JSONNumber, int64(-7), json.Number("-7"), ""},
+		{"lone surrogate value", kit.Float64, []any{"a\xed\xa0\x80"}, nil, wire.ReasonLoneSurrogate},
+		{"lone surrogate key", kit.Float64, obj("\xed\xbf\xbf", 1.0), nil, wire.ReasonLoneSurrogate},
+		{"non-string key", kit.Float64, canonjson.RawObject{{Key: int64(1), Value: 1.0}}, nil, wire.ReasonNonStringKey},
+		{"bin", kit.Float64, wire.Unsupported{Reason: "bin"}, nil, wire.ReasonUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := kit.Native(tt.numbers)
+			got, bad := m.Convert(tt.in)
+			switch {
+			case tt.reason != "":
+				if bad == nil || bad.Reason != tt.reason {
+					t.Fatalf("Convert = %v, %+v; want reason %s", got, bad, tt.reason)
+				}
+				if !contains(m.Reasons(), bad.Reason) {
+					t.Errorf("reason %s not declared in %v", bad.Reason, m.Reasons())
+				}
+			case bad != nil:
+				t.Fatalf("Convert: inexpressible %+v", bad)
+			default:
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("Convert (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Serve answers a hello, a batch (with an inexpressible case), a bench and
+// a request it cannot read, then ends cleanly at EOF.
+func TestServe(t *testing.T) {
+	enc, dec := wire.NewEncoder(), wire.NewDecoder()
+	var in bytes.Buffer
+	batch, _ := enc.Batch(1, []any{obj("a", 1.0), obj("a", 1.0, "a", 2.0)})
+	in.Write(batch)
+	bench, _ := enc.Bench(2, []any{obj("a", 1.0)}, 3)
+	in.Write(bench)
+	in.Write(wire.Raw([]byte{0x93, 1, 2, 3})) // an array, not a map
+	var out, logs bytes.Buffer
+	opts := kit.Options{Name: "t", Version: "1", Model: kit.Native(kit.Float64)}
+	fn := func(dst []byte, v any) ([]byte, error) { return canonjson.AppendCanonicalValue(dst, v) }
+	if code := kit.Serve(&in, &out, &logs, opts, fn); code != 0 {
+		t.Fatalf("Serve = %d, want 0; log %s", code, logs.String())
+	}
+	frames := wire.NewFrameReader(&out)
+	var msgs []wire.Message
+	for {
+		body, err := frames.Next()
+		if err != nil {
+			break
+		}
+		var m wire.Message
+		if err := dec.Decode(body, &m); err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+	}
+	if len(msgs) != 4 {
+		t.Fatalf("%d frames, want 4", len(msgs))
+	}
+	if h := msgs[0].Hello; h.Protocol != 2 || h.Model != "native" || !contains(h.Inexpressible, "duplicate_key") {
+		t.Errorf("hello %+v", h)
+	}
+	if r := msgs[1].Results; len(r) != 2 || string(r[0].Canonical) != `{"a":1}` || r[1].Inexpressible != "duplicate_key" {
+		t.Errorf("results %+v", r)
+	}
+	if b := msgs[2].Bench; b.Count != 3 || b.ElapsedNS == 0 || b.DecodeElapsedNS == 0 {
+		t.Errorf("bench %+v", b)
+	}
+	if msgs[3].Type != wire.TypeError {
+		t.Errorf("unreadable request answered %q, want error", msgs[3].Type)
+	}
+}
+
+// A frame length out of range ends the worker with status 2: the stream
+// cannot be resynchronised.
+func TestServeBadFrame(t *testing.T) {
+	for _, in := range [][]byte{{0, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {0, 0, 0, 9, 0x80}} {
+		var out, logs bytes.Buffer
+		if code := kit.Serve(bytes.NewReader(in), &out, &logs, kit.Options{Name: "t", Version: "1"}, nil); code != 2 {
+			t.Errorf("input %x: status %d, want 2", in, code)
+		}
+	}
+}

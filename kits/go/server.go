@@ -1,0 +1,108 @@
+package kit
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"difffuzz/harness/wire"
+	"difffuzz/internal/procstat"
+)
+
+// server is one worker's loop state; every buffer in it is reused between
+// frames, so a long run makes no garbage per batch beyond the results.
+type server struct {
+	out     *bufio.Writer
+	enc     *wire.Encoder
+	dec     *wire.Decoder
+	hello   wire.Hello
+	model   Model
+	fn      Func
+	msg     wire.Message
+	results []wire.Result
+	buf     []byte
+}
+
+func newServer(w io.Writer, opts Options, fn Func) *server {
+	return &server{out: bufio.NewWriterSize(w, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
+		hello: opts.Hello(), model: opts.model(), fn: fn}
+}
+
+// send writes one encoded frame and flushes it: the driver waits for it.
+func (s *server) send(frame []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	if _, err := s.out.Write(frame); err != nil {
+		return err
+	}
+	return s.out.Flush()
+}
+
+// handle answers one request frame. Only a failure to write is an error: a
+// request that cannot be read is answered with an error response.
+func (s *server) handle(body []byte) error {
+	if err := s.dec.Decode(body, &s.msg); err != nil {
+		return s.send(s.enc.Error(0, err.Error()))
+	}
+	switch s.msg.Type {
+	case wire.TypeBatch:
+		return s.batch()
+	case wire.TypeBench:
+		return s.bench(body)
+	}
+	return s.send(s.enc.Error(s.msg.ID, fmt.Sprintf("unknown request type %q", s.msg.Type)))
+}
+
+func (s *server) batch() error {
+	cases := s.msg.Cases
+	s.results = slices.Grow(s.results[:0], len(cases))[:len(cases)]
+	var buf *[]byte // texts that are sent need their own memory
+	if s.msg.DigestOnly {
+		buf = &s.buf
+	}
+	for i, c := range cases {
+		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, buf)
+	}
+	frame, err := s.enc.Results(s.msg.ID, s.results)
+	if err != nil { // a response over the cap: say so, keep serving
+		frame, err = s.enc.Error(s.msg.ID, fmt.Sprintf("results: %v", err))
+	}
+	return s.send(frame, err)
+}
+
+// bench times the implementation alone, then decoding included, each by
+// the wall clock and by this process's CPU clock.
+func (s *server) bench(body []byte) error {
+	id, rounds, cases := s.msg.ID, s.msg.Rounds, s.msg.Cases
+	t := wire.BenchTimes{Count: uint64(rounds * len(cases))}
+	t.ElapsedNS, t.CPUNS = timed(func() {
+		for range rounds {
+			for _, c := range cases {
+				Compute(s.model, s.fn, c, true, &s.buf)
+			}
+		}
+	})
+	body = slices.Clone(body) // the frame reader reuses its buffer
+	var msg wire.Message
+	t.DecodeElapsedNS, t.DecodeCPUNS = timed(func() {
+		for range rounds {
+			if s.dec.Decode(body, &msg) != nil {
+				return
+			}
+			for _, c := range msg.Cases {
+				Compute(s.model, s.fn, c, true, &s.buf)
+			}
+		}
+	})
+	return s.send(s.enc.BenchResult(id, t))
+}
+
+// timed runs f and returns its wall and CPU time in nanoseconds.
+func timed(f func()) (wallNS, cpuNS uint64) {
+	cpu, start := procstat.SelfCPU(), time.Now()
+	f()
+	return uint64(time.Since(start)), uint64(procstat.SelfCPU() - cpu)
+}
