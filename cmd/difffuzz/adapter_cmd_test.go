@@ -75,7 +75,7 @@ func TestAdapterCheckGoWorker(t *testing.T) {
 	if want := min(len(got), 1); code != want {
 		t.Errorf("exit %d, want %d", code, want)
 	}
-	for _, check := range []string{"PASS handshake (protocol 1, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
+	for _, check := range []string{"PASS handshake (protocol 2, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
 		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out)", "PASS eof"} {
 		if !strings.Contains(out, check) {
 			t.Errorf("no %q line", check)
@@ -202,4 +202,34 @@ func running(t *testing.T, path string) []string {
 		}
 	}
 	return pids
+}
+
+// A native worker passes when its inexpressible answers are declared and
+// true, and fails when it hides cases its model can hold.
+func TestAdapterCheckNativeModel(t *testing.T) {
+	tests := []struct {
+		mode   string
+		code   int
+		lines  []string
+		refuse string
+	}{
+		{"native", 0, []string{"PASS generated (512 cases, seed 1)", "PASS digest-only", "PASS spec-examples", "PASS error-codes/duplicate_key"}, "FAIL"},
+		{"overclaim", 1, []string{"FAIL generated: ", "for a case that holds no such thing"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s", code, tt.code, out)
+			}
+			for _, l := range tt.lines {
+				if !strings.Contains(out, l) {
+					t.Errorf("no %q in:\n%s", l, out)
+				}
+			}
+			if tt.refuse != "" && strings.Contains(out, tt.refuse) {
+				t.Errorf("unexpected %q in:\n%s", tt.refuse, out)
+			}
+		})
+	}
 }

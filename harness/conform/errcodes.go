@@ -100,7 +100,7 @@ func (r *runner) errorCodeCheck(code string) func(context.Context) (string, erro
 		}
 		var fails failures
 		for i, c := range cases {
-			if m := mismatch(results[i], wantCode(code)); m != "" {
+			if m := r.verdict(results[i], wantCode(code), nil); m != "" {
 				fails.add(r, name, "%s (msgpack %s): %s", c.name, hexClip(c.msgpack), m)
 			}
 		}

@@ -54,7 +54,7 @@ func (r *runner) specExamples(ctx context.Context) (string, error) {
 	}
 	var fails failures
 	for i, ex := range specExamples {
-		if m := mismatch(results[i], ex.want); m != "" {
+		if m := r.verdict(results[i], ex.want, cases[i]); m != "" {
 			fails.add(r, "spec-examples", "example %d %s: %s", i+1, clip(ex.input, 80), m)
 		}
 	}

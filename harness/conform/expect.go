@@ -38,6 +38,8 @@ func wantGo(v any) want {
 // BLAKE3 of its own text as its digest.
 func mismatch(got wire.Result, w want) string {
 	switch {
+	case got.Inexpressible != "":
+		return fmt.Sprintf("answered inexpressible (%s: %s) for a case every value model holds", got.Inexpressible, clip(got.Message, 80))
 	case got.Error != "" && w.code == "":
 		return fmt.Sprintf("got error %s (%s), want %s", got.Error, clip(got.Message, 120), excerpt(w.canonical, 0))
 	case got.Error != "" && got.Error != w.code:

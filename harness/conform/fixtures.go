@@ -127,7 +127,7 @@ func (r *runner) fixtureCheck(f fixtureFile) func(context.Context) (string, erro
 				break
 			}
 			for i, c := range batch {
-				if m := fixtureMismatch(results[i], c); m != "" {
+				if m := r.fixtureMismatch(results[i], c); m != "" {
 					fails.add(r, name, "%s:%d (%s): %s", f.name, c.line, c.category, m)
 				}
 			}
@@ -138,7 +138,10 @@ func (r *runner) fixtureCheck(f fixtureFile) func(context.Context) (string, erro
 
 // fixtureMismatch is mismatch, plus the digest against the recorded
 // signature.
-func fixtureMismatch(got wire.Result, c fixtureCase) string {
+func (r *runner) fixtureMismatch(got wire.Result, c fixtureCase) string {
+	if got.Inexpressible != "" {
+		return r.inexpressible(got, nil)
+	}
 	if m := mismatch(got, c.want); m != "" {
 		return m
 	}

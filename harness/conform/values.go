@@ -33,7 +33,7 @@ func (r *runner) generated(ctx context.Context) (string, error) {
 			break
 		}
 		for i, c := range cases {
-			if m := mismatch(results[i], wantGo(c)); m != "" {
+			if m := r.verdict(results[i], wantGo(c), c); m != "" {
 				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
 			}
 		}
@@ -70,7 +70,7 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 		} else if got.Error == "" && w.code == "" {
 			got.Canonical = w.canonical // the digest must then be BLAKE3 of the expected text
 		}
-		if m := mismatch(got, w); m != "" {
+		if m := r.verdict(got, w, c); m != "" {
 			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
 		}
 	}
@@ -108,7 +108,7 @@ func (r *runner) largeValues(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", lv.name, err)
 		}
-		if m := mismatch(results[0], wantGo(v)); m != "" {
+		if m := r.verdict(results[0], wantGo(v), v); m != "" {
 			return "", fmt.Errorf("%s: %s", lv.name, m)
 		}
 	}

@@ -1,0 +1,88 @@
+package conform
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"unicode/utf8"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/wire"
+)
+
+// verdict is mismatch, except that a native worker's inexpressible answer
+// is judged on its own terms: c is the case, or nil when the check only has
+// its bytes (then only the declaration is checked).
+func (r *runner) verdict(got wire.Result, w want, c any) string {
+	if got.Inexpressible == "" {
+		return mismatch(got, w)
+	}
+	return r.inexpressible(got, c)
+}
+
+// inexpressible is "" when a worker may answer got for c: its hello says
+// it has a native model and declares the reason, and c holds what the
+// reason names. Anything else is a worker that hides cases from the
+// comparison, which is worse than a wrong answer: nobody would see it.
+func (r *runner) inexpressible(got wire.Result, c any) string {
+	h := r.w.Hello()
+	switch {
+	case h.Model != wire.ModelNative:
+		return fmt.Sprintf("answered inexpressible (%s) but its hello declares the %q model", got.Inexpressible, modelName(h.Model))
+	case !slices.Contains(h.Inexpressible, got.Inexpressible):
+		return fmt.Sprintf("answered inexpressible (%s), a reason its hello does not declare (%v)", got.Inexpressible, h.Inexpressible)
+	case c != nil && !holds(c, got.Inexpressible):
+		return fmt.Sprintf("answered inexpressible (%s: %s) for a case that holds no such thing", got.Inexpressible, clip(got.Message, 80))
+	}
+	return ""
+}
+
+func modelName(m string) string {
+	if m == "" {
+		return wire.ModelExact
+	}
+	return m
+}
+
+// holds reports whether v has what reason names somewhere inside it. Its
+// thresholds are the loosest of any native model: an integer is big from
+// 2^53 on (JavaScript's safe range ends just below).
+func holds(v any, reason string) bool {
+	switch v := v.(type) {
+	case int64:
+		return reason == wire.ReasonBigInt && (v >= 1<<53 || v <= -(1<<53))
+	case *big.Int:
+		return reason == wire.ReasonBigInt
+	case float64:
+		return reason == wire.ReasonNonFinite && (math.IsNaN(v) || math.IsInf(v, 0))
+	case string:
+		return reason == wire.ReasonLoneSurrogate && !utf8.ValidString(v)
+	case wire.Unsupported:
+		return reason == wire.ReasonUnsupported
+	case []any:
+		return slices.ContainsFunc(v, func(x any) bool { return holds(x, reason) })
+	case canonjson.Object:
+		return objectHolds(v, reason)
+	case canonjson.RawObject:
+		if reason == wire.ReasonNonStringKey {
+			return true
+		}
+		return slices.ContainsFunc(v, func(m canonjson.RawMember) bool { return holds(m.Key, reason) || holds(m.Value, reason) })
+	}
+	return false
+}
+
+func objectHolds(o canonjson.Object, reason string) bool {
+	seen := make(map[string]bool, len(o))
+	for _, m := range o {
+		if reason == wire.ReasonDuplicateKey && seen[m.Key] {
+			return true
+		}
+		seen[m.Key] = true
+		if holds(m.Key, reason) || holds(m.Value, reason) {
+			return true
+		}
+	}
+	return false
+}
