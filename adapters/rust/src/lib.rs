@@ -5,12 +5,13 @@
 //! (Python, Go, TypeScript, Rust) must produce identically, so this crate
 //! follows the spec to the byte: validation in input order with the spec's
 //! error precedence, code-point key order, Python `ensure_ascii` escaping and
-//! ECMAScript float text. The library knows nothing of the worker protocol;
-//! the msgpack mapping lives in [`wire`].
+//! ECMAScript float text. The library knows nothing of the worker protocol:
+//! the difffuzz worker (`worker/`) builds [`Value`]s with the worker kit.
 
 use std::fmt;
 
-pub mod wire;
+/// This crate's version, for a worker's hello.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! The golden fixtures (tests/fixtures/canonical-json-fuzz/*.jsonl): every
-//! line's `msgpack` case, decoded by this crate's wire decoder, must give the
+//! line's `msgpack` case, decoded by the kit into the exact model, must give the
 //! reference canonical text and signature byte for byte, or the same error
 //! code. `CANONJSON_FIXTURES_DIR` points the test at another folder.
 
@@ -8,14 +8,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use canonjson::wire;
+use difffuzz_kit::decode;
 
 fn fixtures_dir() -> PathBuf {
     match std::env::var_os("CANONJSON_FIXTURES_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/canonical-json-fuzz")
-        }
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../tests/fixtures/canonical-json-fuzz"),
     }
 }
 
@@ -68,9 +67,9 @@ fn parse_line(line: &str) -> Result<Fixture, String> {
 
 /// None when this implementation agrees with the fixture, else why not.
 fn check(fixture: &Fixture) -> Option<String> {
-    let value = match wire::decode_value(&fixture.msgpack) {
+    let value = match decode::decode(&mut canonjson_worker::Exact::default(), &fixture.msgpack) {
         Ok(v) => v,
-        Err(e) => return Some(format!("wire decoder refused the case: {e}")),
+        Err(e) => return Some(format!("wire decoder refused the case: {e:?}")),
     };
     match (&fixture.expected, canonjson::canonical(&value)) {
         (Expected::Canonical { text, signature }, Ok(got)) => {

@@ -118,14 +118,20 @@ fn hello_comes_first_unasked() {
     let hello = w.recv();
     let want = [
         ("type", Mp::from("hello")),
-        ("protocol", Mp::from(1)),
+        ("protocol", Mp::from(2)),
         ("language", Mp::from("rust")),
         ("name", Mp::from("canonjson-rust")),
-        ("version", Mp::from(env!("CARGO_PKG_VERSION"))),
+        ("version", Mp::from(canonjson::VERSION)),
+        ("model", Mp::from("exact")),
     ];
     for (name, value) in want {
         assert_eq!(field(&hello, name), &value, "hello {name}");
     }
+    // An exact worker never answers inexpressible, so it declares nothing.
+    let declared = hello.as_map().unwrap().iter();
+    assert!(!declared
+        .into_iter()
+        .any(|(k, _)| k == &Mp::from("inexpressible")));
     assert_eq!(w.finish(), 0);
 }
 
@@ -207,8 +213,10 @@ fn bench_times_rounds_over_all_cases() {
     assert_eq!(field(&response, "type"), &Mp::from("bench"));
     assert_eq!(field(&response, "id"), &Mp::from(9));
     assert_eq!(field(&response, "count"), &Mp::from(12));
-    let elapsed = field(&response, "elapsed_ns").as_u64().expect("unsigned");
-    assert!(elapsed > 0 && elapsed < 10_000_000_000, "elapsed {elapsed}");
+    for name in ["elapsed_ns", "cpu_ns", "decode_elapsed_ns", "decode_cpu_ns"] {
+        let ns = field(&response, name).as_u64().expect("unsigned");
+        assert!(ns > 0 && ns < 10_000_000_000, "{name} {ns}");
+    }
     assert_eq!(w.finish(), 0);
 }
 
@@ -346,7 +354,7 @@ fn patched(message: &Mp, from: u8, to: u8) -> Vec<u8> {
 /// Deepest case a batch may carry: a request's members may nest
 /// `MAX_WIRE_NESTING` levels, and a case sits one level down.
 fn wire_case_limit() -> usize {
-    canonjson::wire::MAX_WIRE_NESTING - 1
+    difffuzz_kit::decode::MAX_WIRE_NESTING - 1
 }
 
 fn deep_request(levels: usize) -> Vec<u8> {

@@ -1,10 +1,38 @@
-//! The msgpack mapping and framing of `docs/adapter-protocol.md`. Inputs are
-//! built with rmpv's own encoder or written byte by byte, so these tests do
-//! not trust `wire::encode_value` to check `wire::decode_value`.
+//! The msgpack mapping of `docs/adapter-protocol.md` as this worker sees it:
+//! the kit's decoder building `canonjson` values through the exact model,
+//! then the library's answer. Inputs are built with rmpv's own encoder or
+//! written byte by byte, so the decoder is not checked against itself.
 
-use canonjson::wire::{self, FrameError, MAX_FRAME_LEN};
 use canonjson::{BigInt, Key, Value};
+use canonjson_worker::Exact;
 use rmpv::Value as Mp;
+
+/// The kit's decoding entry points, with the exact model filled in.
+mod wire {
+    use difffuzz_kit::decode::{self, Fault};
+    pub use difffuzz_kit::decode::{expect_end, skip_value, DecodeError, MAX_WIRE_NESTING};
+
+    /// An exact model never answers inexpressible, so only malformed
+    /// msgpack fails.
+    fn malformed(fault: Fault) -> DecodeError {
+        match fault {
+            Fault::Malformed(e) => e,
+            Fault::Inexpressible(why) => panic!("the exact model refused a case: {why:?}"),
+        }
+    }
+
+    pub fn decode_value(bytes: &[u8]) -> Result<canonjson::Value, DecodeError> {
+        decode::decode(&mut super::Exact::default(), bytes).map_err(malformed)
+    }
+
+    pub fn read_value(
+        model: &mut super::Exact,
+        rd: &mut &[u8],
+        levels: usize,
+    ) -> Result<canonjson::Value, DecodeError> {
+        decode::read_value(model, rd, levels).map_err(malformed)
+    }
+}
 
 fn mp_bytes(v: &Mp) -> Vec<u8> {
     let mut out = Vec::new();
@@ -367,7 +395,7 @@ fn skipping_steps_over_exactly_what_reading_reads() {
         let mut bytes = input.clone();
         bytes.extend_from_slice(&[0xc0, 0x07]);
         let mut read = bytes.as_slice();
-        wire::read_value(&mut read, wire::MAX_WIRE_NESTING).unwrap();
+        wire::read_value(&mut Exact::default(), &mut read, wire::MAX_WIRE_NESTING).unwrap();
         let mut skipped = bytes.as_slice();
         wire::skip_value(&mut skipped, wire::MAX_WIRE_NESTING).unwrap();
         assert_eq!(read, [0xc0, 0x07], "read {input:x?}");
@@ -420,12 +448,10 @@ fn a_1000_level_case_decodes_on_a_default_stack() {
         assert_eq!(canonjson::canonical(&case).unwrap_err().code(), "too_deep");
         let mut rd = call.as_slice();
         wire::skip_value(&mut rd, wire::MAX_WIRE_NESTING).expect("1000 levels skip");
-        let mut decoder = wire::Decoder::default();
+        let mut model = Exact::default();
         let mut rd = call.as_slice();
-        let again = decoder
-            .read_value(&mut rd, 1000)
-            .expect("exactly 1000 levels");
-        decoder.recycle(again);
+        let again = wire::read_value(&mut model, &mut rd, 1000).expect("exactly 1000 levels");
+        difffuzz_kit::Model::recycle(&mut model, again);
     })
     .join()
     .expect("no stack overflow");
@@ -474,13 +500,13 @@ fn a_recycling_decoder_reads_every_value_as_a_fresh_one_does() {
     ];
     let mut cases: Vec<Vec<u8>> = values.iter().map(mp_bytes).collect();
     cases.push(bad_utf8_call());
-    let mut decoder = wire::Decoder::default();
+    let mut model = Exact::default();
     // Twice round, so that the second pass reads into recycled buffers of
     // every size the first pass left.
     for round in 0..2 {
         for (i, bytes) in cases.iter().enumerate() {
             let mut rd = bytes.as_slice();
-            let got = decoder.read_value(&mut rd, wire::MAX_WIRE_NESTING).unwrap();
+            let got = wire::read_value(&mut model, &mut rd, wire::MAX_WIRE_NESTING).unwrap();
             let want = wire::decode_value(bytes).unwrap();
             assert_eq!(got, want, "round {round}, case {i}");
             assert_eq!(
@@ -488,127 +514,7 @@ fn a_recycling_decoder_reads_every_value_as_a_fresh_one_does() {
                 canonjson::canonical(&want),
                 "round {round}, case {i}"
             );
-            decoder.recycle(got);
+            difffuzz_kit::Model::recycle(&mut model, got);
         }
     }
-}
-
-#[test]
-fn encode_value_round_trips_and_follows_the_protocol() {
-    let values = vec![
-        Value::Null,
-        Value::Bool(true),
-        Value::Int(-1),
-        Value::Int(i64::MIN.into()),
-        Value::Int(u64::MAX.into()),
-        Value::Float(2.5),
-        Value::Float(-0.0),
-        Value::from("x\u{1f600}"),
-        Value::from_utf16(vec![0xd800, 0x61]),
-        Value::BigInt(BigInt::parse("-1000000000000000000000000000000").unwrap()),
-        Value::Array(vec![Value::Null, Value::Array(vec![])]),
-        Value::Object(vec![
-            (Key::from("b"), Value::Int(1)),
-            (Key::from("b"), Value::Int(2)),
-            (Key::from_utf16(vec![0xdc00]), Value::Null),
-            (Key::NonString(Box::new(Value::Int(7))), Value::Null),
-        ]),
-    ];
-    for v in values {
-        let mut bytes = Vec::new();
-        wire::encode_value(&v, &mut bytes);
-        assert_eq!(wire::decode_value(&bytes).unwrap(), v, "round trip {v:?}");
-    }
-    let encoded = |v: Value| {
-        let mut out = Vec::new();
-        wire::encode_value(&v, &mut out);
-        out
-    };
-    // Floats always as float 64, even when float 32 would hold them.
-    assert_eq!(
-        encoded(Value::Float(1.0)),
-        [0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0]
-    );
-    // Integers: the int family when they fit, ext 1 beyond.
-    assert_eq!(
-        encoded(Value::Int(1 << 63)),
-        [0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0]
-    );
-    assert_eq!(
-        encoded(Value::Int(1 << 64)),
-        [&[0xc7, 20, 1][..], b"18446744073709551616"].concat()
-    );
-    assert_eq!(encoded(Value::BigInt(BigInt::parse("42").unwrap())), [42]);
-    assert_eq!(
-        encoded(Value::from_utf16(vec![0xd800])),
-        [0xd5, 2, 0x00, 0xd8]
-    );
-    // An unsupported value goes as bin, which decodes back to unsupported.
-    assert_eq!(encoded(Value::Unsupported("x".into())), [0xc4, 0]);
-}
-
-// --- frames -------------------------------------------------------------------
-
-fn read_all_frames(input: &[u8]) -> (Vec<Vec<u8>>, FrameError) {
-    let mut reader = input;
-    let mut frames = Vec::new();
-    let mut body = Vec::new();
-    loop {
-        match wire::read_frame(&mut reader, &mut body) {
-            Ok(()) => frames.push(body.clone()),
-            Err(e) => return (frames, e),
-        }
-    }
-}
-
-#[test]
-fn frame_reading() {
-    let over = (MAX_FRAME_LEN as u32 + 1).to_be_bytes();
-    let cases: Vec<(&str, Vec<u8>, usize, &str)> = vec![
-        ("empty input", vec![], 0, "Eof"),
-        ("one frame", vec![0, 0, 0, 1, 0xc0], 1, "Eof"),
-        (
-            "two frames",
-            vec![0, 0, 0, 1, 0xc0, 0, 0, 0, 2, 0x91, 0x01],
-            2,
-            "Eof",
-        ),
-        ("partial header", vec![0, 0], 0, "Truncated"),
-        ("partial body", vec![0, 0, 0, 5, 1, 2], 0, "Truncated"),
-        ("zero length", vec![0, 0, 0, 0], 0, "BadLength(0)"),
-        ("over the cap", over.to_vec(), 0, "BadLength(67108865)"),
-        ("max u32", vec![0xff; 4], 0, "BadLength(4294967295)"),
-        (
-            "frame then bad length",
-            vec![0, 0, 0, 1, 0xc0, 0, 0, 0, 0],
-            1,
-            "BadLength(0)",
-        ),
-    ];
-    for (name, input, count, end) in cases {
-        let (frames, err) = read_all_frames(&input);
-        assert_eq!(frames.len(), count, "case {name}");
-        assert_eq!(format!("{err:?}"), end, "case {name}");
-    }
-}
-
-#[test]
-fn frame_writing() {
-    let mut out = Vec::new();
-    wire::write_frame(&mut out, &[0x91, 0x01]).unwrap();
-    assert_eq!(out, [0, 0, 0, 2, 0x91, 0x01]);
-    assert!(wire::write_frame(&mut Vec::new(), &[]).is_err());
-    let (frames, end) = read_all_frames(&out);
-    assert_eq!(frames, [vec![0x91, 0x01]]);
-    assert!(matches!(end, FrameError::Eof));
-}
-
-#[test]
-fn frame_at_the_cap_is_accepted() {
-    let mut input = (MAX_FRAME_LEN as u32).to_be_bytes().to_vec();
-    input.resize(4 + MAX_FRAME_LEN, 0xc0);
-    let (frames, end) = read_all_frames(&input);
-    assert_eq!(frames.len(), 1);
-    assert_eq!(frames[0].len(), MAX_FRAME_LEN);
-    assert!(matches!(end, FrameError::Eof));
 }
