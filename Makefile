@@ -37,8 +37,8 @@ $(TS_JS): adapters/ts/node_modules/.installed $(shell find adapters/ts/src adapt
 	cd adapters/ts && npm run --silent build
 
 rust: $(RUST_W)
-$(RUST_W): $(shell find adapters/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/Cargo.lock
-	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml
+$(RUST_W): $(shell find adapters/rust/src adapters/rust/worker/src kits/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/worker/Cargo.toml adapters/rust/Cargo.lock kits/rust/Cargo.toml
+	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml -p canonjson-worker
 
 go: $(DIFFFUZZ) bin/canonjson-worker
 $(DIFFFUZZ): $(GO_SRC)
@@ -71,7 +71,8 @@ test-ts: ts
 	cd adapters/ts && npm test --silent
 
 test-rust:
-	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml
+	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml --workspace
+	cargo test --quiet --locked --manifest-path kits/rust/Cargo.toml --features serde_json
 
 fixtures: python
 	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --out tests/fixtures/canonical-json-fuzz
@@ -95,4 +96,4 @@ bench: build
 	$(DIFFFUZZ) bench
 
 clean:
-	rm -rf bin out adapters/ts/dist adapters/rust/target $(VENV)
+	rm -rf bin out adapters/ts/dist adapters/rust/target kits/rust/target $(VENV)
