@@ -23,10 +23,11 @@ GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path '.
 build: python ts rust go
 
 python: $(VENV)/.installed
-$(VENV)/.installed: adapters/python/requirements.txt adapters/python/pyproject.toml
+$(VENV)/.installed: adapters/python/requirements.txt adapters/python/pyproject.toml kits/python/pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r adapters/python/requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e adapters/python
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e kits/python
 	touch $@
 
 ts: $(TS_JS)
@@ -66,6 +67,7 @@ test-go:
 
 test-python: python
 	cd adapters/python && .venv/bin/python -m pytest -q
+	cd kits/python && ../../$(PY) -m pytest -q
 
 test-ts: ts
 	cd adapters/ts && npm test --silent

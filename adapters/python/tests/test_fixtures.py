@@ -13,14 +13,15 @@ import pytest
 from blake3 import blake3
 
 from _support import first_difference
-from canonjson import CanonicalError, canonical, loads
-from canonjson.wire import unpack_case
+from canonjson import CanonicalError, Object, Unsupported, canonical, loads
+from difffuzz_kit import Exact
 
 FIXTURES = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "canonical-json-fuzz"
 FILES = sorted(FIXTURES.glob("*.jsonl"))
+WIRE = Exact(members=Object, unsupported=Unsupported)  # as canonjson_worker.py decodes cases
 DECODERS = {
     "input": lambda entry: loads(entry["input"]),
-    "msgpack": lambda entry: unpack_case(base64.b64decode(entry["msgpack"], validate=True)),
+    "msgpack": lambda entry: WIRE.case(base64.b64decode(entry["msgpack"], validate=True)),
 }
 
 

@@ -1,281 +1,241 @@
-"""The adapter protocol's transport (docs/adapter-protocol.md): length-prefixed
-frames, and the msgpack encoding of the value model (ext 1 = big integer in
-ASCII decimal, ext 2 = string with lone surrogates as UTF-16LE code units).
+"""Values on the wire (docs/adapter-protocol.md, "Values on the wire"): the
+msgpack encoding of the lossless value model, with ext 1 = big integer in
+ASCII decimal and ext 2 = string with lone surrogates as UTF-16LE code units,
+and the reading of request frames.
 
 msgpack itself is the ``msgpack`` package; this module only adds the
-protocol's extension types and the keep-order-and-duplicates reading."""
+protocol's extension types, the keep-order-and-duplicates reading of maps
+and the per-case reading of a batch. It knows no value model beyond the
+exact one: :mod:`difffuzz_kit.models` builds the models on it."""
 
 from __future__ import annotations
 
 import re
-import struct
-from collections.abc import Iterator
-from typing import BinaryIO
+from collections.abc import Callable, Iterator
 
 import msgpack
-
-from canonjson._canonical import Object, Unsupported, format_int, parse_int
-
-#: Largest frame body either side may send (64 MiB).
-MAX_FRAME = 64 * 1024 * 1024
 
 EXT_BIG_INT = 1
 EXT_SURROGATE_STRING = 2
 
 _INT_MIN = -(2**63)
 _UINT_MAX = 2**64 - 1
-_LENGTH = struct.Struct(">I")
-#: Decimal texts this long or shorter are within int()'s default digit limit.
-_SHORT_DECIMAL = 1000
+#: Decimal texts this long or shorter are within int()'s default digit limit
+#: (4300), which the protocol's integers, of any size, must not meet.
+_DIGIT_CHUNK = 1000
+_CHUNK_BASE = 10**_DIGIT_CHUNK
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class FrameError(Exception):
-    """The byte stream cannot be read as frames any more (bad length or a
-    truncated frame): the worker must stop, since it cannot resynchronise."""
+class Members(list):
+    """An object of the exact model as its members, ``(key, value)`` tuples
+    in wire order with duplicates and keys of any type kept (a ``dict``
+    would merge a repeated key and could not hold an array as a key).
+
+    Equality requires both sides to be Members, so that a test cannot
+    mistake an array of pairs for an object."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Members and list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Members({list.__repr__(self)})"
 
 
-def read_frame(stream: BinaryIO) -> bytes | None:
-    """The next frame's body, or None at a clean end of stream."""
-    length = _read_header(stream)
-    if length is None:
+class Unsupported:
+    """A wire value outside the model (unknown extension type, malformed
+    extension payload, undecodable msgpack), kept in place of the value so
+    that an implementation's walk reports it at its position."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unsupported({self.reason!r})"
+
+
+# --- scalars ---------------------------------------------------------------------
+
+
+def parse_decimal(data: bytes) -> int | None:
+    """An ext 1 payload's integer, ``-?(0|[1-9][0-9]*)`` of any length
+    (``-0`` is 0), or None for any other payload. Checked with bytes methods
+    (ASCII digits only): ``int()`` alone would also take ``+1``, ``0_1`` or
+    `` 1``."""
+    digits = data[1:] if data[:1] == b"-" else data
+    if not (digits.isdigit() and (digits[0] != 0x30 or len(digits) == 1)):
         return None
-    body = stream.read(length)
-    if len(body) < length:
-        raise FrameError(f"stream ended inside a frame body ({len(body)} of {length} bytes)")
-    return body
+    if len(data) <= _DIGIT_CHUNK:
+        return int(data)
+    value = 0
+    for start in range(0, len(digits), _DIGIT_CHUNK):
+        piece = digits[start : start + _DIGIT_CHUNK]
+        value = value * 10 ** len(piece) + int(piece)
+    return -value if data[:1] == b"-" else value
 
 
-def _read_header(stream: BinaryIO) -> int | None:
-    """The next frame's checked body length, or None at a clean end."""
-    header = stream.read(4)
-    if not header:
-        return None
-    if len(header) < 4:
-        raise FrameError("stream ended inside a frame header")
-    (length,) = _LENGTH.unpack(header)
-    if length == 0 or length > MAX_FRAME:
-        raise FrameError(f"bad frame length {length} (must be 1..{MAX_FRAME})")
-    return length
-
-
-def write_frame(stream: BinaryIO, body: bytes) -> None:
-    """Write one frame (header and body in one write, so a reader never sees
-    half a frame from a writer that dies between the two)."""
-    if not 1 <= len(body) <= MAX_FRAME:
-        raise FrameError(f"frame body of {len(body)} bytes is out of range")
-    stream.write(_LENGTH.pack(len(body)) + body)
-
-
-#: Largest frame buffer a FrameReader or FrameWriter keeps for the next
-#: frame; a rarer giant frame gets a buffer of its own, so that memory stays
-#: flat after it. Batches of a few hundred cases are well below.
-KEEP_BUFFER = 4 * 1024 * 1024
-
-
-def _grown(size: int, needed: int) -> int:
-    """A kept buffer's next size: at least doubled, so that it grows only a
-    few times, but no larger than KEEP_BUFFER unless one frame needs it."""
-    return max(needed, min(2 * size, KEEP_BUFFER))
-
-
-class FrameReader:
-    """:func:`read_frame` into a buffer kept from frame to frame: the kernel
-    copies each body straight into memory that is already mapped, instead
-    of into a new object per frame (a new allocation of a few hundred KB is
-    fresh pages, whose first touch costs a page fault each)."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
-        self._buffer = bytearray()
-
-    def read(self) -> memoryview | None:
-        """The next frame's body, valid until the next call, or None at a
-        clean end of stream; raises FrameError as read_frame does."""
-        length = _read_header(self._stream)
-        if length is None:
-            return None
-        buffer = self._buffer
-        if len(buffer) < length:
-            # A new buffer, not a resize: a view of the old one may still be
-            # held (a resize of an exported bytearray raises BufferError).
-            buffer = bytearray(_grown(len(buffer), length))
-            if length <= KEEP_BUFFER:
-                self._buffer = buffer
-        body = memoryview(buffer)[:length]
-        got = 0
-        while got < length:
-            n = self._stream.readinto(body[got:])
-            if not n:
-                raise FrameError(f"stream ended inside a frame body ({got} of {length} bytes)")
-            got += n
-        return body
-
-
-class FrameWriter:
-    """:func:`write_frame` through a buffer kept from frame to frame (one
-    copy of the body, into memory that is already mapped), still as one
-    write of header and body."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
-        self._buffer = bytearray()
-
-    def write(self, body: bytes | memoryview) -> None:
-        length = len(body)
-        if not 1 <= length <= MAX_FRAME:
-            raise FrameError(f"frame body of {length} bytes is out of range")
-        size = 4 + length
-        if size > KEEP_BUFFER:
-            self._stream.write(b"".join((_LENGTH.pack(length), body)))
-            return
-        if len(self._buffer) < size:
-            self._buffer = bytearray(_grown(len(self._buffer), size))
-        with memoryview(self._buffer) as frame:
-            _LENGTH.pack_into(frame, 0, length)
-            frame[4:size] = body
-            self._stream.write(frame[:size])
-
-
-def _ext_hook(code: int, data: bytes) -> object:
-    """Never raises: a bad extension becomes an in-place Unsupported marker,
-    an error result for its case only."""
-    if code == EXT_BIG_INT:
-        # -?(0|[1-9][0-9]*), checked with bytes methods (ASCII digits only)
-        # rather than a regular expression: the driver sends about one big
-        # integer per case, and int() itself would also accept "+1", "0_1"
-        # or " 1".
-        digits = data[1:] if data[:1] == b"-" else data
-        if digits.isdigit() and (digits[0] != 0x30 or len(digits) == 1):
-            return int(data) if len(data) <= _SHORT_DECIMAL else parse_int(data.decode("ascii"))
-        return Unsupported("ext 1 payload is not a decimal integer")
-    if code == EXT_SURROGATE_STRING:
-        if len(data) % 2:
-            return Unsupported("ext 2 payload has an odd length")
-        return data.decode("utf-16-le", "surrogatepass")
-    return Unsupported(f"msgpack ext type {code}")
-
-
-_UNPACK_OPTIONS = dict(
-    raw=False,
-    strict_map_key=False,
-    object_pairs_hook=Object,
-    ext_hook=_ext_hook,
-    use_list=True,
-)
-
-
-def unpack(data: bytes) -> object:
-    """One msgpack value in the canonjson model; raises on bytes msgpack
-    cannot decode (see :func:`unpack_case` for the per-case reading)."""
-    return msgpack.unpackb(data, **_UNPACK_OPTIONS)
-
-
-def unpack_case(data: bytes) -> object:
-    """One case's value. A case msgpack-python refuses to build (invalid
-    UTF-8 in a str, a malformed timestamp ext -1, nesting past its 1024
-    levels) is rebuilt piece by piece, so that only the bad scalar becomes
-    an Unsupported marker and the walk still reports problems in order."""
+def format_decimal(n: int) -> str:
+    """Decimal digits of any integer, also past Python's default int-to-str
+    digit limit (which would raise ValueError)."""
     try:
-        return unpack(data)
+        return int.__repr__(n)
+    except ValueError:
+        pass
+    if n < 0:
+        return "-" + format_decimal(-n)
+    pieces = []
+    while n:
+        n, rest = divmod(n, _CHUNK_BASE)
+        pieces.append(rest)
+    head = int.__repr__(pieces.pop())
+    return head + "".join(int.__repr__(p).zfill(_DIGIT_CHUNK) for p in reversed(pieces))
+
+
+def ext_hook(unsupported: Callable[[str], object]) -> Callable[[int, bytes], object]:
+    """msgpack's ``ext_hook`` for the protocol's extension types. It never
+    raises: a bad extension becomes ``unsupported(reason)``, in place."""
+
+    def hook(code: int, data: bytes) -> object:
+        if code == EXT_BIG_INT:
+            value = parse_decimal(data)
+            return unsupported("ext 1 payload is not a decimal integer") if value is None else value
+        if code == EXT_SURROGATE_STRING:
+            if len(data) % 2:
+                return unsupported("ext 2 payload has an odd length")
+            return data.decode("utf-16-le", "surrogatepass")
+        return unsupported(f"msgpack ext type {code}")
+
+    return hook
+
+
+def exact_options(members: Callable[[list], object] = Members, unsupported: Callable[[str], object] = Unsupported) -> dict:
+    """msgpack Unpacker options that read a value into the exact model:
+    ``members`` builds an object from its list of ``(key, value)`` tuples
+    (msgpack's ``object_pairs_hook``), ``unsupported(reason)`` stands for a
+    value outside the model."""
+    return dict(
+        raw=False,
+        strict_map_key=False,
+        object_pairs_hook=members,
+        ext_hook=ext_hook(unsupported),
+        use_list=True,
+    )
+
+
+_EXACT = exact_options()
+
+
+def unpack(data: bytes, options: dict = _EXACT) -> object:
+    """One msgpack value with ``options`` (default: the exact model with
+    :class:`Members` and :class:`Unsupported`); raises on bytes msgpack
+    cannot decode (see :func:`unpack_case` for the per-case reading)."""
+    return msgpack.unpackb(data, **options)
+
+
+def unpack_case(data: bytes, options: dict = _EXACT, unsupported: Callable[[str], object] = Unsupported) -> object:
+    """One case's value; never raises. A case msgpack-python refuses to
+    build (invalid UTF-8 in a str, a malformed timestamp ext -1, nesting
+    past its 1024 levels) is rebuilt piece by piece, so that only the bad
+    scalar becomes an unsupported marker and a walk still reports problems
+    in order. ``options`` come from :func:`exact_options` with the same
+    ``unsupported``."""
+    try:
+        return msgpack.unpackb(data, **options)
     except Exception:  # msgpack raises several unrelated types
         pass
     try:
-        return _unpack_piecewise(data)
+        return _unpack_piecewise(data, options, unsupported)
     except Exception as error:
-        return Unsupported(f"undecodable msgpack case: {error or type(error).__name__}")
+        return unsupported(f"undecodable msgpack case: {error or type(error).__name__}")
 
 
-_MAP_TAGS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
-_ARRAY_TAGS = frozenset([*range(0x90, 0xA0), 0xDC, 0xDD])
+MAP_TAGS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
+ARRAY_TAGS = frozenset([*range(0x90, 0xA0), 0xDC, 0xDD])
 
 
-def _unpack_piecewise(data: bytes) -> object:
+def _unpack_piecewise(data: bytes, options: dict, marker: Callable[[str], object]) -> object:
     """Containers through the Unpacker's header readers (the first byte of
     an item tells a container from a scalar), scalars one by one through
     msgpack itself; iterative, so any depth."""
-    unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **_UNPACK_OPTIONS)
+    unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **options)
     unpacker.feed(data)
+    members = options["object_pairs_hook"]
     root: list = []
     stack: list[tuple[list, list, bool]] = [(root, [1], False)]  # items, [remaining], is_map
     while stack:
         items, remaining, is_map = stack[-1]
         if remaining[0] == 0:
             stack.pop()
-            done = Object(zip(items[0::2], items[1::2])) if is_map else items
+            done = members(list(zip(items[0::2], items[1::2]))) if is_map else items
             if stack:
                 stack[-1][0].append(done)
             continue
         remaining[0] -= 1
         start = unpacker.tell()
         tag = data[start]
-        if tag in _MAP_TAGS:
+        if tag in MAP_TAGS:
             stack.append(([], [2 * unpacker.read_map_header()], True))
-        elif tag in _ARRAY_TAGS:
+        elif tag in ARRAY_TAGS:
             stack.append(([], [unpacker.read_array_header()], False))
         else:
             unpacker.skip()
-            items.append(_unpack_scalar(data[start : unpacker.tell()]))
+            items.append(_unpack_scalar(data[start : unpacker.tell()], options, marker))
     if unpacker.tell() != len(data):
         raise ValueError("bytes after the case's value")
     return root[0]
 
 
-def _unpack_scalar(data: bytes) -> object:
+def _unpack_scalar(data: bytes, options: dict, marker: Callable[[str], object]) -> object:
     try:
-        return unpack(data)
+        return msgpack.unpackb(data, **options)
     except Exception as error:
-        return Unsupported(f"undecodable msgpack value: {error}")
+        return marker(f"undecodable msgpack value: {error}")
 
 
-def unpack_request(body: bytes) -> dict:
-    """A request frame as a dict of its members. The fast path decodes the
-    frame in one call; if that fails, the members are read one by one and
-    each case separately, so that one undecodable case does not fail its
-    whole batch. Raises ValueError when the frame is not a request at all."""
-    try:
-        request = unpack(body)
-    except Exception:
-        return _unpack_request_per_case(body)
-    if type(request) is not Object:
-        raise ValueError("request is not a msgpack map")
-    return _members(request)
-
-
-def _members(pairs: Object) -> dict:
-    return {key: value for key, value in pairs if type(key) is str}
+# --- requests ---------------------------------------------------------------------
 
 
 class CaseStreamError(Exception):
     """Raised by the cases iterator of :func:`unpack_batch` when the frame
-    turns out to need the careful reading of :func:`unpack_request` (a case
+    turns out to need the careful reading of :func:`read_request` (a case
     msgpack-python refuses, a truncated frame, bytes after the cases). The
     caller discards what it did with the cases so far and starts over."""
 
 
-def unpack_batch(body: bytes | memoryview) -> tuple[dict, Iterator[object]] | None:
+#: A model's reading of a batch's cases from an Unpacker positioned at the
+#: first of ``count`` cases in ``body``: an iterator of case values that
+#: raises CaseStreamError (see :func:`exact_stream`).
+Stream = Callable[[msgpack.Unpacker, int, "bytes | memoryview"], Iterator[object]]
+
+
+def unpack_batch(body: bytes | memoryview, options: dict, stream: Stream) -> tuple[dict, Iterator[object]] | None:
     """The fast reading of a request whose last member is ``cases``, an
     array (the driver writes every request so): the other members (string
-    keys only, as in :func:`unpack_request`) and an iterator that decodes
-    the cases one at a time, so that each case is canonicalized while its
-    bytes and objects are fresh in the cache and freed before the next one
-    is built. None for a frame of any other shape, or whose members before
-    ``cases`` do not decode: :func:`unpack_request` then reads it.
-
-    A case comes out exactly as from :func:`unpack_request` (the same
-    options; the same per-container limits, which a case within a
-    well-formed frame never reaches), or the iterator raises
-    :class:`CaseStreamError` for :func:`unpack_request` to do it."""
+    keys only, as in :func:`read_request`) and ``stream``'s iterator over
+    the cases, which decodes them one at a time so that each case is
+    answered while its bytes and objects are fresh in the cache and freed
+    before the next one is built. None for a frame of any other shape, or
+    whose members before ``cases`` do not decode: :func:`read_request` then
+    reads it."""
     size = len(body)
     try:
-        unpacker = msgpack.Unpacker(max_buffer_size=size, read_size=size, **_UNPACK_OPTIONS)
+        unpacker = msgpack.Unpacker(max_buffer_size=size, read_size=size, **options)
         unpacker.feed(body)
         count = unpacker.read_map_header()
         members = {}
         for index in range(count):
             key = unpacker.unpack()
-            if index == count - 1 and type(key) is str and key == "cases" and body[unpacker.tell()] in _ARRAY_TAGS:
-                return members, _each_case(unpacker, unpacker.read_array_header(), size)
+            if index == count - 1 and type(key) is str and key == "cases" and body[unpacker.tell()] in ARRAY_TAGS:
+                return members, stream(unpacker, unpacker.read_array_header(), body)
             value = unpacker.unpack()
             if type(key) is str:
                 members[key] = value
@@ -284,60 +244,83 @@ def unpack_batch(body: bytes | memoryview) -> tuple[dict, Iterator[object]] | No
     return None
 
 
-def _each_case(unpacker: msgpack.Unpacker, count: int, size: int) -> Iterator[object]:
+def exact_stream(unpacker: msgpack.Unpacker, count: int, body: bytes | memoryview) -> Iterator[object]:
+    """The exact model's :data:`Stream`: each case as the Unpacker's options
+    build it; any failure (which a case of a well-formed frame never meets
+    within msgpack's per-container limits) is a CaseStreamError."""
     unpack = unpacker.unpack
     try:
         for _ in range(count):
             yield unpack()
-        complete = unpacker.tell() == size
+        complete = unpacker.tell() == len(body)
     except Exception as error:
         raise CaseStreamError(f"{type(error).__name__}: {error}") from None
     if not complete:
         raise CaseStreamError("bytes after the cases")
 
 
-def _unpack_request_per_case(body: bytes) -> dict:
-    unpacker = msgpack.Unpacker(max_buffer_size=len(body) + 1, **_UNPACK_OPTIONS)
-    unpacker.feed(body)
+class RawCases(list):
+    """A request's ``cases`` array as each case's undecoded bytes, for the
+    model to decode (:func:`read_request`)."""
+
+    __slots__ = ()
+
+
+def read_request(body: bytes | memoryview) -> dict:
+    """A request frame as a dict of its string-keyed members, read the
+    careful way: member by member, and a ``cases`` array as
+    :class:`RawCases` (each case's bytes, for the model to decode alone),
+    so that one undecodable case does not fail its whole batch. Raises
+    ValueError when the frame is not a msgpack map."""
+    data = bytes(body)
+    unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **_EXACT)
+    unpacker.feed(data)
     request = {}
     try:
         for _ in range(unpacker.read_map_header()):
             key = unpacker.unpack()
-            value = _read_cases(unpacker, body) if key == "cases" else unpacker.unpack()
+            if key == "cases" and data[unpacker.tell()] in ARRAY_TAGS:
+                value: object = _raw_cases(unpacker, data)
+            else:
+                value = unpacker.unpack()
             if type(key) is str:
                 request[key] = value
     except Exception as error:
         raise ValueError(f"frame is not a msgpack map: {error or type(error).__name__}") from None
-    if unpacker.tell() != len(body):
+    if unpacker.tell() != len(data):
         raise ValueError("frame holds bytes after its msgpack map")
     return request
 
 
-def _read_cases(unpacker: msgpack.Unpacker, body: bytes) -> list:
-    cases = []
+def _raw_cases(unpacker: msgpack.Unpacker, data: bytes) -> RawCases:
+    cases = RawCases()
     for _ in range(unpacker.read_array_header()):
         start = unpacker.tell()
         unpacker.skip()
-        cases.append(unpack_case(body[start : unpacker.tell()]))
+        cases.append(data[start : unpacker.tell()])
     return cases
 
 
-def pack(value: object) -> bytes:
-    """The protocol's wire encoding of a canonjson value: ints beyond
+# --- encoding -----------------------------------------------------------------------
+
+
+def pack(value: object, members: type = Members) -> bytes:
+    """The protocol's wire encoding of an exact-model value: ints beyond
     int64/uint64 as ext 1, strings with lone surrogates as ext 2, floats
-    always float64, objects as maps in member order with duplicates kept.
-    ``bytes`` go as bin and ``msgpack.ExtType``/``msgpack.Timestamp`` as they
-    are, so that tests can build out-of-domain cases. Iterative, so any depth
-    encodes."""
+    always float64, ``dict`` and ``members`` objects (lists of ``(key,
+    value)`` pairs) as maps in member order with duplicates kept.
+    ``bytes`` go as bin and ``msgpack.ExtType``/``msgpack.Timestamp`` as
+    they are, so that tests can build out-of-domain cases. Iterative, so any
+    depth encodes."""
     packer = msgpack.Packer(use_single_float=False, use_bin_type=True, autoreset=True)
     out: list[bytes] = []
     stack = [value]
     while stack:
         v = stack.pop()
-        if isinstance(v, (Object, dict)):
-            members = list(v.items() if isinstance(v, dict) else v)
-            out.append(packer.pack_map_header(len(members)))
-            for key, item in reversed(members):
+        if isinstance(v, (members, dict)):
+            pairs = list(v.items() if isinstance(v, dict) else v)
+            out.append(packer.pack_map_header(len(pairs)))
+            for key, item in reversed(pairs):
                 stack.append(item)
                 stack.append(key)
         elif isinstance(v, list):
@@ -354,7 +337,7 @@ def _scalar(v: object) -> object:
     if isinstance(v, int):
         if _INT_MIN <= v <= _UINT_MAX:
             return int(v)
-        return msgpack.ExtType(EXT_BIG_INT, format_int(int(v)).encode("ascii"))
+        return msgpack.ExtType(EXT_BIG_INT, format_decimal(int(v)).encode("ascii"))
     if isinstance(v, float):
         return float(v)
     if isinstance(v, str):

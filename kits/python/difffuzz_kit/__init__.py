@@ -1,0 +1,36 @@
+"""difffuzz-kit: the worker side of difffuzz's adapter protocol
+(docs/adapter-protocol.md), so that a worker for any Python implementation
+of canonical JSON is a few lines::
+
+    from difffuzz_kit import serve
+    sys.exit(serve(my_canonical, name="my-sdk", version="1.4.0", model="native"))
+
+The kit owns the whole loop: hello, frames and their caps, decoding cases
+into the chosen value model (:class:`Exact` or :class:`Native`), BLAKE3,
+``digest_only``, bench, error responses and exit statuses.
+"""
+
+from difffuzz_kit._serve import ERROR_CODES, MODELS, PROTOCOL, SpecError, Worker, hello, run, serve
+from difffuzz_kit.models import Exact, Inexpressible, Native, to_native
+from difffuzz_kit.wire import Members, Unsupported, pack
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ERROR_CODES",
+    "MODELS",
+    "PROTOCOL",
+    "Exact",
+    "Inexpressible",
+    "Members",
+    "Native",
+    "SpecError",
+    "Unsupported",
+    "Worker",
+    "hello",
+    "pack",
+    "run",
+    "serve",
+    "to_native",
+    "__version__",
+]

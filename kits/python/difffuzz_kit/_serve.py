@@ -1,0 +1,369 @@
+"""The worker loop of docs/adapter-protocol.md around a user's function.
+
+It sits in the fuzzer's hot path, so the per-case work is only what the
+protocol asks for: decode, call the function, hash, build the result map. A
+batch is decoded one case at a time, each just before it is answered;
+frames are read into, and responses packed and written from, buffers kept
+from one request to the next; the cyclic garbage collector stays off (see
+GC_BACKLOG)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import BinaryIO
+
+import msgpack
+from blake3 import blake3
+
+from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
+from difffuzz_kit.models import Exact, Inexpressible, Native
+from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_batch
+
+PROTOCOL = 2
+
+#: The spec's error codes (docs/canonical-json.md), which a function's
+#: exception may carry as its ``code``.
+ERROR_CODES = frozenset(
+    ["too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope"]
+)
+
+#: A function from a case's value to its canonical bytes.
+Canonicalize = Callable[[object], "bytes | bytearray | memoryview"]
+
+
+class SpecError(Exception):
+    """Raise it from the function to answer the spec's error ``code`` (one
+    of :data:`ERROR_CODES`) for the case. Any exception with such a ``code``
+    attribute (and, optionally, a ``message``) does the same, so that an
+    implementation's own error type needs no dependency on the kit."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"not a spec error code: {code!r}")
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message or code
+
+
+class RequestError(Exception):
+    """A frame that decodes but is not a request the worker can answer."""
+
+    def __init__(self, request_id: int, message: str) -> None:
+        super().__init__(message)
+        self.request_id = request_id
+        self.message = message
+
+
+def _failure(error: Exception) -> dict:
+    """The result of a case whose function raised: the spec error it names,
+    else ``internal`` (a finding against the implementation)."""
+    code = getattr(error, "code", None)
+    if type(code) is str and code in ERROR_CODES:
+        message = getattr(error, "message", None)
+        return {"error": code, "message": message if type(message) is str and message else str(error) or code}
+    return {"error": "internal", "message": f"{type(error).__name__}: {error}"}
+
+
+class Worker:
+    """One worker's answers: ``fn`` served in ``model`` (an :class:`Exact`
+    or :class:`Native`). :meth:`handle` maps a request frame to its response
+    and never raises; :func:`serve` runs it over stdin and stdout."""
+
+    def __init__(self, fn: Canonicalize, model: Exact | Native, hello: dict) -> None:
+        self.fn = fn
+        self.model = model
+        self.hello = hello
+
+    def results(self, cases: Iterable[object], digest_only: bool = False) -> list:
+        """One result map per case (with ``digest_only``, a success carries
+        no ``canonical``); no exception of a case escapes, since one case
+        must never stop the worker. Only the iterator itself can raise
+        (CaseStreamError, see :func:`unpack_batch`)."""
+        fn = self.fn
+        out = []
+        append = out.append
+        for case in cases:
+            if type(case) is Inexpressible:
+                append({"inexpressible": case.reason, "message": case.message})
+                continue
+            try:
+                text = fn(case)
+                digest = blake3(text).digest()
+                append({"digest": digest} if digest_only else {"canonical": text, "digest": digest})
+            except Exception as error:  # includes RecursionError, MemoryError
+                append(_failure(error))
+        return out
+
+    def handle(self, body: bytes | memoryview) -> tuple[dict | None, dict]:
+        """The decoded request (None when the frame is not one, or was a
+        batch answered case by case) and the response to it; never raises.
+        A request decoded whole is handed back so that the caller can drop
+        it, and with it the cases, only once the response is written."""
+        response = self._fast_batch(body)
+        if response is not None:
+            return None, response
+        request_id = 0
+        request = None
+        try:
+            request = read_request(body)
+            request_id = _request_id(request)
+            return request, self._respond(request, request_id)
+        except RequestError as error:
+            return request, _error(error.request_id, error.message)
+        except Exception as error:
+            return request, _error(request_id, f"{type(error).__name__}: {error}")
+
+    def _fast_batch(self, body: bytes | memoryview) -> dict | None:
+        """The response to a well-formed batch, each case decoded just
+        before it is answered; None for any other frame, or when the cases
+        need the careful reading, so that :meth:`handle` answers it as it
+        answers every request: the same results, the same error responses,
+        decoded the same way."""
+        batch = unpack_batch(body, self.model.options, self.model.stream)
+        if batch is None:
+            return None
+        members, cases = batch
+        request_id = members.get("id")
+        digest_only = members.get("digest_only", False)
+        if members.get("type") != "batch" or type(digest_only) is not bool:
+            return None
+        if type(request_id) is not int or request_id < 0:
+            return None
+        try:
+            return {"type": "results", "id": request_id, "results": self.results(cases, digest_only)}
+        except CaseStreamError:
+            return None
+
+    def _respond(self, request: dict, request_id: int) -> dict:
+        kind = request.get("type")
+        if kind == "batch":
+            raw = _cases(request, request_id)
+            digest_only = _digest_only(request, request_id)
+            case = self.model.case
+            return {"type": "results", "id": request_id, "results": self.results(map(case, raw), digest_only)}
+        if kind == "bench":
+            raw = _cases(request, request_id)
+            rounds = request.get("rounds")
+            if type(rounds) is not int or rounds < 0:
+                raise RequestError(request_id, "bench: rounds is not a non-negative integer")
+            return {"type": "bench", "id": request_id, **self.bench(raw, rounds)}
+        raise RequestError(request_id, f"unknown request type {kind!r}")
+
+    def bench(self, raw: list[bytes], rounds: int) -> dict:
+        """The bench response's timings: ``rounds`` passes of function and
+        hash over the cases decoded once (``elapsed_ns``, ``cpu_ns``), then
+        ``rounds`` passes that decode each case again from its bytes first
+        (``decode_elapsed_ns``, ``decode_cpu_ns``). An inexpressible case
+        costs only its decoding: the function is never called on it."""
+        fn, decode = self.fn, self.model.case
+        values = [decode(data) for data in raw]
+        wall, cpu = time.perf_counter_ns(), time.process_time_ns()
+        for _ in range(rounds):
+            for value in values:
+                _compute(fn, value)
+        wall, cpu = time.perf_counter_ns() - wall, time.process_time_ns() - cpu
+        decode_wall, decode_cpu = time.perf_counter_ns(), time.process_time_ns()
+        for _ in range(rounds):
+            for data in raw:
+                _compute(fn, decode(data))
+        decode_wall, decode_cpu = time.perf_counter_ns() - decode_wall, time.process_time_ns() - decode_cpu
+        return {
+            "elapsed_ns": wall,
+            "count": rounds * len(raw),
+            "cpu_ns": cpu,
+            "decode_elapsed_ns": decode_wall,
+            "decode_cpu_ns": decode_cpu,
+        }
+
+
+def _compute(fn: Canonicalize, value: object) -> None:
+    if type(value) is Inexpressible:
+        return
+    try:
+        blake3(fn(value)).digest()
+    except Exception:
+        pass
+
+
+def _request_id(request: dict) -> int:
+    request_id = request.get("id")
+    if type(request_id) is not int or request_id < 0:
+        raise RequestError(0, "request id is not an unsigned integer")
+    return request_id
+
+
+def _cases(request: dict, request_id: int) -> RawCases:
+    cases = request.get("cases")
+    if type(cases) is not RawCases:
+        raise RequestError(request_id, f"{request.get('type')}: cases is not an array")
+    return cases
+
+
+def _digest_only(request: dict, request_id: int) -> bool:
+    """The batch's optional ``digest_only`` flag. Anything but a bool is a
+    malformed field, answered like a malformed ``cases`` or ``rounds``: an
+    error response with the request's id, not a guess at what was meant."""
+    digest_only = request.get("digest_only", False)
+    if type(digest_only) is not bool:
+        raise RequestError(request_id, "batch: digest_only is not a boolean")
+    return digest_only
+
+
+def _error(request_id: int, message: str) -> dict:
+    return {"type": "error", "id": request_id, "message": message}
+
+
+#: Container objects allocated and not freed since the last collection
+#: (``gc.get_count()[0]``, counted even with the collector off) past which the
+#: worker collects, between two requests. Decoded cases are trees, freed by
+#: reference counting as soon as their case is answered, so the count stays
+#: near a few thousand (free lists make it drift) and no collection is
+#: needed; the threshold only bounds what a reference cycle (the function's
+#: own, say) could ever hold.
+GC_BACKLOG = 50_000
+
+
+def run(worker: Worker, inp: BinaryIO, out: BinaryIO) -> int:
+    """Run the protocol over two binary streams until end of input; the
+    process exit status (0 at end of input, 2 when the frames break)."""
+    frames = FrameReader(inp)
+    sender = _Sender(out)
+    sender.send(worker.hello)
+    # The automatic cyclic collector would only re-scan the decoded trees
+    # (which have no reference cycles) while they are alive, during decoding
+    # and the function (about a tenth of the worker's time per case): it is
+    # off. What is alive before the first request lives as long as the
+    # process, so it is frozen out of any collection; see GC_BACKLOG.
+    gc.freeze()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        while True:
+            try:
+                body = frames.read()
+            except FrameError as error:
+                print(f"{worker.hello['name']} worker: {error}", file=sys.stderr)
+                sender.send(_error(0, str(error)))
+                return 2
+            if body is None:
+                return 0
+            request, response = worker.handle(body)
+            sender.send(response)
+            # A request decoded whole is freed while the driver already has
+            # the response, instead of before it.
+            del request, response, body
+            if gc.get_count()[0] > GC_BACKLOG:
+                gc.collect()
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _packer() -> msgpack.Packer:
+    return msgpack.Packer(use_bin_type=True, use_single_float=False, autoreset=False)
+
+
+class _Sender:
+    """Messages packed into the buffer that a Packer keeps, and written from
+    there as frames (no copy of the packed bytes into a new object)."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._frames = FrameWriter(out)
+        self._packer = _packer()
+
+    def send(self, message: dict) -> None:
+        """Write one message and flush it; a message larger than a frame
+        may be is replaced by an error response with its id."""
+        packer = self._packer
+        try:
+            packer.pack(message)
+            with packer.getbuffer() as body:
+                size = len(body)
+                if size <= MAX_FRAME:
+                    self._frames.write(body)
+        finally:
+            packer.reset()
+        if size > KEEP_BUFFER:
+            self._packer = _packer()  # a Packer never shrinks its buffer
+        if size > MAX_FRAME:
+            self.send(_error(message["id"], f"response of {size} bytes exceeds the frame cap"))
+            return
+        self._out.flush()
+
+
+MODELS = ("exact", "native")
+
+
+def serve(
+    fn: Canonicalize,
+    *,
+    name: str,
+    version: str,
+    model: str = "exact",
+    members: Callable[[list], object] | None = None,
+    unsupported: Callable[[str], object] | None = None,
+    language: str = "python",
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int:
+    """Serve ``fn`` as a difffuzz worker until the driver closes stdin, and
+    return the process's exit status (``sys.exit(serve(...))``).
+
+    ``fn`` takes one case's value and returns its canonical bytes; it
+    raises an exception with a spec error ``code`` (:class:`SpecError`, or
+    the implementation's own type with ``code`` and ``message``) for an
+    error result. Any other exception is an ``internal`` result: no case
+    stops the worker. The kit hashes the bytes with BLAKE3.
+
+    ``name`` and ``version`` identify the implementation under test (its
+    package name and version) in the hello. ``model`` is ``"exact"`` (the
+    lossless model, see :class:`Exact`, whose ``members`` and
+    ``unsupported`` build objects and out-of-model markers; default
+    :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
+    ``dict``/``list``/... values, see :class:`Native`). ``stdin`` and
+    ``stdout`` default to the process's binary streams."""
+    worker = Worker(fn, _model(model, members, unsupported), hello(name, version, model, language))
+    inp = sys.stdin.buffer if stdin is None else stdin
+    out = sys.stdout.buffer if stdout is None else stdout
+    try:
+        return run(worker, inp, out)
+    except BrokenPipeError:
+        # The driver closed our stdout: nothing is left to answer. Point fd 1
+        # at /dev/null so the interpreter's exit-time flush stays quiet.
+        if stdout is None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:  # the driver's SIGINT after its grace period
+        return 130
+
+
+def _model(
+    model: str, members: Callable[[list], object] | None, unsupported: Callable[[str], object] | None
+) -> Exact | Native:
+    if model == "exact":
+        options = {k: v for k, v in (("members", members), ("unsupported", unsupported)) if v is not None}
+        return Exact(**options)
+    if model == "native":
+        if members is not None or unsupported is not None:
+            raise TypeError("members and unsupported are options of the exact model")
+        return Native()
+    raise ValueError(f"model must be one of {MODELS}, not {model!r}")
+
+
+def hello(name: str, version: str, model: str = "exact", language: str = "python") -> dict:
+    """The hello frame's message for these options."""
+    reasons = Native.inexpressible if model == "native" else Exact.inexpressible
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "language": language,
+        "name": name,
+        "version": version,
+        "model": model,
+        "inexpressible": list(reasons),
+    }
