@@ -38,6 +38,7 @@ type state struct {
 	deepCtx Contexts
 	cells   Cells
 	plain   bool // a directed "alone" case: fillers carry no class
+	slot    uint64 // this case's place in the directed schedule, see directedCell
 
 	// reserve holds unused random bits for small, which draws per
 	// character of a string: one PCG step serves four characters.
@@ -48,6 +49,7 @@ type state struct {
 // reset prepares s for case index of seed.
 func (s *state) reset(seed, index uint64) {
 	s.pcg.Seed(seed, index)
+	s.slot = index*weyl + mix64(seed)
 	s.classes, s.maxLevel = 0, 0
 	s.reserve, s.reserveBits = 0, 0
 	s.ctx, s.deepCtx, s.cells, s.plain = 0, 0, Cells{}, false
@@ -203,9 +205,74 @@ func keepsArgs(bad int) bool {
 }
 
 // topLevel makes the whole case: the args tree, its injected edge
-// features, then the envelope (possibly broken).
+// features, a directed probe (see directed.go), then the envelope
+// (possibly broken).
 func (s *state) topLevel() any {
-	var ood [2]oodKind
+	ood := s.drawOOD()
+	cell, directed := s.directedCell(ood[0] != oodNone)
+	if directed && cell.Class.OutOfDomain() {
+		ood[0] = oodOf(cell.Class)
+		if ood[1] == ood[0] || s.plain {
+			ood[1] = oodNone
+		}
+	}
+	bad := -1
+	if ood[0] == oodBadEnvelope || ood[1] == oodBadEnvelope {
+		bad = s.intn(badVariants)
+		if s.plain {
+			bad = plainBad[s.intn(len(plainBad))]
+		}
+		if ood[1] != oodNone && !keepsArgs(bad) {
+			bad = badExtraMember // keep the args that carry the other problem
+		}
+	}
+	var tool string
+	if bad < 0 || keepsTool(bad) {
+		s.at(2, 0, 1, false)
+		tool = s.toolName()
+	}
+	if bad >= 0 && !keepsArgs(bad) {
+		s.hit(ClassBadEnvelope)
+		return s.badEnvelope(bad, tool, nil)
+	}
+	var p probe
+	if directed {
+		p = s.plan(cell)
+	}
+	var args any
+	switch {
+	case directed && p.level == 2 && p.occurrence != occNone:
+		args = s.directed(cell, &p, nil)
+	case directed:
+		args = s.directed(cell, &p, s.args())
+	default:
+		args = s.args()
+	}
+	envDuplicate := false
+	for _, k := range ood {
+		if directed && k == ood[0] && k != oodBadEnvelope {
+			continue // the probe placed it
+		}
+		args, envDuplicate = s.outOfDomain(k, bad, args, &tool, envDuplicate)
+	}
+	switch {
+	case bad >= 0:
+		s.hit(ClassBadEnvelope)
+		return s.badEnvelope(bad, tool, args)
+	case envDuplicate:
+		return s.envelopeDuplicate(tool, args)
+	case directed && cell.Class == ClassArgsFirst, !s.plain && s.chance(pArgsFirst):
+		s.hit(ClassArgsFirst)
+		return canonjson.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
+	}
+	return envelope(tool, args)
+}
+
+// plainBad are the bad-envelope variants that add no other class.
+var plainBad = []int{badNoArgs, badTopArray, badArgsArray}
+
+// drawOOD decides whether the case is out of domain, and how.
+func (s *state) drawOOD() (ood [2]oodKind) {
 	if s.chance(s.cfg.OutOfDomain) {
 		ood[0] = oodKind(s.between(1, oodKinds))
 		if s.chance(pSecondOOD) {
@@ -215,20 +282,15 @@ func (s *state) topLevel() any {
 			}
 		}
 	}
-	bad := -1
-	if ood[0] == oodBadEnvelope || ood[1] == oodBadEnvelope {
-		bad = s.intn(badVariants)
-		if ood[1] != oodNone && !keepsArgs(bad) {
-			bad = badExtraMember // keep the args that carry the other problem
-		}
-	}
-	var tool string
-	if bad < 0 || keepsTool(bad) {
-		tool = s.toolName()
-	}
-	if bad >= 0 && !keepsArgs(bad) {
-		s.classes |= ClassBadEnvelope
-		return s.badEnvelope(bad, tool, nil)
+	return ood
+}
+
+// args makes the ordinary args object with its random edge features; in a
+// case meant to carry one class alone, a single member that carries none.
+func (s *state) args() any {
+	s.at(2, 1, 1, false)
+	if s.plain {
+		return canonjson.Object{{Key: fillerKeys[0], Value: int64(0)}}
 	}
 	args := any(s.object(2, s.argsWidth()))
 	if s.chance(pWide) {
@@ -246,39 +308,33 @@ func (s *state) topLevel() any {
 	case s.chance(pDeep):
 		args = s.inject(args, 2, featChain, s.between(32, 160))
 	}
-	envDuplicate := false
-	for _, k := range ood {
-		switch k {
-		case oodLoneSurrogate:
-			switch r := s.intn(8); {
-			case r == 0 && (bad < 0 || keepsTool(bad)):
-				tool = s.loneString()
-			case r < 4:
-				args = s.inject(args, 2, featLoneKey, 0)
-			default:
-				args = s.inject(args, 2, featLoneValue, 0)
-			}
-		case oodDuplicateKey:
-			if bad < 0 && s.oneIn(8) {
-				envDuplicate = true
-			} else {
-				args = s.inject(args, 2, featDuplicate, 0)
-			}
-		case oodTooDeep:
-			args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
+	return args
+}
+
+// outOfDomain places problem k in the case (a bad envelope is made
+// later, by badEnvelope).
+func (s *state) outOfDomain(k oodKind, bad int, args any, tool *string, envDuplicate bool) (any, bool) {
+	switch k {
+	case oodLoneSurrogate:
+		switch r := s.intn(8); {
+		case r == 0 && (bad < 0 || keepsTool(bad)):
+			s.at(2, 0, 1, false)
+			*tool = s.loneString()
+		case r < 4:
+			args = s.inject(args, 2, featLoneKey, 0)
+		default:
+			args = s.inject(args, 2, featLoneValue, 0)
 		}
+	case oodDuplicateKey:
+		if bad < 0 && s.oneIn(8) {
+			envDuplicate = true
+		} else {
+			args = s.inject(args, 2, featDuplicate, 0)
+		}
+	case oodTooDeep:
+		args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
 	}
-	switch {
-	case bad >= 0:
-		s.classes |= ClassBadEnvelope
-		return s.badEnvelope(bad, tool, args)
-	case envDuplicate:
-		return s.envelopeDuplicate(tool, args)
-	case s.chance(pArgsFirst):
-		s.classes |= ClassArgsFirst
-		return canonjson.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
-	}
-	return envelope(tool, args)
+	return args, envDuplicate
 }
 
 // width draws an ordinary container size: mostly 1..3, sometimes empty.
@@ -433,33 +489,68 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 func (s *state) insert(c any, level int, f feature, target int) any {
 	switch c := c.(type) {
 	case canonjson.Object:
+		n, i := len(c)+1, s.intn(len(c)+1)
+		var k string
 		switch {
 		case f == featLoneKey:
-			return s.insertMember(c, canonjson.Member{Key: s.loneString(), Value: s.scalar()})
+			s.at(n, i, level, true)
+			k = s.loneString()
+			s.at(n, i, level, false)
+			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
 		case f == featDuplicate && len(c) > 0:
-			s.classes |= ClassDuplicateKey
-			k := c[s.intn(len(c))].Key
-			return s.insertMember(c, canonjson.Member{Key: k, Value: s.scalar()})
+			j := s.intn(len(c))
+			k = c[j].Key
+			if j >= i {
+				j++
+			}
+			s.pairHit(ClassDuplicateKey, n, i, j, level)
+			s.at(n, i, level, false)
+			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
 		}
-		v := s.featureValue(level+1, f, target)
-		return s.insertMember(c, canonjson.Member{Key: s.uniqueKey(c), Value: v})
+		s.at(n, i, level, true)
+		k = s.uniqueKey(c)
+		s.at(n, i, level, false)
+		return insertAt(c, i, canonjson.Member{Key: k, Value: s.featureValue(level+1, f, target)})
 	case []any:
-		v := s.featureValue(level+1, f, target)
 		i := s.intn(len(c) + 1)
-		c = append(c, nil)
-		copy(c[i+1:], c[i:])
-		c[i] = v
-		return c
+		s.at(len(c)+1, i, level, false)
+		return insertAt(c, i, s.featureValue(level+1, f, target))
 	}
 	return c
 }
 
+// insertAt returns s with x inserted at index i.
+func insertAt[S ~[]T, T any](s S, i int, x T) S {
+	var zero T
+	s = append(s, zero)
+	copy(s[i+1:], s[i:])
+	s[i] = x
+	return s
+}
+
 func (s *state) insertMember(o canonjson.Object, m canonjson.Member) canonjson.Object {
-	i := s.intn(len(o) + 1)
-	o = append(o, canonjson.Member{})
-	copy(o[i+1:], o[i:])
-	o[i] = m
-	return o
+	return insertAt(o, s.intn(len(o)+1), m)
+}
+
+// pairHit records class c for the two keys at positions i and j of an
+// object of n members at level, with their pair distance.
+func (s *state) pairHit(c Classes, n, i, j, level int) {
+	pair := pairCtx(i - j)
+	s.ctx = loc(n, i, level, true) | pair
+	s.hit(c)
+	s.ctx = loc(n, j, level, true) | pair
+	s.hit(c)
+}
+
+// pairCtx is the pair-distance context of two members d apart.
+func pairCtx(d int) Contexts {
+	switch {
+	case d == 1 || d == -1:
+		return 1 << CtxAdjacent
+	case d >= 8 || d <= -8:
+		return 1 << CtxFar
+	}
+	return 0
 }
 
 // featureValue builds the value that f places at level (for features that
@@ -478,12 +569,19 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		return s.loneString()
 	case featLoneKey:
 		s.container(level, 1)
-		return canonjson.Object{{Key: s.loneString(), Value: s.scalar()}}
+		s.at(1, 0, level, true)
+		k := s.loneString()
+		s.at(1, 0, level, false)
+		return canonjson.Object{{Key: k, Value: s.scalar()}}
 	case featDuplicate:
 		s.container(level, 2)
-		s.classes |= ClassDuplicateKey
+		s.at(2, 0, level, true)
 		k := s.key()
-		return canonjson.Object{{Key: k, Value: s.scalar()}, {Key: k, Value: s.scalar()}}
+		s.pairHit(ClassDuplicateKey, 2, 0, 1, level)
+		s.at(2, 0, level, false)
+		v0 := s.scalar()
+		s.at(2, 1, level, false)
+		return canonjson.Object{{Key: k, Value: v0}, {Key: k, Value: s.scalar()}}
 	}
 	return nil
 }
@@ -492,7 +590,9 @@ func (s *state) featureValue(level int, f feature, target int) any {
 // level, with an occasional scalar sibling so that the nesting is not a
 // bare tower. It is built bottom-up, without recursion.
 func (s *state) chain(level, depth int) any {
-	s.maxLevel = max(s.maxLevel, level+depth-1)
+	if bottom := level + depth - 1; bottom > s.maxLevel {
+		s.maxLevel, s.deepCtx = bottom, loc(1, 0, bottom-1, false)
+	}
 	var v any
 	if s.oneIn(2) {
 		v = []any{}
@@ -502,8 +602,11 @@ func (s *state) chain(level, depth int) any {
 	if s.oneIn(2) {
 		v = s.array(level+depth-1, s.intn(3))
 	}
-	for range depth - 1 {
+	for d := depth - 2; d >= 0; d-- {
 		sib := s.oneIn(8)
+		if sib {
+			s.at(2, 0, level+d, false)
+		}
 		if s.oneIn(2) {
 			if sib {
 				v = []any{s.scalar(), v}
@@ -512,10 +615,14 @@ func (s *state) chain(level, depth int) any {
 			}
 			continue
 		}
+		s.at(1, 0, level+d, true)
 		k := s.key()
 		o := canonjson.Object{{Key: k, Value: v}}
 		if sib {
-			o = append(o, canonjson.Member{Key: s.uniqueKey(o), Value: s.scalar()})
+			s.at(2, 1, level+d, true)
+			k := s.uniqueKey(o)
+			s.at(2, 1, level+d, false)
+			o = append(o, canonjson.Member{Key: k, Value: s.scalar()})
 		}
 		v = o
 	}
@@ -529,11 +636,12 @@ func (s *state) chain(level, depth int) any {
 func (s *state) wide(level int) any {
 	n := s.between(max(s.cfg.MaxWidth+1, s.cfg.WideWidth/4), s.cfg.WideWidth)
 	s.container(level, n)
-	s.classes |= ClassWide
+	s.hit(ClassWide)
 	if s.oneIn(2) {
 		a := make([]any, n)
 		for i := range a {
-			a[i] = s.scalar()
+			s.at(n, i, level, false)
+			a[i] = s.fill()
 		}
 		return a
 	}
@@ -552,13 +660,26 @@ func (s *state) wide(level int) any {
 			s.appendWord(s.between(1, 6))
 		}
 		k := string(s.buf) // before scalar reuses the buffer
-		o[i] = canonjson.Member{Key: k, Value: s.scalar()}
+		s.at(n, i, level, false)
+		o[i] = canonjson.Member{Key: k, Value: s.fill()}
 	}
+	// Shuffle the keys only: the values stay where their contexts were
+	// recorded, and the keys carry no class.
 	for i := n - 1; i > 0; i-- {
 		j := s.intn(i + 1)
-		o[i], o[j] = o[j], o[i]
+		o[i].Key, o[j].Key = o[j].Key, o[i].Key
 	}
 	return o
+}
+
+// fill draws a value for a big container: any scalar, or in a case meant
+// to carry one class alone (s.plain) a small integer that carries none
+// and, below 256, boxes without allocating.
+func (s *state) fill() any {
+	if s.plain {
+		return int64(s.small(200))
+	}
+	return s.scalar()
 }
 
 // keyOrderObject builds an object whose keys share a prefix and then
@@ -567,7 +688,8 @@ func (s *state) wide(level int) any {
 func (s *state) keyOrderObject(level int) canonjson.Object {
 	n := s.between(2, min(5, s.cfg.MaxWidth))
 	s.container(level, n)
-	s.classes |= ClassKeyOrder
+	where := s.ctx
+	s.ctx = 0 // the keys' classes are recorded once they are in place
 	var prefix [3]byte // kept apart: scalar below reuses s.buf
 	np := 0
 	if s.oneIn(2) {
@@ -589,21 +711,42 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 			s.appendWord(s.between(1, 3))
 		}
 		if k := string(s.buf); !hasKey(o, k) {
-			o = append(o, canonjson.Member{Key: k, Value: s.scalar()})
+			o = append(o, canonjson.Member{Key: k})
 		}
 	}
 	for i := n - 1; i > 0; i-- {
 		j := s.intn(i + 1)
 		o[i], o[j] = o[j], o[i]
 	}
+	for i := range o {
+		s.ctx = loc(n, i, level, true) | 1<<CtxAdjacent
+		s.hit(strClasses(o[i].Key) | ClassKeyOrder)
+		s.at(n, i, level, false)
+		o[i].Value = s.scalar()
+	}
+	s.ctx = where
 	return o
+}
+
+// strClasses returns the string classes of s's characters.
+func strClasses(s string) Classes {
+	var c Classes
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b >= 0x80 || b < 0x20 || b == 0x7F || b == '"' || b == '\\' {
+			for _, cp := range s[i:] {
+				c |= cpClasses(cp)
+			}
+			return c
+		}
+	}
+	return c
 }
 
 // envelopeDuplicate repeats tool_name or args in the envelope: the walk
 // reports duplicate_key before the envelope check could object.
 func (s *state) envelopeDuplicate(tool string, args any) any {
-	s.classes |= ClassDuplicateKey
 	o := canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+	s.at(3, 2, 1, false)
 	if s.oneIn(2) {
 		o = append(o, canonjson.Member{Key: "tool_name", Value: s.toolName()})
 	} else {
@@ -612,6 +755,11 @@ func (s *state) envelopeDuplicate(tool string, args any) any {
 	}
 	i := s.intn(3)
 	o[i], o[2] = o[2], o[i]
+	j := 0 // the partner of the repeated member, now at i
+	for j == i || o[j].Key != o[i].Key {
+		j++
+	}
+	s.pairHit(ClassDuplicateKey, 3, i, j, 1)
 	return o
 }
 

@@ -124,23 +124,28 @@ const (
 // applicable[i] is the set of contexts class 1<<i can hit: the cells of
 // Coverage. The rest cannot exist (an integer is never a key, a depth
 // class never near the top, key-order always brings astral).
-var applicable = [numClasses]Contexts{
-	ctxScalar, ctxScalar, ctxScalar, // special-float, float-format, float-bits
-	ctxScalar, ctxScalar, ctxScalar, // int-2^53, int-2^64, int-big
-	ctxString, ctxString, ctxString, // escape, bmp, astral
-	ctxPairKey &^ (1 << CtxAlone),              // key-order: its keys are astral and BMP
-	ctxSizes | ctxPos | ctxDepths | 1<<CtxKey | ctxCompany, // proto-key
-	ctxScalar,     // empty
-	ctxDepthClass, // deep
-	ctxDepthClass, // near-limit
-	ctxDepthClass, // too-deep
-	ctxScalar,     // wide
-	ctxString,     // long-string
-	ctxCompany,    // args-first
-	ctxString,     // lone-surrogate
-	ctxPairKey,    // duplicate-key
-	ctxCompany,    // bad-envelope
-}
+var applicable = func() (a [numClasses]Contexts) {
+	for c, set := range map[Classes]Contexts{
+		ClassSpecialFloat: ctxScalar, ClassFloatFormat: ctxScalar, ClassFloatBits: ctxScalar,
+		ClassInt53: ctxScalar, ClassInt64: ctxScalar, ClassBigInt: ctxScalar,
+		ClassEscape: ctxString, ClassBMP: ctxString, ClassAstral: ctxString,
+		ClassKeyOrder:      ctxPairKey &^ (1 << CtxAlone), // its keys are astral and BMP
+		ClassProtoKey:      ctxSizes | ctxPos | ctxDepths | 1<<CtxKey | ctxCompany,
+		ClassEmpty:         ctxScalar,
+		ClassDeep:          ctxDepthClass &^ (1 << CtxLimit), // 32..499
+		ClassNearLimit:     ctxDepthClass,
+		ClassWide:          ctxScalar,
+		ClassLongString:    ctxString,
+		ClassArgsFirst:     ctxCompany,
+		ClassLoneSurrogate: ctxString,
+		ClassDuplicateKey:  ctxPairKey,
+		ClassTooDeep:       ctxDepthClass,
+		ClassBadEnvelope:   ctxCompany,
+	} {
+		a[bits.TrailingZeros64(uint64(c))] = set
+	}
+	return a
+}()
 
 const numClasses = len(classNames)
 

@@ -10,6 +10,7 @@
 package gen
 
 import (
+	"math/bits"
 	"sync"
 
 	canonjson "difffuzz/adapters/go"
@@ -25,7 +26,7 @@ type Config struct {
 	// MaxDepth bounds the nesting depth (spec §3: a container counts 1, the
 	// envelope included, so {"tool_name":"t","args":{}} has depth 2) of
 	// ordinary cases. Cases of the deep, near-limit and too-deep classes are
-	// exempt. Default 8; values below 3 are raised to 3 so that args can
+	// exempt, and so are directed cases (one in four, see the package doc). Default 8; values below 3 are raised to 3 so that args can
 	// hold a container.
 	MaxDepth int
 
@@ -33,13 +34,15 @@ type Config struct {
 	// wide class exceeds it, and each edge feature injected into a case (at
 	// most 7 per case: wide, long string, key order, chain, and the
 	// out-of-domain ones) may add one member to a container, the envelope
-	// included. Default 8; values below 2 are raised to 2.
+	// included. Directed cases are exempt: their probes hold up to 1,100
+	// members. Default 8; values below 2 are raised to 2.
 	MaxWidth int
 
 	// MaxStringLen bounds, in code points, the random strings and keys of
 	// ordinary cases. Strings of the long-string class are exempt, and so
 	// are the fixed vocabulary words (tool names, JavaScript-special keys,
-	// at most 16 code points). Default 32; values below 4 are raised to 4.
+	// at most 16 code points), and directed cases (chunk-edge strings of up
+	// to 65,600 code points). Default 32; values below 4 are raised to 4.
 	MaxStringLen int
 
 	// OutOfDomain is the probability (0..1) that a case is out of domain
@@ -119,15 +122,48 @@ func (g *Generator) Config() Config { return g.cfg }
 // result depends only on the generator's Config and index. The value is
 // freshly allocated and owned by the caller.
 func (g *Generator) Case(index uint64) (v any, classes Classes) {
+	v, classes, _ = g.CaseCells(index)
+	return v, classes
+}
+
+// CaseCells is Case with the (class × context) cells the case hit, for
+// Coverage. It costs no more than Case: the cells are recorded anyway.
+func (g *Generator) CaseCells(index uint64) (v any, classes Classes, cells Cells) {
 	s := g.pool.Get().(*state)
 	s.reset(g.cfg.Seed, index)
 	v = s.topLevel()
 	classes = s.classes | depthClasses(s.maxLevel)
-	if len(s.buf) > 1<<20 {
-		s.buf = nil // do not pin a huge buffer in the pool
+	cells = s.finishCells(classes)
+	if len(s.buf) > 1<<20 || len(s.pool) > 1<<20 {
+		s.buf, s.pool = nil, nil // do not pin a huge buffer in the pool
 	}
 	g.pool.Put(s)
-	return v, classes
+	return v, classes, cells
+}
+
+// finishCells adds the cells known only once the case is complete: the
+// depth classes' (from the deepest container) and every class's company
+// (alone or combined). It keeps only applicable cells.
+func (s *state) finishCells(classes Classes) Cells {
+	cells := s.cells
+	if d := depthClasses(s.maxLevel); d != 0 {
+		band := Contexts(1 << CtxDeep)
+		if (d == ClassNearLimit && s.maxLevel >= 511) || (d == ClassTooDeep && s.maxLevel == canonjson.MaxDepth+1) {
+			band = 1 << CtxLimit
+		}
+		cells[bits.TrailingZeros64(uint64(d))] |= s.deepCtx&ctxSizes | band
+	}
+	company := Contexts(1 << CtxCombined)
+	if classes&(classes-1) == 0 {
+		company = 1 << CtxAlone
+	}
+	for i := range cells {
+		if classes&(1<<i) != 0 {
+			cells[i] |= company
+		}
+		cells[i] &= applicable[i]
+	}
+	return cells
 }
 
 // depthClasses maps the depth of a whole case to its depth band.

@@ -46,6 +46,7 @@ const (
 	flavorBMP
 	flavorAstral
 	flavorAll
+	flavorAstralOnly // astral characters only (never drawn by flavor)
 )
 
 func (s *state) flavor() int {
@@ -67,7 +68,7 @@ func (s *state) flavor() int {
 
 // appendCP appends cp to the scratch buffer and records its string classes.
 func (s *state) appendCP(cp rune) {
-	s.classes |= cpClasses(cp)
+	s.hit(cpClasses(cp))
 	s.buf = appendWTF8(s.buf, cp)
 }
 
@@ -118,6 +119,9 @@ func (s *state) highBMPCP() rune {
 }
 
 func (s *state) pickCP(flavor int) rune {
+	if flavor == flavorAstralOnly {
+		return s.astralCP()
+	}
 	if flavor == flavorAll {
 		flavor = s.small(flavorAll)
 	} else if flavor >= flavorEscape && s.small(2) == 0 {
@@ -166,14 +170,15 @@ func (s *state) strN(n, flavor int) string {
 		cl |= cpClasses(cp)
 		buf = appendWTF8(buf, cp)
 	}
-	s.buf, s.classes = buf, s.classes|cl
+	s.buf = buf
+	s.hit(cl)
 	return string(buf)
 }
 
 func (s *state) str() string { return s.strN(s.strLen(), s.flavor()) }
 
 func (s *state) toolName() string {
-	if s.intn(100) < 85 {
+	if s.plain || s.intn(100) < 85 {
 		return toolNames[s.intn(len(toolNames))]
 	}
 	return s.str()
@@ -189,7 +194,7 @@ func (s *state) key() string {
 		s.appendWord(s.between(1, min(8, s.cfg.MaxStringLen)))
 		return string(s.buf)
 	case r < 63:
-		s.classes |= ClassProtoKey
+		s.hit(ClassProtoKey)
 		return protoKeys[s.intn(len(protoKeys))]
 	case r < 66:
 		return ""
@@ -253,7 +258,7 @@ func (s *state) longString() string {
 	if !s.oneIn(8) {
 		n = s.between(1000, min(4000, n))
 	}
-	s.classes |= ClassLongString
+	s.hit(ClassLongString)
 	return s.pooledString(n, s.flavor())
 }
 
@@ -270,7 +275,7 @@ func (s *state) pooledString(n, flavor int) string {
 	pool, offsets := s.pool[:0], s.offsets[:0]
 	for range longPool {
 		cp := s.pickCP(flavor)
-		s.classes |= cpClasses(cp)
+		s.hit(cpClasses(cp))
 		offsets = append(offsets, len(pool))
 		pool = appendWTF8(pool, cp)
 	}
@@ -312,8 +317,7 @@ func (s *state) nonString(r int) any {
 	case r < 35:
 		return s.plainFloat()
 	case r < 38:
-		s.classes |= ClassInt53
-		return s.neg(int64(1<<53 + s.between(-3, 3)))
+		return s.int53()
 	case r < 41:
 		return s.int64Edge()
 	case r < 44:
@@ -323,12 +327,21 @@ func (s *state) nonString(r int) any {
 	case r < 53:
 		return s.formatFloat()
 	case r < 57:
-		s.classes |= ClassFloatBits
-		f := math.Float64frombits(s.u64())
-		s.floatClasses(f)
-		return f
+		return s.floatBits()
 	}
 	return int64(s.u64()) >> s.intn(64)
+}
+
+func (s *state) int53() int64 {
+	s.hit(ClassInt53)
+	return s.neg(int64(1<<53 + s.between(-3, 3)))
+}
+
+func (s *state) floatBits() float64 {
+	s.hit(ClassFloatBits)
+	f := math.Float64frombits(s.u64())
+	s.floatClasses(f)
+	return f
 }
 
 func (s *state) neg(x int64) int64 {
@@ -371,12 +384,12 @@ var pow10 = func() (t [51]float64) {
 // floatClasses flags NaN, infinities and negative zero however they arose.
 func (s *state) floatClasses(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
-		s.classes |= ClassSpecialFloat
+		s.hit(ClassSpecialFloat)
 	}
 }
 
 func (s *state) specialFloat() float64 {
-	s.classes |= ClassSpecialFloat
+	s.hit(ClassSpecialFloat)
 	switch s.intn(6) {
 	case 0:
 		return math.NaN()
@@ -403,7 +416,7 @@ var (
 // formatFloat draws floats where the ECMAScript layout switches between
 // plain digits, a decimal point, leading zeros and exponent form.
 func (s *state) formatFloat() float64 {
-	s.classes |= ClassFloatFormat
+	s.hit(ClassFloatFormat)
 	var f float64
 	switch s.intn(9) {
 	case 0, 1: // a power of ten, or a neighbour of one
@@ -448,7 +461,7 @@ func (s *state) formatFloat() float64 {
 // the limit, *big.Int on the other, as the value model requires. Only the
 // values outside int64 allocate a big.Int.
 func (s *state) int64Edge() any {
-	s.classes |= ClassInt64
+	s.hit(ClassInt64)
 	d := int64(s.between(-3, 3))
 	neg := s.oneIn(2)
 	var b *big.Int
@@ -487,7 +500,7 @@ var bigOne = big.NewInt(1)
 
 // bigInt draws integers far beyond 64 bits.
 func (s *state) bigInt() any {
-	s.classes |= ClassBigInt
+	s.hit(ClassBigInt)
 	b := new(big.Int)
 	switch s.intn(4) {
 	case 0:

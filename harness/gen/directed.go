@@ -1,0 +1,592 @@
+package gen
+
+import (
+	"math/big"
+	"math/bits"
+	"strconv"
+	"sync"
+
+	canonjson "difffuzz/adapters/go"
+)
+
+// Directed cases. One case in four (directedShift) is built to hit one
+// chosen (class × context) cell: the class's value, key or container is
+// placed in a container of the chosen size, at the chosen position or
+// depth, in a key or a value, next to or far from its partner, at a chunk
+// edge, alone in the case or with other classes. The rest of the case is
+// an ordinary one, except for "alone", whose case carries nothing else.
+//
+// Which cases are directed, and at which cell, is a pure function of
+// (seed, index): a Weyl sequence, index*weyl + mix64(seed) mod 2^64, whose
+// values below 2^62 are the directed cases and, scaled up, pick the cell.
+// Any arithmetic progression of indexes (a shard takes every Nth) visits
+// the cells evenly, and consecutive directed cases go round them with low
+// discrepancy, so every cell comes up within a few thousand cases. The
+// schedule does not react to what the run has hit so far: that would make
+// a case depend on the run's history instead of its (seed, index).
+const directedShift = 2
+
+// weyl is 2^64 divided by the golden ratio, odd: the Weyl sequence's step.
+const weyl = 0x9E3779B97F4A7C15
+
+// directedAt reports whether case index of seed is a directed one.
+func directedAt(seed, index uint64) bool {
+	return index*weyl+mix64(seed) < 1<<(64-directedShift)
+}
+
+func mix64(x uint64) uint64 { // splitmix64's finalizer
+	x ^= x >> 30
+	x *= 0xBF58476D1CE4E5B9
+	x ^= x >> 27
+	x *= 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+// Cells the schedule targets: in-domain cases take an in-domain cell,
+// out-of-domain ones (the share stays Config.OutOfDomain) one of the
+// out-of-domain classes.
+var inDomainCells, outOfDomainCells = func() (in, out []Cell) {
+	for _, c := range AllCells() {
+		if c.Class.OutOfDomain() {
+			out = append(out, c)
+		} else {
+			in = append(in, c)
+		}
+	}
+	return in, out
+}()
+
+// directedCell returns the cell this case targets, if it is directed, and
+// sets s.plain for an "alone" cell.
+func (s *state) directedCell(ood bool) (Cell, bool) {
+	if s.slot >= 1<<(64-directedShift) {
+		return Cell{}, false
+	}
+	cells := inDomainCells
+	if ood {
+		cells = outOfDomainCells
+	}
+	hi, _ := bits.Mul64(s.slot<<directedShift, uint64(len(cells)))
+	c := cells[hi]
+	s.plain = c.Context == CtxAlone
+	return c, true
+}
+
+func oodOf(c Classes) oodKind {
+	switch c {
+	case ClassLoneSurrogate:
+		return oodLoneSurrogate
+	case ClassDuplicateKey:
+		return oodDuplicateKey
+	case ClassTooDeep:
+		return oodTooDeep
+	}
+	return oodBadEnvelope
+}
+
+// fillerKeys are the keys of a probe's filler members: zero-padded
+// numbers, unique, carrying no class, and never equal to a vocabulary key.
+var fillerKeys = func() (k [maxProbe]string) {
+	for i := range k {
+		k[i] = "0000"[len(strconv.Itoa(i)):] + strconv.Itoa(i)
+	}
+	return k
+}()
+
+// maxProbe bounds a probe's container (the size-1000+ band draws up to it).
+const maxProbe = 1100
+
+// probe is where a directed case puts its occurrence: position pos (and
+// for a pair, partner) of a container of n members at level.
+type probe struct {
+	class      Classes
+	n          int
+	pos        int
+	partner    int
+	level      int
+	key, edge  bool
+	object     bool
+	depth      int // depth classes: the case depth to reach
+	occurrence occKind
+}
+
+type occKind uint8
+
+const (
+	occNumber    occKind = iota
+	occString            // a string value or key
+	occKey               // proto-key
+	occPair              // duplicate-key, key-order: two keys
+	occContainer         // empty, wide
+	occDeepest           // deep, near-limit, too-deep: the deepest container
+	occNone              // args-first, bad-envelope: the envelope carries it
+)
+
+func occOf(c Classes) occKind {
+	switch c {
+	case ClassEscape, ClassBMP, ClassAstral, ClassLongString, ClassLoneSurrogate:
+		return occString
+	case ClassProtoKey:
+		return occKey
+	case ClassDuplicateKey, ClassKeyOrder:
+		return occPair
+	case ClassEmpty, ClassWide:
+		return occContainer
+	case ClassDeep, ClassNearLimit, ClassTooDeep:
+		return occDeepest
+	case ClassArgsFirst, ClassBadEnvelope:
+		return occNone
+	}
+	return occNumber
+}
+
+// directed adds the probe p for cell to args and returns the new args.
+// A probe at level 2 is args itself: args is nil then, so that no class is
+// recorded for members that would be dropped.
+func (s *state) directed(cell Cell, p *probe, args any) any {
+	if p.occurrence == occNone {
+		return args
+	}
+	h := s.holder(p)
+	o, _ := args.(canonjson.Object)
+	if p.level == 2 {
+		o = h.(canonjson.Object)
+	} else {
+		path := s.path(h, p.level)
+		o = insertAt(o, s.intn(len(o)+1), canonjson.Member{Key: s.argKey(o), Value: path})
+	}
+	if cell.Context == CtxCombined {
+		s.at(len(o)+1, len(o), 2, false)
+		var v any
+		if cell.Class == ClassSpecialFloat {
+			v = s.bigInt()
+		} else {
+			v = s.specialFloat()
+		}
+		o = insertAt(o, len(o), canonjson.Member{Key: s.argKey(o), Value: v})
+	}
+	return o
+}
+
+// argKey returns a key for a new member of args.
+func (s *state) argKey(o canonjson.Object) string {
+	if k := "p" + fillerKeys[len(o)%maxProbe]; !hasKey(o, k) {
+		return k
+	}
+	return s.uniqueKey(o)
+}
+
+// plan draws the probe's place: the cell's context fixes one axis, the
+// others are drawn small and near the top.
+func (s *state) plan(cell Cell) probe {
+	p := probe{class: cell.Class, occurrence: occOf(cell.Class), n: s.between(1, 7), level: 2}
+	if s.oneIn(2) {
+		p.level = s.between(3, max(3, min(6, s.cfg.MaxDepth-1)))
+	}
+	switch p.occurrence {
+	case occString:
+		p.key = s.oneIn(2)
+	case occKey, occPair:
+		p.key = true
+	}
+	switch cell.Context {
+	case CtxSize1, CtxSizeFew, CtxSizeMid, CtxSizeHundred, CtxSizeThousand:
+		p.n = s.sizeIn(cell.Context)
+		if p.level == 2 && s.oneIn(2) {
+			p.level = 3
+		}
+	case CtxFirst, CtxLast:
+		p.n = max(p.n, s.between(2, 12))
+	case CtxMiddle:
+		p.n = max(p.n, s.between(3, 12))
+	case CtxTop:
+		p.level = 2
+	case CtxNested:
+		p.level = s.between(3, 8)
+		if s.oneIn(4) {
+			p.level = s.between(9, 31)
+		}
+	case CtxDeep:
+		p.level = s.between(32, 200)
+		if s.oneIn(4) {
+			p.level = s.between(201, 510)
+		}
+	case CtxLimit:
+		p.level = s.between(511, canonjson.MaxDepth)
+	case CtxKey:
+		p.key = true
+	case CtxValue:
+		p.key = false
+	case CtxAdjacent:
+		p.n = max(p.n, 2)
+	case CtxFar:
+		p.n = max(p.n, s.between(9, 24))
+	case CtxChunkEdge:
+		p.edge = true
+	}
+	if p.occurrence == occPair || p.occurrence == occKey {
+		p.key = true
+	}
+	if p.occurrence == occPair {
+		p.n = max(p.n, 2)
+	}
+	p.object = p.key || p.level == 2 || s.oneIn(2)
+	s.place(&p, cell.Context)
+	if p.occurrence == occContainer || p.occurrence == occDeepest {
+		p.key = false
+		s.depthOf(&p, cell.Context)
+	}
+	return p
+}
+
+// sizeIn draws a container size in the band c.
+func (s *state) sizeIn(c Context) int {
+	switch c {
+	case CtxSize1:
+		return 1
+	case CtxSizeFew:
+		return s.between(2, 7)
+	case CtxSizeMid:
+		return s.between(8, 16)
+	case CtxSizeHundred:
+		return s.between(90, 128)
+	}
+	return s.between(1000, maxProbe)
+}
+
+// place draws the occurrence's position and, for a pair, its partner's.
+func (s *state) place(p *probe, c Context) {
+	switch c {
+	case CtxFirst:
+		p.pos = 0
+	case CtxLast:
+		p.pos = p.n - 1
+	case CtxMiddle:
+		p.pos = s.between(1, p.n-2)
+	default:
+		p.pos = s.intn(p.n)
+	}
+	if p.occurrence != occPair {
+		return
+	}
+	switch {
+	case c == CtxFar:
+		p.pos = s.intn(p.n - 8)
+		p.partner = s.between(p.pos+8, p.n-1)
+		if s.oneIn(2) {
+			p.pos, p.partner = p.partner, p.pos
+		}
+	case c == CtxAdjacent || s.oneIn(2):
+		p.partner = p.pos + 1
+		if p.partner == p.n || (p.pos > 0 && s.oneIn(2)) {
+			p.partner = p.pos - 1
+		}
+	default:
+		for p.partner = s.intn(p.n); p.partner == p.pos; p.partner = s.intn(p.n) {
+		}
+	}
+}
+
+// depthOf sets the level of a probe whose occurrence is a container: one
+// level above the occurrence, which for the depth classes is the case's
+// depth.
+func (s *state) depthOf(p *probe, c Context) {
+	if p.occurrence == occContainer {
+		if p.level > 2 && p.level >= canonjson.MaxDepth {
+			p.level = canonjson.MaxDepth - 1 // the container itself at 512
+		}
+		return
+	}
+	switch p.class {
+	case ClassDeep:
+		p.depth = s.between(32, 499)
+	case ClassNearLimit:
+		p.depth = s.between(500, canonjson.MaxDepth)
+		if c == CtxLimit {
+			p.depth = s.between(511, canonjson.MaxDepth)
+		} else if c == CtxDeep {
+			p.depth = s.between(500, 510)
+		}
+	default:
+		p.depth = s.between(canonjson.MaxDepth+1, 600)
+		if c == CtxLimit {
+			p.depth = canonjson.MaxDepth + 1
+		} else if c == CtxDeep {
+			p.depth = s.between(canonjson.MaxDepth+2, 600)
+		}
+	}
+	p.level = p.depth - 1
+}
+
+// holder builds the probe's container with its occurrence in place.
+func (s *state) holder(p *probe) any {
+	s.ctx = loc(1, 0, p.level-1, false)
+	if p.level == 2 {
+		s.ctx = loc(2, 1, 1, false)
+	}
+	s.container(p.level, p.n)
+	if p.n > 2*s.cfg.MaxWidth {
+		s.hit(ClassWide)
+	}
+	if !p.object {
+		a := make([]any, p.n)
+		for i := range a {
+			s.at(p.n, i, p.level, false)
+			a[i] = s.fill()
+		}
+		s.at(p.n, p.pos, p.level, false)
+		a[p.pos] = s.occurrenceValue(p)
+		return a
+	}
+	o := make(canonjson.Object, p.n)
+	for i := range o {
+		s.at(p.n, i, p.level, false)
+		o[i] = canonjson.Member{Key: fillerKeys[i], Value: s.fill()}
+	}
+	s.at(p.n, p.pos, p.level, p.key)
+	switch p.occurrence {
+	case occPair:
+		s.pair(p, o)
+	case occKey:
+		s.hit(ClassProtoKey)
+		o[p.pos].Key = protoKeys[s.intn(len(protoKeys))]
+	default:
+		if p.key {
+			o[p.pos].Key = s.occurrenceString(p)
+		} else {
+			o[p.pos].Value = s.occurrenceValue(p)
+		}
+	}
+	return o
+}
+
+// pair makes the keys at p.pos and p.partner equal (duplicate-key) or an
+// order trap (key-order).
+func (s *state) pair(p *probe, o canonjson.Object) {
+	if p.class == ClassDuplicateKey {
+		o[p.pos].Key = o[p.partner].Key
+		s.pairHit(ClassDuplicateKey, p.n, p.pos, p.partner, p.level)
+		return
+	}
+	var pre [2]byte
+	np := s.intn(3)
+	for i := range np {
+		pre[i] = wordChars[s.intn(len(wordChars))]
+	}
+	s.ctx = 0
+	s.buf = appendWTF8(append(s.buf[:0], pre[:np]...), s.astralCP())
+	o[p.pos].Key = string(s.buf)
+	s.buf = appendWTF8(append(s.buf[:0], pre[:np]...), s.highBMPCP())
+	o[p.partner].Key = string(s.buf)
+	pair := pairCtx(p.pos - p.partner)
+	for _, i := range [2]int{p.pos, p.partner} {
+		s.ctx = loc(p.n, i, p.level, true) | pair
+		s.hit(strClasses(o[i].Key) | ClassKeyOrder)
+	}
+}
+
+// occurrenceValue makes the value that carries the probe's class, with
+// s.ctx at its place.
+func (s *state) occurrenceValue(p *probe) any {
+	switch p.occurrence {
+	case occString:
+		return s.occurrenceString(p)
+	case occContainer:
+		if p.class == ClassWide {
+			return s.wide(p.level + 1)
+		}
+		s.container(p.level+1, 0)
+		if s.oneIn(2) {
+			return []any{}
+		}
+		return canonjson.Object{}
+	case occDeepest:
+		s.container(p.level+1, 1)
+		if s.oneIn(2) {
+			return []any{int64(0)}
+		}
+		return canonjson.Object{{Key: fillerKeys[0], Value: int64(1)}}
+	}
+	return s.number(p.class)
+}
+
+// number draws a number of class c.
+func (s *state) number(c Classes) any {
+	switch c {
+	case ClassSpecialFloat:
+		return s.specialFloat()
+	case ClassFloatFormat:
+		return s.formatFloat()
+	case ClassFloatBits:
+		return s.floatBits()
+	case ClassInt53:
+		return s.int53()
+	case ClassInt64:
+		return s.int64Edge()
+	}
+	if s.oneIn(4) {
+		return s.hugeInt()
+	}
+	return s.bigInt()
+}
+
+// chunkEdges are the code-point offsets around which buffers and chunks
+// commonly switch.
+var chunkEdges = [...]int{1024, 4096, 16384, 65536}
+
+// occurrenceString makes a string (value or key) that carries the probe's
+// string class, with s.ctx at its place.
+func (s *state) occurrenceString(p *probe) string {
+	if p.class == ClassLongString {
+		flavor := flavorWord
+		if !s.plain && s.oneIn(2) {
+			flavor = s.flavor()
+		}
+		return s.longOccurrence(p, flavor)
+	}
+	var seg [2]rune
+	segment := s.segment(p.class, &seg)
+	pre, post := s.intn(8), s.intn(8)
+	if p.edge {
+		s.ctx |= 1 << CtxChunkEdge
+		e := chunkEdges[s.intn(len(chunkEdges))]
+		pre, post = e+s.between(-2, 1), s.between(2, 64)
+	}
+	head, tail := s.words(pre), s.words(post)
+	b := append(s.buf[:0], head...)
+	for _, cp := range segment {
+		s.hit(cpClasses(cp))
+		b = appendWTF8(b, cp)
+	}
+	s.buf = append(b, tail...)
+	return string(s.buf)
+}
+
+// words returns n word characters, drawn one by one for a short string
+// and from a pool for a long one.
+func (s *state) words(n int) string {
+	if n < longPool {
+		return s.strN(n, flavorWord)
+	}
+	return s.pooledString(n, flavorWord)
+}
+
+// segment returns the characters that carry string class c: an escape, a
+// BMP or astral character, or a lone-surrogate segment (a high or a low
+// half alone, or two halves in the wrong order or of one kind).
+func (s *state) segment(c Classes, seg *[2]rune) []rune {
+	switch c {
+	case ClassEscape:
+		seg[0] = escapeChars[s.intn(len(escapeChars))]
+		if seg[0] == '/' {
+			seg[0] = rune(s.intn(0x20))
+		}
+	case ClassBMP:
+		seg[0] = s.pickCP(flavorBMP)
+		for seg[0] < 0x80 {
+			seg[0] = specialBMP[s.intn(len(specialBMP))]
+		}
+	case ClassAstral:
+		seg[0] = s.astralCP()
+	default:
+		hi := rune(s.between(0xD800, 0xDBFF))
+		lo := rune(s.between(0xDC00, 0xDFFF))
+		switch s.intn(4) {
+		case 0:
+			seg[0] = hi
+		case 1:
+			seg[0] = lo
+		case 2:
+			seg[0], seg[1] = lo, hi
+			return seg[:2]
+		default:
+			seg[0], seg[1] = hi, hi
+			return seg[:2]
+		}
+	}
+	return seg[:1]
+}
+
+// longOccurrence makes a long string: at a chunk edge (its length within
+// two of one), or of the usual long lengths; one in sixteen of those is
+// all astral, over 1 MiB of canonical text at the default LongStringLen.
+func (s *state) longOccurrence(p *probe, flavor int) string {
+	if p.edge {
+		s.ctx |= 1 << CtxChunkEdge
+		s.hit(ClassLongString)
+		e := chunkEdges[s.intn(len(chunkEdges))]
+		return s.pooledString(e+s.between(-2, 2), flavor)
+	}
+	if !s.plain && !p.key && s.oneIn(16) {
+		s.hit(ClassLongString)
+		return s.pooledString(s.cfg.LongStringLen, flavorAstralOnly)
+	}
+	if s.plain {
+		s.hit(ClassLongString)
+		return s.pooledString(s.between(1000, 4000), flavorWord)
+	}
+	return s.longString()
+}
+
+// path nests h, a container at level, under containers down from level 3,
+// and returns the outermost. One level in four is an object or array with
+// a few filler members besides: deep objects with several members, not
+// only chains. It is built bottom-up, without recursion.
+func (s *state) path(h any, level int) any {
+	v := h
+	for l := level - 1; l >= 3; l-- {
+		extra := 0
+		if s.oneIn(4) {
+			extra = s.between(1, 3)
+		}
+		if s.oneIn(2) {
+			a := make([]any, 1+extra)
+			at := s.intn(len(a))
+			for i := range a {
+				a[i] = int64(i)
+			}
+			a[at] = v
+			v = a
+			continue
+		}
+		o := make(canonjson.Object, 1+extra)
+		at := s.intn(len(o))
+		for i := range o {
+			o[i] = canonjson.Member{Key: fillerKeys[i], Value: int64(i)}
+		}
+		o[at].Value = v
+		v = o
+	}
+	return v
+}
+
+// hugeInt draws an integer of 4,299 to 100,000 decimal digits: around
+// Python's 4,300-digit int/str limit, and up to the spec's reader cap.
+func (s *state) hugeInt() any {
+	s.hit(ClassBigInt)
+	digits := 4300 + s.between(-1, 1)
+	switch r := s.intn(64); {
+	case r == 0:
+		digits = 100_000 - s.intn(2)
+	case r < 8:
+		digits = s.between(4302, 20_000)
+	}
+	b := new(big.Int).Mul(pow10Big(digits-1), big.NewInt(int64(s.between(1, 9))))
+	b.Add(b, new(big.Int).SetUint64(s.u64()))
+	if s.oneIn(2) {
+		b.Neg(b)
+	}
+	return b
+}
+
+var pow10Cache sync.Map // int -> *big.Int, 10^k, shared read-only
+
+// pow10Big returns 10^k, computed once per k.
+func pow10Big(k int) *big.Int {
+	if v, ok := pow10Cache.Load(k); ok {
+		return v.(*big.Int)
+	}
+	v := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)
+	actual, _ := pow10Cache.LoadOrStore(k, v)
+	return actual.(*big.Int)
+}
