@@ -48,6 +48,10 @@ type collector struct {
 	absentN       []uint64
 	warmAt        time.Time // when the warm-up was over (zero before)
 	warmN         uint64    // cases done by then
+	// firstAt and firstCases are when the first finding was counted: its
+	// run time, and the cases run by the end of its batch (0 before).
+	firstAt    time.Duration
+	firstCases uint64
 }
 
 func newCollector(cfg *Config, names []string) *collector {
@@ -63,6 +67,9 @@ func (c *collector) add(d batchDone) error {
 		path, err := corpus.Write(c.cfg.CorpusDir, entryOf(f, c.names, c.hellos, c.cfg.Seed))
 		if err != nil {
 			return err
+		}
+		if c.found == 0 {
+			c.firstAt, c.firstCases = time.Since(c.start), c.cases+uint64(d.cases)
 		}
 		c.found++
 		for i, sig := range f.signatures {
@@ -177,6 +184,7 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 		Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, Interrupted: interrupted,
+		FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
 	if !c.warmAt.IsZero() && c.cases > c.warmN {

@@ -33,7 +33,12 @@ type Report struct {
 	SteadyRate  float64         `json:"steady_cases_per_second,omitempty"`
 	Adapters    []AdapterReport `json:"adapters"`
 	Divergences uint64          `json:"divergences"`
-	Distinct    []Group         `json:"distinct"`
+	// FirstDivergenceSeconds and FirstDivergenceCases say when the first
+	// divergence was counted: seconds into the run, and cases run by the end
+	// of the batch that held it (how fast a run finds a bug); 0 without one.
+	FirstDivergenceSeconds float64 `json:"first_divergence_seconds,omitempty"`
+	FirstDivergenceCases   uint64  `json:"first_divergence_cases,omitempty"`
+	Distinct               []Group `json:"distinct"`
 	// Known lists the distinct divergences the known list accepts, and Stale
 	// the listed ones that did not occur; both empty without a known list.
 	Known    []string     `json:"known,omitempty"`
