@@ -1,0 +1,261 @@
+//! The protocol loop, run in memory over the native model: hello, batches,
+//! inexpressible cases, panics, benches, malformed requests, exit statuses.
+//! Messages are built and read with rmpv, not with the kit's own code.
+#![cfg(feature = "serde_json")]
+
+use difffuzz_kit::native::Native;
+use difffuzz_kit::{run, Code, Hello, Reason, Refusal};
+use rmpv::Value as Mp;
+
+fn frame(message: &Mp) -> Vec<u8> {
+    let mut body = Vec::new();
+    rmpv::encode::write_value(&mut body, message).unwrap();
+    let mut out = (body.len() as u32).to_be_bytes().to_vec();
+    out.extend(body);
+    out
+}
+
+fn frames(mut bytes: &[u8]) -> Vec<Mp> {
+    let mut out = Vec::new();
+    while !bytes.is_empty() {
+        let len = u32::from_be_bytes(bytes[..4].try_into().unwrap()) as usize;
+        let mut body = &bytes[4..4 + len];
+        out.push(rmpv::decode::read_value(&mut body).unwrap());
+        assert!(body.is_empty(), "one value per frame");
+        bytes = &bytes[4 + len..];
+    }
+    out
+}
+
+fn field<'a>(map: &'a Mp, name: &str) -> &'a Mp {
+    map.as_map()
+        .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(name)))
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("no {name} in {map}"))
+}
+
+fn map(members: Vec<(&str, Mp)>) -> Mp {
+    Mp::Map(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+}
+
+/// The test's implementation: serde_json's compact text; a case whose
+/// `tool_name` is "panic" panics, one named "refuse" is refused.
+fn implementation(value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), Refusal> {
+    match value.get("tool_name").and_then(|v| v.as_str()) {
+        Some("panic") => panic!("boom"),
+        Some("refuse") => Err(Refusal::from_name("bad_envelope", "refused")),
+        _ => serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string())),
+    }
+}
+
+/// Runs the loop over `input` on a thread with room for deep cases; returns
+/// the exit status and every frame written.
+fn serve(input: Vec<u8>) -> (i32, Vec<Mp>) {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let mut output = Vec::new();
+            let hello = Hello::new("test-sdk", "9.9.9");
+            let code = run(
+                &hello,
+                Native,
+                implementation,
+                input.as_slice(),
+                &mut output,
+            );
+            (code, frames(&output))
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn batch(id: u64, cases: Vec<Mp>) -> Mp {
+    map(vec![
+        ("type", "batch".into()),
+        ("id", id.into()),
+        ("cases", Mp::Array(cases)),
+    ])
+}
+
+#[test]
+fn hello_announces_the_native_model_and_all_six_reasons() {
+    let (code, out) = serve(vec![]);
+    assert_eq!(code, 0, "end of input exits 0");
+    let want = map(vec![
+        ("type", "hello".into()),
+        ("protocol", 2.into()),
+        ("language", "rust".into()),
+        ("name", "test-sdk".into()),
+        ("version", "9.9.9".into()),
+        ("model", "native".into()),
+        (
+            "inexpressible",
+            Mp::Array(Reason::ALL.iter().map(|r| r.as_str().into()).collect()),
+        ),
+    ]);
+    assert_eq!(out, [want]);
+}
+
+#[test]
+fn a_batch_answers_canonical_refused_internal_and_inexpressible_in_order() {
+    let mp_str = |s: &str| Mp::from(s);
+    let call = |v: Mp| {
+        map(vec![
+            ("tool_name", "t".into()),
+            ("args", map(vec![("v", v)])),
+        ])
+    };
+    let cases = vec![
+        call(Mp::from(1)),
+        map(vec![("tool_name", "panic".into())]),
+        call(Mp::Map(vec![
+            (mp_str("a"), 1.into()),
+            (mp_str("a"), 2.into()),
+        ])),
+        call(Mp::Ext(2, vec![0x00, 0xd8])),
+        call(Mp::Ext(1, b"18446744073709551616".to_vec())),
+        call(Mp::F64(f64::NAN)),
+        call(Mp::Map(vec![(Mp::from(1), Mp::Nil)])),
+        call(Mp::Binary(vec![1])),
+        call(Mp::Ext(9, vec![])),
+        map(vec![("tool_name", "refuse".into())]),
+        // After an inexpressible member the rest of the case is stepped over.
+        call(Mp::Array(vec![Mp::Binary(vec![]), Mp::from(2)])),
+        call(Mp::Ext(1, b"-0".to_vec())),
+    ];
+    let mut input = frame(&batch(7, cases));
+    input.extend(frame(&map(vec![
+        ("type", "batch".into()),
+        ("id", 8.into()),
+        ("digest_only", true.into()),
+        ("cases", Mp::Array(vec![call(Mp::from(1))])),
+    ])));
+    let (code, out) = serve(input);
+    assert_eq!(code, 0);
+    let results = field(&out[1], "results").as_array().unwrap();
+    let text = r#"{"args":{"v":1},"tool_name":"t"}"#;
+    let canonical = map(vec![
+        ("canonical", Mp::Binary(text.into())),
+        (
+            "digest",
+            Mp::Binary(blake3::hash(text.as_bytes()).as_bytes().to_vec()),
+        ),
+    ]);
+    assert_eq!(results[0], canonical);
+    assert_eq!(field(&results[1], "error"), &Mp::from("internal"));
+    assert_eq!(field(&results[1], "message"), &Mp::from("panic: boom"));
+    let reasons: Vec<&str> = results[2..9]
+        .iter()
+        .map(|r| field(r, "inexpressible").as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "duplicate_key",
+            "lone_surrogate",
+            "big_int",
+            "non_finite",
+            "non_string_key",
+            "unsupported_value",
+            "unsupported_value"
+        ]
+    );
+    assert_eq!(
+        field(&results[9], "error"),
+        &Mp::from(Code::BadEnvelope.as_str())
+    );
+    assert_eq!(
+        field(&results[10], "inexpressible"),
+        &Mp::from("unsupported_value")
+    );
+    // "-0" in ext 1 is the integer 0, which a Number holds.
+    let zero = field(&results[11], "canonical");
+    assert_eq!(
+        zero,
+        &Mp::Binary(br#"{"args":{"v":0},"tool_name":"t"}"#.to_vec())
+    );
+    assert_eq!(results.len(), 12);
+    // digest_only: the digest alone.
+    let digest_only = field(&out[2], "results").as_array().unwrap();
+    assert_eq!(
+        digest_only,
+        &[map(vec![("digest", field(&canonical, "digest").clone())])]
+    );
+}
+
+#[test]
+fn bench_answers_all_version_2_figures() {
+    let cases = vec![
+        map(vec![("tool_name", "t".into()), ("args", map(vec![]))]),
+        Mp::Binary(vec![]), // inexpressible: not timed, still counted
+    ];
+    let request = map(vec![
+        ("type", "bench".into()),
+        ("id", 3.into()),
+        ("cases", Mp::Array(cases)),
+        ("rounds", 5.into()),
+    ]);
+    let (code, out) = serve(frame(&request));
+    assert_eq!(code, 0);
+    let bench = &out[1];
+    assert_eq!(field(bench, "type"), &Mp::from("bench"));
+    assert_eq!(field(bench, "id"), &Mp::from(3));
+    assert_eq!(field(bench, "count"), &Mp::from(10));
+    for name in ["elapsed_ns", "cpu_ns", "decode_elapsed_ns", "decode_cpu_ns"] {
+        let ns = field(bench, name).as_u64().expect("unsigned");
+        assert!(ns < 10_000_000_000, "{name} {ns}");
+    }
+}
+
+#[test]
+fn malformed_requests_get_errors_and_the_loop_goes_on() {
+    let mut input = Vec::new();
+    input.extend([0, 0, 0, 1, 0xc1]); // reserved marker
+    input.extend(frame(&Mp::from(5))); // not a map
+    input.extend(frame(&map(vec![("type", "nope".into()), ("id", 4.into())])));
+    input.extend(frame(&map(vec![
+        ("type", "batch".into()),
+        ("id", 6.into()),
+        ("digest_only", 1.into()),
+        ("cases", Mp::Array(vec![])),
+    ])));
+    input.extend(frame(&batch(9, vec![])));
+    let (code, out) = serve(input);
+    assert_eq!(code, 0);
+    let types: Vec<&str> = out
+        .iter()
+        .map(|m| field(m, "type").as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        ["hello", "error", "error", "error", "error", "results"]
+    );
+    assert_eq!(field(&out[3], "id"), &Mp::from(4));
+    assert_eq!(field(&out[4], "id"), &Mp::from(6));
+}
+
+#[test]
+fn a_broken_stream_gets_an_error_then_exit_2() {
+    for (name, input) in [
+        ("zero length", vec![0, 0, 0, 0]),
+        ("over the cap", (64u32 << 20 | 1).to_be_bytes().to_vec()),
+        ("truncated header", vec![0, 0]),
+        ("truncated body", vec![0, 0, 0, 5, 0x80]),
+    ] {
+        let (code, out) = serve(input);
+        assert_eq!(code, 2, "{name}");
+        assert_eq!(out.len(), 2, "{name}: hello and an error");
+        assert_eq!(field(&out[1], "type"), &Mp::from("error"), "{name}");
+    }
+}
+
+#[test]
+fn the_deepest_case_on_the_wire_is_decoded() {
+    let deep = (1..1000).fold(Mp::Array(vec![]), |inner, _| Mp::Array(vec![inner]));
+    let (code, out) = serve(frame(&batch(1, vec![deep])));
+    assert_eq!(code, 0);
+    let result = &field(&out[1], "results").as_array().unwrap()[0];
+    let text = field(result, "canonical").as_slice().unwrap();
+    assert_eq!(text.len(), 2000, "1000 levels of []");
+}
