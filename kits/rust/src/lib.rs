@@ -7,7 +7,7 @@
 //!
 //! fn main() {
 //!     let hello = Hello::new("serde_json", "1.0.154");
-//!     serve(hello, Native, |value: &serde_json::Value, out: &mut Vec<u8>| {
+//!     serve(hello, Native, |value, out| {
 //!         serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string()))
 //!     })
 //! }
