@@ -1,5 +1,12 @@
 package compare
 
+import (
+	"slices"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
 // Classify names the difference of two canonical texts that first differ at
 // off, from what the common prefix says is being written there: a number, a
 // string, or an object key (a key that is another key altogether means the
@@ -9,7 +16,7 @@ func Classify(a, b []byte, off int) Kind {
 	switch {
 	case st.inString && st.key:
 		ka, kb := token(a, st.start), token(b, st.start)
-		if unescape(ka) != unescape(kb) {
+		if !slices.Equal(unescape(ka), unescape(kb)) {
 			return KindKeyOrder
 		}
 		return KindString
@@ -100,46 +107,99 @@ func token(b []byte, start int) []byte {
 	return b[start:]
 }
 
-// unescape decodes a string token loosely: enough to tell two keys apart
-// from two spellings of one key.
-func unescape(tok []byte) string {
+// unescape decodes a string token into its code points, so that two
+// spellings of one key compare equal and two different keys do not. Raw
+// UTF-8 is one code point a sequence, a \uXXXX pair of a high and a low
+// surrogate is one astral code point, and a lone surrogate stays itself
+// (a value no scalar value equals). A byte that is not UTF-8 stays distinct
+// from every code point, as invalidByte+b.
+func unescape(tok []byte) []rune {
 	out := make([]rune, 0, len(tok))
-	s := string(tok)
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			break
-		}
-		if c != '\\' || i+1 >= len(s) {
+	for i := 1; i < len(tok); {
+		c := tok[i]
+		switch {
+		case c == '"':
+			return out
+		case c == '\\':
+			r, n := escape(tok[i:])
+			out = append(out, r)
+			i += n
+		case c < utf8.RuneSelf:
 			out = append(out, rune(c))
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'u':
-			if i+4 < len(s) {
-				var r rune
-				for _, h := range s[i+1 : i+5] {
-					r = r*16 + hexval(h)
-				}
-				out = append(out, r)
-				i += 4
-			}
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
+			i++
 		default:
-			out = append(out, rune(s[i]))
+			r, n := decodeRaw(tok[i:])
+			out = append(out, r)
+			i += n
 		}
 	}
-	return string(out)
+	return out
+}
+
+// decodeRaw decodes the raw UTF-8 sequence at the start of s (s[0] is not
+// ASCII). The 3-byte form of a surrogate (WTF-8, as a lone surrogate is
+// sometimes written raw) is that surrogate, so that it equals its escape.
+func decodeRaw(s []byte) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf {
+		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	r, n := utf8.DecodeRune(s)
+	if r == utf8.RuneError && n <= 1 {
+		return invalidByte + rune(s[0]), 1
+	}
+	return r, n
+}
+
+// invalidByte offsets a byte that is not UTF-8 past every code point.
+const invalidByte = unicode.MaxRune + 1
+
+// escape decodes the escape sequence at the start of s (s[0] is the
+// backslash) and returns its code point and its length in bytes. A high
+// surrogate escape directly followed by a low one is one code point.
+func escape(s []byte) (rune, int) {
+	if len(s) < 2 {
+		return '\\', len(s)
+	}
+	switch s[1] {
+	case 'u':
+		r, ok := hex4(s[2:])
+		if !ok {
+			return 'u', 2
+		}
+		if utf16.IsSurrogate(r) && r < 0xdc00 && len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			if lo, ok := hex4(s[8:]); ok && lo >= 0xdc00 && lo <= 0xdfff {
+				return utf16.DecodeRune(r, lo), 12
+			}
+		}
+		return r, 6
+	case 'n':
+		return '\n', 2
+	case 't':
+		return '\t', 2
+	case 'r':
+		return '\r', 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	}
+	return rune(s[1]), 2 // \" \\ \/ and anything else stand for themselves
+}
+
+// hex4 reads four hex digits at the start of s.
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, h := range s[:4] {
+		v := hexval(rune(h))
+		if v < 0 {
+			return 0, false
+		}
+		r = r*16 + v
+	}
+	return r, true
 }
 
 func hexval(h rune) rune {
@@ -151,5 +211,5 @@ func hexval(h rune) rune {
 	case h >= 'A' && h <= 'F':
 		return h - 'A' + 10
 	}
-	return 0
+	return -1
 }
