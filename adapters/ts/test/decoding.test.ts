@@ -1,23 +1,17 @@
 /**
- * Tests of the wire codec (docs/adapter-protocol.md): framing, and msgpack
- * values into the canonical model without losing order, duplicates,
- * precision or the integer/float distinction.
+ * The library on cases as the worker decodes them (the kit's exact model,
+ * maps as JsonObjects): what canonical() makes of every kind of wire value.
+ * How the values themselves decode, framing and streaming are the kit's
+ * tests (kits/ts/test).
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { decode, ExtData } from "@msgpack/msgpack";
-import { CanonicalError, JsonObject, canonical, type ErrorCode, type Member } from "../src/canonical.js";
-import {
-  FrameLengthError,
-  FrameReader,
-  InvalidUtf8,
-  MAX_FRAME,
-  WireDecoder,
-  encodeFrame,
-  type ItemSink,
-  type SinkChooser,
-} from "../src/wire.js";
+import { InvalidUtf8, UnknownExt, WireDecoder } from "@difffuzz/kit";
+import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
 import { cat, concat, mp, mpCall, mpNest } from "./support.js";
+
+/** The worker's decoder (src/worker.ts): the exact model, maps made JsonObjects. */
+const decoder = (): WireDecoder => new WireDecoder({ object: (members) => new JsonObject(members) });
 
 const wrap = (argsText: string): string => `{"args":${argsText},"tool_name":"t"}`;
 /** The envelope with args {"v": value}, as msgpack. */
@@ -38,12 +32,12 @@ function outcomeOf(value: unknown): Outcome {
 
 /** What canonical() makes of a decoded case. */
 function outcome(bytes: Uint8Array): Outcome {
-  return outcomeOf(new WireDecoder().decodeValue(bytes));
+  return outcomeOf(decoder().decodeValue(bytes));
 }
 
 /** The members of args in a decoded envelope. */
 function decodedArgs(bytes: Uint8Array): ReadonlyArray<readonly [unknown, unknown]> {
-  const value = new WireDecoder().decodeValue(bytes);
+  const value = decoder().decodeValue(bytes);
   assert.ok(value instanceof JsonObject);
   const args = value.members.find(([k]) => k === "args")?.[1];
   assert.ok(args instanceof JsonObject);
@@ -59,9 +53,9 @@ function decodedScalar(value: Uint8Array): unknown {
 
 describe("integers and floats", () => {
   const values: Array<[name: string, bytes: Uint8Array, decoded: unknown, text: string]> = [
-    ["positive fixint", mp.int(5), 5, "5"],
-    ["negative fixint", mp.int(-5), -5, "-5"],
-    ["uint32 max", Uint8Array.of(0xce, 0xff, 0xff, 0xff, 0xff), 4294967295, "4294967295"],
+    ["positive fixint", mp.int(5), 5n, "5"],
+    ["negative fixint", mp.int(-5), -5n, "-5"],
+    ["uint32 max", Uint8Array.of(0xce, 0xff, 0xff, 0xff, 0xff), 4294967295n, "4294967295"],
     ["int64 2^53-1", mp.int(2n ** 53n - 1n), 2n ** 53n - 1n, "9007199254740991"],
     ["int64 2^53+1 keeps precision", mp.int(2n ** 53n + 1n), 2n ** 53n + 1n, "9007199254740993"],
     ["int64 -(2^53+1)", mp.int(-(2n ** 53n) - 1n), -(2n ** 53n) - 1n, "-9007199254740993"],
@@ -102,8 +96,9 @@ describe("integers and floats", () => {
     assert.equal(mp.big("1")[0], 0xd4);
   });
 
-  test("int64 and uint64 always decode to bigint, floats always to number", () => {
+  test("integers always decode to bigint, floats always to number", () => {
     assert.equal(typeof decodedScalar(mp.int(2n ** 63n - 1n)), "bigint");
+    assert.equal(typeof decodedScalar(mp.int(1)), "bigint");
     assert.equal(typeof decodedScalar(mp.f64(2 ** 63)), "number");
     assert.equal(typeof decodedScalar(mp.f64(1)), "number");
   });
@@ -211,17 +206,17 @@ describe("maps keep order, duplicates and special keys", () => {
   test("member order is input order, whatever the keys look like", () => {
     const keys = ["b", "1", "__proto__", "constructor", "a", "0", "toString", "", "10", "hasOwnProperty"];
     const members = decodedArgs(mpCall(mp.map(...keys.map((k, i): [Uint8Array, Uint8Array] => [mp.str(k), mp.int(i)]))));
-    assert.deepEqual(members, keys.map((k, i) => [k, i]));
+    assert.deepEqual(members, keys.map((k, i) => [k, BigInt(i)]));
   });
 
   test("duplicate keys are kept, in order", () => {
     const members = decodedArgs(mpCall(mp.map([mp.str("a"), mp.int(1)], [mp.str("b"), mp.int(2)], [mp.str("a"), mp.int(3)])));
-    assert.deepEqual(members, [["a", 1], ["b", 2], ["a", 3]]);
+    assert.deepEqual(members, [["a", 1n], ["b", 2n], ["a", 3n]]);
   });
 
   test("duplicate __proto__ keys are kept and reported", () => {
     const bytes = mpCall(mp.map([mp.str("__proto__"), mp.int(1)], [mp.str("__proto__"), mp.int(2)]));
-    assert.deepEqual(decodedArgs(bytes), [["__proto__", 1], ["__proto__", 2]]);
+    assert.deepEqual(decodedArgs(bytes), [["__proto__", 1n], ["__proto__", 2n]]);
     assert.deepEqual(outcome(bytes), { code: "duplicate_key" });
   });
 
@@ -268,7 +263,7 @@ describe("maps keep order, duplicates and special keys", () => {
     const map = concat([[0xdf, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff], ...pairs]);
     const members = decodedArgs(mpCall(map));
     assert.equal(members.length, n);
-    assert.deepEqual(members[n - 1], [`k${n - 1}`, n - 1]);
+    assert.deepEqual(members[n - 1], [`k${n - 1}`, BigInt(n - 1)]);
   });
 });
 
@@ -316,7 +311,7 @@ describe("values outside the model are per-case errors", () => {
     assert.ok(decodedScalar(mp.strBytes([0xff])) instanceof InvalidUtf8);
     assert.equal(decodedScalar(mp.strBytes([0x61])), "a");
     const ext = decodedScalar(mp.ext(9, [1, 2]));
-    assert.ok(ext instanceof ExtData);
+    assert.ok(ext instanceof UnknownExt);
     assert.equal(ext.type, 9);
   });
 });
@@ -335,141 +330,6 @@ describe("depth on the wire", () => {
   for (const [name, bytes, expected] of cases) test(name, () => assert.deepEqual(outcome(bytes), expected));
 });
 
-describe("streamed arrays (ItemSink)", () => {
-  /** A sink that records what it is given and keeps each item's outcome in its place. */
-  class Recorder implements ItemSink {
-    readonly indexes: number[] = [];
-    ended: unknown[] | undefined;
-    item(value: unknown, index: number): unknown {
-      this.indexes.push(index);
-      return outcomeOf(value);
-    }
-    end(items: unknown[]): unknown {
-      this.ended = items;
-      return this;
-    }
-  }
-
-  /** A chooser that streams the arrays of members named `key`, recording each question. */
-  function streaming(key = "cases"): { choose: SinkChooser; asked: Array<[unknown, Member[]]>; sinks: Recorder[] } {
-    const asked: Array<[unknown, Member[]]> = [];
-    const sinks: Recorder[] = [];
-    const choose: SinkChooser = (k, before) => {
-      asked.push([k, [...before]]);
-      if (k !== key) return undefined;
-      const sink = new Recorder();
-      sinks.push(sink);
-      return sink;
-    };
-    return { choose, asked, sinks };
-  }
-
-  const request = (cases: Uint8Array[]): Uint8Array => mp.map([mp.str("type"), mp.str("batch")], [mp.str("cases"), mp.arr(...cases)]);
-
-  // Every kind of wire value, decoded as an item of a streamed array, must
-  // give what it gives decoded alone.
-  const items: Array<[name: string, bytes: Uint8Array]> = [
-    ["a plain case", mpCall(mp.map([mp.str("k"), mp.arr(mp.int(1), mp.f64(1.5), mp.nil)]))],
-    ["ext 1 big integer", mpScalar(mp.big("-1000000000000000000000000000000"))],
-    ["malformed ext 1", mpScalar(mp.big("01"))],
-    ["ext 2 value with a lone surrogate", mpScalar(mp.utf16(0xd800))],
-    ["ext 2 key __proto__", mpCall(mp.map([mp.utf16s("__proto__"), mp.int(1)]))],
-    ["bin value", mpScalar(mp.bin([1, 2]))],
-    ["non-string key", mpCall(mp.map([mp.int(1), mp.nil]))],
-    ["invalid UTF-8 value", mpScalar(mp.strBytes([0xed, 0xa0, 0x80]))],
-    ["invalid UTF-8 key", mpCall(mp.map([mp.strBytes([0xff]), mp.nil]))],
-    ["long invalid UTF-8 value", mpScalar(mp.strBytes([...Buffer.from("\u00e9".repeat(600)), 0xff]))],
-    ["leading U+FEFF, short", mpScalar(mp.str("\ufeffa"))],
-    ["leading U+FEFF, long", mpScalar(mp.str("\ufeff" + "\u00e9".repeat(1000)))],
-    ["__proto__ and \"1\" keys", mpCall(mp.map([mp.str("__proto__"), mp.int(1)], [mp.str("1"), mp.int(2)]))],
-    ["duplicate keys", mpCall(mp.map([mp.str("a"), mp.int(1)], [mp.str("a"), mp.int(2)]))],
-    ["duplicate __proto__ keys", mpCall(mp.map([mp.str("__proto__"), mp.nil], [mp.str("__proto__"), mp.nil]))],
-    ["1000 levels of arrays", mpNest(1000)],
-    ["1000 levels of maps", cat(...Array.from({ length: 999 }, () => cat([0x81], mp.str("k"))), [0x80])],
-    ["512 levels in all", mpCall(mp.map([mp.str("a"), mpNest(510)]))],
-    ["an empty map", mp.map()],
-    ["an empty array", mp.arr()],
-    ["nil", mp.nil],
-  ];
-  test("every kind of item decodes as it does alone", () => {
-    const { choose, sinks } = streaming();
-    const decoded = new WireDecoder().decodeValue(request(items.map(([, bytes]) => bytes)), choose);
-    assert.equal(sinks.length, 1);
-    const sink = sinks[0]!;
-    assert.ok(decoded instanceof JsonObject);
-    assert.equal(decoded.members[1]![1], sink, "the member's value is what end() returned");
-    assert.deepEqual(sink.indexes, items.map((_, i) => i));
-    for (const [i, [name, bytes]] of items.entries()) assert.deepEqual(sink.ended![i], outcome(bytes), name);
-  });
-
-  test("the chooser is asked with the member's key and the members before it", () => {
-    const { choose, asked } = streaming();
-    const bytes = mp.map(
-      [mp.str("type"), mp.str("batch")],
-      [mp.str("a"), mp.arr(mp.int(1))],
-      [mp.str("id"), mp.int(7)],
-      [mp.str("cases"), mp.arr(mp.nil)],
-    );
-    new WireDecoder().decodeValue(bytes, choose);
-    assert.deepEqual(asked, [
-      ["a", [["type", "batch"]]],
-      ["cases", [["type", "batch"], ["a", [1]], ["id", 7]]],
-    ]);
-  });
-
-  const notAsked: Array<[name: string, bytes: Uint8Array]> = [
-    ["an empty array", mp.map([mp.str("cases"), mp.arr()])],
-    ["an array nested deeper", mp.map([mp.str("x"), mp.map([mp.str("cases"), mp.arr(mp.nil)])])],
-    ["an array inside a top-level array", mp.arr(mp.arr(mp.nil))],
-    ["an array as a map key", mp.map([mp.arr(mp.nil), mp.nil])],
-    ["a top-level array", mp.arr(mp.nil)],
-    ["a scalar member", mp.map([mp.str("cases"), mp.int(1)])],
-  ];
-  for (const [name, bytes] of notAsked) {
-    test(`not asked about ${name}, which decodes as usual`, () => {
-      const { choose, asked } = streaming();
-      assert.deepEqual(new WireDecoder().decodeValue(bytes, choose), new WireDecoder().decodeValue(bytes));
-      assert.deepEqual(asked, []);
-    });
-  }
-
-  test("an array the chooser declines decodes as usual", () => {
-    const { choose, sinks } = streaming("other");
-    const bytes = request([mpCall(mp.map()), mp.nil]);
-    assert.deepEqual(new WireDecoder().decodeValue(bytes, choose), new WireDecoder().decodeValue(bytes));
-    assert.equal(sinks.length, 0);
-  });
-
-  test("two streamed arrays in one map each get their own sink", () => {
-    const { choose, sinks } = streaming();
-    const bytes = mp.map([mp.str("cases"), mp.arr(mp.nil)], [mp.str("cases"), mp.arr(mp.nil, mp.nil)]);
-    new WireDecoder().decodeValue(bytes, choose);
-    assert.deepEqual(sinks.map((sink) => sink.indexes), [[0], [0, 1]]);
-  });
-
-  test("a frame that fails after some items: the sink saw them, the decoder throws and is usable again", () => {
-    const { choose, sinks } = streaming();
-    const whole = request([mpCall(mp.map()), mpCall(mp.map()), mpCall(mp.map())]);
-    const decoder = new WireDecoder();
-    assert.throws(() => decoder.decodeValue(whole.subarray(0, whole.length - 3), choose));
-    assert.deepEqual(sinks[0]!.indexes, [0, 1]);
-    assert.equal(sinks[0]!.ended, undefined);
-    assert.equal(canonical(decoder.decodeValue(mpCall(mp.map([mp.str("k"), mp.arr(mp.nil)])))), wrap('{"k":[null]}'));
-    const again = streaming();
-    decoder.decodeValue(whole, again.choose);
-    assert.deepEqual(again.sinks[0]!.indexes, [0, 1, 2]);
-  });
-
-  test("without a chooser the next decode streams nothing", () => {
-    const decoder = new WireDecoder();
-    const { choose } = streaming();
-    decoder.decodeValue(request([mp.nil]), choose);
-    const plain = decoder.decodeValue(request([mp.nil]));
-    assert.ok(plain instanceof JsonObject);
-    assert.deepEqual(plain.members[1], ["cases", [null]]);
-  });
-});
-
 describe("undecodable bytes throw (the worker answers with an error message)", () => {
   const cases: Array<[string, Uint8Array]> = [
     ["reserved type byte 0xc1", Uint8Array.of(0xc1)],
@@ -480,76 +340,11 @@ describe("undecodable bytes throw (the worker answers with an error message)", (
     ["array 32 header claiming 2^32-1 items", Uint8Array.of(0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0)],
     ["map cut between a key and its value", Uint8Array.of(0x81, 0xa1, 0x61)],
   ];
-  for (const [name, bytes] of cases) test(name, () => assert.throws(() => new WireDecoder().decodeValue(bytes)));
+  for (const [name, bytes] of cases) test(name, () => assert.throws(() => decoder().decodeValue(bytes)));
 
   test("the decoder is usable again after a failure", () => {
-    const decoder = new WireDecoder();
-    assert.throws(() => decoder.decodeValue(Uint8Array.of(0x82, 0xa1, 0x61)));
-    assert.equal(canonical(decoder.decodeValue(mpCall(mp.map([mp.str("k"), mp.nil])))), wrap('{"k":null}'));
-  });
-});
-
-describe("frames", () => {
-  const frame = (n: number): Uint8Array => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
-
-  test("frames split at every byte boundary are reassembled", () => {
-    const bodies = [Uint8Array.of(0xc0), Uint8Array.of(1, 2, 3, 4, 5, 6, 7), Uint8Array.from({ length: 300 }, (_, i) => i & 0xff)];
-    const stream = cat(...bodies.flatMap((b) => [frame(b.length), b]));
-    for (const size of [1, 2, 3, 5, 64, stream.length]) {
-      const reader = new FrameReader();
-      const got: Uint8Array[] = [];
-      for (let at = 0; at < stream.length; at += size) {
-        reader.push(stream.subarray(at, at + size));
-        for (let body = reader.next(); body !== undefined; body = reader.next()) got.push(Uint8Array.from(body));
-      }
-      assert.deepEqual(got, bodies, `chunks of ${size}`);
-      assert.equal(reader.midFrame, false);
-    }
-  });
-
-  test("a partial frame is waited for and reported as mid-frame", () => {
-    const reader = new FrameReader();
-    reader.push(cat(frame(3), [1, 2]));
-    assert.equal(reader.next(), undefined);
-    assert.equal(reader.midFrame, true);
-    reader.push(Uint8Array.of(3));
-    assert.deepEqual(reader.next(), Uint8Array.of(1, 2, 3));
-  });
-
-  const lengths: Array<[number, boolean]> = [
-    [0, false],
-    [1, true],
-    [MAX_FRAME, true],
-    [MAX_FRAME + 1, false],
-    [0xffffffff, false],
-  ];
-  for (const [length, ok] of lengths) {
-    test(`length ${length} is ${ok ? "accepted" : "rejected"}`, () => {
-      const reader = new FrameReader();
-      reader.push(frame(length));
-      if (ok) assert.equal(reader.next(), undefined);
-      else assert.throws(() => reader.next(), (e: unknown) => e instanceof FrameLengthError && e.length === length);
-    });
-  }
-
-  test("encodeFrame writes a big-endian length and the msgpack body", () => {
-    const bytes = encodeFrame({ type: "results", id: 7, results: [{ canonical: Uint8Array.of(0x7b, 0x7d), digest: new Uint8Array(32) }] });
-    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0);
-    assert.equal(length, bytes.length - 4);
-    assert.deepEqual(decode(bytes.subarray(4)), {
-      type: "results",
-      id: 7,
-      results: [{ canonical: Uint8Array.of(0x7b, 0x7d), digest: new Uint8Array(32) }],
-    });
-    const body = Buffer.from(bytes.subarray(4));
-    assert.equal(body[body.indexOf("canonical") + 9], 0xc4, "canonical is sent as bin");
-    assert.deepEqual([...body.subarray(body.indexOf("digest") + 6, body.indexOf("digest") + 8)], [0xc4, 32], "digest is bin of 32 bytes");
-  });
-
-  test("encodeFrame output is not overwritten by the next call", () => {
-    const first = encodeFrame({ a: 1 });
-    const copy = Uint8Array.from(first);
-    encodeFrame({ b: "something longer" });
-    assert.deepEqual(first, copy);
+    const reused = decoder();
+    assert.throws(() => reused.decodeValue(Uint8Array.of(0x82, 0xa1, 0x61)));
+    assert.equal(canonical(reused.decodeValue(mpCall(mp.map([mp.str("k"), mp.nil])))), wrap('{"k":null}'));
   });
 });

@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { CanonicalError, canonical, signature } from "../src/canonical.js";
-import { WireDecoder } from "../src/wire.js";
+import { WireDecoder } from "@difffuzz/kit";
+import { CanonicalError, JsonObject, canonical, signature } from "../src/canonical.js";
 import { firstDifference } from "./support.js";
 
 const DIR =
@@ -79,7 +79,7 @@ test(`fixture files exist in ${DIR}`, () => {
 
 for (const name of files) {
   test(`fixtures ${name}`, () => {
-    const decoder = new WireDecoder();
+    const decoder = new WireDecoder({ object: (members) => new JsonObject(members) });
     const lines = readFileSync(join(DIR, name), "utf8").split("\n");
     const failures: string[] = [];
     let checked = 0;

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { decode, encode } from "@msgpack/msgpack";
 import { blake3 } from "@noble/hashes/blake3.js";
-import { FrameReader } from "../src/wire.js";
+import { FrameReader } from "@difffuzz/kit";
 import { cat, mp, mpCall, mpNest } from "./support.js";
 
 const WORKER = fileURLToPath(new URL("../src/worker.js", import.meta.url));
@@ -101,10 +101,11 @@ async function started(): Promise<Worker> {
   const worker = new Worker();
   assert.deepEqual(await worker.next(), {
     type: "hello",
-    protocol: 1,
+    protocol: 2,
     language: "typescript",
     name: "canonjson-ts",
     version: "0.1.0",
+    model: "exact",
   });
   return worker;
 }

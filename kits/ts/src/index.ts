@@ -1,0 +1,21 @@
+/**
+ * The difffuzz worker kit for TypeScript: `serve(fn, options)` runs the
+ * whole adapter protocol (docs/adapter-protocol.md) around a function from a
+ * case to its canonical bytes. See README.md.
+ */
+export { serve, PROTOCOL, type ErrorCode, type Outcome, type ServeOptions, type ExactWorker, type NativeWorker, type WorkerInfo } from "./serve.js";
+export {
+  WireDecoder,
+  ExactObject,
+  InvalidUtf8,
+  UnknownExt,
+  EXT_BIGINT,
+  EXT_UTF16,
+  type ExactMember,
+  type ExactOptions,
+  type DecoderOptions,
+  type ItemSink,
+  type SinkChooser,
+} from "./values.js";
+export { toNative, nativeReasons, Inexpressible, MAX_WIRE_DEPTH, type NativeValue, type Reason } from "./native.js";
+export { FrameReader, FrameLengthError, MAX_FRAME, encodeFrame } from "./frames.js";

@@ -1,0 +1,425 @@
+/**
+ * The protocol loop (docs/adapter-protocol.md, version 2): hello, frames and
+ * their cap, requests, batches, digest_only, bench and error responses, for
+ * any implementation given as a function from a case to its canonical bytes.
+ */
+import { once } from "node:events";
+import { createBLAKE3 } from "hash-wasm";
+import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
+import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
+import { ExactObject, WireDecoder, type ExactMember, type ExactOptions, type ItemSink, type SinkChooser } from "./values.js";
+
+/** The protocol version this kit speaks. */
+export const PROTOCOL = 2;
+
+/** The spec's error codes (docs/canonical-json.md), which a worker's results compare. */
+export type ErrorCode = "too_deep" | "non_string_key" | "lone_surrogate" | "duplicate_key" | "unsupported_value" | "bad_envelope";
+
+const ERROR_CODES: ReadonlySet<unknown> = new Set<ErrorCode>([
+  "too_deep",
+  "non_string_key",
+  "lone_surrogate",
+  "duplicate_key",
+  "unsupported_value",
+  "bad_envelope",
+]);
+
+/**
+ * What the implementation makes of a case: its canonical bytes, or text
+ * (sent as its UTF-8 bytes). To reject a case, the function throws a value
+ * whose `code` is one of the spec's {@link ErrorCode}s (as the project's
+ * libraries' errors have); anything else it throws is an `internal` result.
+ */
+export type Outcome = Uint8Array | string;
+
+/** What every worker says about itself (the hello). */
+export interface WorkerInfo {
+  /** The implementation's package name, as findings record it. */
+  name: string;
+  /** The implementation's version. */
+  version: string;
+  /** The hello's `language`; default "typescript". */
+  language?: string;
+  /** Where requests come from; default process.stdin. */
+  input?: AsyncIterable<Uint8Array>;
+  /** Where responses go; default process.stdout. */
+  output?: NodeJS.WritableStream;
+}
+
+/** A worker over the exact model (values.ts): lossless, for the project's own library. */
+export interface ExactWorker extends WorkerInfo, ExactOptions {
+  model: "exact";
+}
+
+/** A worker over the native model (native.ts): what an SDK gets from JSON.parse. */
+export interface NativeWorker extends WorkerInfo {
+  model: "native";
+  /** True when the SDK takes `bigint`s for integers outside the safe range; default false (they are `big_int`). */
+  bigint?: boolean;
+}
+
+export type ServeOptions = ExactWorker | NativeWorker;
+
+type RequestId = number | bigint;
+type Result =
+  | { canonical: Uint8Array; digest: Uint8Array }
+  | { digest: Uint8Array } // a digest_only batch's success
+  | { error: string; message: string }
+  | { inexpressible: Reason; message: string };
+type Response = Record<string, unknown>;
+
+/**
+ * Runs the protocol on stdin/stdout (or `options.input`/`output`) until the
+ * input ends, handing each case to `fn` in the chosen model, and resolves to
+ * the exit status: 0 at the end of the input, 2 when the stream broke (a
+ * bad frame length, input ending inside a frame), 1 on a failure of the kit
+ * itself. On the default streams it also sets `process.exitCode`. No case
+ * stops it: what `fn` throws becomes that case's result.
+ */
+export function serve(fn: (value: NativeValue) => Outcome, options: NativeWorker): Promise<number>;
+export function serve(fn: (value: unknown) => Outcome, options: ExactWorker): Promise<number>;
+export async function serve(fn: (value: never) => Outcome, options: ServeOptions): Promise<number> {
+  const output = options.output ?? process.stdout;
+  let status: number;
+  try {
+    const session = await Session.start(fn as (value: unknown) => Outcome, options);
+    status = await session.run(options.input ?? (process.stdin as AsyncIterable<Uint8Array>), output);
+  } catch (e) {
+    process.stderr.write(`${options.name} worker: ${describeFailure(e)}\n`);
+    status = 1;
+  }
+  if (options.input === undefined) process.exitCode = status;
+  return status;
+}
+
+/** A request the worker cannot act on; answered with an `error` message. */
+class BadRequest extends Error {
+  constructor(
+    readonly id: RequestId,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The stack trace depth outside request handling. While it handles a request
+ * the worker captures no stack traces (Error.stackTraceLimit 0): a case's
+ * spec error is a result whose stack nobody reads, and capturing one costs
+ * more than some whole cases. Only an unexpected exception (an `internal`
+ * result) needs its stack; that case is run again to get it.
+ */
+const STACK_TRACE_LIMIT = Error.stackTraceLimit;
+
+/** A case ready for the function: its model value, or the result it already has. */
+type Prepared = { value: unknown } | Result;
+
+/** A batch's cases, run one by one as the decoder reads them (see ItemSink). */
+class StreamedCases implements ItemSink {
+  results: Result[] = [];
+
+  constructor(private readonly session: Session) {}
+
+  item(value: unknown): Result {
+    return this.session.runCase(value);
+  }
+
+  end(items: unknown[]): StreamedCases {
+    this.results = items as Result[];
+    return this;
+  }
+}
+
+interface Request {
+  type: string;
+  id: RequestId;
+  fields: Map<unknown, unknown>;
+}
+
+class Session {
+  private readonly decoder: WireDecoder;
+  private readonly native: boolean;
+  private readonly bigint: boolean;
+  private readonly hello: Response;
+  private readonly logName: string;
+
+  private constructor(
+    private readonly fn: (value: unknown) => Outcome,
+    options: ServeOptions,
+    private readonly hasher: Awaited<ReturnType<typeof createBLAKE3>>,
+  ) {
+    this.native = options.model === "native";
+    this.bigint = options.model === "native" && options.bigint === true;
+    // The native model is made from exact values with ExactObjects and safe integers as numbers (native.ts).
+    this.decoder = new WireDecoder(options.model === "exact" ? exactOptions(options) : { smallInts: "number" });
+    this.logName = options.name;
+    this.hello = {
+      type: "hello",
+      protocol: PROTOCOL,
+      language: options.language ?? "typescript",
+      name: options.name,
+      version: options.version,
+      model: options.model,
+      ...(this.native ? { inexpressible: nativeReasons(this.bigint) } : {}),
+    };
+  }
+
+  /** A session with its hasher ready (hash-wasm compiles its module asynchronously, once). */
+  static async start(fn: (value: unknown) => Outcome, options: ServeOptions): Promise<Session> {
+    const model: unknown = options.model; // checked for callers without types
+    if (model !== "exact" && model !== "native") throw new Error(`unknown model ${JSON.stringify(model)}`);
+    return new Session(fn, options, await createBLAKE3(256));
+  }
+
+  async run(input: AsyncIterable<Uint8Array>, output: NodeJS.WritableStream): Promise<number> {
+    const send = async (message: Response): Promise<void> => {
+      if (!output.write(frameOf(message))) await once(output, "drain");
+    };
+    const fail = async (reason: string): Promise<number> => {
+      process.stderr.write(`${this.logName} worker: ${reason}\n`);
+      await send({ type: "error", id: 0, message: reason });
+      return 2;
+    };
+    await send(this.hello);
+    const reader = new FrameReader();
+    for await (const chunk of input) {
+      reader.push(chunk);
+      for (;;) {
+        let body: Uint8Array | undefined;
+        try {
+          body = reader.next();
+        } catch (e) {
+          if (!(e instanceof FrameLengthError)) throw e;
+          return fail(e.message); // leaving the loop closes the input
+        }
+        if (body === undefined) break;
+        await send(this.handle(body));
+      }
+    }
+    return reader.midFrame ? fail("input ended inside a frame") : 0;
+  }
+
+  /** The response to one request frame; never throws for a bad request. */
+  handle(body: Uint8Array): Response {
+    Error.stackTraceLimit = 0; // see STACK_TRACE_LIMIT
+    try {
+      let request = this.read(body, this.streamCases);
+      if (request.type !== "batch" && request.fields.get("cases") instanceof StreamedCases) {
+        // "batch" before the cases, another type after them (no driver sends
+        // this): the cases are wanted as values, so the frame is read again.
+        request = this.read(body, undefined);
+      }
+      switch (request.type) {
+        case "batch":
+          return this.batch(request);
+        case "bench":
+          return this.bench(request, body);
+        default:
+          throw new BadRequest(request.id, `unknown request type ${JSON.stringify(request.type)}`);
+      }
+    } catch (e) {
+      const id = e instanceof BadRequest ? e.id : 0;
+      return { type: "error", id, message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      Error.stackTraceLimit = STACK_TRACE_LIMIT;
+    }
+  }
+
+  /** The outcome of one decoded case. */
+  runCase(value: unknown): Result {
+    const prepared = this.prepare(value);
+    return "value" in prepared ? this.compute(prepared.value) : prepared;
+  }
+
+  /** A decoded case in the model: the native model may find it inexpressible. */
+  private prepare(value: unknown): Prepared {
+    if (!this.native) return { value };
+    const native = toNative(value, this.bigint);
+    if (native === "too_deep") return { error: "too_deep", message: "nested deeper than the protocol's 1000 levels" };
+    if (native instanceof Inexpressible) return { inexpressible: native.reason, message: native.message };
+    return native;
+  }
+
+  /** Canonical bytes and digest of a model value, or its error result. */
+  private compute(value: unknown): Result {
+    try {
+      const bytes = bytesOf(this.fn(value));
+      return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
+    } catch (e) {
+      const code = specCode(e);
+      if (code !== undefined) return { error: code, message: messageOf(e) };
+      return { error: "internal", message: this.describeInternal(value, e) };
+    }
+  }
+
+  /** An unexpected exception of a case, with the stack trace of a second run (see STACK_TRACE_LIMIT). */
+  private describeInternal(value: unknown, first: unknown): string {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = STACK_TRACE_LIMIT;
+    try {
+      bytesOf(this.fn(value));
+    } catch (e) {
+      if (specCode(e) === undefined) return describeFailure(e);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    return describeFailure(first); // the second run did not fail alike
+  }
+
+  /** The SinkChooser of requests: a batch's cases are run while they are decoded. */
+  private readonly streamCases: SinkChooser = (key, before) => {
+    if (key !== "cases") return undefined;
+    let type: unknown;
+    for (const [k, v] of before) if (k === "type") type = v; // the last one counts, as in read()
+    return type === "batch" ? new StreamedCases(this) : undefined;
+  };
+
+  private batch(request: Request): Response {
+    const cases = request.fields.get("cases");
+    const results = cases instanceof StreamedCases ? cases.results : casesOf(request).map((value) => this.runCase(value));
+    if (digestOnlyOf(request)) {
+      for (let i = 0; i < results.length; i++) {
+        const result = results[i]!;
+        if ("canonical" in result) results[i] = { digest: result.digest };
+      }
+    }
+    return { type: "results", id: request.id, results };
+  }
+
+  /**
+   * Times `rounds` passes of canonicalize + hash over the cases decoded once
+   * (with the request), then `rounds` passes that decode the frame again, as
+   * a batch does, running each case as it is decoded.
+   */
+  private bench(request: Request, body: Uint8Array): Response {
+    const prepared = casesOf(request).map((value) => this.prepare(value));
+    const rounds = roundsOf(request);
+    const timed = measure(() => {
+      for (let r = 0; r < rounds; r++) {
+        for (const p of prepared) if ("value" in p) this.compute(p.value); // an error result is work too
+      }
+    });
+    const sink: SinkChooser = (key) => (key === "cases" ? new StreamedCases(this) : undefined);
+    const decoding = measure(() => {
+      for (let r = 0; r < rounds; r++) this.decoder.decodeRequest(body, sink);
+    });
+    return {
+      type: "bench",
+      id: request.id,
+      elapsed_ns: timed.elapsed,
+      count: rounds * prepared.length,
+      cpu_ns: timed.cpu,
+      decode_elapsed_ns: decoding.elapsed,
+      decode_cpu_ns: decoding.cpu,
+    };
+  }
+
+  private read(body: Uint8Array, chooser: SinkChooser | undefined): Request {
+    let value: unknown;
+    try {
+      value = this.decoder.decodeRequest(body, chooser);
+    } catch (e) {
+      throw new BadRequest(0, `undecodable frame: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const fields = new Map<unknown, unknown>(requestMembers(value));
+    const id = fields.get("id");
+    if (!isUnsigned(id)) throw new BadRequest(0, 'request "id" is not an unsigned integer');
+    const type = fields.get("type");
+    if (typeof type !== "string") throw new BadRequest(id, 'request "type" is not a string');
+    return { type, id, fields };
+  }
+}
+
+function exactOptions(options: ExactWorker): ExactOptions {
+  const exact: ExactOptions = {};
+  if (options.object !== undefined) exact.object = options.object;
+  return exact;
+}
+
+/** Wall and CPU time of `work`, in nanoseconds (CPU: the process's, user and system). */
+function measure(work: () => void): { elapsed: number; cpu: number } {
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  work();
+  const elapsed = Number(process.hrtime.bigint() - start);
+  const used = process.cpuUsage(cpu);
+  return { elapsed, cpu: (used.user + used.system) * 1000 };
+}
+
+const utf8 = new TextEncoder();
+
+function bytesOf(outcome: Outcome): Uint8Array {
+  if (outcome instanceof Uint8Array) return outcome;
+  if (typeof outcome === "string") return utf8.encode(outcome);
+  throw new TypeError(`the function returned ${describeValue(outcome)}, not bytes or a string`);
+}
+
+/** The spec code of a thrown value, if it carries one. */
+function specCode(e: unknown): ErrorCode | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const code = (e as { code?: unknown }).code;
+  return ERROR_CODES.has(code) ? (code as ErrorCode) : undefined;
+}
+
+function messageOf(e: unknown): string {
+  const message = (e as { message?: unknown }).message;
+  return typeof message === "string" ? message : String(e);
+}
+
+function describeFailure(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "object") return value.constructor?.name ?? "an object";
+  return typeof value;
+}
+
+/**
+ * A response as a frame; one too large for a frame is replaced by an error
+ * response with the request's id.
+ */
+function frameOf(message: Response): Uint8Array {
+  const frame = encodeFrame(message);
+  if (frame.length - 4 <= MAX_FRAME) return frame;
+  const reason = `response of ${frame.length - 4} bytes exceeds the frame cap`;
+  return encodeFrame({ type: "error", id: message["id"] ?? 0, message: reason });
+}
+
+/** The members of a request map (an empty map decodes as `{}`); throws if it is not a map. */
+function requestMembers(value: unknown): Iterable<readonly [unknown, unknown]> {
+  if (value instanceof ExactObject) return value.members as ExactMember[];
+  if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) return [];
+  throw new BadRequest(0, "request is not a msgpack map");
+}
+
+function casesOf(request: Request): unknown[] {
+  const cases = request.fields.get("cases");
+  if (!Array.isArray(cases)) throw new BadRequest(request.id, `${request.type}: cases is not an array`);
+  return cases;
+}
+
+/**
+ * A batch's digest_only, false when absent. Anything but a bool (nil too) is
+ * treated as every other malformed field (id, type, cases, rounds) is: an
+ * `error` response for the request, not a guess at what was meant.
+ */
+function digestOnlyOf(request: Request): boolean {
+  if (!request.fields.has("digest_only")) return false;
+  const digestOnly = request.fields.get("digest_only");
+  if (typeof digestOnly !== "boolean") throw new BadRequest(request.id, `${request.type}: digest_only is not a bool`);
+  return digestOnly;
+}
+
+function roundsOf(request: Request): number {
+  const rounds = request.fields.get("rounds");
+  if (!isUnsigned(rounds) || rounds > Number.MAX_SAFE_INTEGER) {
+    throw new BadRequest(request.id, `${request.type}: rounds is not an unsigned integer`);
+  }
+  return Number(rounds);
+}
+
+function isUnsigned(x: unknown): x is RequestId {
+  return (typeof x === "number" && Number.isInteger(x) && x >= 0) || (typeof x === "bigint" && x >= 0n);
+}
