@@ -1,0 +1,69 @@
+"""The documented example worker (example/worker.py), started as a real
+process the way the driver starts a worker."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgpack
+import pytest
+from blake3 import blake3
+
+from _support import frame
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "example" / "worker.py"
+
+
+@pytest.fixture
+def worker() -> Iterator[subprocess.Popen]:
+    proc = subprocess.Popen([sys.executable, str(EXAMPLE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()  # type: ignore[union-attr]
+        proc.stdout.close()  # type: ignore[union-attr]
+
+
+def receive(proc: subprocess.Popen) -> dict:
+    header = proc.stdout.read(4)  # type: ignore[union-attr]
+    assert len(header) == 4, "worker closed stdout"
+    return msgpack.unpackb(proc.stdout.read(struct.unpack(">I", header)[0]), raw=False)  # type: ignore[union-attr]
+
+
+def send(proc: subprocess.Popen, data: bytes) -> None:
+    proc.stdin.write(data)  # type: ignore[union-attr]
+    proc.stdin.flush()  # type: ignore[union-attr]
+
+
+def test_example_worker_answers_and_refuses(worker: subprocess.Popen) -> None:
+    hello = receive(worker)
+    assert hello["protocol"] == 2 and hello["model"] == "native" and hello["name"] == "json-dumps-sorted"
+    assert hello["inexpressible"] == ["duplicate_key", "non_string_key", "unsupported_value"]
+    call = b"\x82\xa9tool_name\xa1t\xa4args\x82\xa1b\x01\xa1a\xcb" + struct.pack(">d", 0.5)
+    duplicate = b"\x81\xa1a\x82\xa1x\x01\xa1x\x02"
+    binary = b"\x81\xa1a\xc4\x01\x00"
+    batch = b"\x83\xa4type\xa5batch\xa2id\x07\xa5cases\x93" + call + duplicate + binary
+    send(worker, frame(batch))
+    response = receive(worker)
+    assert response["id"] == 7
+    ok, refused, error = response["results"]
+    assert ok == {"canonical": b'{"args":{"a":0.5,"b":1},"tool_name":"t"}', "digest": blake3(ok["canonical"]).digest()}
+    assert refused["inexpressible"] == "duplicate_key" and "x" in refused["message"]
+    assert error["error"] == "unsupported_value"  # json.dumps refuses bytes
+    worker.stdin.close()  # type: ignore[union-attr]
+    assert worker.wait(10) == 0
+
+
+def test_a_bad_frame_length_exits_two(worker: subprocess.Popen) -> None:
+    receive(worker)
+    send(worker, b"\x00\x00\x00\x00")
+    response = receive(worker)
+    assert response["type"] == "error" and "bad frame length" in response["message"]
+    assert worker.wait(10) == 2

@@ -1,0 +1,293 @@
+"""The protocol loop, run in process over byte streams with a toy function:
+hello, results, digest_only, bench, error responses, caps, exit statuses."""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import msgpack
+import pytest
+from blake3 import blake3
+
+from _support import envelope, frame
+from difffuzz_kit import Exact, Members, Native, SpecError, Unsupported, Worker, hello, pack, run, serve
+from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME
+
+
+class CodedError(Exception):
+    """An implementation's own error type: a spec code, no kit import."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def toy(value: object) -> bytes:
+    """Canonical bytes by a rule of its own (the value's wire encoding),
+    and every kind of failure on cue."""
+    if type(value) is Unsupported:
+        raise SpecError("unsupported_value", value.reason)
+    if value == "coded":
+        raise CodedError("duplicate_key", "its own type")
+    if value == "boom":
+        raise RuntimeError("boom")
+    if value == "not-a-code":
+        raise CodedError("internal", "a code that is not the spec's")
+    if value == "text":
+        return "a str, not bytes"  # type: ignore[return-value]
+    if type(value) is str and value.startswith("big:"):
+        return b"x" * int(value[4:])
+    return pack(value)
+
+
+def batch(request_id: int, cases: list, **members: object) -> bytes:
+    """A batch frame body with ``cases`` last (each a value or raw bytes)."""
+    return request({"type": "batch", "id": request_id, **members}, cases)
+
+
+def request(head: dict, cases: list) -> bytes:
+    """A request frame body: ``head``'s members, then ``cases``."""
+    packer = msgpack.Packer()
+    out = packer.pack_map_header(len(head) + 1)
+    for key, value in head.items():
+        out += packer.pack(key) + packer.pack(value)
+    out += packer.pack("cases") + packer.pack_array_header(len(cases))
+    return out + b"".join(c if isinstance(c, bytes) else pack(c) for c in cases)
+
+
+def session(*bodies: bytes, fn=toy, model: Exact | Native | None = None, raw: bytes = b"") -> tuple[int, list[dict]]:
+    """Run the loop over these frames (then ``raw`` bytes, then end of
+    input); the exit status and every message written, hello first."""
+    model = model or Exact()
+    out = io.BytesIO()
+    inp = io.BytesIO(b"".join(frame(b) for b in bodies) + raw)
+    status = run(Worker(fn, model, hello("toy", "1.0", model.name)), inp, out)
+    data, messages, at = out.getvalue(), [], 0
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        messages.append(msgpack.unpackb(data[at + 4 : at + 4 + length], raw=False))
+        at += 4 + length
+    return status, messages
+
+
+def answers(*bodies: bytes, **options) -> list[dict]:
+    status, messages = session(*bodies, **options)
+    assert status == 0
+    return messages[1:]
+
+
+def test_hello_of_each_model() -> None:
+    for model, reasons in (("exact", []), ("native", ["duplicate_key", "non_string_key", "unsupported_value"])):
+        out = io.BytesIO()
+        assert serve(toy, name="sdk", version="2.0", model=model, stdin=io.BytesIO(), stdout=out) == 0
+        assert msgpack.unpackb(out.getvalue()[4:]) == {
+            "type": "hello",
+            "protocol": 2,
+            "language": "python",
+            "name": "sdk",
+            "version": "2.0",
+            "model": model,
+            "inexpressible": reasons,
+        }
+
+
+def test_serve_refuses_options_it_cannot_honour() -> None:
+    with pytest.raises(ValueError):
+        serve(toy, name="x", version="1", model="lossy", stdin=io.BytesIO(), stdout=io.BytesIO())
+    with pytest.raises(TypeError):
+        serve(toy, name="x", version="1", model="native", members=list, stdin=io.BytesIO(), stdout=io.BytesIO())
+    with pytest.raises(ValueError):
+        SpecError("internal")
+
+
+def test_results_of_each_kind_and_the_worker_goes_on() -> None:
+    cases = [envelope(Members([("a", 1)])), b"\xd4\x05\x00", "coded", "boom", "not-a-code", "text", [1, 2]]
+    (response,) = answers(batch(7, cases))
+    assert response["type"] == "results" and response["id"] == 7
+    results = response["results"]
+    assert results[0] == {"canonical": pack(envelope(Members([("a", 1)]))), "digest": blake3(pack(cases[0])).digest()}
+    assert results[1] == {"error": "unsupported_value", "message": "msgpack ext type 5"}
+    assert results[2] == {"error": "duplicate_key", "message": "its own type"}
+    assert results[3] == {"error": "internal", "message": "RuntimeError: boom"}
+    assert results[4]["error"] == "internal" and "CodedError" in results[4]["message"]
+    assert results[5]["error"] == "internal" and "TypeError" in results[5]["message"]
+    assert results[6]["canonical"] == b"\x92\x01\x02"
+
+
+def test_a_function_that_recurses_forever_is_an_internal_result() -> None:
+    def forever(value: object) -> bytes:
+        return forever(value)
+
+    (response,) = answers(batch(1, [1, 2]), fn=forever)
+    assert [r["error"] for r in response["results"]] == ["internal", "internal"]
+    assert "RecursionError" in response["results"][0]["message"]
+
+
+DIGEST_CASES = [envelope(Members([("b", 1)])), "coded", b"\xd4\xff\x01", "x" * 100, [1, 2]]
+
+
+def test_digest_only_batch_leaves_out_the_text() -> None:
+    full, same_as_full, digests = answers(
+        batch(1, DIGEST_CASES), batch(2, DIGEST_CASES, digest_only=False), batch(3, DIGEST_CASES, digest_only=True)
+    )
+    assert same_as_full["results"] == full["results"]
+    assert digests["type"] == "results" and digests["id"] == 3
+    for answer, result in zip(digests["results"], full["results"], strict=True):
+        if "error" in result:
+            assert answer == result  # errors are unchanged
+        else:
+            assert answer == {"digest": result["digest"]}
+            assert answer["digest"] == blake3(result["canonical"]).digest()
+    assert [r.get("error") for r in full["results"]] == [None, "duplicate_key", "unsupported_value", None, None]
+
+
+@pytest.mark.parametrize("flag", [1, 0, "true", None, b"\x01", [True]])
+def test_digest_only_that_is_not_a_bool_is_an_error_response(flag: object) -> None:
+    """As for a malformed cases or rounds: an error with the request's id."""
+    bad, good = answers(batch(5, [envelope(Members())], digest_only=flag), batch(6, [1], digest_only=True))
+    assert bad["type"] == "error" and bad["id"] == 5
+    assert "digest_only" in bad["message"]
+    assert good["type"] == "results"
+
+
+def test_batch_shapes_answer_alike() -> None:
+    """Cases last (read one by one), cases first (read the careful way) and a
+    batch whose cases need the careful reading all give the same results."""
+    cases = [envelope(Members([("i", i)])) for i in range(5)]
+    packer = msgpack.Packer()
+    first = packer.pack_map_header(3) + packer.pack("cases") + packer.pack_array_header(len(cases))
+    first += b"".join(pack(c) for c in cases) + packer.pack("type") + packer.pack("batch")
+    first += packer.pack("id") + packer.pack(2)
+    undecodable = b"\xa2\xff\xfe"  # invalid UTF-8
+    last, cases_first, careful = answers(batch(1, cases), first, batch(3, cases[:2] + [undecodable] + cases[2:]))
+    assert cases_first == {"type": "results", "id": 2, "results": last["results"]}
+    assert careful["results"][:2] + careful["results"][3:] == last["results"]
+    assert careful["results"][2]["error"] == "unsupported_value"
+
+
+def test_a_broken_batch_is_one_error_response() -> None:
+    """Bytes after the cases, or a frame that ends inside them: an error
+    response (id 0, the frame is not a request), not results."""
+    body = batch(4, [envelope(Members()), [1, 2]])
+    *broken, after = answers(body + b"\x00", body[:-1], batch(5, [envelope(Members())]))
+    for response in broken:
+        assert response["type"] == "error" and response["id"] == 0, response
+    assert after["type"] == "results"
+
+
+def test_large_responses() -> None:
+    """A response larger than the buffers kept between requests, then one
+    larger than a frame may be, then a small one: each answered."""
+    large, small, too_large, after = answers(
+        batch(1, [f"big:{KEEP_BUFFER + 10}"]),
+        batch(2, [f"big:{3}"]),
+        batch(3, [f"big:{MAX_FRAME}"]),
+        batch(4, [1], digest_only=True),
+    )
+    assert large["results"][0]["canonical"] == b"x" * (KEEP_BUFFER + 10)
+    assert small["results"][0]["canonical"] == b"xxx"
+    assert too_large["type"] == "error" and too_large["id"] == 3
+    assert "exceeds the frame cap" in too_large["message"]
+    assert after["type"] == "results"
+
+
+def test_empty_batch_and_ids() -> None:
+    big_id = 2**64 - 1
+    zero, big = answers(msgpack.packb({"type": "batch", "id": 0, "cases": []}), batch(big_id, []))
+    assert zero == {"type": "results", "id": 0, "results": []}
+    assert big["id"] == big_id
+
+
+def test_bench_times_every_v2_field() -> None:
+    cases = [envelope(Members([("a", i)])) for i in range(10)] + ["coded"]
+    body = request({"type": "bench", "id": 8, "rounds": 20}, cases)
+    response, zero = answers(body, msgpack.packb({"type": "bench", "id": 9, "cases": [], "rounds": 0}))
+    assert response["type"] == "bench" and response["id"] == 8
+    assert response["count"] == 20 * 11
+    for field in ("elapsed_ns", "cpu_ns", "decode_elapsed_ns", "decode_cpu_ns"):
+        assert type(response[field]) is int and response[field] > 0, field
+    assert response["decode_elapsed_ns"] > 0
+    assert zero["count"] == 0 and zero["elapsed_ns"] >= 0 and zero["decode_cpu_ns"] >= 0
+
+
+def test_bench_never_calls_the_function_on_an_inexpressible_case() -> None:
+    calls = []
+
+    def counting(value: object) -> bytes:
+        calls.append(value)
+        return b"1"
+
+    duplicate = b"\x82\xa1a\x01\xa1a\x02"
+    body = request({"type": "bench", "id": 1, "rounds": 3}, [1, duplicate])
+    (response,) = answers(body, fn=counting, model=Native())
+    assert response["count"] == 6
+    assert calls == [1] * 6  # 3 rounds of each loop; never the duplicate
+
+
+ERROR_REQUESTS = [
+    (b"\xc1", 0, "msgpack"),
+    (msgpack.packb([1, 2]), 0, "not a msgpack map"),
+    (msgpack.packb({"type": "nope", "id": 3}), 3, "unknown request type"),
+    (msgpack.packb({"type": "batch", "id": 4, "cases": 5}), 4, "batch: cases is not an array"),
+    (msgpack.packb({"type": "bench", "id": 5, "cases": []}), 5, "rounds"),
+    (msgpack.packb({"type": "bench", "id": 5, "cases": [], "rounds": -1}), 5, "rounds"),
+    (msgpack.packb({"type": "batch", "id": -1, "cases": []}), 0, "id"),
+    (msgpack.packb({"type": "batch", "cases": []}), 0, "id"),
+    (msgpack.packb({"type": "batch", "id": 6, "cases": []}) + b"\x00", 0, "after"),
+]
+
+
+def test_error_responses_and_the_worker_goes_on() -> None:
+    *errors, after = answers(*(body for body, _, _ in ERROR_REQUESTS), batch(10, []))
+    for (body, request_id, message), response in zip(ERROR_REQUESTS, errors, strict=True):
+        assert response["type"] == "error", body
+        assert response["id"] == request_id, body
+        assert message in response["message"], (body, response["message"])
+    assert after["type"] == "results"
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (b"\x00\x00\x00\x00", "bad frame length 0"),
+        (struct.pack(">I", MAX_FRAME + 1), "bad frame length 67108865"),
+        (b"\x00\x00", "inside a frame header"),
+        (b"\x00\x00\x00\x05ab", "inside a frame body (2 of 5 bytes)"),
+    ],
+)
+def test_broken_frames_end_the_worker_with_status_two(raw: bytes, message: str) -> None:
+    status, messages = session(batch(1, [1]), raw=raw)
+    assert status == 2
+    assert messages[1]["type"] == "results"  # the request before is answered
+    assert messages[2]["type"] == "error" and messages[2]["id"] == 0
+    assert message in messages[2]["message"]
+    assert len(messages) == 3
+
+
+def test_requests_are_answered_in_order() -> None:
+    responses = answers(*(batch(i, [Members([("i", i)])]) for i in range(1, 6)))
+    assert [r["id"] for r in responses] == [1, 2, 3, 4, 5]
+    assert [r["results"][0]["canonical"] for r in responses] == [pack(Members([("i", i)])) for i in range(1, 6)]
+
+
+def test_exact_members_and_markers_are_the_callers_types() -> None:
+    """The exact model builds objects and markers with the given types, so
+    an implementation gets its own values without a copy per case."""
+
+    class Pairs(list):
+        pass
+
+    class Bad:
+        def __init__(self, reason: str) -> None:
+            self.reason = reason
+
+    seen = []
+    (response,) = answers(
+        batch(1, [b"\x81\xa1a\xd4\x05\x00"]), fn=lambda v: seen.append(v) or b"1", model=Exact(members=Pairs, unsupported=Bad)
+    )
+    assert response["results"] == [{"canonical": b"1", "digest": blake3(b"1").digest()}]
+    (value,) = seen
+    assert type(value) is Pairs and value[0][0] == "a"
+    assert type(value[0][1]) is Bad and value[0][1].reason == "msgpack ext type 5"
