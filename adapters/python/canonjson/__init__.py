@@ -1,5 +1,7 @@
 """canonjson: the reference implementation of difffuzz's canonical JSON
-(docs/canonical-json.md) and its worker (docs/adapter-protocol.md).
+(docs/canonical-json.md). It knows nothing of the adapter protocol: its
+worker, ../canonjson_worker.py, is the worker kit (kits/python) serving
+:func:`canonical`.
 
 See :mod:`canonjson._canonical` for the Python value model; objects are
 ``dict`` or :class:`Object` (ordered ``(key, value)`` pairs, duplicates kept).
