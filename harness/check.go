@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -27,12 +28,19 @@ type OneShot struct {
 	Stderr    io.Writer
 }
 
-// ReadLines parses JSON lines of extended JSON; blank lines are skipped.
-// Every malformed line is reported with its name, line and column.
-func ReadLines(name string, r io.Reader) ([]any, error) {
+// Input is one case of check's input and the line it came from.
+type Input struct {
+	Line  int
+	Value any
+}
+
+// ReadLines parses JSON lines of extended JSON, one case a line; blank lines
+// are skipped. Every malformed line is reported at its one position,
+// name:line:column, and an input with no case at all is an error too.
+func ReadLines(name string, r io.Reader) ([]Input, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), canonjson.MaxTextSize)
-	var vals []any
+	var vals []Input
 	var errs []error
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Bytes()
@@ -41,10 +49,10 @@ func ReadLines(name string, r io.Reader) ([]any, error) {
 		}
 		v, err := canonjson.Parse(text)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %w", name, line, err))
+			errs = append(errs, lineError(name, line, err))
 			continue
 		}
-		vals = append(vals, v)
+		vals = append(vals, Input{line, v})
 	}
 	if err := sc.Err(); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", name, err))
@@ -52,7 +60,20 @@ func ReadLines(name string, r io.Reader) ([]any, error) {
 	if len(errs) > 0 {
 		return nil, joinLines(errs)
 	}
+	if len(vals) == 0 {
+		return nil, fmt.Errorf("%s: no case: the input is empty (each line is one case in extended JSON)", name)
+	}
 	return vals, nil
+}
+
+// lineError places a parse error at name:line:column, and says what a line
+// must hold: a pretty-printed value spread over lines ends early.
+func lineError(name string, line int, err error) error {
+	var se *canonjson.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s:%d:%d: %s (each line is one case: one value of extended JSON on one line)", name, line, se.Col, se.Msg)
+	}
+	return fmt.Errorf("%s:%d: %w", name, line, err)
 }
 
 func trimSpace(b []byte) []byte {
@@ -82,7 +103,11 @@ func joinLines(errs []error) error { return lineErrors(errs) }
 
 // Check runs every input through every adapter and prints each outcome and
 // whether they agree. It returns the exit status.
-func Check(ctx context.Context, cfg OneShot, inputs []any) int {
+func Check(ctx context.Context, cfg OneShot, lines []Input) int {
+	inputs := make([]any, len(lines))
+	for i, in := range lines {
+		inputs[i] = in.Value
+	}
 	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
@@ -100,14 +125,14 @@ func Check(ctx context.Context, cfg OneShot, inputs []any) int {
 			exit = ExitDivergence
 		}
 		if cfg.JSON {
-			printCheckJSON(cfg.Stdout, s.names, j)
+			printCheckJSON(cfg.Stdout, s.names, lines[i].Line, j)
 			continue
 		}
 		state := "agree"
 		if !j.verdict.Agree {
 			state = "DIVERGE " + strings.Join(j.signatures, "; ")
 		}
-		fmt.Fprintf(cfg.Stdout, "input %d: %s\n  %s\n", i+1, state, report.Clip(string(canonjson.AppendText(nil, inputs[i])), 300))
+		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(canonjson.AppendText(nil, inputs[i])), 300))
 		for ai, o := range j.outs {
 			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.names[ai], outcomeLine(o))
 		}
@@ -125,18 +150,21 @@ func outcomeLine(o compare.Outcome) string {
 	return compare.Describe(o)
 }
 
-func printCheckJSON(w io.Writer, names []string, j judged) {
+func printCheckJSON(w io.Writer, names []string, line int, j judged) {
 	type res struct {
 		Canonical *string `json:"canonical,omitempty"`
 		Digest    string  `json:"digest,omitempty"`
 		Error     string  `json:"error,omitempty"`
+		// Inexpressible: the adapter's native model cannot hold the case.
+		Inexpressible string `json:"inexpressible,omitempty"`
 	}
 	out := struct {
+		Line    int            `json:"line"`
 		Agree   bool           `json:"agree"`
 		Results map[string]res `json:"results"`
-	}{Agree: j.verdict.Agree, Results: map[string]res{}}
+	}{Line: line, Agree: j.verdict.Agree, Results: map[string]res{}}
 	for ai, o := range j.outs {
-		r := res{Error: o.Error}
+		r := res{Error: o.Error, Inexpressible: o.Inexpressible}
 		if o.Failure != "" {
 			r.Error = o.Failure
 		}
@@ -161,6 +189,11 @@ func Replay(ctx context.Context, cfg OneShot, paths []string) int {
 	entries, names, loadErr := corpus.LoadAll(files)
 	if loadErr != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", loadErr)
+	}
+	if len(entries) == 0 && loadErr == nil {
+		// A typo in a path must not pass a CI job.
+		fmt.Fprintf(cfg.Stderr, "difffuzz replay: no case in %s\n", strings.Join(paths, " "))
+		return ExitSetup
 	}
 	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {

@@ -11,8 +11,9 @@ func TestReadLinesHostileInput(t *testing.T) {
 	tests := []struct {
 		name, input, want string
 	}{
-		{"truncated", "{\"tool_name\": \"t\", \"args\": {\n", "in.jsonl:1: line 1, column"},
-		{"garbage on line 3", "{\"tool_name\":\"t\",\"args\":{}}\n\n{\"a\": nope}\n", "in.jsonl:3: line 1, column 7"},
+		{"truncated", "{\"tool_name\": \"t\", \"args\": {\n", "in.jsonl:1:29: unexpected end of input (each line is one case"},
+		{"garbage on line 3", "{\"tool_name\":\"t\",\"args\":{}}\n\n{\"a\": nope}\n", "in.jsonl:3:7: "},
+		{"empty", "\n  \n", "in.jsonl: no case: the input is empty"},
 		{"too deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n", "in.jsonl:1:"},
 		{"lone quote", "\"\n", "in.jsonl:1:"},
 	}

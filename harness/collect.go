@@ -3,11 +3,13 @@ package harness
 import (
 	"context"
 	"difffuzz/internal/procstat"
+	"difffuzz/internal/version"
 	"fmt"
 	"io"
 	"math/bits"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,10 +22,14 @@ import (
 	"difffuzz/harness/wire"
 )
 
-// group is one distinct divergence as the collector keeps it.
+// group is one distinct divergence as the collector keeps it. Its example
+// is the finding with the lowest case index, whichever lane answered first,
+// so that the same seed and case count give the same report and minimize
+// the same input.
 type group struct {
 	report.Group
 	input any
+	index uint64
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
@@ -48,6 +54,11 @@ type collector struct {
 	absentN       []uint64
 	warmAt        time.Time // when the warm-up was over (zero before)
 	warmN         uint64    // cases done by then
+	// done holds the numbers of finished batches past the prefix: prefix
+	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
+	// are exactly what an interrupted run can be repeated with.
+	done   map[uint64]bool
+	prefix uint64
 	// firstAt and firstCases are when the first finding was counted: its
 	// run time, and the cases run by the end of its batch (0 before).
 	firstAt    time.Duration
@@ -57,7 +68,7 @@ type collector struct {
 func newCollector(cfg *Config, names []string) *collector {
 	now := time.Now()
 	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
-		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names))}
+		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), done: map[uint64]bool{}}
 }
 
 // add takes a lane's batch: it writes each finding to the corpus, then counts
@@ -78,6 +89,11 @@ func (c *collector) add(d batchDone) error {
 	}
 	c.cases += uint64(d.cases)
 	c.compared += uint64(d.compared)
+	c.done[d.n] = true
+	for c.done[c.prefix] {
+		delete(c.done, c.prefix)
+		c.prefix++
+	}
 	if c.cfg.Warmup > 0 && c.warmAt.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
 		c.warmAt, c.warmN = time.Now(), c.cases
 	}
@@ -118,13 +134,21 @@ func (c *collector) absentSummary() string {
 func (c *collector) count(sig string, f finding, path string, kind compare.Kind) {
 	g := c.groups[sig]
 	if g == nil {
-		g = &group{input: f.input, Group: report.Group{Signature: sig, Kind: string(kind), First: path,
-			Example: string(canonjson.AppendText(nil, f.input)), Diff: c.cmp.Render(f.verdict, f.outs)}}
+		g = &group{Group: report.Group{Signature: sig, Kind: string(kind)}}
 		c.groups[sig] = g
 		c.order = append(c.order, sig)
+		g.example(c.cmp, f, path)
 		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", sig, report.Clip(g.Example, 300), g.Diff)
+	} else if f.index < g.index {
+		g.example(c.cmp, f, path)
 	}
 	g.Count++
+}
+
+// example makes f the group's example.
+func (g *group) example(cmp *compare.Comparator, f finding, path string) {
+	g.input, g.index, g.First = f.input, f.index, path
+	g.Example, g.Diff = string(canonjson.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
 }
 
 // status prints the one-line progress report.
@@ -154,6 +178,7 @@ func (c *collector) status(lanes []*lane, final bool) {
 // minimizeGroups shrinks one example of each distinct divergence, each within
 // the configured time, and stores the result in the corpus.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
+	sort.Strings(c.order) // the same order every time, whichever came first
 	for _, sig := range c.order {
 		g := c.groups[sig]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
@@ -181,7 +206,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane) error {
 // exit status.
 func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.Report {
 	rep := &report.Report{
-		Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
+		Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, Interrupted: interrupted,
 		FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases,
@@ -204,7 +229,10 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 	for _, sig := range c.order {
 		rep.Distinct = append(rep.Distinct, c.groups[sig].Group)
 	}
-	sort.SliceStable(rep.Distinct, func(i, j int) bool { return rep.Distinct[i].Count > rep.Distinct[j].Count })
+	sort.SliceStable(rep.Distinct, func(i, j int) bool {
+		a, b := rep.Distinct[i], rep.Distinct[j]
+		return a.Count > b.Count || (a.Count == b.Count && a.Signature < b.Signature)
+	})
 	for _, cl := range gen.List() {
 		rep.Coverage = append(rep.Coverage, report.ClassCount{Class: cl.String(), Cases: c.classes[bits.TrailingZeros64(uint64(cl))]})
 	}
@@ -214,17 +242,75 @@ func (c *collector) finish(lanes []*lane, err error, interrupted bool) *report.R
 	case c.found > 0:
 		rep.Exit = ExitDivergence
 	}
-	finishReport(rep, c.cfg.KnownPath, c.cfg.UpdateKnown, c.cfg.Shards == 1 && !interrupted, outputs{c.cfg.ReportPath, c.cfg.JUnitPath, c.cfg.SummaryPath}, c.cfg.Stdout, c.cfg.Stderr)
+	if interrupted {
+		rep.Command = repeatCases(c.cfg.Command, c.prefix*uint64(c.cfg.Batch))
+	}
+	out := outputs{c.cfg.ReportPath, c.cfg.JUnitPath, c.cfg.SummaryPath}
+	finishReport(rep, c.cfg.KnownPath, c.cfg.UpdateKnown, c.cfg.Shards == 1 && !interrupted, out, c.cfg.Stdout, c.cfg.Stderr, interrupted)
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s; findings in %s/\n", out.describe(), filepath.Clean(c.cfg.CorpusDir))
 	return rep
+}
+
+// setupFailed ends a run that never started: the error alone, no summary
+// (there is nothing to sum up), and the report files, so that a CI job still
+// finds the error where it looks.
+func (c *collector) setupFailed(err error) *report.Report {
+	rep := &report.Report{Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards,
+		Command: c.cfg.Command, Started: c.start, Error: err.Error(), Exit: ExitSetup}
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", err)
+	for _, write := range []func() error{
+		func() error { return rep.Write(c.cfg.ReportPath) },
+		func() error { return rep.WriteJUnit(c.cfg.JUnitPath) },
+		func() error { return rep.WriteMarkdown(c.cfg.SummaryPath) },
+	} {
+		if werr := write(); werr != nil {
+			fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
+		}
+	}
+	return rep
+}
+
+// repeatCases is the command that repeats the first n cases of an
+// interrupted run: its -duration and -cases give way to -cases n.
+func repeatCases(command string, n uint64) string {
+	if command == "" {
+		return ""
+	}
+	f := strings.Fields(command)
+	var out []string
+	for i := 0; i < len(f); i++ {
+		switch {
+		case f[i] == "-cases" || f[i] == "-duration":
+			i++
+		case strings.HasPrefix(f[i], "-cases=") || strings.HasPrefix(f[i], "-duration="):
+		default:
+			out = append(out, f[i])
+		}
+	}
+	return strings.Join(append(out, "-cases", strconv.FormatUint(n, 10)), " ")
 }
 
 // outputs are the files a report is written to; "" skips one.
 type outputs struct{ json, junit, markdown string }
 
+// describe says where the report went, for the run's last lines.
+func (o outputs) describe() string {
+	var parts []string
+	for _, f := range [][2]string{{"report", o.json}, {"JUnit", o.junit}, {"summary", o.markdown}} {
+		if f[1] != "" {
+			parts = append(parts, f[0]+" "+f[1])
+		}
+	}
+	if len(parts) == 0 {
+		return "no report file (-report, -junit, -summary)"
+	}
+	return "wrote " + strings.Join(parts, ", ")
+}
+
 // finishReport holds the report to the known list, writes it everywhere it
 // is asked for and prints the summary. A file that cannot be written makes
 // the exit status 2: the run's outcome would otherwise be lost.
-func finishReport(rep *report.Report, knownPath string, update, checkStale bool, out outputs, stdout, stderr io.Writer) {
+func finishReport(rep *report.Report, knownPath string, update, checkStale bool, out outputs, stdout, stderr io.Writer, interrupted bool) {
 	if knownPath != "" {
 		k, err := report.LoadKnown(knownPath)
 		switch {
@@ -240,6 +326,9 @@ func finishReport(rep *report.Report, knownPath string, update, checkStale bool,
 		default:
 			k.Apply(rep, checkStale)
 		}
+	}
+	if interrupted && rep.Exit != ExitSetup {
+		rep.Exit = ExitInterrupted // the report must say what the process exits with
 	}
 	for _, write := range []func() error{
 		func() error { return rep.Write(out.json) },
@@ -269,6 +358,7 @@ func adapterReports(names []string, lanes []*lane) []report.AdapterReport {
 			busy += time.Duration(st.Busy.Load())
 			if w, ok := l.adapters[ai].(*adapter.Worker); ok {
 				ar.Starts += w.StartCount()
+				ar.Restarts += max(w.StartCount()-1, 0)
 				ar.CPUSeconds += procstat.ProcessCPU(w.Pid()).Seconds()
 			}
 		}

@@ -122,4 +122,8 @@ const (
 	ExitOK         = 0 // every adapter agreed on every case
 	ExitDivergence = 1 // at least one divergence
 	ExitSetup      = 2 // usage, setup or internal error
+	// ExitInterrupted is a run stopped by Ctrl-C (or SIGTERM) after it wrote
+	// every finding and its report, 128+SIGINT as shells report it: a CI job
+	// must not take an interrupted run for a clean one.
+	ExitInterrupted = 130
 )

@@ -68,7 +68,7 @@ func Merge(cfg MergeConfig, dirs []string) int {
 	if rep.Seconds > 0 {
 		rep.Rate = float64(rep.Cases) / rep.Seconds
 	}
-	finishReport(rep, cfg.KnownPath, false, true, outputs{cfg.ReportPath, cfg.JUnitPath, cfg.SummaryPath}, cfg.Stdout, cfg.Stderr)
+	finishReport(rep, cfg.KnownPath, false, true, outputs{cfg.ReportPath, cfg.JUnitPath, cfg.SummaryPath}, cfg.Stdout, cfg.Stderr, false)
 	return rep.Exit
 }
 

@@ -19,6 +19,7 @@ import (
 
 // batch is a run of consecutive case numbers of this shard.
 type batch struct {
+	n       uint64 // the batch's number: it holds cases n*Batch onward
 	indexes []uint64
 	cases   []any
 	classes []gen.Classes
@@ -36,6 +37,7 @@ type finding struct {
 
 // batchDone is what a lane reports after a batch.
 type batchDone struct {
+	n             uint64 // the batch's number
 	cases         int
 	compared      int
 	findings      []finding
@@ -77,21 +79,23 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	r.col = newCollector(&r.cfg, r.names)
 	if cfg.KnownPath != "" {
 		if _, err := report.LoadKnown(cfg.KnownPath); err != nil {
-			return r.col.finish(nil, err, false), ExitSetup
+			return r.col.setupFailed(err), ExitSetup
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
 	if cfg.Command != "" {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
 	}
-	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
-		return r.col.finish(nil, fmt.Errorf("corpus: %w", err), false), ExitSetup
-	}
 	if err := r.startLanes(ctx); err != nil {
-		return r.col.finish(nil, err, false), ExitSetup
+		return r.col.setupFailed(err), ExitSetup
+	}
+	defer r.closeLanes()
+	// The corpus folder is made only once the adapters are up: a run that
+	// fails at setup leaves nothing behind.
+	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
+		return r.col.setupFailed(fmt.Errorf("corpus: %w", err)), ExitSetup
 	}
 	r.col.hellos = r.lanes[0].hellos()
-	defer r.closeLanes()
 	err := r.loop(ctx)
 	interrupted := ctx.Err() != nil
 	if err == nil && !interrupted && cfg.MinimizeTime > 0 {
@@ -259,7 +263,7 @@ func (r *runner) makeBatch(n uint64) batch {
 	if r.cfg.Cases > 0 && first+size > r.cfg.Cases {
 		size = r.cfg.Cases - first
 	}
-	b := batch{indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
+	b := batch{n: n, indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
 	for i := range b.cases {
 		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
 		b.indexes[i] = idx
@@ -275,7 +279,7 @@ func (r *runner) makeBatch(n uint64) batch {
 
 // judge compares every answered case of a batch.
 func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcome, ok []bool) batchDone {
-	d := batchDone{cases: len(b.cases), classes: b.classes}
+	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes}
 	for i, c := range b.cases {
 		if !ok[i] {
 			continue

@@ -42,7 +42,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
 		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))
-	if code := parse(fs, args); code >= 0 {
+	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -54,6 +57,10 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 // specs resolves the flags into the run's adapters.
 func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 	f, err := config.Load(a.config)
+	if errors.Is(err, fs.ErrNotExist) {
+		abs, _ := filepath.Abs(a.config)
+		return nil, fmt.Errorf("no adapter config at %s: run difffuzz from the repository's root, or name the file with -config FILE", abs)
+	}
 	if err != nil {
 		return nil, err
 	}

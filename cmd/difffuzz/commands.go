@@ -5,37 +5,71 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"difffuzz/harness"
 )
 
-// newFlagSet makes a subcommand's flag set that reports to c.Stderr.
+// newFlagSet makes a subcommand's flag set. Its full usage is for -h and
+// goes to c.Stdout, so that it can be paged; a bad flag gets one line (see
+// parse).
 func (c *CLI) newFlagSet(name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.Stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(c.Stderr, "usage: difffuzz %s [flags] %s\n\nflags:\n", name, args)
+		fmt.Fprintf(c.Stdout, "usage: difffuzz %s [flags] %s\n\nflags:\n", name, args)
+		fs.SetOutput(c.Stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
 
-// parse parses flags; it returns the exit status to stop with, or -1 to go on.
-func parse(fs *flag.FlagSet, args []string) int {
+// parse parses flags; it returns the exit status to stop with, or -1 to go
+// on. A bad flag is one line saying what was wrong and what to write, and a
+// pointer to -h, not the whole usage.
+func (c *CLI) parse(fs *flag.FlagSet, args []string) int {
+	usage := fs.Usage
+	fs.Usage = func() {} // flag calls it on every error too
 	err := fs.Parse(args)
+	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return harness.ExitOK
 	case err != nil:
+		fmt.Fprintf(c.Stderr, "difffuzz %s: %s (difffuzz %s -h lists the flags)\n", fs.Name(), flagHint(fs, err), fs.Name())
 		return harness.ExitSetup
 	}
 	return -1
+}
+
+// flagHint is flag's error with what to write instead, where flag says
+// only "parse error".
+func flagHint(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	var name string
+	if _, rest, ok := strings.Cut(msg, " for flag -"); ok {
+		name, _, _ = strings.Cut(rest, ":")
+	}
+	if f := fs.Lookup(name); f != nil {
+		switch fmt.Sprintf("%T", f.Value) {
+		case "*flag.durationValue":
+			return msg + "; want a duration with its unit, such as 90s, 5m or 1h"
+		case "*flag.intValue", "*flag.uint64Value":
+			return msg + "; want a whole number"
+		}
+	}
+	return msg
 }
 
 func (c *CLI) run(ctx context.Context, args []string) int {
@@ -60,7 +94,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
 	cpuprofile := fs.String("cpuprofile", "", "write the driver's CPU profile to this `file`")
-	if code := parse(fs, args); code >= 0 {
+	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -88,6 +122,9 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	if cfg.UpdateKnown && cfg.KnownPath == "" {
 		return c.usageError(fs, "-update-known needs -known FILE")
 	}
+	if err := validateRun(&cfg); err != nil {
+		return c.usageError(fs, "%v", err)
+	}
 	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
 	_, code := harness.Run(ctx, cfg)
 	return code
@@ -112,7 +149,75 @@ func parseSeed(s string) (uint64, error) {
 	if s == "" {
 		return rand.Uint64() >> 1, nil
 	}
-	return strconv.ParseUint(s, 0, 64)
+	n, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a whole number from 0 to %d, got %q", uint64(math.MaxUint64), s)
+	}
+	return n, nil
+}
+
+// validateRun checks the run's settings before any work starts: ranges, and
+// every output path, so that a typo does not surface after an hour's run.
+func validateRun(cfg *harness.Config) error {
+	switch {
+	case cfg.Batch <= 0:
+		return fmt.Errorf("-batch %d: want at least 1 case a batch", cfg.Batch)
+	case cfg.Batch > maxBatch:
+		return fmt.Errorf("-batch %d: want at most %d (a batch must fit in one frame)", cfg.Batch, maxBatch)
+	case cfg.Workers < 0:
+		return fmt.Errorf("-workers %d: want 0 (cores+1) or more", cfg.Workers)
+	case cfg.Duration < 0:
+		return fmt.Errorf("-duration %v: want 0 (no limit) or more", cfg.Duration)
+	case cfg.Gen.OutOfDomain < 0 || cfg.Gen.OutOfDomain > 1:
+		return fmt.Errorf("-out-of-domain %v: want a share from 0 to 1", cfg.Gen.OutOfDomain)
+	}
+	for _, o := range []struct{ flag, path string }{{"-report", cfg.ReportPath}, {"-junit", cfg.JUnitPath}, {"-summary", cfg.SummaryPath}} {
+		if err := writable(o.path, false); err != nil {
+			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
+		}
+	}
+	if err := writable(cfg.CorpusDir, true); err != nil {
+		return fmt.Errorf("-corpus %s: %v", cfg.CorpusDir, err)
+	}
+	return nil
+}
+
+// maxBatch keeps a batch of the largest generated cases within a frame.
+const maxBatch = 65536
+
+// writable reports whether path could be written (as a folder when dir)
+// without creating anything: its nearest existing ancestor must be a folder
+// this process may write in, and path itself, if it exists, of the right
+// kind.
+func writable(path string, dir bool) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil {
+		switch {
+		case dir && !st.IsDir():
+			return errors.New("is a file, not a folder")
+		case !dir && st.IsDir():
+			return errors.New("is a folder, not a file")
+		}
+		return nil
+	}
+	for p := filepath.Dir(filepath.Clean(path)); ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err != nil {
+			if p == filepath.Dir(p) {
+				return err
+			}
+			continue
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("cannot be made: %s is a file", p)
+		}
+		if syscall.Access(p, 2) != nil { // W_OK
+			return fmt.Errorf("cannot be made: %s is not writable", p)
+		}
+		return nil
+	}
 }
 
 // repeatCommand is the command line that repeats a run: the same flags, with
@@ -144,7 +249,7 @@ func (c *CLI) oneShot(name, args string, rest []string) (*harness.OneShot, *flag
 	case "replay":
 		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
 	}
-	if code := parse(fs, rest); code >= 0 {
+	if code := c.parse(fs, rest); code >= 0 {
 		return nil, fs, code
 	}
 	var err error
@@ -170,6 +275,8 @@ func (c *CLI) check(ctx context.Context, args []string) int {
 		}
 		defer f.Close()
 		name, in = fs.Arg(0), f
+	} else if isTerminal(in) {
+		fmt.Fprintln(c.Stderr, "difffuzz check: reading cases from the terminal, one line of extended JSON each; end with Ctrl-D (or give a FILE)")
 	}
 	inputs, err := harness.ReadLines(name, in)
 	if err != nil {
@@ -177,6 +284,17 @@ func (c *CLI) check(ctx context.Context, args []string) int {
 		return harness.ExitSetup
 	}
 	return harness.Check(ctx, *cfg, inputs)
+}
+
+// isTerminal reports whether r is a terminal, where a silent wait for
+// input would look like a hang.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (c *CLI) replay(ctx context.Context, args []string) int {
@@ -214,7 +332,7 @@ func (c *CLI) corpusCmd(args []string) int {
 	fs.StringVar(&cfg.ReportPath, "report", "", "write the merged JSON report to this `file`")
 	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
 	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary to this `file`")
-	if code := parse(fs, args[1:]); code >= 0 {
+	if code := c.parse(fs, args[1:]); code >= 0 {
 		return code
 	}
 	if cfg.Out == "" || fs.NArg() == 0 {
@@ -235,7 +353,7 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
 	fs.IntVar(&cfg.Batch, "batch", 0, "cases per batch (0: the run's default)")
 	fs.StringVar(&cfg.Out, "o", "out/bench.json", "write the figures as JSON to this `file`")
-	if code := parse(fs, args); code >= 0 {
+	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
 	var err error
@@ -249,7 +367,7 @@ func (c *CLI) promote(args []string) int {
 	fs := c.newFlagSet("promote", "FILE")
 	category := fs.String("category", "", "the fixture category (default: regression_KIND from the finding's signature)")
 	list := fs.String("list", "tests/fixtures/regressions.jsonl", "the regression list the fixture generator reads")
-	if code := parse(fs, args); code >= 0 {
+	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -22,7 +22,9 @@
 // first Ctrl-C stops generating and writes the report; a second one exits at
 // once. Workers never outlive the driver.
 //
-// Exit status: 0 the adapters agree, 1 a divergence, 2 a usage or setup error.
+// Exit status: 0 the adapters agree, 1 a divergence, 2 a usage or setup
+// error, 130 a run interrupted by Ctrl-C (after it wrote every finding and
+// its report).
 package main
 
 import (
@@ -36,6 +38,7 @@ import (
 
 	"difffuzz/harness"
 	"difffuzz/harness/adapter"
+	"difffuzz/internal/version"
 )
 
 func main() {
@@ -56,7 +59,7 @@ func main() {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		<-sigs
-		fmt.Fprintln(os.Stderr, "difffuzz: interrupted; finishing in-flight batches and writing the report (again to quit at once)")
+		fmt.Fprintln(os.Stderr, "difffuzz: interrupted; abandoning in-flight batches, writing every finding and the report (Ctrl-C again to quit at once)")
 		cancel()
 		<-sigs
 		adapter.KillAll()
@@ -77,7 +80,7 @@ type CLI struct {
 // Main runs one subcommand and returns the exit status.
 func (c *CLI) Main(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		c.usage()
+		c.usage(c.Stderr)
 		return harness.ExitSetup
 	}
 	switch args[0] {
@@ -98,16 +101,18 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 	case "promote":
 		return c.promote(args[1:])
 	case "-h", "-help", "--help", "help":
-		c.usage()
+		c.usage(c.Stdout)
+		return harness.ExitOK
+	case "version", "-version", "--version":
+		fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
 		return harness.ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "difffuzz: unknown command %q\n", args[0])
-	c.usage()
+	fmt.Fprintf(c.Stderr, "difffuzz: unknown command %q (difffuzz -h lists the commands)\n", args[0])
 	return harness.ExitSetup
 }
 
-func (c *CLI) usage() {
-	fmt.Fprint(c.Stderr, `usage: difffuzz <command> [flags]
+func (c *CLI) usage(w io.Writer) {
+	fmt.Fprint(w, `usage: difffuzz <command> [flags]
 
 commands:
   run       fuzz all adapters against each other (difffuzz run -h for flags)
@@ -118,7 +123,8 @@ commands:
   corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
   promote   turn a minimized finding into a golden-fixture regression
   bench     measure each implementation, the driver and the full run; ratio to the limit
+  version   print difffuzz's version (also --version)
 
-exit status: 0 agreement, 1 divergence, 2 usage or setup error
+exit status: 0 agreement, 1 divergence, 2 usage or setup error, 130 interrupted
 `)
 }

@@ -153,9 +153,9 @@ func TestCheck(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{
-		`{"agree":true,"results":{"go":{"canonical":"{\"args\":{},\"tool_name\":\"ping\"}","digest":"`,
-		`{"agree":true,"results":{"go":{"canonical":"{\"args\":{\"x\":NaN,\"y\":-Infinity,\"z\":0},\"tool_name\":\"t\"}"`,
-		`{"agree":true,"results":{"go":{"error":"duplicate_key"},"gw":{"error":"duplicate_key"}}}`,
+		`{"line":1,"agree":true,"results":{"go":{"canonical":"{\"args\":{},\"tool_name\":\"ping\"}","digest":"`,
+		`{"line":2,"agree":true,"results":{"go":{"canonical":"{\"args\":{\"x\":NaN,\"y\":-Infinity,\"z\":0},\"tool_name\":\"t\"}"`,
+		`{"line":4,"agree":true,"results":{"go":{"error":"duplicate_key"},"gw":{"error":"duplicate_key"}}}`,
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out)
@@ -263,5 +263,91 @@ func TestBench(t *testing.T) {
 	}
 	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 {
 		t.Errorf("figures %+v", res)
+	}
+}
+
+// Every flag is checked before any work starts, and a bad one gets one
+// line that says what was wrong and what to write instead.
+func TestEarlyFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	os.WriteFile(file, nil, 0o644)
+	corpusDir := filepath.Join(dir, "corpus")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"batch 0", []string{"run", "-batch", "0"}, "-batch 0: want at least 1"},
+		{"batch negative", []string{"run", "-batch", "-5"}, "-batch -5: want at least 1"},
+		{"workers negative", []string{"run", "-workers", "-1"}, "-workers -1: want 0"},
+		{"report under a file", []string{"run", "-report", filepath.Join(file, "r.json")}, "is a file"},
+		{"corpus is a file", []string{"run", "-corpus", file}, "-corpus " + file + ": is a file"},
+		{"seed", []string{"run", "-seed", "abc"}, `-seed: want a whole number from 0 to 18446744073709551615, got "abc"`},
+		{"duration unit", []string{"run", "-duration", "5"}, "want a duration with its unit, such as 90s"},
+		{"unknown flag", []string{"run", "-frobnicate"}, "flag provided but not defined: -frobnicate (difffuzz run -h lists the flags)"},
+		{"replay of nothing", []string{"replay", "-adapters", "go,go-worker", dir}, "no case in " + dir},
+		{"check of nothing", []string{"check", "-adapters", "go,go-worker", "/dev/null"}, "no case: the input is empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			c := &CLI{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+			args := append([]string{tt.args[0], "-config", "../../difffuzz.toml", "-corpus", corpusDir}, tt.args[1:]...)
+			if tt.args[0] != "run" {
+				args = append([]string{tt.args[0], "-config", "../../difffuzz.toml"}, tt.args[1:]...)
+			}
+			code := c.Main(context.Background(), args)
+			lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+			if code != 2 || !strings.Contains(errb.String(), tt.want) || len(lines) != 1 || out.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line with %q", code, out.String(), errb.String(), tt.want)
+			}
+			if _, err := os.Stat(corpusDir); err == nil {
+				t.Errorf("a failed setup made the corpus folder")
+			}
+		})
+	}
+}
+
+// Help goes to stdout, so that it can be paged, and exits 0; so does the
+// version.
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"check", "-h"}, {"version"}, {"--version"}} {
+		var out, errb bytes.Buffer
+		c := &CLI{Stdout: &out, Stderr: &errb}
+		code := c.Main(context.Background(), args)
+		want := "usage: difffuzz"
+		if strings.Contains(args[0], "version") {
+			want = "difffuzz 0."
+		}
+		if code != 0 || !strings.HasPrefix(out.String(), want) || errb.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %.200q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// Outside the repository the error names the path it looked for and the
+// flag that names another.
+func TestConfigNotFound(t *testing.T) {
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb}
+	missing := filepath.Join(t.TempDir(), "difffuzz.toml")
+	code := c.Main(context.Background(), []string{"run", "-config", missing})
+	if code != 2 || !strings.Contains(errb.String(), "no adapter config at "+missing) || !strings.Contains(errb.String(), "-config FILE") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// An adapter that cannot start ends the run with its error alone: no
+// summary, no coverage line, no corpus folder.
+func TestSetupErrorHasNoSummary(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "", "run", "-adapters", "go,bad", "-adapter", "bad=/nonexistent/worker", "-cases", "10",
+		"-corpus", filepath.Join(dir, "corpus"), "-report", filepath.Join(dir, "r.json"))
+	if code != 2 || strings.Contains(out+errs, "edge-class coverage") || strings.Contains(out, "cases in") || !strings.Contains(errs, "no such file") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "corpus")); err == nil {
+		t.Errorf("a failed setup made the corpus folder")
 	}
 }

@@ -93,8 +93,8 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 		report   bool
 		extra    []string
 	}{
-		{"one ctrl-c finishes in-flight batches", "number", 1, 1, true, nil},
-		{"one ctrl-c abandons a hanging batch", "hang", 1, 0, true, nil},
+		{"one ctrl-c writes the findings", "number", 1, 130, true, nil},
+		{"one ctrl-c abandons a hanging batch", "hang", 1, 130, true, nil},
 		// The run ends at once and the driver is left stopping workers that
 		// ignore stdin's end and SIGINT (3s of escalation): the second
 		// Ctrl-C must cut that short and still leave no worker behind.
@@ -135,9 +135,15 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 				Interrupted bool
 				Cases       uint64
 				Divergences uint64
+				Command     string
+				Exit        int
 			}
 			if err != nil || json.Unmarshal(data, &rep) != nil || !rep.Interrupted {
 				t.Fatalf("no complete report: %v %s", err, data)
+			}
+			// The repeat line runs a prefix of what ran, by case count.
+			if rep.Exit != 130 || !strings.Contains(rep.Command, " -cases ") || strings.Contains(rep.Command, "-duration") {
+				t.Errorf("report exit %d, command %q: want 130 and a -cases repeat without -duration", rep.Exit, rep.Command)
 			}
 			files, _ := filepath.Glob(filepath.Join(dir, "corpus", "*.json"))
 			if uint64(len(files)) > rep.Divergences || (rep.Divergences > 0 && len(files) == 0) {

@@ -14,6 +14,8 @@ func Describe(o Outcome) string {
 		return "<" + o.Failure + ">"
 	case o.Error != "":
 		return "error " + o.Error
+	case o.Absent():
+		return "<inexpressible: " + o.Inexpressible + ">"
 	}
 	return string(o.Canonical)
 }

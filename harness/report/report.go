@@ -18,6 +18,8 @@ import (
 // Report is the outcome of a run, written as JSON with -report and printed
 // as a summary.
 type Report struct {
+	// Version is the difffuzz that made the report.
+	Version  string    `json:"difffuzz_version,omitempty"`
 	Seed     uint64    `json:"seed"`
 	Shard    uint64    `json:"shard"`
 	Shards   uint64    `json:"shards"`
@@ -86,11 +88,23 @@ type AdapterReport struct {
 	// CPUSeconds is the CPU time of the adapter's live worker processes at
 	// the end of the run (0 for the in-process adapter: see DriverCPU).
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Starts counts worker processes started, Restarts those of them that
+	// replaced one that failed; both 0 for the in-process adapter.
+	Restarts int `json:"restarts"`
 	// Inexpressible counts the cases the adapter's native value model could
 	// not hold (never compared), and InexpressibleByClass splits them by
 	// edge class (a case counts once in each of its classes).
 	Inexpressible        uint64       `json:"inexpressible,omitempty"`
 	InexpressibleByClass []ClassCount `json:"inexpressible_by_class,omitempty"`
+}
+
+// processes says how the adapter ran: in process, or how many worker
+// processes started and how many of those were restarts.
+func (a AdapterReport) processes() string {
+	if a.Starts == 0 {
+		return "in process"
+	}
+	return fmt.Sprintf("%d worker processes (%d restarts)", a.Starts, a.Restarts)
 }
 
 // InexpressibleText is the count of inexpressible cases by class, for
@@ -132,8 +146,8 @@ func (r *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "difffuzz: %d cases in %.1fs (%.0f cases/s), %d compared, seed %d, shard %d/%d\n",
 		r.Cases, r.Seconds, r.Rate, r.Compared, r.Seed, r.Shard, r.Shards)
 	for _, a := range r.Adapters {
-		fmt.Fprintf(w, "  %-10s %s %s: %d batches, %.2f ms/batch, %d failures, %d protocol errors, %d starts\n",
-			a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors, a.Starts)
+		fmt.Fprintf(w, "  %-10s %s %s: %d batches, %.2f ms/batch, %d failures, %d protocol errors, %s\n",
+			a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors, a.processes())
 		if a.Inexpressible > 0 {
 			fmt.Fprintf(w, "  %-10s cannot express %s\n", "", a.InexpressibleText())
 		}
