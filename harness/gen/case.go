@@ -12,11 +12,11 @@ import (
 // classes come from the leaf weights in scalar.go instead.
 const (
 	pArgsFirst = 1.0 / 8
-	pWide      = 0.02
-	pLong      = 0.02
-	pKeyOrder  = 0.025
-	pDeep      = 0.02
-	pNearLimit = 0.015
+	pWide      = 0.01
+	pLong      = 0.01
+	pKeyOrder  = 0.02
+	pDeep      = 0.01
+	pNearLimit = 0.005
 	pSecondOOD = 0.25
 )
 
@@ -37,7 +37,7 @@ type state struct {
 	ctx     Contexts
 	deepCtx Contexts
 	cells   Cells
-	plain   bool // a directed "alone" case: fillers carry no class
+	plain   bool   // a directed "alone" case: fillers carry no class
 	slot    uint64 // this case's place in the directed schedule, see directedCell
 
 	// reserve holds unused random bits for small, which draws per
@@ -689,7 +689,7 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 	n := s.between(2, min(5, s.cfg.MaxWidth))
 	s.container(level, n)
 	where := s.ctx
-	s.ctx = 0 // the keys' classes are recorded once they are in place
+	s.ctx = 0          // the keys' classes are recorded once they are in place
 	var prefix [3]byte // kept apart: scalar below reuses s.buf
 	np := 0
 	if s.oneIn(2) {

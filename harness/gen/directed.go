@@ -9,7 +9,7 @@ import (
 	canonjson "difffuzz/adapters/go"
 )
 
-// Directed cases. One case in four (directedShift) is built to hit one
+// Directed cases. One case in eight (directedShift) is built to hit one
 // chosen (class × context) cell: the class's value, key or container is
 // placed in a container of the chosen size, at the chosen position or
 // depth, in a key or a value, next to or far from its partner, at a chunk
@@ -18,13 +18,13 @@ import (
 //
 // Which cases are directed, and at which cell, is a pure function of
 // (seed, index): a Weyl sequence, index*weyl + mix64(seed) mod 2^64, whose
-// values below 2^62 are the directed cases and, scaled up, pick the cell.
+// values below 2^61 are the directed cases and, scaled up, pick the cell.
 // Any arithmetic progression of indexes (a shard takes every Nth) visits
 // the cells evenly, and consecutive directed cases go round them with low
 // discrepancy, so every cell comes up within a few thousand cases. The
 // schedule does not react to what the run has hit so far: that would make
 // a case depend on the run's history instead of its (seed, index).
-const directedShift = 2
+const directedShift = 3
 
 // weyl is 2^64 divided by the golden ratio, odd: the Weyl sequence's step.
 const weyl = 0x9E3779B97F4A7C15
@@ -332,7 +332,7 @@ func (s *state) holder(p *probe) any {
 		a := make([]any, p.n)
 		for i := range a {
 			s.at(p.n, i, p.level, false)
-			a[i] = s.fill()
+			a[i] = s.holderFill(p.n)
 		}
 		s.at(p.n, p.pos, p.level, false)
 		a[p.pos] = s.occurrenceValue(p)
@@ -341,7 +341,7 @@ func (s *state) holder(p *probe) any {
 	o := make(canonjson.Object, p.n)
 	for i := range o {
 		s.at(p.n, i, p.level, false)
-		o[i] = canonjson.Member{Key: fillerKeys[i], Value: s.fill()}
+		o[i] = canonjson.Member{Key: fillerKeys[i], Value: s.holderFill(p.n)}
 	}
 	s.at(p.n, p.pos, p.level, p.key)
 	switch p.occurrence {
@@ -358,6 +358,16 @@ func (s *state) holder(p *probe) any {
 		}
 	}
 	return o
+}
+
+// holderFill draws a filler value for a probe's container of n members:
+// in big ones, mostly small integers (cheap, and they carry no class), so
+// that the size-1000+ cells do not cost a thousand random scalars.
+func (s *state) holderFill(n int) any {
+	if n > 16 && s.small(8) != 0 {
+		return int64(s.small(200))
+	}
+	return s.fill()
 }
 
 // pair makes the keys at p.pos and p.partner equal (duplicate-key) or an
@@ -449,6 +459,7 @@ func (s *state) occurrenceString(p *probe) string {
 	pre, post := s.intn(8), s.intn(8)
 	if p.edge {
 		s.ctx |= 1 << CtxChunkEdge
+		s.hit(ClassLongString)
 		e := chunkEdges[s.intn(len(chunkEdges))]
 		pre, post = e+s.between(-2, 1), s.between(2, 64)
 	}
@@ -508,8 +519,9 @@ func (s *state) segment(c Classes, seg *[2]rune) []rune {
 }
 
 // longOccurrence makes a long string: at a chunk edge (its length within
-// two of one), or of the usual long lengths; one in sixteen of those is
-// all astral, over 1 MiB of canonical text at the default LongStringLen.
+// two of one), or of 1,000 to 4,000 code points, or one in 64 times
+// LongStringLen; one in 256 is LongStringLen astral characters, over 1 MiB
+// of canonical text at the default.
 func (s *state) longOccurrence(p *probe, flavor int) string {
 	if p.edge {
 		s.ctx |= 1 << CtxChunkEdge
@@ -517,15 +529,16 @@ func (s *state) longOccurrence(p *probe, flavor int) string {
 		e := chunkEdges[s.intn(len(chunkEdges))]
 		return s.pooledString(e+s.between(-2, 2), flavor)
 	}
-	if !s.plain && !p.key && s.oneIn(16) {
+	if !s.plain && !p.key && s.oneIn(256) {
 		s.hit(ClassLongString)
 		return s.pooledString(s.cfg.LongStringLen, flavorAstralOnly)
 	}
-	if s.plain {
-		s.hit(ClassLongString)
-		return s.pooledString(s.between(1000, 4000), flavorWord)
+	n := s.between(1000, 4000)
+	if !s.plain && s.oneIn(64) {
+		n = s.cfg.LongStringLen
 	}
-	return s.longString()
+	s.hit(ClassLongString)
+	return s.pooledString(n, flavor)
 }
 
 // path nests h, a container at level, under containers down from level 3,
@@ -539,7 +552,7 @@ func (s *state) path(h any, level int) any {
 		if s.oneIn(4) {
 			extra = s.between(1, 3)
 		}
-		if s.oneIn(2) {
+		if s.small(4) != 0 { // arrays mostly: 2 bytes a level
 			a := make([]any, 1+extra)
 			at := s.intn(len(a))
 			for i := range a {

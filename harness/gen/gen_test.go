@@ -275,7 +275,11 @@ func TestSizeMix(t *testing.T) {
 	}
 	sort.Ints(sizes)
 	q := func(p float64) int { return sizes[int(p*float64(n-1))] }
-	t.Logf("canonical bytes: p10 %d, median %d, p90 %d, p99 %d, max %d", q(.1), q(.5), q(.9), q(.99), q(1))
+	total := 0
+	for _, z := range sizes {
+		total += z
+	}
+	t.Logf("canonical bytes: p10 %d, median %d, p90 %d, p99 %d, max %d, mean %d", q(.1), q(.5), q(.9), q(.99), q(1), total/n)
 	if m := q(.5); m < 100 || m > 1000 {
 		t.Errorf("median canonical size %d, want 100..1000", m)
 	}
