@@ -100,6 +100,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.bench(ctx, args[1:])
 	case "promote":
 		return c.promote(args[1:])
+	case "survey":
+		return c.survey(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage(c.Stdout)
 		return harness.ExitOK

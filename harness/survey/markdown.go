@@ -1,0 +1,186 @@
+package survey
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// WriteJSON writes the result as out/survey.json holds it.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("survey json: %w", err)
+	}
+	return nil
+}
+
+// WriteMarkdown writes docs/survey.md: the picture, how it was made, the
+// libraries, the matrix as text, and each library's minimized divergences.
+// svgName is the picture's path relative to the page.
+func WriteMarkdown(w io.Writer, r *Result, svgName string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Canonical JSON libraries against the contract\n\n")
+	if svgName != "" {
+		fmt.Fprintf(&b, "![library × edge class](%s)\n\n", svgName)
+	}
+	writeIntro(&b, r)
+	writeLibraries(&b, r)
+	writeMatrix(&b, r)
+	for _, lib := range r.Libraries {
+		writeDivergences(&b, lib)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeIntro(b *strings.Builder, r *Result) {
+	fmt.Fprintf(b, "Each library ran the same %d generated cases (seed %d) through a worker on its\n", r.Cases, r.Seed)
+	fmt.Fprintf(b, "language's kit, in its native value model, and was compared byte for byte with\n")
+	fmt.Fprintf(b, "the reference, %s %s (%s). The contract is [canonical-json.md](canonical-json.md);\n", r.Reference.Package, r.Reference.Version, r.Reference.Adapter)
+	fmt.Fprintf(b, "a library \"diverges\" on a case when its text (or its error) is not the contract's,\n")
+	fmt.Fprintf(b, "and \"cannot express\" it when its value model cannot hold the case at all (a repeated\n")
+	fmt.Fprintf(b, "key in a dict, an integer past 2^53 in a float, a lone surrogate in a string), so it\n")
+	fmt.Fprintf(b, "was never called. A case carries every edge class it exercises; `none` is the cases\n")
+	fmt.Fprintf(b, "that carry none. In the examples below, a character that would not show (a control\n")
+	fmt.Fprintf(b, "character, DEL, U+2028, a byte order mark) that a library wrote raw is shown as ⟨U+XXXX⟩.\n\n")
+	fmt.Fprintf(b, "This page was made by\n\n```sh\n%s\n```\n\n", r.Command)
+	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`.\n\n")
+}
+
+func writeLibraries(b *strings.Builder, r *Result) {
+	fmt.Fprintf(b, "## Libraries\n\n")
+	fmt.Fprintf(b, "| library | language | package | version | agrees | diverges | cannot express | distinct divergences |\n")
+	fmt.Fprintf(b, "|---|---|---|---|---:|---:|---:|---|\n")
+	for _, l := range r.Libraries {
+		if l.Error != "" && l.Cases == 0 {
+			fmt.Fprintf(b, "| %s | | | | | | | not run: %s |\n", l.Name, cell(l.Error))
+			continue
+		}
+		var sigs []string
+		for _, d := range l.Divergences {
+			sigs = append(sigs, "`"+kindOf(d.Signature)+"`")
+		}
+		fmt.Fprintf(b, "| %s | %s | `%s` | %s | %s | %s | %s | %s |\n", l.Name, l.Language, l.Package, l.Version,
+			percent(l.Agree, l.Cases), percent(l.Diverge, l.Cases), percent(l.Inexpressible, l.Cases), strings.Join(sigs, ", "))
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+// writeMatrix is the picture as a table: ✓ agrees on every case, ✗ and the
+// share that diverges, ∅ and the share that cannot be expressed.
+func writeMatrix(b *strings.Builder, r *Result) {
+	fmt.Fprintf(b, "## The matrix\n\n")
+	fmt.Fprintf(b, "✓ every case agrees; ✗ *n*%% of the class's cases diverge (the most frequent kind follows);\n")
+	fmt.Fprintf(b, "∅ *n*%% cannot be expressed in the library's value model; blank: no cases.\n\n")
+	fmt.Fprintf(b, "| class |")
+	for _, l := range r.Libraries {
+		fmt.Fprintf(b, " %s |", l.Name)
+	}
+	fmt.Fprintf(b, "\n|---|%s\n", strings.Repeat("---|", len(r.Libraries)))
+	for i, class := range r.Classes {
+		fmt.Fprintf(b, "| `%s` |", class)
+		for _, l := range r.Libraries {
+			fmt.Fprintf(b, " %s |", matrixCell(l, i))
+		}
+		fmt.Fprintf(b, "\n")
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+func matrixCell(l *Library, i int) string {
+	if i >= len(l.Cells) || l.Cells[i].Cases == 0 {
+		return ""
+	}
+	c := l.Cells[i]
+	var parts []string
+	if c.Diverge > 0 {
+		parts = append(parts, "✗ "+percent(c.Diverge, c.Cases)+" "+kindOf(topKey(c.Kinds)))
+	}
+	if c.Inexpressible > 0 {
+		parts = append(parts, "∅ "+percent(c.Inexpressible, c.Cases))
+	}
+	if len(parts) == 0 {
+		return "✓"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// writeDivergences lists one library's distinct divergences, each with its
+// minimized example and both answers.
+func writeDivergences(b *strings.Builder, l *Library) {
+	fmt.Fprintf(b, "## %s\n\n", l.Name)
+	fmt.Fprintf(b, "`%s` %s (%s, %s model), %d cases in %.1fs.", l.Package, l.Version, l.Language, l.Model, l.Cases, l.Seconds)
+	if l.Error != "" {
+		fmt.Fprintf(b, " Stopped: %s.", l.Error)
+	}
+	fmt.Fprintf(b, "\n\n")
+	if len(l.Divergences) == 0 {
+		fmt.Fprintf(b, "No divergence.\n\n")
+	}
+	for _, d := range l.Divergences {
+		fmt.Fprintf(b, "### `%s`: %d cases (%s)\n\n", kindOf(d.Signature), d.Count, percent(d.Count, l.Cases))
+		fmt.Fprintf(b, "In cases of the classes %s.", codeList(d.Classes))
+		if !d.Minimized {
+			fmt.Fprintf(b, " The example is not 1-minimal (time ran out).")
+		}
+		if d.Note != "" {
+			fmt.Fprintf(b, " %s.", d.Note)
+		}
+		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", clip(d.Input), clip(d.Reference), l.Name, clip(d.Library))
+	}
+}
+
+// kindOf is a signature's kind, without the adapter names.
+func kindOf(sig string) string {
+	k, _, _ := strings.Cut(sig, ":")
+	return k
+}
+
+// topKey is the key with the largest count, the first in order on a tie.
+func topKey(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	best := ""
+	for _, k := range keys {
+		if best == "" || m[k] > m[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+func codeList(xs []string) string {
+	if len(xs) == 0 {
+		return "`none`"
+	}
+	return "`" + strings.Join(xs, "`, `") + "`"
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
+
+// clip keeps an example readable on the page: at most 600 bytes, and a
+// character that would not show (a control character, DEL, U+2028, a BOM)
+// written as ⟨U+XXXX⟩, since a library may write it raw.
+func clip(s string) string {
+	if len(s) > 600 {
+		s = s[:600] + "..."
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsPrint(r) || r == ' ' {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		}
+	}
+	return b.String()
+}

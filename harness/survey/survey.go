@@ -1,0 +1,171 @@
+// Package survey runs canonical JSON libraries that nobody here wrote
+// against the reference, one at a time, on one fixed budget of generated
+// cases, and tabulates what each does with every edge class of the spec:
+// agrees, diverges (and how), or cannot even express the case in its native
+// value model. It minimizes one example of every distinct divergence, so
+// that each cell of the matrix has a case a person can read.
+//
+// It is the engine of "difffuzz survey"; the pages it renders
+// (docs/survey.md, docs/survey.svg, out/survey.json) are what a team reads
+// before choosing a library. It uses the leaf packages directly (adapter,
+// gen, compare, minimize) and knows nothing of the fuzzing run loop.
+package survey
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/gen"
+)
+
+// Spec is one adapter of the survey: a library's worker, or the reference.
+type Spec struct {
+	Name      string
+	InProcess bool   // the project's Go implementation, in this process
+	Build     string // the shell command that builds the worker, for messages
+	Worker    adapter.Config
+}
+
+// Config is one survey. Zero values mean the documented defaults.
+type Config struct {
+	// Reference is the implementation every library is compared with.
+	Reference Spec
+	// Libraries are surveyed in this order, each on the same cases.
+	Libraries []Spec
+	// Cases is the budget of generated cases per library; 0 means 20,000.
+	Cases int
+	// Seed of the generator; every library sees the same cases.
+	Seed uint64
+	// Batch is the number of cases a round trip; 0 means 256.
+	Batch int
+	// MinimizeTime bounds the minimization of each distinct divergence;
+	// 0 means 10s, negative means none (the first example is kept as is).
+	MinimizeTime time.Duration
+	// Gen tunes the generator; its Seed is overwritten by Seed.
+	Gen gen.Config
+	// Command is the command line that repeats this survey, for the page.
+	Command string
+	// Stderr receives progress lines; nil means none.
+	Stderr io.Writer
+}
+
+// Defaults of Config's zero values.
+const (
+	DefaultCases        = 20000
+	DefaultBatch        = 256
+	DefaultMinimizeTime = 10 * time.Second
+)
+
+func (c *Config) setDefaults() {
+	if c.Cases <= 0 {
+		c.Cases = DefaultCases
+	}
+	if c.Batch <= 0 {
+		c.Batch = DefaultBatch
+	}
+	if c.MinimizeTime == 0 {
+		c.MinimizeTime = DefaultMinimizeTime
+	}
+	if c.Stderr == nil {
+		c.Stderr = io.Discard
+	}
+	c.Gen.Seed = c.Seed
+}
+
+// Run surveys every library. A library whose worker will not start, or
+// breaks the protocol, is reported with its error and the survey goes on
+// with the next one; only the reference's failure, or ctx's end, stops it.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	cfg.setDefaults()
+	res := &Result{Command: cfg.Command, Seed: cfg.Seed, Cases: cfg.Cases, Classes: classNames()}
+	ref, err := start(ctx, cfg.Reference)
+	if err != nil {
+		return nil, fmt.Errorf("survey: reference %s: %w", cfg.Reference.Name, err)
+	}
+	defer ref.Close()
+	res.Reference = describe(cfg.Reference.Name, ref)
+	g := gen.New(cfg.Gen)
+	for _, lib := range cfg.Libraries {
+		lr := surveyOne(ctx, cfg, g, ref, lib)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("survey: %w", err)
+		}
+		res.Libraries = append(res.Libraries, lr)
+	}
+	return res, nil
+}
+
+// surveyOne runs one library over the budget, then minimizes an example of
+// each of its divergences.
+func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, ref adapter.Adapter, lib Spec) *Library {
+	fmt.Fprintf(cfg.Stderr, "survey: %s ...\n", lib.Name)
+	a, err := start(ctx, lib)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "survey: %s: %v\n", lib.Name, err)
+		return &Library{Name: lib.Name, Error: buildHint(err, lib)}
+	}
+	defer a.Close()
+	p := newPair(ref, a)
+	lr := newLibrary(lib.Name, a)
+	begin := time.Now()
+	if err := tallyCases(ctx, cfg, g, p, lr); err != nil {
+		lr.Error = err.Error()
+		fmt.Fprintf(cfg.Stderr, "survey: %s: %v\n", lib.Name, err)
+		return lr
+	}
+	lr.Seconds = time.Since(begin).Seconds()
+	minimizeAll(ctx, cfg, p, lr)
+	fmt.Fprintf(cfg.Stderr, "survey: %s %s: %d agree, %d diverge (%d distinct), %d cannot express\n",
+		lr.Package, lr.Version, lr.Agree, lr.Diverge, len(lr.Divergences), lr.Inexpressible)
+	return lr
+}
+
+// tallyCases runs the budget's cases in batches and counts each verdict.
+func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, p *pair, lr *Library) error {
+	for first := 0; first < cfg.Cases; first += cfg.Batch {
+		n := min(cfg.Batch, cfg.Cases-first)
+		cases := make([]any, n)
+		classes := make([]gen.Classes, n)
+		for i := range cases {
+			cases[i], classes[i] = g.Case(uint64(first + i))
+		}
+		js, err := p.judge(ctx, cases)
+		if err != nil {
+			return err
+		}
+		for i, j := range js {
+			lr.add(classes[i], cases[i], j)
+		}
+	}
+	return nil
+}
+
+// start opens one adapter of the survey.
+func start(ctx context.Context, s Spec) (adapter.Adapter, error) {
+	if s.InProcess {
+		return adapter.NewGo(s.Name), nil
+	}
+	cfg := s.Worker
+	cfg.Name = s.Name
+	w, err := adapter.Start(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// buildHint renders a start failure with the stderr tail and the command
+// that builds the worker.
+func buildHint(err error, s Spec) string {
+	msg := err.Error()
+	if f, ok := adapter.AsFailure(err); ok && f.Stderr != "" {
+		msg += ": " + lastLine(f.Stderr)
+	}
+	if s.Build != "" {
+		msg += " (build it with: " + s.Build + ")"
+	}
+	return msg
+}

@@ -1,0 +1,19 @@
+// Go-encoding-json is the naive Go baseline of the survey: json.Marshal of a
+// map[string]any, which sorts map keys, as a team might use it as its
+// "canonical" JSON without a library.
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+
+	kit "difffuzz/kits/go"
+)
+
+func main() {
+	opts := kit.Options{Name: "encoding/json", Version: runtime.Version(), Model: kit.Native(kit.Float64)}
+	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		out, err := json.Marshal(v)
+		return append(dst, out...), err
+	})
+}

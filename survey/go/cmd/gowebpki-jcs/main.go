@@ -1,0 +1,25 @@
+// Gowebpki-jcs serves github.com/gowebpki/jcs (RFC 8785) to the survey, as
+// an SDK would use it: encoding/json writes the map[string]any, and
+// jcs.Transform canonicalizes that text.
+package main
+
+import (
+	"encoding/json"
+
+	"difffuzz/survey/go/internal/modver"
+	"github.com/gowebpki/jcs"
+
+	kit "difffuzz/kits/go"
+)
+
+func main() {
+	opts := kit.Options{Name: "gowebpki/jcs", Version: modver.Of("github.com/gowebpki/jcs"), Model: kit.Native(kit.Float64)}
+	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		text, err := json.Marshal(v) // NaN and ±Inf fail here: internal results
+		if err != nil {
+			return nil, err
+		}
+		out, err := jcs.Transform(text)
+		return append(dst, out...), err
+	})
+}
