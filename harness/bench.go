@@ -34,11 +34,17 @@ type BenchConfig struct {
 	Stderr   io.Writer
 }
 
-// ImplRate is one implementation's in-process cost.
+// ImplRate is one implementation's in-process cost: canonicalize and hash,
+// by the wall clock (NsPerCase) and by its process's CPU clock, and the CPU
+// cost with decoding each case from its msgpack bytes too, which no worker
+// can skip. A version 1 worker reports no CPU times: they are then its wall
+// times.
 type ImplRate struct {
-	Name        string  `json:"name"`
-	NsPerCase   float64 `json:"ns_per_case"`
-	CasesPerSec float64 `json:"cases_per_second"`
+	Name               string  `json:"name"`
+	NsPerCase          float64 `json:"ns_per_case"`
+	CasesPerSec        float64 `json:"cases_per_second"`
+	CPUNsPerCase       float64 `json:"cpu_ns_per_case"`
+	DecodeCPUNsPerCase float64 `json:"decode_cpu_ns_per_case"`
 }
 
 // BenchResult holds every figure of a bench run.
@@ -56,7 +62,19 @@ type BenchResult struct {
 	Warmup        float64    `json:"warmup_seconds"`
 	FullCPU       []CPUShare `json:"full_cpu"`
 	DriverRSS     int64      `json:"driver_max_rss"`
-	Ratio         float64    `json:"ratio"`
+	// LimitDecodeRate is LimitRate with decoding in each worker counted.
+	LimitDecodeRate float64 `json:"limit_decode_cases_per_second"`
+	// FullCPUNsPerCase is the full run's CPU time per case, summed over
+	// every process: the driver (with the in-process Go) and every worker,
+	// warm-up included.
+	FullCPUNsPerCase float64 `json:"full_cpu_ns_per_case"`
+	// Ratio is the implementations' own CPU per case (canonicalize and
+	// hash) over FullCPUNsPerCase; HarnessRatio counts decoding in the
+	// implementations' share, so that what is left is the harness's own
+	// overhead: the driver's generation, encoding and comparison, and the
+	// workers' framing. Both are in CPU time, which a busy host cannot move.
+	Ratio        float64 `json:"ratio"`
+	HarnessRatio float64 `json:"harness_ratio"`
 }
 
 // CPUShare is one process's CPU use over the full run, as a share of one core.
@@ -82,13 +100,16 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
 		return ExitSetup
 	}
-	sum := 0.0
+	var sum, cpuSum, decodeSum float64
 	for _, r := range res.Impl {
-		sum += r.NsPerCase
-		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case)\n", r.Name, r.CasesPerSec, r.NsPerCase/1000)
+		sum, cpuSum, decodeSum = sum+r.NsPerCase, cpuSum+r.CPUNsPerCase, decodeSum+r.DecodeCPUNsPerCase
+		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case; cpu %.2f µs, %.2f µs with decoding)\n",
+			r.Name, r.CasesPerSec, r.NsPerCase/1000, r.CPUNsPerCase/1000, r.DecodeCPUNsPerCase/1000)
 	}
 	res.LimitRate = float64(res.Cores) / (sum / 1e9)
+	res.LimitDecodeRate = float64(res.Cores) / (decodeSum / 1e9)
 	fmt.Fprintf(cfg.Stdout, "limit (%d cores / sum of costs) %.0f cases/s\n", res.Cores, res.LimitRate)
+	fmt.Fprintf(cfg.Stdout, "limit with decoding (%d cores / sum of cpu costs with decoding) %.0f cases/s\n", res.Cores, res.LimitDecodeRate)
 	driver, driverCPU := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
 	if driver == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the driver-only run failed\n")
@@ -117,7 +138,11 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
 	}
 	fmt.Fprintf(cfg.Stdout, "driver peak RSS %.1f MiB\n", float64(res.DriverRSS)/(1<<20))
-	res.Ratio = res.FullRate / res.LimitRate
+	res.FullCPUNsPerCase = total * 1e9 / float64(max(full.Cases, 1))
+	res.Ratio = cpuSum / res.FullCPUNsPerCase
+	res.HarnessRatio = decodeSum / res.FullCPUNsPerCase
+	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
+		res.FullCPUNsPerCase/1000, cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		err := os.MkdirAll(filepath.Dir(cfg.Out), 0o755)
@@ -129,6 +154,7 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 			return ExitSetup
 		}
 	}
+	fmt.Fprintf(cfg.Stdout, "harness ratio: %.2f\n", res.HarnessRatio)
 	fmt.Fprintf(cfg.Stdout, "ratio: %.2f\n", res.Ratio)
 	return ExitOK
 }
@@ -165,12 +191,13 @@ func benchImpls(ctx context.Context, cfg BenchConfig, res *BenchResult) error {
 		if err != nil {
 			return err
 		}
-		ns, err := timeImpl(ctx, a, sample)
+		r, err := timeImpl(ctx, a, sample)
 		a.Close()
 		if err != nil {
 			return err
 		}
-		res.Impl = append(res.Impl, ImplRate{Name: s.Name, NsPerCase: ns, CasesPerSec: 1e9 / ns})
+		r.Name = s.Name
+		res.Impl = append(res.Impl, r)
 	}
 	return nil
 }
@@ -192,24 +219,34 @@ func openAdapter(ctx context.Context, s AdapterSpec) (adapter.Adapter, error) {
 const timings = 3
 
 // timeImpl calibrates with one round, then takes the median of timings
-// timings of about 0.7 seconds' worth each.
-func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (float64, error) {
+// timings of about 0.7 seconds' worth each, for each of its figures.
+func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (ImplRate, error) {
 	one, err := a.Bench(ctx, sample, 1)
 	if err != nil {
-		return 0, err
+		return ImplRate{}, err
 	}
 	rounds := int(700*time.Millisecond/max(time.Duration(one.ElapsedNS), time.Millisecond)) + 1
 	rounds = min(rounds, 100)
-	var costs []float64
+	var wall, cpu, decode []float64
 	for range timings {
 		t, err := a.Bench(ctx, sample, rounds)
 		if err != nil || t.Count == 0 {
-			return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, t.Count)
+			return ImplRate{}, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, t.Count)
 		}
-		costs = append(costs, float64(t.ElapsedNS)/float64(t.Count))
+		if t.CPUNS == 0 { // a version 1 worker: its wall time stands in
+			t.CPUNS, t.DecodeCPUNS = t.ElapsedNS, t.ElapsedNS
+		}
+		n := float64(t.Count)
+		wall, cpu, decode = append(wall, float64(t.ElapsedNS)/n), append(cpu, float64(t.CPUNS)/n), append(decode, float64(t.DecodeCPUNS)/n)
 	}
-	slices.Sort(costs)
-	return costs[len(costs)/2], nil
+	r := ImplRate{NsPerCase: median(wall), CPUNsPerCase: median(cpu), DecodeCPUNsPerCase: median(decode)}
+	r.CasesPerSec = 1e9 / r.NsPerCase
+	return r, nil
+}
+
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // benchCorpus is where the bench's runs keep what they find: beside the

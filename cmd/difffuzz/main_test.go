@@ -227,9 +227,8 @@ func mustParse(t *testing.T, s string) any {
 	return v
 }
 
-// bench prints every figure, "ratio:" last, and writes them as JSON; the
-// fake worker answers a bench request with 1 ns, so the Go implementation
-// is the whole limit.
+// bench prints every figure, "harness ratio:" then "ratio:" last, and
+// writes them as JSON, the CPU times of every implementation included.
 func TestBench(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bench.json")
 	code, stdout, errs := runCLI(t, "", "bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", "ok"),
@@ -247,12 +246,20 @@ func TestBench(t *testing.T) {
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "ratio: ") {
 		t.Errorf("last line %q, want ratio: X.XX", last)
 	}
+	if prev := lines[len(lines)-2]; !strings.HasPrefix(prev, "harness ratio: ") {
+		t.Errorf("line before the last %q, want harness ratio: X.XX", prev)
+	}
 	var res struct {
-		Impl      []struct{ Name string } `json:"implementations"`
-		Full      float64                 `json:"full_cases_per_second"`
-		FullWhole float64                 `json:"full_cases_per_second_whole_run"`
-		Warmup    float64                 `json:"warmup_seconds"`
-		Ratio     float64                 `json:"ratio"`
+		Impl []struct {
+			Name   string
+			CPU    float64 `json:"cpu_ns_per_case"`
+			Decode float64 `json:"decode_cpu_ns_per_case"`
+		} `json:"implementations"`
+		Harness   float64 `json:"harness_ratio"`
+		Full      float64 `json:"full_cases_per_second"`
+		FullWhole float64 `json:"full_cases_per_second_whole_run"`
+		Warmup    float64 `json:"warmup_seconds"`
+		Ratio     float64 `json:"ratio"`
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -261,8 +268,13 @@ func TestBench(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 {
+	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 || res.Harness < res.Ratio {
 		t.Errorf("figures %+v", res)
+	}
+	for _, im := range res.Impl {
+		if im.CPU <= 0 || im.Decode < im.CPU*0.5 {
+			t.Errorf("%s: cpu %.0f ns, with decoding %.0f ns: want both measured", im.Name, im.CPU, im.Decode)
+		}
 	}
 }
 
