@@ -1,0 +1,47 @@
+// Mutant serves one of the mutant zoo's one-bug implementations of canonical
+// JSON as a difffuzz worker (docs/adapter-protocol.md), on the Go worker kit:
+//
+//	mutant NAME     serve mutant NAME on stdin and stdout ("ok": no bug)
+//	mutant -list    print NAME<TAB>description for every mutant
+//
+// Hunt one with difffuzz against the in-process Go implementation:
+//
+//	difffuzz run -adapters go,mutant -adapter 'mutant=bin/mutant utf16-key-order' -duration 60s
+//
+// `make mutants` (internal/mutant/hunt) hunts them all. The zoo itself is
+// package zoo.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"difffuzz/internal/mutant/zoo"
+	kit "difffuzz/kits/go"
+)
+
+func main() {
+	list := flag.Bool("list", false, "print NAME<TAB>description for every mutant")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: mutant NAME | mutant -list")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *list {
+		for _, m := range zoo.Mutants {
+			fmt.Printf("%s\t%s\n", m.Name, m.Desc)
+		}
+		return
+	}
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	m, ok := zoo.Lookup(flag.Arg(0))
+	if !ok {
+		fmt.Fprintf(os.Stderr, "mutant: no mutant %q (mutant -list names them)\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	kit.Main(kit.Options{Name: "mutant-" + m.Name, Version: "0"}, m.Func())
+}
