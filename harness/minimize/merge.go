@@ -50,10 +50,7 @@ func (t *tree) merge(cs []*cand) any {
 	if len(cs) < 2 {
 		return nil
 	}
-	n := len(t.nodes)
-	m := &merger{t: t, op: make([]uint8, n), dirty: make([]bool, n), val: make([]any, n),
-		keySet: make([]bool, n), array: make([]bool, n),
-		strs: make(map[int32][]patch), keys: make(map[int32][]patch)}
+	m := t.newMerger()
 	applied := 0
 	for _, c := range cs {
 		if m.add(c) {
@@ -62,6 +59,25 @@ func (t *tree) merge(cs []*cand) any {
 	}
 	if applied < 2 {
 		return nil
+	}
+	return m.rebuild(0)
+}
+
+func (t *tree) newMerger() *merger {
+	n := len(t.nodes)
+	return &merger{t: t, op: make([]uint8, n), dirty: make([]bool, n), val: make([]any, n),
+		keySet: make([]bool, n), array: make([]bool, n),
+		strs: make(map[int32][]patch), keys: make(map[int32][]patch)}
+}
+
+// applyGroup builds a group string step: the same edit on every copy of
+// the string, as the patches of a merge.
+func (t *tree) applyGroup(c *cand) any {
+	m := t.newMerger()
+	for _, o := range t.groups[c.grp-1].copies {
+		one := *c
+		one.node, one.key, one.grp = o.id, o.key, 0
+		m.add(&one)
 	}
 	return m.rebuild(0)
 }
@@ -86,6 +102,8 @@ func (m *merger) markDirty(id int32) {
 func (m *merger) add(c *cand) bool {
 	t := m.t
 	switch {
+	case c.grp > 0:
+		return false // its copies would have to be checked one by one: taken alone only
 	case c.kind == kDrop || c.kind == kKeep:
 		if m.blocked(c.node) {
 			return false

@@ -21,6 +21,11 @@
 //     only for its depth costs 2 bytes a level instead of 5 or more);
 //   - the same chunk steps on the code points of strings and keys, then
 //     turning single characters into 'a' (a digit into '0');
+//   - those string steps on every copy of a string at once, when it occurs
+//     more than once as a key or a string value (a repeated key must stay
+//     repeated: {"a":0,"a":0}, not two copies of a 20-character key), and
+//     dropping the common prefix of two keys of one object from both (an
+//     order trap that needs the keys to share it);
 //   - numbers: fewer significant digits, the decimal exponent moved
 //     toward zero by all, half, a quarter, ... of itself, the absolute
 //     value, integers divided by 10 or 2 or cut to their leading digit,

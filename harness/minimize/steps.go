@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"slices"
+	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
 )
@@ -51,6 +52,7 @@ type cand struct {
 	list         list
 	level        uint8 // coarse steps first: ddmin granularity (1 = halves, 2 = quarters, ...)
 	key          bool
+	grp          int32 // string steps on a group (see groupSteps): its number + 1; else 0
 	val          any
 }
 
@@ -113,7 +115,7 @@ func (t *tree) candidates() int {
 			}
 		case string:
 			if t.allowed(id, "") {
-				t.stringSteps(id, v, false)
+				t.stringSteps(id, v, false, 1)
 			}
 		default:
 			if t.allowed(id, v) {
@@ -121,9 +123,10 @@ func (t *tree) candidates() int {
 			}
 		}
 		if n.keySize > 0 && (!t.env || n.parent != 0) {
-			t.stringSteps(id, t.keyOf(id), true)
+			t.stringSteps(id, t.keyOf(id), true, 1)
 		}
 	}
+	t.groupSteps()
 	// Sort compact pointer-free keys rather than the candidates themselves:
 	// moving thousands of structs holding interfaces is most of a round's
 	// time otherwise.
@@ -325,20 +328,28 @@ func (t *tree) ranges(id int32) {
 }
 
 // stringSteps offers chunk and character steps on node id's string s,
-// its value or (key) the key of its member.
-func (t *tree) stringSteps(id int32, s string, key bool) {
+// its value or (key) the key of its member; with copies > 1, on all the
+// copies of s in t.groups[t.grp] at once.
+func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 	if s == "" {
 		return
+	}
+	var grp int32
+	if copies > 1 {
+		grp, key = t.grp+1, true // key: may become "" (values get it from the simple replacements)
 	}
 	x := t.index(s)
 	k := len(x.cps)
 	size, weight := t.nodes[id].size, t.nodes[id].weight
-	if key {
+	switch {
+	case grp > 0:
+		size, weight = stringMeasure(s)
+	case key:
 		size, weight = t.nodes[id].keySize, t.nodes[id].keyWeight
 	}
 	// Values get "" from the simple replacements; keys only from here.
 	t.chunks(k, key, func(lo, hi int, keep bool, level uint8) {
-		c := cand{kind: kStrDrop, list: listEdit, level: level, node: id, key: key, a: x.offs[lo], b: x.offs[hi]}
+		c := cand{kind: kStrDrop, list: listEdit, level: level, node: id, key: key, grp: grp, a: x.offs[lo], b: x.offs[hi]}
 		inner := x.escPre[k] - (x.escPre[hi] - x.escPre[lo])
 		w := x.wPre[k] - (x.wPre[hi] - x.wPre[lo])
 		if keep {
@@ -347,7 +358,7 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 		} else if lo > 0 && hi < k && isHighSurrogate(x.cps[lo-1]) && isLowSurrogate(x.cps[hi]) {
 			return // the two lone surrogates would meet and read as a pair
 		}
-		t.add(c, size, weight, 2+inner, w)
+		t.add(c, copies*size, copies*weight, copies*(2+inner), copies*w)
 	})
 	if k > maxCharSteps {
 		return
@@ -360,8 +371,8 @@ func (t *tree) stringSteps(id int32, s string, key bool) {
 		if cp >= '1' && cp <= '9' {
 			r = '0'
 		}
-		c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, a: x.offs[i], b: x.offs[i+1], r: r}
-		t.add(c, size, weight, size-escLen(cp)+1, weight-1)
+		c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, grp: grp, a: x.offs[i], b: x.offs[i+1], r: r}
+		t.add(c, copies*size, copies*weight, copies*(size-escLen(cp)+1), copies*(weight-1))
 	}
 }
 
@@ -383,6 +394,9 @@ func (t *tree) materialize(cs []cand) []any {
 }
 
 func (t *tree) apply(c *cand) any {
+	if c.grp > 0 {
+		return t.applyGroup(c)
+	}
 	n := &t.nodes[c.node]
 	switch c.kind {
 	case kReplace, kToArray:
@@ -556,4 +570,115 @@ func (t *tree) sameResult(a, b *cand) bool {
 		}
 		x[xi], y[yi] = x[xi][n:], y[yi][n:]
 	}
+}
+
+// maxGroups bounds the groups of equal strings offered per round.
+const maxGroups = 64
+
+// group is a string that occurs more than once as a key or a string
+// value: the copies of a repeated key (a duplicate_key finding), or a key
+// equal to a value.
+type group struct {
+	s      string
+	copies []copyOf
+}
+
+// copyOf is one copy of a group's string: node id's key, or its value.
+type copyOf struct {
+	id  int32
+	key bool
+}
+
+// groupSteps offers the string steps of every repeated string applied to
+// all its copies at once. A bug that needs two strings to stay equal (a
+// repeated key) loses the divergence when either copy alone shrinks; these
+// steps shrink them together, so that {"abcdefghij":0,"abcdefghij":0}
+// becomes {"":0,"":0}. The biggest groups (copies times size) go first,
+// then the order of first appearance, so that the steps are deterministic.
+func (t *tree) groupSteps() {
+	if t.groupOf == nil {
+		t.groupOf = make(map[string]int32)
+	}
+	clear(t.groupOf)
+	t.groups = t.groups[:0]
+	note := func(s string, o copyOf) {
+		g, ok := t.groupOf[s]
+		if !ok {
+			g = int32(len(t.groups))
+			t.groupOf[s] = g
+			t.groups = append(t.groups, group{s: s})
+		}
+		t.groups[g].copies = append(t.groups[g].copies, o)
+	}
+	for id := range int32(len(t.nodes)) {
+		n := &t.nodes[id]
+		if n.keySize > 2 && (!t.env || n.parent != 0) {
+			note(t.keyOf(id), copyOf{id, true})
+		}
+		if s, ok := n.v.(string); ok && s != "" && t.allowed(id, "") {
+			note(s, copyOf{id, false})
+		}
+	}
+	groups := slices.DeleteFunc(t.groups, func(g group) bool { return len(g.copies) < 2 })
+	slices.SortStableFunc(groups, func(x, y group) int {
+		return cmp.Compare(len(y.copies)*len(y.s), len(x.copies)*len(x.s))
+	})
+	t.groups = groups[:min(len(groups), maxGroups)]
+	for i, g := range t.groups {
+		t.grp = int32(i)
+		o := g.copies[0]
+		t.stringSteps(o.id, g.s, o.key, len(g.copies))
+	}
+	t.prefixSteps()
+}
+
+// maxPrefixKeys bounds the objects whose keys are compared pairwise for a
+// common prefix; bigger ones compare neighbours only.
+const maxPrefixKeys = 16
+
+// prefixSteps offers dropping the common prefix of two keys of one object
+// from both at once. A bug that needs two keys to compare a certain way
+// (an order trap: "xy\ue000" and "xy\ud800\udc00") loses it when either
+// key alone loses the prefix.
+func (t *tree) prefixSteps() {
+	for id := range int32(len(t.nodes)) {
+		n := &t.nodes[id]
+		o, ok := n.v.(canonjson.Object)
+		if !ok || len(o) < 2 || (t.env && id == 0) {
+			continue
+		}
+		for i := 1; i < len(o) && len(t.groups) < 2*maxGroups; i++ {
+			lo := 0
+			if len(o) > maxPrefixKeys {
+				lo = i - 1
+			}
+			for j := lo; j < i; j++ {
+				t.prefixStep(n.first+int32(j), n.first+int32(i), o[j].Key, o[i].Key)
+			}
+		}
+	}
+}
+
+// prefixStep offers dropping the common prefix of keys a and b (of nodes
+// x and y), cut at a code point boundary.
+func (t *tree) prefixStep(x, y int32, a, b string) {
+	l := 0
+	for l < len(a) && l < len(b) && a[l] == b[l] {
+		l++
+	}
+	for l > 0 && l < len(a) && !utf8.RuneStart(a[l]) {
+		l--
+	}
+	for l > 0 && l < len(b) && !utf8.RuneStart(b[l]) {
+		l--
+	}
+	if l == 0 {
+		return
+	}
+	p := a[:l]
+	t.grp = int32(len(t.groups))
+	t.groups = append(t.groups, group{s: p, copies: []copyOf{{x, true}, {y, true}}})
+	size, weight := stringMeasure(p)
+	c := cand{kind: kStrDrop, list: listEdit, level: 1, node: x, key: true, grp: t.grp + 1, a: 0, b: int32(l)}
+	t.add(c, 2*(size-2), 2*weight, 0, 0)
 }

@@ -51,6 +51,9 @@ type tree struct {
 	wpre               []int
 	seen               map[uint64]struct{} // chunks emitted this round, see chunks
 	seenCall           uint32
+	groups             []group          // repeated strings, see groupSteps
+	groupOf            map[string]int32 // string -> index in groups
+	grp                int32            // the group stringSteps is working on
 }
 
 // strIndex is one string decoded to code points, with prefix sums of
