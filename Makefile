@@ -41,11 +41,13 @@ rust: $(RUST_W)
 $(RUST_W): $(shell find adapters/rust/src adapters/rust/worker/src kits/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/worker/Cargo.toml adapters/rust/Cargo.lock kits/rust/Cargo.toml
 	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml -p canonjson-worker
 
-go: $(DIFFFUZZ) bin/canonjson-worker
+go: $(DIFFFUZZ) bin/canonjson-worker bin/mutant
 $(DIFFFUZZ): $(GO_SRC)
 	go build -o $@ ./cmd/difffuzz
 bin/canonjson-worker: $(GO_SRC)
 	go build -o $@ ./cmd/canonjson-worker
+bin/mutant: $(GO_SRC)
+	go build -o $@ ./internal/mutant
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
@@ -53,7 +55,7 @@ difffuzz: build
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust fixtures-check replay smoke infra-check
+test: build test-go test-python test-ts test-rust fixtures-check replay smoke infra-check survey-short
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -97,5 +99,44 @@ infra-check:
 bench: build
 	$(DIFFFUZZ) bench
 
+## mutants: hunt every one-bug implementation of the mutant zoo with difffuzz
+## run against the in-process Go, up to MUTANT_DURATION each (README "Fuzzing
+## power"); MUTANT_ARGS='-only NAME,NAME' hunts a few. Its short version is a
+## Go test (internal/mutant/hunt), so part of make test.
+MUTANT_DURATION ?= 60s
+MUTANT_ARGS ?=
+.PHONY: mutants
+mutants: go
+	go run ./internal/mutant/hunt -duration $(MUTANT_DURATION) $(MUTANT_ARGS)
+
 clean:
 	rm -rf bin out adapters/ts/dist adapters/rust/target kits/rust/target $(VENV)
+
+## survey: every library of survey/survey.toml against the reference; writes
+## docs/survey.md, docs/survey.svg and out/survey.json (SURVEY_ARGS='-cases N')
+SURVEY_ARGS ?=
+SURVEY_PY := survey/python/.venv
+.PHONY: survey survey-build survey-go survey-python survey-ts survey-rust survey-short
+survey: go survey-build
+	$(DIFFFUZZ) survey $(SURVEY_ARGS)
+survey-build: survey-go survey-python survey-ts survey-rust
+survey-go:
+	cd survey/go && go build -o ../../bin/survey/ ./cmd/...
+survey-python: $(SURVEY_PY)/.installed
+$(SURVEY_PY)/.installed: survey/python/requirements.txt kits/python/pyproject.toml
+	python3 -m venv $(SURVEY_PY)
+	$(SURVEY_PY)/bin/pip install --quiet --disable-pip-version-check -r survey/python/requirements.txt
+	$(SURVEY_PY)/bin/pip install --quiet --disable-pip-version-check --no-deps -e kits/python
+	touch $@
+survey-ts: ts survey/ts/node_modules/.installed
+	cd survey/ts && npm run --silent build
+survey/ts/node_modules/.installed: survey/ts/package.json survey/ts/package-lock.json
+	cd survey/ts && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+survey-rust:
+	cargo build --quiet --release --locked --manifest-path survey/rust/Cargo.toml
+## survey-short (part of make test): two Go libraries, a few thousand cases,
+## and a test of what they must show
+survey-short: go survey-go
+	$(DIFFFUZZ) survey -libraries go-encoding-json,gowebpki-jcs -cases 3000 -minimize-time 2s -md '' -svg out/survey-short/survey.svg -json out/survey-short/survey.json
+	SURVEY_JSON=$(CURDIR)/out/survey-short/survey.json go test -count=1 -run TestShortSurvey ./harness/survey/

@@ -27,6 +27,9 @@ type Spec struct {
 	InProcess bool   // the project's Go implementation, in this process
 	Build     string // the shell command that builds the worker, for messages
 	Worker    adapter.Config
+	// Adapter, if set, is used as it is instead of starting one: tests
+	// survey fake libraries in process. The survey closes it.
+	Adapter adapter.Adapter
 }
 
 // Config is one survey. Zero values mean the documented defaults.
@@ -145,6 +148,9 @@ func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, p *pair, lr *
 
 // start opens one adapter of the survey.
 func start(ctx context.Context, s Spec) (adapter.Adapter, error) {
+	if s.Adapter != nil {
+		return s.Adapter, nil
+	}
 	if s.InProcess {
 		return adapter.NewGo(s.Name), nil
 	}

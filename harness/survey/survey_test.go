@@ -1,0 +1,126 @@
+package survey
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/wire"
+	"lukechampine.com/blake3"
+)
+
+// rawBMP is a fake library in process: the Go implementation, but with
+// every BMP escape written raw, as RFC 8785 libraries write them.
+type rawBMP struct{ *adapter.Go }
+
+var bmpEscape = regexp.MustCompile(`\\u([0-9a-f]{4})`)
+
+func (f rawBMP) Name() string { return "raw-bmp" }
+
+func (f rawBMP) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) error {
+	if err := f.Go.RunBatch(ctx, &adapter.Batch{Cases: b.Cases}, out); err != nil {
+		return err
+	}
+	for i := range out {
+		if out[i].Canonical != nil {
+			out[i].Canonical = bmpEscape.ReplaceAllFunc(out[i].Canonical, rawRune)
+			d := blake3.Sum256(out[i].Canonical)
+			out[i].Digest = d[:]
+		}
+	}
+	return nil
+}
+
+// rawRune writes an escape raw, unless it is a control character, a
+// surrogate or a quote, which stay escaped.
+func rawRune(esc []byte) []byte {
+	n, _ := strconv.ParseUint(string(esc[2:]), 16, 32)
+	if n < 0x80 || n >= 0xd800 && n <= 0xdfff {
+		return esc
+	}
+	return []byte(string(rune(n)))
+}
+
+func TestRunFindsAndMinimizes(t *testing.T) {
+	var log bytes.Buffer
+	cfg := Config{
+		Reference: Spec{Name: "go", InProcess: true},
+		Libraries: []Spec{{Name: "same", InProcess: true}, {Name: "raw-bmp", Adapter: rawBMP{adapter.NewGo("raw-bmp")}}},
+		Cases:     600, Seed: 3, Command: "difffuzz survey -seed 3 -cases 600", Stderr: &log,
+	}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, raw := r.Libraries[0], r.Libraries[1]
+	if same.Agree != 600 || len(same.Divergences) != 0 {
+		t.Errorf("the reference against itself: %d agree, divergences %+v", same.Agree, same.Divergences)
+	}
+	if len(raw.Divergences) != 1 || raw.Divergences[0].Signature != "string_escape: lib" {
+		t.Fatalf("raw-bmp: divergences %+v, want one string_escape", raw.Divergences)
+	}
+	d := raw.Divergences[0]
+	if !d.Minimized || len(d.Input) > 60 || !strings.Contains(d.Reference, `\u`) || strings.Contains(d.Library, `\u`) {
+		t.Errorf("raw-bmp: example %+v, want a small 1-minimal one with both texts", d)
+	}
+	if c := cellOf(t, r, raw, "bmp"); c.State() != StateDiverges {
+		t.Errorf("bmp cell of raw-bmp: %s, want diverges", c.State())
+	}
+	if c := cellOf(t, r, raw, "none"); c.Cases > 0 && c.State() != StateAgrees {
+		t.Errorf("none cell of raw-bmp: %s (%+v), want agrees", c.State(), c)
+	}
+	checkPages(t, r)
+}
+
+// checkPages renders r three ways and checks each holds what it must.
+func checkPages(t *testing.T, r *Result) {
+	var md, svg, js bytes.Buffer
+	if err := WriteMarkdown(&md, r, "survey.svg"); err != nil {
+		t.Fatal(err)
+	}
+	WriteSVG(&svg, r)
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"![library × edge class](survey.svg)", "difffuzz survey -seed 3 -cases 600", "## raw-bmp", "### `string_escape`", "| `bmp` |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("survey.md lacks %q", want)
+		}
+	}
+	if !strings.HasPrefix(svg.String(), "<?xml") || !strings.Contains(svg.String(), ">raw-bmp</text>") || !strings.Contains(svg.String(), stateColour[StateDiverges]) {
+		t.Errorf("survey.svg lacks the header, a library's name or a diverging cell:\n%.400s", svg.String())
+	}
+	var back Result
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Libraries) != 2 || back.Libraries[1].Divergences[0].Input == "" {
+		t.Errorf("survey.json does not read back: %v", err)
+	}
+}
+
+func TestCellState(t *testing.T) {
+	tests := []struct {
+		cell Cell
+		want State
+	}{
+		{Cell{}, StateEmpty},
+		{Cell{Cases: 3, Agree: 3}, StateAgrees},
+		{Cell{Cases: 3, Agree: 2, Inexpressible: 1}, StatePartial},
+		{Cell{Cases: 3, Inexpressible: 3}, StateNoExpress},
+		{Cell{Cases: 3, Agree: 1, Diverge: 1, Inexpressible: 1}, StateDiverges},
+	}
+	for _, tt := range tests {
+		if got := tt.cell.State(); got != tt.want {
+			t.Errorf("%+v: %s, want %s", tt.cell, got, tt.want)
+		}
+	}
+	if got := percent(1, 1000); got != "<1%" {
+		t.Errorf("percent(1, 1000) = %s", got)
+	}
+	if got := clip("a\x7fb\u2028"); got != "a⟨U+007F⟩b⟨U+2028⟩" {
+		t.Errorf("clip = %q", got)
+	}
+}
