@@ -221,6 +221,8 @@ func (s *state) topLevel() any {
 		bad = s.intn(badVariants)
 		if s.plain {
 			bad = plainBad[s.intn(len(plainBad))]
+		} else if directed && cell.Context == CtxCombined && !keepsArgs(bad) {
+			bad = badExtraMember // keep the args that carry the other class
 		}
 		if ood[1] != oodNone && !keepsArgs(bad) {
 			bad = badExtraMember // keep the args that carry the other problem

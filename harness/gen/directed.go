@@ -144,15 +144,13 @@ func occOf(c Classes) occKind {
 // A probe at level 2 is args itself: args is nil then, so that no class is
 // recorded for members that would be dropped.
 func (s *state) directed(cell Cell, p *probe, args any) any {
-	if p.occurrence == occNone {
-		return args
-	}
-	h := s.holder(p)
 	o, _ := args.(canonjson.Object)
-	if p.level == 2 {
-		o = h.(canonjson.Object)
-	} else {
-		path := s.path(h, p.level)
+	switch {
+	case p.occurrence == occNone:
+	case p.level == 2:
+		o = s.holder(p).(canonjson.Object)
+	default:
+		path := s.path(s.holder(p), p.level)
 		o = insertAt(o, s.intn(len(o)+1), canonjson.Member{Key: s.argKey(o), Value: path})
 	}
 	if cell.Context == CtxCombined {

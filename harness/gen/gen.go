@@ -7,6 +7,63 @@
 // A case is a pure function of (Config.Seed, index): shards take disjoint
 // index sets and any finding can be regenerated from its seed and index
 // alone, without storing the value.
+//
+// # Classes in contexts
+//
+// A bug often shows only when an edge class sits in an unusual place: a
+// fast path for small objects, a duplicate check that compares neighbours
+// only, a buffer that switches at 4,096 characters, a limit off by one.
+// So every case also reports the (class × context) cells it hit
+// (CaseCells, Cells), and Coverage counts them over a run. The contexts
+// (type Context) come in axes; each occurrence of a class (the value, key
+// or character that carries it) hits one context of each axis that
+// applies to it (Applicable; AllCells lists the 281 cells):
+//
+//   - size, of the container holding the occurrence (for a key, its
+//     object): size-1, size-2..7, size-8..16, size-17..999 (probes draw
+//     90..128), size-1000+ (1,000..1,100);
+//   - position in that container: first, middle, last;
+//   - depth, the holder's level: depth-top (the envelope or args),
+//     depth-nested (3..31), depth-deep (32..510), depth-limit (511 and
+//     up: the occurrence at spec depth 511, 512 or, out of domain, 513);
+//     for the depth classes, the case's own depth (near-limit at 511..512,
+//     too-deep at exactly 513, are depth-limit);
+//   - role: key or value;
+//   - pair distance, for the two keys of a duplicate or an order trap:
+//     pair-adjacent, or pair-far (8 members or more apart, among many);
+//   - chunk-edge: the interesting character of a string of 1,023 code
+//     points or more sits within two of 1,024, 4,096, 16,384 or 65,536
+//     (for long-string: the length does);
+//   - company: alone (the case carries no other class) or combined.
+//
+// Contexts are recorded where a class is placed; an edge feature injected
+// later (at most 7 per case) may still add a member to that container.
+//
+// # Directed cases
+//
+// Random draws alone would almost never put, say, a lone surrogate in a
+// key of a 1,000-member object 500 levels down. So one case in eight is
+// directed: built around one cell, its class placed in a container shaped
+// for that context (filler members around it that carry no class), the
+// other axes drawn small, inside an otherwise ordinary case (or alone, for
+// the alone cells). Which cases are directed and at which cell is a pure
+// function of (seed, index): a Weyl sequence over the index, so every
+// shard's arithmetic progression of indexes goes round the cells evenly;
+// out-of-domain cells are taken only by cases already drawn out of domain,
+// so the out-of-domain share stays Config.OutOfDomain. The schedule does
+// not steer toward the cells a run has hit least: that would make a case
+// depend on the run's history instead of its (seed, index). Each
+// in-domain cell is the target of about one case in 1,900, each
+// out-of-domain cell of one out-of-domain case in 350, so a 60-second run
+// (some 600,000 cases) hits every cell dozens of times at least.
+//
+// The probes also reach the spec's limits and the sizes where
+// implementations switch paths: depth 511, 512 and 513; integers of
+// 4,299 to 4,301 digits (Python's int/str limit), up to 20,000 and, one
+// in 64 of those, 99,999 and 100,000 (the reader cap); strings around
+// each chunk edge; one long-string probe in 256 of LongStringLen astral
+// characters, over 1 MiB of canonical text; each half of a surrogate pair
+// alone, the two in the wrong order, or two high ones.
 package gen
 
 import (
