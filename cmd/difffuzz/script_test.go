@@ -87,3 +87,30 @@ func readmeCommands(t *testing.T, path, heading string) []string {
 	}
 	return out
 }
+
+// Each example of docs/your-sdk.md is a real file, byte for byte, and under
+// 20 lines: the kits' tests run the files, so the page cannot rot.
+func TestYourSDKExamplesAreTheFiles(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/your-sdk.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)<!-- file: (\\S+) -->\n```\\w*\n(.*?)\n```\n").FindAllSubmatch(doc, -1)
+	if len(blocks) != 4 {
+		t.Fatalf("%d example files in docs/your-sdk.md, want one per language", len(blocks))
+	}
+	for _, b := range blocks {
+		path, body := string(b[1]), string(b[2])
+		file, err := os.ReadFile(filepath.Join("../..", path))
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if strings.TrimRight(string(file), "\n") != body {
+			t.Errorf("docs/your-sdk.md shows %s otherwise than the file: copy the file into the page", path)
+		}
+		if n := strings.Count(string(file), "\n"); n >= 20 {
+			t.Errorf("%s has %d lines, want under 20", path, n)
+		}
+	}
+}
