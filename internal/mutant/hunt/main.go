@@ -1,0 +1,309 @@
+// Hunt measures difffuzz's fuzzing power on the mutant zoo (package zoo):
+// `make mutants` runs it. For each mutant it runs
+//
+//	difffuzz run -adapters go,mutant -adapter 'mutant=bin/mutant NAME' -duration 60s -seed 1 ...
+//
+// stops the run (as Ctrl-C does) as soon as the first divergence is
+// reported, takes the seconds and cases to it from the run's JSON report
+// (first_divergence_seconds, first_divergence_cases), then minimizes that
+// finding with `difffuzz minimize`, bounded by -minimize-time. It prints one
+// line per mutant and ends with
+//
+//	mutants: F/N found, median S s
+//
+// where the median runs over every mutant, one not found counting as
+// slower than any found. Every run's corpus, report and log are kept under
+// -out, with a Markdown table of the results (table.md). The exit status is
+// 0 when every mutant was found, 1 when one was not, 2 on a setup error.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/report"
+	"difffuzz/internal/mutant/zoo"
+)
+
+// Hunt is one hunt over the zoo.
+type Hunt struct {
+	Difffuzz     string        // the driver's executable
+	Mutant       string        // the mutant worker's executable
+	Config       string        // difffuzz's adapter config; "" means its default
+	Duration     time.Duration // the longest hunt of one mutant
+	Cases        uint64        // the most cases of one hunt; 0 means no limit
+	MinimizeTime time.Duration // the longest minimization of one finding
+	Seed         string        // the generator's seed, the same for every mutant
+	Out          string        // folder for every run's files
+	Only         []string      // mutants to hunt; empty means all
+	Stdout       io.Writer     // the results
+	Stderr       io.Writer     // logs
+}
+
+// Result is one mutant's hunt.
+type Result struct {
+	Name, Desc string
+	Found      bool
+	Seconds    float64 // to the first divergence
+	Cases      uint64  // run by the end of the batch that held it
+	Signature  string  // the first divergence's signature
+	Minimized  string  // the minimized input in extended JSON; "" if not minimized
+	Note       string  // why not found or not minimized, for people
+}
+
+func main() {
+	h := Hunt{Stdout: os.Stdout, Stderr: os.Stderr}
+	only := ""
+	flag.StringVar(&h.Difffuzz, "difffuzz", "bin/difffuzz", "the difffuzz executable")
+	flag.StringVar(&h.Mutant, "mutant", "bin/mutant", "the mutant worker executable")
+	flag.StringVar(&h.Config, "config", "", "difffuzz's adapter config (default: its own default)")
+	flag.DurationVar(&h.Duration, "duration", 60*time.Second, "the longest hunt of one mutant")
+	flag.Uint64Var(&h.Cases, "cases", 0, "the most cases of one hunt (0: no limit)")
+	flag.DurationVar(&h.MinimizeTime, "minimize-time", 10*time.Second, "the longest minimization of one finding")
+	flag.StringVar(&h.Seed, "seed", "1", "the generator seed of every hunt")
+	flag.StringVar(&h.Out, "out", "out/mutants", "folder for every run's corpus, report and log")
+	flag.StringVar(&only, "only", "", "comma-separated mutants to hunt (default: all)")
+	flag.Parse()
+	if only != "" {
+		h.Only = strings.Split(only, ",")
+	}
+	results, err := h.Run(context.Background())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hunt: %v\n", err)
+		os.Exit(2)
+	}
+	for _, r := range results {
+		if !r.Found {
+			os.Exit(1)
+		}
+	}
+}
+
+// Run hunts every mutant in turn (one at a time: each run uses every core).
+func (h *Hunt) Run(ctx context.Context) ([]Result, error) {
+	var ms []zoo.Mutant
+	for _, m := range zoo.Mutants {
+		if len(h.Only) == 0 || slices.Contains(h.Only, m.Name) {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("no mutant named %v", h.Only)
+	}
+	var results []Result
+	for _, m := range ms {
+		r, err := h.one(ctx, m)
+		if err != nil {
+			return results, fmt.Errorf("%s: %w", m.Name, err)
+		}
+		fmt.Fprintln(h.Stdout, r.Line(h.Duration))
+		results = append(results, r)
+	}
+	fmt.Fprintln(h.Stdout, Summary(results))
+	return results, os.WriteFile(filepath.Join(h.Out, "table.md"), []byte(Table(results, h.Duration)), 0o644)
+}
+
+// args is a difffuzz command line comparing the in-process Go with mutant
+// name, then more.
+func (h *Hunt) args(command, name string, more ...string) []string {
+	args := []string{command, "-adapters", "go,mutant", "-adapter", "mutant=" + h.Mutant + " " + name}
+	if h.Config != "" {
+		args = append(args, "-config", h.Config)
+	}
+	return append(args, more...)
+}
+
+// one hunts one mutant: a run stopped at its first divergence, then a
+// minimization of that finding.
+func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
+	r := Result{Name: m.Name, Desc: m.Desc}
+	dir := filepath.Join(h.Out, m.Name)
+	if err := os.RemoveAll(dir); err != nil {
+		return r, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return r, err
+	}
+	repPath := filepath.Join(dir, "report.json")
+	firstSig, err := h.run(ctx, dir, m.Name, repPath)
+	if err != nil {
+		return r, err
+	}
+	data, err := os.ReadFile(repPath)
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+		return r, fmt.Errorf("the run wrote no report: %w; its log ends: %s", err, lastLine(string(log)))
+	}
+	var rep report.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return r, fmt.Errorf("%s: %w", repPath, err)
+	}
+	if rep.Error != "" {
+		return r, fmt.Errorf("the run failed: %s", rep.Error)
+	}
+	if rep.Divergences == 0 || len(rep.Distinct) == 0 {
+		r.Note = fmt.Sprintf("not found in %d cases", rep.Cases)
+		return r, nil
+	}
+	r.Found, r.Seconds, r.Cases = true, rep.FirstDivergenceSeconds, rep.FirstDivergenceCases
+	first := rep.Distinct[0]
+	for _, g := range rep.Distinct { // the report sorts groups by count: find the first
+		if g.Signature == firstSig {
+			first = g
+		}
+	}
+	r.Signature = first.Signature
+	r.Minimized, r.Note = h.minimize(ctx, dir, m.Name, first.First)
+	return r, nil
+}
+
+// run starts difffuzz run and interrupts it once it reports a divergence,
+// whose signature it returns.
+func (h *Hunt) run(ctx context.Context, dir, name, repPath string) (firstSig string, err error) {
+	logf, err := os.Create(filepath.Join(dir, "run.log"))
+	if err != nil {
+		return "", err
+	}
+	defer logf.Close()
+	cmd := exec.CommandContext(ctx, h.Difffuzz, h.args("run", name, "-duration", h.Duration.String(), "-seed", h.Seed,
+		"-minimize-time", h.MinimizeTime.String(), "-cases", fmt.Sprint(h.Cases), "-corpus", filepath.Join(dir, "corpus"),
+		"-report", repPath)...)
+	cmd.Stdout = logf
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	sc := bufio.NewScanner(stderr)
+	sc.Buffer(nil, 1<<20)
+	stopped := false
+	for sc.Scan() {
+		line := sc.Text()
+		fmt.Fprintln(logf, line)
+		if sig, ok := strings.CutPrefix(line, "difffuzz: new divergence "); ok && !stopped {
+			firstSig = sig
+			// The first Ctrl-C: the run stops generating, writes every
+			// finding and its report, and stops the workers.
+			stopped = true
+			_ = cmd.Process.Signal(syscall.SIGINT)
+		}
+	}
+	var exit *exec.ExitError
+	if err := cmd.Wait(); err != nil && !errors.As(err, &exit) {
+		return "", err
+	}
+	return firstSig, nil // the exit status says divergence or interrupted; the report says more
+}
+
+// minimize shrinks the finding in file with difffuzz minimize, within
+// MinimizeTime, and returns the result in extended JSON, or a note.
+func (h *Hunt) minimize(ctx context.Context, dir, name, file string) (minimized, note string) {
+	mctx, cancel := context.WithTimeout(ctx, h.MinimizeTime)
+	defer cancel()
+	out := filepath.Join(dir, "minimized")
+	cmd := exec.CommandContext(mctx, h.Difffuzz, h.args("minimize", name, "-corpus", out, file)...)
+	text, _ := cmd.CombinedOutput() // exit 1: it diverges, as it should
+	_ = os.WriteFile(filepath.Join(dir, "minimize.log"), text, 0o644)
+	if mctx.Err() != nil {
+		return "", fmt.Sprintf("not minimized within %s", h.MinimizeTime)
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if p, ok := strings.CutPrefix(line, "wrote "); ok {
+			e, err := corpus.Load(p)
+			if err != nil {
+				return "", err.Error()
+			}
+			return string(canonjson.AppendText(nil, e.Input)), ""
+		}
+	}
+	return "", "not minimized: " + lastLine(string(text))
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// Line is the result for people, one line.
+func (r Result) Line(limit time.Duration) string {
+	if !r.Found {
+		return fmt.Sprintf("%-28s NOT FOUND in %s (%s)", r.Name, limit, r.Note)
+	}
+	size := "-"
+	if r.Minimized != "" {
+		size = fmt.Sprintf("%d B", len(r.Minimized))
+	}
+	return fmt.Sprintf("%-28s found %6.2fs %9d cases  minimized %7s  %s", r.Name, r.Seconds, r.Cases, size, clip(r.Minimized+r.Note, 100))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// Summary is the closing line: how many were found, and the median seconds
+// to the first divergence over all of them (a mutant not found counts as
+// slower than any found one).
+func Summary(rs []Result) string {
+	found := 0
+	secs := make([]float64, len(rs))
+	for i, r := range rs {
+		secs[i] = math.Inf(1)
+		if r.Found {
+			found++
+			secs[i] = r.Seconds
+		}
+	}
+	slices.Sort(secs)
+	med := "-"
+	if len(secs) > 0 {
+		m := secs[(len(secs)-1)/2]
+		if len(secs)%2 == 0 {
+			m = (m + secs[len(secs)/2]) / 2
+		}
+		med = fmt.Sprintf("%.2f", m)
+		if math.IsInf(m, 1) {
+			med = "over the limit,"
+		}
+	}
+	return fmt.Sprintf("mutants: %d/%d found, median %s s", found, len(rs), med)
+}
+
+// Table is the results as a Markdown table.
+func Table(rs []Result, limit time.Duration) string {
+	var b strings.Builder
+	b.WriteString("| mutant | bug | found | seconds | cases | minimized (bytes) |\n|---|---|---|---|---|---|\n")
+	for _, r := range rs {
+		desc := strings.ReplaceAll(r.Desc, "|", "\\|")
+		if !r.Found {
+			fmt.Fprintf(&b, "| `%s` | %s | **no** (%s) | > %.0f | | |\n", r.Name, desc, r.Note, limit.Seconds())
+			continue
+		}
+		size := "not minimized"
+		if r.Minimized != "" {
+			size = fmt.Sprint(len(r.Minimized))
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | yes | %.2f | %d | %s |\n", r.Name, desc, r.Seconds, r.Cases, size)
+	}
+	fmt.Fprintf(&b, "\n%s\n", Summary(rs))
+	return b.String()
+}
