@@ -30,7 +30,7 @@ const (
 // (or cannot be expressed), and a legend.
 func WriteSVG(w io.Writer, r *Result) {
 	cols, rows := len(r.Libraries), len(r.Classes)
-	width, height := labelW+cols*cellW+10, headerH+rows*cellH+legendH
+	width, height := labelW+cols*cellW+110, headerH+rows*cellH+legendH // room for the last name, slanted right
 	c := svg.New(w)
 	c.Start(width, height)
 	c.Title(fmt.Sprintf("canonical JSON libraries against the reference, %d cases each, seed %d", r.Cases, r.Seed))
