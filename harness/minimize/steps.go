@@ -350,6 +350,9 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 	// Values get "" from the simple replacements; keys only from here.
 	t.chunks(k, key, func(lo, hi int, keep bool, level uint8) {
 		c := cand{kind: kStrDrop, list: listEdit, level: level, node: id, key: key, grp: grp, a: x.offs[lo], b: x.offs[hi]}
+		if grp > 0 {
+			c.level += groupLevel
+		}
 		inner := x.escPre[k] - (x.escPre[hi] - x.escPre[lo])
 		w := x.wPre[k] - (x.wPre[hi] - x.wPre[lo])
 		if keep {
@@ -572,8 +575,14 @@ func (t *tree) sameResult(a, b *cand) bool {
 	}
 }
 
-// maxGroups bounds the groups of equal strings offered per round.
-const maxGroups = 64
+// maxGroups bounds the groups of equal strings, and separately the pairs
+// of keys with a common prefix, offered per round: each costs candidates
+// that the last round must rule out.
+const maxGroups = 16
+
+// groupLevel puts a group's steps after the single-string steps of the
+// same granularity: shrinking one copy is tried first, as before.
+const groupLevel = 16
 
 // group is a string that occurs more than once as a key or a string
 // value: the copies of a repeated key (a duplicate_key finding), or a key
@@ -679,6 +688,6 @@ func (t *tree) prefixStep(x, y int32, a, b string) {
 	t.grp = int32(len(t.groups))
 	t.groups = append(t.groups, group{s: p, copies: []copyOf{{x, true}, {y, true}}})
 	size, weight := stringMeasure(p)
-	c := cand{kind: kStrDrop, list: listEdit, level: 1, node: x, key: true, grp: t.grp + 1, a: 0, b: int32(l)}
+	c := cand{kind: kStrDrop, list: listEdit, level: 1 + groupLevel, node: x, key: true, grp: t.grp + 1, a: 0, b: int32(l)}
 	t.add(c, 2*(size-2), 2*weight, 0, 0)
 }
