@@ -11,6 +11,7 @@ ARGS ?=
 VENV   := adapters/python/.venv
 PY     := $(VENV)/bin/python
 TS_JS  := adapters/ts/dist/src/worker.js
+TS_KIT := kits/ts/dist/src/index.js
 RUST_W := adapters/rust/target/release/worker
 DIFFFUZZ := bin/difffuzz
 
@@ -31,10 +32,16 @@ $(VENV)/.installed: adapters/python/requirements.txt adapters/python/pyproject.t
 	touch $@
 
 ts: $(TS_JS)
-adapters/ts/node_modules/.installed: adapters/ts/package.json adapters/ts/package-lock.json
+# the kit (@difffuzz/kit) is built first: adapters/ts and survey/ts link to it (file:../../kits/ts)
+kits/ts/node_modules/.installed: kits/ts/package.json kits/ts/package-lock.json
+	cd kits/ts && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+$(TS_KIT): kits/ts/node_modules/.installed $(shell find kits/ts/src kits/ts/test kits/ts/example -name '*.ts' 2>/dev/null) kits/ts/tsconfig.json
+	cd kits/ts && npm run --silent build
+adapters/ts/node_modules/.installed: adapters/ts/package.json adapters/ts/package-lock.json kits/ts/package.json
 	cd adapters/ts && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
-$(TS_JS): adapters/ts/node_modules/.installed $(shell find adapters/ts/src adapters/ts/test -name '*.ts' 2>/dev/null) adapters/ts/tsconfig.json
+$(TS_JS): $(TS_KIT) adapters/ts/node_modules/.installed $(shell find adapters/ts/src adapters/ts/test -name '*.ts' 2>/dev/null) adapters/ts/tsconfig.json
 	cd adapters/ts && npm run --silent build
 
 rust: $(RUST_W)
@@ -72,6 +79,7 @@ test-python: python
 	cd kits/python && ../../$(PY) -m pytest -q
 
 test-ts: ts
+	cd kits/ts && npm test --silent
 	cd adapters/ts && npm test --silent
 
 test-rust:
@@ -110,7 +118,7 @@ mutants: go
 	go run ./internal/mutant/hunt -duration $(MUTANT_DURATION) $(MUTANT_ARGS)
 
 clean:
-	rm -rf bin out adapters/ts/dist adapters/rust/target kits/rust/target $(VENV)
+	rm -rf bin out adapters/ts/dist kits/ts/dist adapters/rust/target kits/rust/target $(VENV)
 
 ## survey: every library of survey/survey.toml against the reference; writes
 ## docs/survey.md, docs/survey.svg and out/survey.json (SURVEY_ARGS='-cases N')

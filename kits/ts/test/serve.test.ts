@@ -1,0 +1,252 @@
+/**
+ * The protocol loop (src/serve.ts) end to end, over real pipes, on a test
+ * worker (test/workers/dump.ts) whose output is a dump of the value it got:
+ * hello, batches, digest_only, bench, error responses, bad frames and EOF.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { describe, test } from "node:test";
+import { encode } from "@msgpack/msgpack";
+import { blake3 } from "@noble/hashes/blake3.js";
+import { Worker, cat, header, mp, mpNest, type Message } from "./support.js";
+
+const DUMP = fileURLToPath(new URL("./workers/dump.js", import.meta.url));
+
+/** A started test worker of this model whose hello has been read and checked. */
+async function started(model: "exact" | "native" | "native-bigint" = "exact"): Promise<Worker> {
+  const worker = new Worker(DUMP, [model]);
+  const inexpressible =
+    model === "exact"
+      ? {}
+      : { inexpressible: model === "native" ? ["duplicate_key", "big_int", "non_string_key", "unsupported_value"] : ["duplicate_key", "non_string_key", "unsupported_value"] };
+  await worker.hello({ name: "dump", version: "1.0.0", model: model === "exact" ? "exact" : "native", ...inexpressible });
+  return worker;
+}
+
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text);
+/** The success result of a case whose dump is `text`. */
+const ok = (text: string): Message => ({ canonical: bytesOf(text), digest: blake3(bytesOf(text)) });
+
+const ping = mp.map([mp.str("tool_name"), mp.str("ping")], [mp.str("args"), mp.map()]);
+const pingText = '{"tool_name":"ping","args":{}}';
+
+describe("serve", { timeout: 60_000 }, () => {
+  test("hello comes first, unprompted; EOF exits 0", async () => {
+    const worker = await started();
+    assert.equal(await worker.close(), 0);
+    assert.equal(worker.pending, 0);
+  });
+
+  test("exact batch: results in order, values in the exact model, spec errors and internal failures per case", async () => {
+    const worker = await started();
+    const cases = [
+      ping,
+      mp.map([mp.str("a"), mp.int(1)], [mp.str("a"), mp.f64(1)], [mp.int(2), mp.bin([1])]),
+      mp.arr(mp.big("100000000000000000000000"), mp.utf16(0xd800), mp.ext(9, []), mp.strBytes([0xff])),
+      mp.str("code:duplicate_key"),
+      mp.str("throw"),
+      mp.str("undefined"),
+      mp.str("code:not_a_spec_code"),
+      mp.map(),
+    ];
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(7), cases: mp.arr(...cases) });
+    const response = await worker.next();
+    assert.equal(response["type"], "results");
+    assert.equal(response["id"], 7);
+    const results = response["results"] as Message[];
+    assert.equal(results.length, cases.length);
+    assert.deepEqual(results[0], ok(pingText));
+    assert.deepEqual(results[1], ok('{"a":1n,"a":1,2n:bin(1)}'));
+    assert.deepEqual(results[2], ok('[100000000000000000000000n,"\\ud800",ext(9),invalid]'));
+    assert.deepEqual(results[3], { error: "duplicate_key", message: "rejected as duplicate_key" });
+    assert.equal(results[4]!["error"], "internal");
+    assert.match(results[4]!["message"] as string, /TypeError: boom\n\s+at /, "an internal result carries the stack");
+    assert.equal(results[5]!["error"], "internal");
+    assert.match(results[5]!["message"] as string, /returned undefined/);
+    assert.equal(results[6]!["error"], "internal");
+    assert.deepEqual(results[7], ok("{}"));
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("native batch: plain objects and numbers; inexpressible cases never reach the function", async () => {
+    const worker = await started("native");
+    const cases = [
+      mp.map([mp.str("b"), mp.int(1)], [mp.str("__proto__"), mp.f64(1.5)], [mp.str("1"), mp.bin([7])]),
+      mp.map([mp.str("k"), mp.str("throw")], [mp.utf16s("k"), mp.nil]),
+      mp.arr(mp.str("throw"), mp.int(2n ** 53n)),
+      mp.map([mp.int(1), mp.str("throw")]),
+      mp.arr(mp.str("throw"), mp.ext(3, [])),
+      mpNest(1001),
+      mp.arr(mp.int(2n ** 53n - 1n), mp.utf16(0xdc00)),
+    ];
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...cases) });
+    const results = (await worker.next())["results"] as Message[];
+    assert.deepEqual(results[0], ok('plain{"1":bin(7),"b":1,"__proto__":1.5}'));
+    assert.deepEqual(
+      results.slice(1, 5).map((r) => [r["inexpressible"], typeof r["message"]]),
+      [
+        ["duplicate_key", "string"],
+        ["big_int", "string"],
+        ["non_string_key", "string"],
+        ["unsupported_value", "string"],
+      ],
+    );
+    assert.equal(results[5]!["error"], "too_deep");
+    assert.deepEqual(results[6], ok('[9007199254740991,"\\udc00"]'));
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("native with bigint: integers past the safe range are bigints", async () => {
+    const worker = await started("native-bigint");
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(mp.arr(mp.int(2n ** 53n), mp.int(5), mp.big("-100000000000000000000000"))) });
+    assert.deepEqual((await worker.next())["results"], [ok("[9007199254740992n,5,-100000000000000000000000n]")]);
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("empty batch, uint64 id echoed, unknown fields ignored", async () => {
+    const worker = await started();
+    worker.sendRequest({ type: mp.str("batch"), id: Uint8Array.of(0xcf, 0, 0, 0, 1, 0, 0, 0, 0), cases: mp.arr(), x: mp.nil });
+    assert.deepEqual(await worker.next(), { type: "results", id: 2n ** 32n, results: [] });
+    assert.equal(await worker.close(), 0);
+  });
+
+  // The same cases in requests laid out every way: the results depend only on
+  // the fields, whether the cases are run while decoded (type before cases)
+  // or after, and digest_only keeps just the digest of each success.
+  const sample = [ping, mp.str("code:duplicate_key"), mp.map([mp.str("__proto__"), mp.str("\ufeff" + "\u00e9".repeat(1000))]), mp.str("code:too_deep")];
+  const T = Uint8Array.of(0xc3);
+  const F = Uint8Array.of(0xc2);
+  const layouts: Array<[name: string, fields: Array<[string, Uint8Array]>, digestOnly: boolean]> = [
+    ["type, id, cases", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+    ["cases first", [["cases", mp.arr(...sample)], ["id", mp.int(1)], ["type", mp.str("batch")]], false],
+    ["digest_only true first", [["digest_only", T], ["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], true],
+    ["digest_only true last", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)], ["digest_only", T]], true],
+    ["digest_only true, cases first", [["cases", mp.arr(...sample)], ["digest_only", T], ["type", mp.str("batch")], ["id", mp.int(1)]], true],
+    ["digest_only false", [["type", mp.str("batch")], ["digest_only", F], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+    ["two cases fields: the last counts", [["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(ping)], ["cases", mp.arr(...sample)]], false],
+    ["two type fields: the last counts", [["type", mp.str("bench")], ["type", mp.str("batch")], ["id", mp.int(1)], ["cases", mp.arr(...sample)]], false],
+  ];
+  test("batch results do not depend on the request's layout; digest_only keeps only digests", async () => {
+    const worker = await started();
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...sample) });
+    const full = (await worker.next())["results"] as Message[];
+    assert.deepEqual(full.map((r) => r["error"]), [undefined, "duplicate_key", undefined, "too_deep"]);
+    const digests = full.map((r) => (r["error"] === undefined ? { digest: r["digest"] } : r));
+    for (const [name, fields, digestOnly] of layouts) {
+      worker.sendBody(mp.map(...fields.map(([k, v]): [Uint8Array, Uint8Array] => [mp.str(k), v])));
+      assert.deepEqual(await worker.next(), { type: "results", id: 1, results: digestOnly ? digests : full }, name);
+    }
+    assert.equal(await worker.close(), 0);
+  });
+
+  test('"batch" before the cases and "bench" after them is a bench', async () => {
+    const worker = await started();
+    const fields: Array<[Uint8Array, Uint8Array]> = [
+      [mp.str("type"), mp.str("batch")],
+      [mp.str("id"), mp.int(3)],
+      [mp.str("cases"), mp.arr(ping, mp.arr())],
+      [mp.str("rounds"), mp.int(5)],
+      [mp.str("type"), mp.str("bench")],
+    ];
+    worker.sendBody(mp.map(...fields));
+    const response = await worker.next();
+    assert.equal(response["type"], "bench");
+    assert.equal(response["count"], 10);
+    assert.equal(await worker.close(), 0);
+  });
+
+  for (const model of ["exact", "native"] as const) {
+    test(`bench (${model}): count = rounds x cases, the v2 timings measured`, async () => {
+      const worker = await started(model);
+      const cases = [ping, mpNest(600), mp.arr(), mp.str("throw"), mp.map([mp.str("a"), mp.nil], [mp.str("a"), mp.nil])];
+      worker.sendRequest({ type: mp.str("bench"), id: mp.int(8), cases: mp.arr(...cases), rounds: mp.int(200) });
+      const response = await worker.next();
+      assert.equal(response["type"], "bench");
+      assert.equal(response["id"], 8);
+      assert.equal(response["count"], 1000);
+      for (const field of ["elapsed_ns", "cpu_ns", "decode_elapsed_ns", "decode_cpu_ns"]) {
+        const ns = response[field];
+        assert.ok((typeof ns === "number" || typeof ns === "bigint") && ns >= 0, `${field} ${String(ns)}`);
+      }
+      assert.ok((response["elapsed_ns"] as number) > 0 && (response["decode_elapsed_ns"] as number) > 0);
+      assert.equal(await worker.close(), 0);
+    });
+  }
+
+  test("requests pipelined in one write are answered in order", async () => {
+    const worker = await started();
+    const frames: Uint8Array[] = [];
+    for (let id = 1; id <= 50; id++) {
+      const body = encode({ type: "batch", id, cases: [] });
+      frames.push(header(body.length), body);
+    }
+    worker.write(cat(...frames));
+    for (let id = 1; id <= 50; id++) assert.equal((await worker.next())["id"], id);
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("a large batch split across many pipe chunks", async () => {
+    const worker = await started();
+    const big = mp.str("\u00e9".repeat(200_000));
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(big, big, big) });
+    const results = (await worker.next())["results"] as Message[];
+    assert.equal(results.length, 3);
+    for (const r of results) assert.equal((r["canonical"] as Uint8Array).length, 2 + 2 * 200_000);
+    assert.equal(await worker.close(), 0);
+  });
+
+  const badRequests: Array<[name: string, body: Uint8Array, id: number, message: RegExp]> = [
+    ["undecodable msgpack", Uint8Array.of(0xc1), 0, /undecodable/],
+    ["truncated msgpack", Uint8Array.of(0x82, 0xa4), 0, /undecodable/],
+    ["not a map", encode([1, 2]), 0, /not a msgpack map/],
+    ["an empty map", encode({}), 0, /id/],
+    ["unknown type", encode({ type: "frobnicate", id: 3 }), 3, /unknown request type/],
+    ["no type", encode({ id: 4 }), 4, /type/],
+    ["bad id", encode({ type: "batch", id: -1, cases: [] }), 0, /id/],
+    ["cases not an array", encode({ type: "batch", id: 5, cases: {} }), 5, /cases is not an array/],
+    ["bench without rounds", encode({ type: "bench", id: 6, cases: [] }), 6, /rounds/],
+    ["bench with negative rounds", encode({ type: "bench", id: 6, cases: [], rounds: -1 }), 6, /rounds/],
+    ["digest_only an integer", encode({ type: "batch", id: 10, digest_only: 1, cases: [] }), 10, /digest_only is not a bool/],
+    ["digest_only a string", encode({ type: "batch", id: 11, digest_only: "true", cases: [] }), 11, /digest_only is not a bool/],
+    ["digest_only nil", encode({ type: "batch", id: 12, digest_only: null, cases: [] }), 12, /digest_only is not a bool/],
+    ["digest_only after the cases", encode({ type: "batch", id: 13, cases: [{}], digest_only: [] }), 13, /digest_only is not a bool/],
+  ];
+  for (const [name, body, id, message] of badRequests) {
+    test(`error response, and the worker goes on: ${name}`, async () => {
+      const worker = await started();
+      worker.sendBody(body);
+      const response = await worker.next();
+      assert.equal(response["type"], "error");
+      assert.equal(response["id"], id);
+      assert.match(response["message"] as string, message);
+      worker.sendRequest({ type: mp.str("batch"), id: mp.int(9), cases: mp.arr(ping) });
+      assert.deepEqual(await worker.next(), { type: "results", id: 9, results: [ok(pingText)] });
+      assert.equal(await worker.close(), 0);
+    });
+  }
+
+  const badStreams: Array<[name: string, bytes: Uint8Array]> = [
+    ["frame length 0", header(0)],
+    ["frame length over 64 MiB", header(64 * 1024 * 1024 + 1)],
+    ["stdin ends inside a frame", cat(header(10), [0x80])],
+    ["stdin ends inside a header", Uint8Array.of(0, 0)],
+  ];
+  for (const [name, bytes] of badStreams) {
+    test(`${name}: error response, exit status 2`, async () => {
+      const worker = await started();
+      worker.write(bytes);
+      const exit = worker.close();
+      const response = await worker.next();
+      assert.equal(response["type"], "error");
+      assert.equal(response["id"], 0);
+      assert.equal(await exit, 2);
+    });
+  }
+
+  test("a bad length ends the worker even while stdin stays open", async () => {
+    const worker = await started();
+    worker.write(header(0));
+    assert.equal((await worker.next())["type"], "error");
+    assert.equal(await worker.exited, 2);
+  });
+});
