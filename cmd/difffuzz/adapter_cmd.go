@@ -7,27 +7,27 @@ import (
 	"path/filepath"
 	"strings"
 
-	"difffuzz/harness"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/config"
 	"difffuzz/harness/conform"
+	"difffuzz/harness/triage"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
 func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(c.Stderr, "usage: difffuzz adapter check [flags] NAME|COMMAND")
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	switch args[0] {
 	case "check":
 		return c.adapterCheck(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(c.Stderr, "usage: difffuzz adapter check [flags] NAME|COMMAND")
-		return harness.ExitOK
+		return triage.ExitOK
 	}
 	fmt.Fprintf(c.Stderr, "difffuzz adapter: unknown subcommand %q (want check)\n", args[0])
-	return harness.ExitSetup
+	return triage.ExitSetup
 }
 
 // adapterCheck is "difffuzz adapter check": the conformance run of one
@@ -55,7 +55,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
-	cfg.Worker, cfg.Cases = spec.Worker, *cases
+	cfg.Worker, cfg.Cases = spec, *cases
 	if *cases == 0 {
 		cfg.Cases = -1
 	}
@@ -66,43 +66,43 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 }
 
 // conform runs the checks and turns the summary into an exit status.
-func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec harness.AdapterSpec) int {
+func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec adapter.Spec) int {
 	sum, err := conform.Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "difffuzz adapter check: %v\n", err)
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	if !sum.Started && spec.Build != "" {
 		fmt.Fprintf(c.Stderr, "difffuzz adapter check: the worker did not start; build it with: %s\n", spec.Build)
 	}
 	if !sum.OK() {
-		return harness.ExitDivergence
+		return triage.ExitDivergence
 	}
-	return harness.ExitOK
+	return triage.ExitOK
 }
 
 // resolveWorker finds the worker to check: the config's adapter of that
 // name, or else a command line whose program exists.
-func resolveWorker(configPath, arg string) (harness.AdapterSpec, error) {
+func resolveWorker(configPath, arg string) (adapter.Spec, error) {
 	f, err := config.Load(configPath)
 	if err != nil {
-		return harness.AdapterSpec{}, err
+		return adapter.Spec{}, err
 	}
-	specs, _ := fromConfig(f)
+	specs := f.Specs()
 	if i := indexOf(specs, arg); i >= 0 {
 		if specs[i].InProcess {
-			return harness.AdapterSpec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (go-worker is the Go package out of process)", arg)
+			return adapter.Spec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (go-worker is the Go package out of process)", arg)
 		}
 		return specs[i], nil
 	}
 	argv := strings.Fields(arg)
 	if len(argv) == 0 {
-		return harness.AdapterSpec{}, fmt.Errorf("empty NAME or COMMAND")
+		return adapter.Spec{}, fmt.Errorf("empty NAME or COMMAND")
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return harness.AdapterSpec{}, fmt.Errorf("%q is neither an adapter of %s (%s) nor a command: %v",
+		return adapter.Spec{}, fmt.Errorf("%q is neither an adapter of %s (%s) nor a command: %v",
 			arg, configPath, strings.Join(names(specs), ", "), err)
 	}
 	name := filepath.Base(argv[0])
-	return harness.AdapterSpec{Name: name, Worker: adapter.Config{Name: name, Command: argv}}, nil
+	return adapter.Spec{Name: name, Command: argv}, nil
 }

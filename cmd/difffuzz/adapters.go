@@ -9,27 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/config"
 )
-
-// fromConfig turns the config file's adapters into specs, and says which
-// ones a run uses by default.
-func fromConfig(f *config.File) ([]harness.AdapterSpec, []bool) {
-	var specs []harness.AdapterSpec
-	var defaults []bool
-	for _, a := range f.Adapters {
-		bt, _ := config.Duration(a.BatchTimeout)
-		ct, _ := config.Duration(a.CaseTimeout)
-		spec := harness.AdapterSpec{Name: a.Name, InProcess: a.InProcess, Build: a.Build, Worker: adapter.Config{
-			Name: a.Name, Command: a.Argv(f.Root), Dir: a.WorkDir(f.Root), Env: a.EnvList(), BatchTimeout: bt, CaseTimeout: ct,
-		}}
-		specs = append(specs, spec)
-		defaults = append(defaults, a.IsDefault())
-	}
-	return specs, defaults
-}
 
 // adapterFlags are the flags every subcommand shares to choose adapters.
 type adapterFlags struct {
@@ -55,7 +37,7 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 }
 
 // specs resolves the flags into the run's adapters.
-func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
+func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 	f, err := config.Load(a.config)
 	if errors.Is(err, fs.ErrNotExist) {
 		abs, _ := filepath.Abs(a.config)
@@ -64,24 +46,23 @@ func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, defaults := fromConfig(f)
+	all := f.Specs()
 	for _, kv := range a.extra {
 		name, command, _ := strings.Cut(kv, "=")
 		argv := strings.Fields(command)
 		if name == "" || len(argv) == 0 {
 			return nil, fmt.Errorf("-adapter %q: want NAME=COMMAND", kv)
 		}
-		spec := harness.AdapterSpec{Name: name, Worker: adapter.Config{Command: argv}}
+		spec := adapter.Spec{Name: name, Command: argv, Default: true}
 		if i := indexOf(all, name); i >= 0 {
 			all[i] = spec
 		} else {
 			all = append(all, spec)
-			defaults = append(defaults, true)
 		}
 	}
-	var chosen []harness.AdapterSpec
-	for i, s := range all {
-		if defaults[i] {
+	var chosen []adapter.Spec
+	for _, s := range all {
+		if s.Default {
 			chosen = append(chosen, s)
 		}
 	}
@@ -99,8 +80,7 @@ func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d", len(chosen))
 	}
 	for i := range chosen {
-		w := &chosen[i].Worker
-		w.Name = chosen[i].Name
+		w := &chosen[i]
 		if a.batchTimeout > 0 {
 			w.BatchTimeout = a.batchTimeout
 		}
@@ -111,7 +91,7 @@ func (a *adapterFlags) specs() ([]harness.AdapterSpec, error) {
 	return chosen, nil
 }
 
-func indexOf(specs []harness.AdapterSpec, name string) int {
+func indexOf(specs []adapter.Spec, name string) int {
 	for i, s := range specs {
 		if s.Name == name {
 			return i
@@ -120,7 +100,7 @@ func indexOf(specs []harness.AdapterSpec, name string) int {
 	return -1
 }
 
-func names(specs []harness.AdapterSpec) []string {
+func names(specs []adapter.Spec) []string {
 	out := make([]string, len(specs))
 	for i, s := range specs {
 		out[i] = s.Name

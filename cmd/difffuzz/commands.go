@@ -2,6 +2,11 @@ package main
 
 import (
 	"context"
+	"difffuzz/harness/bench"
+	"difffuzz/harness/oneshot"
+	"difffuzz/harness/report"
+	"difffuzz/harness/run"
+	"difffuzz/harness/triage"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,8 +20,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"difffuzz/harness"
 )
 
 // newFlagSet makes a subcommand's flag set. Its full usage is for -h and
@@ -45,10 +48,10 @@ func (c *CLI) parse(fs *flag.FlagSet, args []string) int {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		usage()
-		return harness.ExitOK
+		return triage.ExitOK
 	case err != nil:
 		fmt.Fprintf(c.Stderr, "difffuzz %s: %s (difffuzz %s -h lists the flags)\n", fs.Name(), flagHint(fs, err), fs.Name())
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	return -1
 }
@@ -76,20 +79,18 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("run", "")
 	var af adapterFlags
 	af.register(fs)
-	cfg := harness.Config{Stdout: c.Stdout, Stderr: c.Stderr}
+	cfg := run.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.DurationVar(&cfg.Duration, "duration", 0, "how long to fuzz (0: until -cases or Ctrl-C)")
 	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
 	seed := fs.String("seed", "", "generator seed (default: random, printed)")
-	fs.StringVar(&cfg.CorpusDir, "corpus", "corpus", "folder for findings")
-	fs.StringVar(&cfg.ReportPath, "report", "out/report.json", "write the JSON report to this `file` (\"\": none)")
-	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
-	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary (for a CI job summary) to this `file`")
+	fs.StringVar(&cfg.CorpusDir, "corpus", run.DefaultCorpus, "folder for findings")
+	cfg.Outputs = outputFlags(fs, true)
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")
 	fs.BoolVar(&cfg.UpdateKnown, "update-known", false, "rewrite the -known file to the divergences this run finds")
-	fs.IntVar(&cfg.Batch, "batch", 256, "cases per batch")
+	fs.IntVar(&cfg.Batch, "batch", run.DefaultBatch, "cases per batch")
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
 	shard := fs.String("shard", "0/1", "take shard `I/N` of the case space")
-	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", 10*time.Second, "time to minimize each distinct divergence (negative: none)")
+	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", run.DefaultMinimizeTime, "time to minimize each distinct divergence (negative: none)")
 	fs.IntVar(&cfg.Gen.MaxDepth, "max-depth", 0, "generator nesting depth of ordinary cases (0: its default)")
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
@@ -126,13 +127,41 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 		return c.usageError(fs, "%v", err)
 	}
 	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
-	_, code := harness.Run(ctx, cfg)
+	_, code := run.Run(ctx, cfg)
 	return code
+}
+
+// outputFlags makes a flag of every report format; with defaults, a format
+// with a default file (the JSON report) is written unless its flag says "".
+// A new format registers itself in package report and gets its flag here.
+func outputFlags(fs *flag.FlagSet, defaults bool) report.Outputs {
+	out := report.Outputs{}
+	for _, f := range report.Formats() {
+		def := ""
+		if defaults {
+			def = f.Default
+		}
+		out[f.Name] = def
+		fs.Func(f.Flag, usageWithDefault(f.Usage, def), func(path string) error {
+			out[f.Name] = path
+			return nil
+		})
+	}
+	return out
+}
+
+// usageWithDefault is a flag's help with its default, as flag prints it for
+// a flag that has one.
+func usageWithDefault(usage, def string) string {
+	if def == "" {
+		return usage
+	}
+	return fmt.Sprintf("%s (default %q)", usage, def)
 }
 
 func (c *CLI) usageError(fs *flag.FlagSet, format string, a ...any) int {
 	fmt.Fprintf(c.Stderr, "difffuzz %s: %s\n", fs.Name(), fmt.Sprintf(format, a...))
-	return harness.ExitSetup
+	return triage.ExitSetup
 }
 
 func parseShard(s string) (uint64, uint64, error) {
@@ -158,7 +187,7 @@ func parseSeed(s string) (uint64, error) {
 
 // validateRun checks the run's settings before any work starts: ranges, and
 // every output path, so that a typo does not surface after an hour's run.
-func validateRun(cfg *harness.Config) error {
+func validateRun(cfg *run.Config) error {
 	switch {
 	case cfg.Batch <= 0:
 		return fmt.Errorf("-batch %d: want at least 1 case a batch", cfg.Batch)
@@ -171,9 +200,11 @@ func validateRun(cfg *harness.Config) error {
 	case cfg.Gen.OutOfDomain < 0 || cfg.Gen.OutOfDomain > 1:
 		return fmt.Errorf("-out-of-domain %v: want a share from 0 to 1", cfg.Gen.OutOfDomain)
 	}
-	for _, o := range []struct{ flag, path string }{{"-report", cfg.ReportPath}, {"-junit", cfg.JUnitPath}, {"-summary", cfg.SummaryPath}} {
-		if err := writable(o.path, false); err != nil {
-			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
+	for _, f := range report.Formats() {
+		if path := cfg.Outputs[f.Name]; path != "" {
+			if err := writable(path, false); err != nil {
+				return fmt.Errorf("-%s %s: %v", f.Flag, path, err)
+			}
 		}
 	}
 	if err := writable(cfg.CorpusDir, true); err != nil {
@@ -235,11 +266,11 @@ func repeatCommand(args []string, seed uint64, addSeed bool) string {
 	return strings.Join(parts, " ")
 }
 
-func (c *CLI) oneShot(name, args string, rest []string) (*harness.OneShot, *flag.FlagSet, int) {
+func (c *CLI) oneShot(name, args string, rest []string) (*oneshot.Config, *flag.FlagSet, int) {
 	fs := c.newFlagSet(name, args)
 	var af adapterFlags
 	af.register(fs)
-	cfg := &harness.OneShot{Stdout: c.Stdout, Stderr: c.Stderr}
+	cfg := &oneshot.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	switch name {
 	case "check":
 		fs.BoolVar(&cfg.JSON, "json", false, "print one JSON object per input line")
@@ -278,12 +309,12 @@ func (c *CLI) check(ctx context.Context, args []string) int {
 	} else if isTerminal(in) {
 		fmt.Fprintln(c.Stderr, "difffuzz check: reading cases from the terminal, one line of extended JSON each; end with Ctrl-D (or give a FILE)")
 	}
-	inputs, err := harness.ReadLines(name, in)
+	inputs, err := oneshot.ReadLines(name, in)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "difffuzz check: %v\n", err)
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
-	return harness.Check(ctx, *cfg, inputs)
+	return oneshot.Check(ctx, *cfg, inputs)
 }
 
 // isTerminal reports whether r is a terminal, where a silent wait for
@@ -306,7 +337,7 @@ func (c *CLI) replay(ctx context.Context, args []string) int {
 	if len(paths) == 0 {
 		paths = []string{"corpus"}
 	}
-	return harness.Replay(ctx, *cfg, paths)
+	return oneshot.Replay(ctx, *cfg, paths)
 }
 
 func (c *CLI) minimize(ctx context.Context, args []string) int {
@@ -317,35 +348,33 @@ func (c *CLI) minimize(ctx context.Context, args []string) int {
 	if fs.NArg() != 1 {
 		return c.usageError(fs, "want exactly one FILE")
 	}
-	return harness.MinimizeFile(ctx, *cfg, fs.Arg(0))
+	return oneshot.MinimizeFile(ctx, *cfg, fs.Arg(0))
 }
 
 func (c *CLI) corpusCmd(args []string) int {
 	if len(args) == 0 || args[0] != "merge" {
 		fmt.Fprintln(c.Stderr, "usage: difffuzz corpus merge -o OUT [flags] DIR...")
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	fs := c.newFlagSet("corpus merge", "DIR...")
-	cfg := harness.MergeConfig{Stdout: c.Stdout, Stderr: c.Stderr}
+	cfg := triage.MergeConfig{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.StringVar(&cfg.Out, "o", "", "the merged corpus `folder` (required)")
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`")
-	fs.StringVar(&cfg.ReportPath, "report", "", "write the merged JSON report to this `file`")
-	fs.StringVar(&cfg.JUnitPath, "junit", "", "write a JUnit XML report to this `file`")
-	fs.StringVar(&cfg.SummaryPath, "summary", "", "write a Markdown summary to this `file`")
+	cfg.Outputs = outputFlags(fs, false)
 	if code := c.parse(fs, args[1:]); code >= 0 {
 		return code
 	}
 	if cfg.Out == "" || fs.NArg() == 0 {
 		return c.usageError(fs, "want -o OUT and at least one DIR")
 	}
-	return harness.Merge(cfg, fs.Args())
+	return triage.Merge(cfg, fs.Args())
 }
 
 func (c *CLI) bench(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("bench", "")
 	var af adapterFlags
 	af.register(fs)
-	cfg := harness.BenchConfig{Stdout: c.Stdout, Stderr: c.Stderr}
+	cfg := bench.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "generator seed of every phase")
 	fs.IntVar(&cfg.Sample, "sample", 4000, "cases each implementation times in process")
 	fs.DurationVar(&cfg.Run, "run", 20*time.Second, "measured length of the driver-only run and of the full run")
@@ -360,7 +389,7 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	if cfg.Adapters, err = af.specs(); err != nil {
 		return c.usageError(fs, "%v", err)
 	}
-	return harness.Bench(ctx, cfg)
+	return bench.Run(ctx, cfg)
 }
 
 func (c *CLI) promote(args []string) int {
@@ -373,5 +402,5 @@ func (c *CLI) promote(args []string) int {
 	if fs.NArg() != 1 {
 		return c.usageError(fs, "want exactly one FILE")
 	}
-	return harness.Promote(fs.Arg(0), *category, *list, c.Stdout, c.Stderr)
+	return triage.Promote(fs.Arg(0), *category, *list, c.Stdout, c.Stderr)
 }

@@ -36,8 +36,8 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"difffuzz/harness"
 	"difffuzz/harness/adapter"
+	"difffuzz/harness/triage"
 	"difffuzz/internal/version"
 )
 
@@ -81,7 +81,7 @@ type CLI struct {
 func (c *CLI) Main(ctx context.Context, args []string) int {
 	if len(args) == 0 {
 		c.usage(c.Stderr)
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	switch args[0] {
 	case "run":
@@ -104,13 +104,13 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.survey(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage(c.Stdout)
-		return harness.ExitOK
+		return triage.ExitOK
 	case "version", "-version", "--version":
 		fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
-		return harness.ExitOK
+		return triage.ExitOK
 	}
 	fmt.Fprintf(c.Stderr, "difffuzz: unknown command %q (difffuzz -h lists the commands)\n", args[0])
-	return harness.ExitSetup
+	return triage.ExitSetup
 }
 
 func (c *CLI) usage(w io.Writer) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"difffuzz/internal/testworker"
+
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

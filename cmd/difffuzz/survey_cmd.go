@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"difffuzz/harness"
+	"difffuzz/harness/adapter"
 	"difffuzz/harness/config"
 	"difffuzz/harness/survey"
+	"difffuzz/harness/triage"
 )
 
 // survey is "difffuzz survey": every library of survey/survey.toml against
@@ -53,10 +54,10 @@ func (c *CLI) survey(ctx context.Context, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "difffuzz survey: %v\n", err)
-		return harness.ExitSetup
+		return triage.ExitSetup
 	}
 	fmt.Fprintf(c.Stdout, "survey: wrote %s\n", strings.Join(nonEmpty(out.Markdown, out.SVG, out.JSON), ", "))
-	return harness.ExitOK
+	return triage.ExitOK
 }
 
 // surveySpecs reads the libraries, all of them or those named in only.
@@ -65,11 +66,11 @@ func surveySpecs(path, only string) ([]survey.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	specs, _ := fromConfig(f)
+	specs := f.Specs()
 	if only == "" {
 		return toSurvey(specs), nil
 	}
-	var chosen []harness.AdapterSpec
+	var chosen []adapter.Spec
 	for _, n := range strings.Split(only, ",") {
 		i := indexOf(specs, strings.TrimSpace(n))
 		if i < 0 {
@@ -86,7 +87,7 @@ func specNamed(path, name string) (survey.Spec, error) {
 	if err != nil {
 		return survey.Spec{}, err
 	}
-	specs, _ := fromConfig(f)
+	specs := f.Specs()
 	i := indexOf(specs, name)
 	if i < 0 {
 		return survey.Spec{}, fmt.Errorf("%s declares no adapter %q (known: %s)", path, name, strings.Join(names(specs), ", "))
@@ -94,10 +95,10 @@ func specNamed(path, name string) (survey.Spec, error) {
 	return toSurvey(specs[i : i+1])[0], nil
 }
 
-func toSurvey(specs []harness.AdapterSpec) []survey.Spec {
+func toSurvey(specs []adapter.Spec) []survey.Spec {
 	out := make([]survey.Spec, len(specs))
 	for i, s := range specs {
-		out[i] = survey.Spec{Name: s.Name, InProcess: s.InProcess, Build: s.Build, Worker: s.Worker}
+		out[i] = survey.Spec{Spec: s}
 	}
 	return out
 }

@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
+	"difffuzz/harness/compare"
 	"difffuzz/harness/wire"
 )
 
@@ -55,11 +57,11 @@ type FailureKind string
 // Kinds of Failure. Crash and Hang are findings against the implementation
 // when one case reproduces them; Protocol and Killed are not the input's fault.
 const (
-	Crash    FailureKind = "crash"    // the process exited or closed its pipes
-	Hang     FailureKind = "hang"     // no answer within the deadline
-	Protocol FailureKind = "protocol" // an answer that breaks the protocol
-	Killed   FailureKind = "killed"   // SIGKILL from outside (the OOM killer, a person)
-	Setup    FailureKind = "setup"    // the worker would not start or say hello
+	Crash    FailureKind = FailureKind(compare.FailCrash) // the process exited or closed its pipes
+	Hang     FailureKind = FailureKind(compare.FailHang)  // no answer within the deadline
+	Protocol FailureKind = "protocol"                     // an answer that breaks the protocol
+	Killed   FailureKind = "killed"                       // SIGKILL from outside (the OOM killer, a person)
+	Setup    FailureKind = "setup"                        // the worker would not start or say hello
 )
 
 // Failure is an adapter's failure on a batch, with the worker's stderr tail.
@@ -75,6 +77,23 @@ func (f *Failure) Error() string {
 }
 
 func (f *Failure) Unwrap() error { return f.Err }
+
+// WithStderr is the failure and the worker's stderr tail, for a message
+// that ends the run.
+func (f *Failure) WithStderr() string { return f.Error() + "\n" + f.StderrTail() }
+
+// StderrTail is the last lines of the worker's stderr, indented.
+func (f *Failure) StderrTail() string {
+	s := strings.TrimRight(f.Stderr, "\n")
+	if s == "" {
+		return "  (no stderr)"
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 20 {
+		lines = lines[len(lines)-20:]
+	}
+	return "  stderr: " + strings.Join(lines, "\n  stderr: ")
+}
 
 // AsFailure returns err's *Failure, if any.
 func AsFailure(err error) (*Failure, bool) {

@@ -20,7 +20,7 @@ import (
 type Process struct{ p *process }
 
 // StartProcess starts cfg's command without reading its hello.
-func StartProcess(cfg Config) (*Process, error) {
+func StartProcess(cfg Spec) (*Process, error) {
 	p, err := startProcess(cfg.Command, cfg.Dir, cfg.Env, cfg.Stderr)
 	if err != nil {
 		return nil, err

@@ -12,16 +12,25 @@ import (
 	"difffuzz/harness/wire"
 )
 
-// Defaults of Config's zero values.
+// Defaults of Spec's zero values, defined here alone.
 const (
 	DefaultBatchTimeout = 10 * time.Second
 	DefaultCaseTimeout  = 20 * time.Millisecond
 	DefaultStartTimeout = 30 * time.Second
 )
 
-// Config describes a worker-backed adapter.
-type Config struct {
-	Name    string
+// Spec is the one description of an adapter, from the config file to the
+// process: the in-process Go implementation, or a worker to start.
+type Spec struct {
+	Name string
+	// InProcess is the Go implementation in the driver's process; the
+	// fields below Default are then unused.
+	InProcess bool
+	// Build is the shell command that builds the worker, for messages.
+	Build string
+	// Default says whether a run uses the adapter when none are named.
+	Default bool
+
 	Command []string // argv; Command[0] is looked up in PATH
 	Dir     string   // working folder; "" means the driver's
 	Env     []string // KEY=VALUE added to the driver's environment
@@ -37,7 +46,7 @@ type Config struct {
 	Stderr io.Writer
 }
 
-func (c *Config) deadline(n int) time.Duration {
+func (c *Spec) deadline(n int) time.Duration {
 	bt, ct := c.BatchTimeout, c.CaseTimeout
 	if bt <= 0 {
 		bt = DefaultBatchTimeout
@@ -52,7 +61,7 @@ func (c *Config) deadline(n int) time.Duration {
 // concurrent use; the driver runs one goroutine per Worker. A Worker that
 // failed a batch restarts its process on the next call.
 type Worker struct {
-	cfg    Config
+	cfg    Spec
 	proc   *process
 	hello  wire.Hello
 	enc    *wire.Encoder
@@ -67,7 +76,7 @@ func (w *Worker) StartCount() int { return w.starts }
 
 // Start starts the worker process and waits for its hello. A failure is a
 // *Failure of kind Setup with the worker's stderr.
-func Start(ctx context.Context, cfg Config) (*Worker, error) {
+func Start(ctx context.Context, cfg Spec) (*Worker, error) {
 	w := &Worker{cfg: cfg, enc: wire.NewEncoder(), dec: wire.NewDecoder()}
 	if err := w.start(ctx); err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ func tcase(arg string) any {
 
 func start(t *testing.T, argv []string) *adapter.Worker {
 	t.Helper()
-	w, err := adapter.Start(context.Background(), adapter.Config{Name: "fake", Command: argv,
+	w, err := adapter.Start(context.Background(), adapter.Spec{Name: "fake", Command: argv,
 		BatchTimeout: 500 * time.Millisecond, CaseTimeout: time.Millisecond, StartTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("start: %v", err)
@@ -101,7 +101,7 @@ func TestWorkerSetupFailures(t *testing.T) {
 		{[]string{"/nonexistent/worker"}, "no such file"},
 	}
 	for _, tt := range tests {
-		_, err := adapter.Start(context.Background(), adapter.Config{Name: "fake", Command: tt.argv})
+		_, err := adapter.Start(context.Background(), adapter.Spec{Name: "fake", Command: tt.argv})
 		f, ok := adapter.AsFailure(err)
 		if !ok || f.Kind != adapter.Setup {
 			t.Fatalf("%v: Start = %v, want a setup failure", tt.argv, err)

@@ -1,7 +1,11 @@
-package harness
+// Package bench is "difffuzz bench": what each implementation costs alone,
+// what the driver costs, what the full run achieves, and how close the full
+// run comes to the implementations' own cost, in CPU time.
+package bench
 
 import (
 	"context"
+	"difffuzz/internal/atomicfile"
 	"difffuzz/internal/procstat"
 	"encoding/json"
 	"fmt"
@@ -13,16 +17,18 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
+	"difffuzz/harness/run"
+	"difffuzz/harness/triage"
 )
 
-// BenchConfig is "difffuzz bench": how fast each implementation is on its own,
+// Config is "difffuzz bench": how fast each implementation is on its own,
 // how fast the driver is, how fast the full run is, and how close the full run
 // comes to the machine's limit.
-type BenchConfig struct {
-	Adapters []AdapterSpec
+type Config struct {
+	Adapters []adapter.Spec
 	Seed     uint64        // the generator seed of every phase
 	Sample   int           // cases each implementation times in process; 0 means 4000
 	Run      time.Duration // measured length of the driver-only and the full run; 0 means 20s
@@ -47,8 +53,8 @@ type ImplRate struct {
 	DecodeCPUNsPerCase float64 `json:"decode_cpu_ns_per_case"`
 }
 
-// BenchResult holds every figure of a bench run.
-type BenchResult struct {
+// Result holds every figure of a bench run.
+type Result struct {
 	Cores      int        `json:"cores"`
 	Seed       uint64     `json:"seed"`
 	Sample     int        `json:"sample"`
@@ -84,7 +90,7 @@ type CPUShare struct {
 }
 
 // Bench runs the three measurements and prints them, "ratio: X.XX" last.
-func Bench(ctx context.Context, cfg BenchConfig) int {
+func Run(ctx context.Context, cfg Config) int {
 	if cfg.Sample <= 0 {
 		cfg.Sample = 4000
 	}
@@ -95,10 +101,10 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		cfg.Warmup = 5 * time.Second
 	}
 	cfg.Warmup = max(cfg.Warmup, 0)
-	res := &BenchResult{Cores: runtime.NumCPU(), Seed: cfg.Seed, Sample: cfg.Sample, Warmup: cfg.Warmup.Seconds()}
+	res := &Result{Cores: runtime.NumCPU(), Seed: cfg.Seed, Sample: cfg.Sample, Warmup: cfg.Warmup.Seconds()}
 	if err := benchImpls(ctx, cfg, res); err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	var sum, cpuSum, decodeSum float64
 	for _, r := range res.Impl {
@@ -113,14 +119,14 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 	driver, driverCPU := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
 	if driver == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the driver-only run failed\n")
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	res.DriverRate = steadyRate(driver)
 	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, driverCPU.Seconds()/driver.Seconds)
 	full, fullCPU := benchRun(ctx, cfg, cfg.Adapters)
 	if full == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the full run failed\n")
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(full), full.Rate, full.Cases, full.DriverMaxRSS
 	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fullCPU.Seconds() / full.Seconds})
@@ -147,19 +153,19 @@ func Bench(ctx context.Context, cfg BenchConfig) int {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		err := os.MkdirAll(filepath.Dir(cfg.Out), 0o755)
 		if err == nil {
-			err = corpus.WriteFileAtomic(cfg.Out, append(data, '\n'))
+			err = atomicfile.Write(cfg.Out, append(data, '\n'))
 		}
 		if err != nil {
 			fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
-			return ExitSetup
+			return triage.ExitSetup
 		}
 	}
 	fmt.Fprintf(cfg.Stdout, "harness ratio: %.2f\n", res.HarnessRatio)
 	fmt.Fprintf(cfg.Stdout, "ratio: %.2f\n", res.Ratio)
-	return ExitOK
+	return triage.ExitOK
 }
 
-func specNames(specs []AdapterSpec) string {
+func specNames(specs []adapter.Spec) string {
 	s := ""
 	for i, a := range specs {
 		if i > 0 {
@@ -170,7 +176,7 @@ func specNames(specs []AdapterSpec) string {
 	return s
 }
 
-func indexInProcess(specs []AdapterSpec) int {
+func indexInProcess(specs []adapter.Spec) int {
 	for i, s := range specs {
 		if s.InProcess {
 			return i
@@ -180,7 +186,7 @@ func indexInProcess(specs []AdapterSpec) int {
 }
 
 // benchImpls has each implementation time itself over the same sample.
-func benchImpls(ctx context.Context, cfg BenchConfig, res *BenchResult) error {
+func benchImpls(ctx context.Context, cfg Config, res *Result) error {
 	g := gen.New(gen.Config{Seed: cfg.Seed})
 	sample := make([]any, cfg.Sample)
 	for i := range sample {
@@ -202,13 +208,13 @@ func benchImpls(ctx context.Context, cfg BenchConfig, res *BenchResult) error {
 	return nil
 }
 
-func openAdapter(ctx context.Context, s AdapterSpec) (adapter.Adapter, error) {
+func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 	if s.InProcess {
 		return adapter.NewGo(s.Name), nil
 	}
-	w, err := adapter.Start(ctx, s.Worker)
+	w, err := adapter.Start(ctx, s)
 	if err != nil {
-		return nil, setupError(err)
+		return nil, lane.SetupError(err)
 	}
 	return w, nil
 }
@@ -269,13 +275,13 @@ func steadyRate(rep *report.Report) float64 {
 
 // benchRun is one fuzzing run with the bench's settings, and the driver's CPU
 // time over it.
-func benchRun(ctx context.Context, cfg BenchConfig, specs []AdapterSpec) (*report.Report, time.Duration) {
+func benchRun(ctx context.Context, cfg Config, specs []adapter.Spec) (*report.Report, time.Duration) {
 	var sink io.Writer = io.Discard
 	before, _ := procstat.SelfUsage()
-	rep, code := Run(ctx, Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
+	rep, code := run.Run(ctx, run.Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
 		CorpusDir: benchCorpus(cfg.Out), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
 	after, _ := procstat.SelfUsage()
-	if code == ExitSetup {
+	if code == triage.ExitSetup {
 		return nil, 0
 	}
 	return rep, after - before

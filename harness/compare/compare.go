@@ -7,15 +7,19 @@ package compare
 import (
 	"bytes"
 	"sort"
-	"strings"
 
 	"lukechampine.com/blake3"
 )
 
-// Failure kinds an Outcome can carry instead of a result.
+// Failure is how a worker failed on one case, which an Outcome can carry
+// instead of a result. The kinds of difference and the adapter package's
+// failure kinds are made from these, so each word is defined once.
+type Failure string
+
+// The failures that are the case's fault.
 const (
-	FailCrash = "crash"
-	FailHang  = "hang"
+	FailCrash Failure = "crash"
+	FailHang  Failure = "hang"
 )
 
 // Outcome is one adapter's answer to one case: a digest (with the canonical
@@ -24,8 +28,8 @@ const (
 type Outcome struct {
 	Canonical []byte
 	Digest    []byte
-	Error     string // a spec error code, or "internal"
-	Failure   string // FailCrash or FailHang: the case made the worker fail
+	Error     string  // a spec error code, or "internal"
+	Failure   Failure // FailCrash or FailHang: the case made the worker fail
 	// Inexpressible is the reason the adapter's native value model cannot
 	// hold the case: it has no answer to compare, and is left out.
 	Inexpressible string
@@ -41,8 +45,8 @@ type Kind string
 
 // The kinds, from the most to the least severe failure mode.
 const (
-	KindCrash     Kind = "crash"
-	KindHang      Kind = "hang"
+	KindCrash     Kind = Kind(FailCrash)
+	KindHang      Kind = Kind(FailHang)
 	KindInternal  Kind = "internal"      // an implementation's own failure
 	KindRejection Kind = "rejection"     // one rejects, the other outputs
 	KindErrorCode Kind = "error_code"    // both reject, with different codes
@@ -230,17 +234,28 @@ func kind(a, b Outcome) (Kind, int) {
 // findings: the kind of difference and the adapters that deviate, as
 // "key_order: ts". The baseline is left out, so that a bug keeps its name
 // when another bug splits the baseline in some case.
-func (c *Comparator) Signatures(v Verdict) []string {
-	var sigs []string
+func (c *Comparator) Signatures(v Verdict) []Signature {
+	var sigs []Signature
 	for _, d := range v.Deviations {
 		names := make([]string, len(v.Groups[d.Group]))
 		for j, k := range v.Groups[d.Group] {
 			names[j] = c.names[k]
 		}
 		sort.Strings(names)
-		sigs = append(sigs, string(d.Kind)+": "+strings.Join(names, " "))
+		sigs = append(sigs, Signature{Kind: d.Kind, Deviants: names})
 	}
 	return sigs
+}
+
+// Kind is the corpus kind of a finding with this verdict: "crash" or "hang"
+// when some adapter failed so on the case, else "divergence".
+func (v Verdict) Kind() string {
+	for _, d := range v.Deviations {
+		if d.Kind == KindCrash || d.Kind == KindHang {
+			return string(d.Kind)
+		}
+	}
+	return "divergence"
 }
 
 // FirstDiff is the first byte offset where a and b differ, or the shorter

@@ -41,7 +41,7 @@ func TestCompare(t *testing.T) {
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
 		v := c.Compare(tt.outs)
-		if got := strings.Join(c.Signatures(v), "; "); got != tt.sig {
+		if got := JoinSignatures(c.Signatures(v)); got != tt.sig {
 			t.Errorf("%s: signature %q, want %q", tt.name, got, tt.sig)
 		}
 		if v.Agree != (tt.sig == "") {
@@ -115,5 +115,28 @@ func BenchmarkCompareAgree(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.Compare(outs)
+	}
+}
+
+// A signature's text form reads back as the same signature, and a text
+// that is not one is an error.
+func TestSignatureRoundTrip(t *testing.T) {
+	for _, text := range []string{"key_order: ts", "number: rust ts", "crash: go-worker"} {
+		s, err := ParseSignature(text)
+		if err != nil || s.String() != text {
+			t.Errorf("ParseSignature(%q) = %v, %v", text, s, err)
+		}
+	}
+	if s, _ := ParseSignature("number: ts rust"); s.String() != "number: rust ts" {
+		t.Errorf("deviants not sorted: %v", s)
+	}
+	for _, bad := range []string{"", "number", "number: ", ": ts"} {
+		if _, err := ParseSignature(bad); err == nil {
+			t.Errorf("ParseSignature(%q) accepted", bad)
+		}
+	}
+	sigs, err := SplitSignatures("number: ts; key_order: go rust")
+	if err != nil || JoinSignatures(sigs) != "number: ts; key_order: go rust" || !sigs[1].Deviates("rust") || sigs[0].Deviates("go") {
+		t.Errorf("SplitSignatures = %v, %v", sigs, err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 func Describe(o Outcome) string {
 	switch {
 	case o.Failure != "":
-		return "<" + o.Failure + ">"
+		return "<" + string(o.Failure) + ">"
 	case o.Error != "":
 		return "error " + o.Error
 	case o.Absent():

@@ -5,6 +5,7 @@ package config
 
 import (
 	"bytes"
+	"difffuzz/harness/adapter"
 	"errors"
 	"fmt"
 	"os"
@@ -186,4 +187,21 @@ func (a *Adapter) EnvList() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Specs are the file's adapters as the driver runs them: the one
+// description of an adapter from here to the process. Paths are resolved
+// against the file's folder; the durations were checked by Load.
+func (f *File) Specs() []adapter.Spec {
+	specs := make([]adapter.Spec, len(f.Adapters))
+	for i, a := range f.Adapters {
+		bt, _ := Duration(a.BatchTimeout)
+		ct, _ := Duration(a.CaseTimeout)
+		specs[i] = adapter.Spec{Name: a.Name, InProcess: a.InProcess, Build: a.Build, Default: a.IsDefault()}
+		if !a.InProcess {
+			specs[i].Command, specs[i].Dir, specs[i].Env = a.Argv(f.Root), a.WorkDir(f.Root), a.EnvList()
+			specs[i].BatchTimeout, specs[i].CaseTimeout = bt, ct
+		}
+	}
+	return specs
 }

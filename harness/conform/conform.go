@@ -55,7 +55,7 @@ type Config struct {
 	// Worker is the worker under test. Its BatchTimeout and CaseTimeout
 	// bound every answer (batch + n*case, the adapter package's defaults
 	// when zero), its StartTimeout the hello.
-	Worker adapter.Config
+	Worker adapter.Spec
 	// Fixtures is the folder of the shared *.jsonl fixtures; it must hold
 	// at least one.
 	Fixtures string

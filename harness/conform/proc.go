@@ -25,7 +25,7 @@ type proc struct {
 }
 
 // startProc starts a worker and reads its hello.
-func startProc(cfg adapter.Config, t timing) (*proc, error) {
+func startProc(cfg adapter.Spec, t timing) (*proc, error) {
 	p, err := spawn(cfg, t)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func startProc(cfg adapter.Config, t timing) (*proc, error) {
 }
 
 // spawn starts the process without reading its hello.
-func spawn(cfg adapter.Config, t timing) (*proc, error) {
+func spawn(cfg adapter.Spec, t timing) (*proc, error) {
 	ap, err := adapter.StartProcess(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", cfg.Command, err)

@@ -181,7 +181,7 @@ type timing struct {
 	batch, perCase, start time.Duration
 }
 
-func newTiming(c adapter.Config) timing {
+func newTiming(c adapter.Spec) timing {
 	t := timing{batch: c.BatchTimeout, perCase: c.CaseTimeout, start: c.StartTimeout}
 	if t.batch <= 0 {
 		t.batch = adapter.DefaultBatchTimeout

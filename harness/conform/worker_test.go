@@ -96,7 +96,7 @@ func TestFatalInputsAndEOF(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.check, func(t *testing.T) {
-			r := newRunner(Config{Worker: adapter.Config{Command: []string{os.Args[0]}, Env: []string{workerEnv + "=" + tt.mode}, BatchTimeout: time.Second}})
+			r := newRunner(Config{Worker: adapter.Spec{Command: []string{os.Args[0]}, Env: []string{workerEnv + "=" + tt.mode}, BatchTimeout: time.Second}})
 			defer r.close()
 			var c check
 			for _, x := range r.checks(nil) {

@@ -124,3 +124,33 @@ func TestUnwritableFolder(t *testing.T) {
 		t.Fatal("write into a read-only folder: no error")
 	}
 }
+
+// Two findings of one input keep the lower case index of the same seed,
+// whichever is written first; another seed's, or a bare input, is kept.
+func TestWriteKeepsTheLowestIndex(t *testing.T) {
+	dir := t.TempDir()
+	input := canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{}}}
+	write := func(seed, index uint64) {
+		t.Helper()
+		if _, err := Write(dir, &Entry{Input: input, Kind: "divergence", Seed: seed, Index: index, Generated: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := func() uint64 {
+		e, err := Load(filepath.Join(dir, Name(input)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Index
+	}
+	write(1, 677)
+	write(1, 391)
+	if got := index(); got != 391 {
+		t.Errorf("index %d, want the lower 391", got)
+	}
+	write(1, 900)
+	write(2, 5)
+	if got := index(); got != 391 {
+		t.Errorf("index %d after a higher index and another seed, want 391 kept", got)
+	}
+}

@@ -1,7 +1,8 @@
-package harness
+package lane
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,65 +11,52 @@ import (
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
 	"difffuzz/harness/minimize"
-	"difffuzz/harness/report"
 )
 
-// session is one lane used for one-shot work: check, replay, minimize.
-type session struct {
-	lane  *lane
-	names []string
-	cmp   *compare.Comparator
-	// RoundTrips counts batches sent to each adapter.
-	RoundTrips int
+// Judged is one case's outcomes and verdict.
+type Judged struct {
+	Outs       []compare.Outcome
+	Verdict    compare.Verdict
+	Signatures []compare.Signature
+	Answered   bool // false: some adapter broke the protocol on it
 }
 
-// judged is one case's outcomes and verdict.
-type judged struct {
-	outs       []compare.Outcome
-	verdict    compare.Verdict
-	signatures []string
-	answered   bool // false: some adapter broke the protocol on it
-}
-
-func openSession(ctx context.Context, specs []AdapterSpec, log io.Writer) (*session, error) {
-	names := make([]string, len(specs))
-	for i, s := range specs {
-		names[i] = s.Name
-	}
-	l, err := startLane(ctx, specs, 3, log)
+// Open starts a lane for one-shot work (check, replay, minimize) with the
+// default restart policy; a worker that will not start is an error with its
+// stderr.
+func Open(ctx context.Context, specs []adapter.Spec, log io.Writer) (*Lane, error) {
+	l, err := Start(ctx, specs, 0, log)
 	if err != nil {
-		return nil, setupError(err)
+		return nil, SetupError(err)
 	}
-	return &session{lane: l, names: names, cmp: compare.New(names)}, nil
+	return l, nil
 }
-
-func sessionOf(l *lane, names []string) *session {
-	return &session{lane: l, names: names, cmp: compare.New(names)}
-}
-
-func (s *session) close() { s.lane.close() }
 
 // maxBatchText bounds the text size of a one-shot batch, so that large
 // inputs (a bug report's 10 MB case) go alone and no frame nears the cap.
 const maxBatchText = 4 << 20
 
-// judge runs cases through every adapter, up to 256 (and maxBatchText
-// bytes) a batch.
-func (s *session) judge(ctx context.Context, cases []any) ([]judged, error) {
-	out := make([]judged, 0, len(cases))
+// maxJudgeBatch is how many cases one-shot work sends a batch.
+const maxJudgeBatch = 256
+
+// Judge runs cases through every adapter, up to maxJudgeBatch (and
+// maxBatchText bytes) a batch, with text.
+func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
+	out := make([]Judged, 0, len(cases))
 	for len(cases) > 0 {
 		n := batchLen(cases)
-		outs, ok := grow(nil, nil, n, len(s.names))
-		if err := s.lane.run(ctx, &adapter.Batch{Cases: cases[:n]}, outs, ok); err != nil {
+		outs, ok := Grow(nil, nil, n, len(l.names))
+		if err := l.Run(ctx, &adapter.Batch{Cases: cases[:n]}, outs, ok); err != nil {
 			return nil, err
 		}
-		s.RoundTrips++
+		l.RoundTrips++
 		for i := range n {
-			j := judged{outs: outs[i], answered: ok[i]}
+			j := Judged{Outs: outs[i], Answered: ok[i]}
 			if ok[i] {
-				j.verdict = s.cmp.Compare(outs[i])
-				j.signatures = s.cmp.Signatures(j.verdict)
+				j.Verdict = l.cmp.Compare(outs[i])
+				j.Signatures = l.cmp.Signatures(j.Verdict)
 			}
 			out = append(out, j)
 		}
@@ -82,32 +70,43 @@ func batchLen(cases []any) int {
 	size := 0
 	for i, c := range cases {
 		size += len(canonjson.AppendText(nil, c))
-		if i == 256 || i > 0 && size > maxBatchText {
+		if i == maxJudgeBatch || i > 0 && size > maxBatchText {
 			return i
 		}
 	}
 	return len(cases)
 }
 
-// minimized is a shrunk divergence with its outcomes.
-type minimized struct {
+// Grow makes room for n cases' outcomes of k adapters, reusing outs and ok.
+func Grow(outs [][]compare.Outcome, ok []bool, n, k int) ([][]compare.Outcome, []bool) {
+	for len(outs) < n {
+		outs = append(outs, make([]compare.Outcome, k))
+	}
+	if cap(ok) < n {
+		ok = make([]bool, n)
+	}
+	return outs[:n], ok[:n]
+}
+
+// Minimized is a shrunk divergence with its outcomes.
+type Minimized struct {
 	Input   any
 	Outs    []compare.Outcome
 	Verdict compare.Verdict
 	Rounds  int
 }
 
-// minimize shrinks input while it keeps diverging with signature sig: the
+// Minimize shrinks input while it keeps diverging with signature sig: the
 // same adapters on each side and the same kind of first difference.
-func (s *session) minimize(ctx context.Context, input any, sig string) (*minimized, error) {
+func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (*Minimized, error) {
 	fails := func(ctx context.Context, cands []any) ([]bool, error) {
-		js, err := s.judge(ctx, cands)
+		js, err := l.Judge(ctx, cands)
 		if err != nil {
 			return nil, err
 		}
 		res := make([]bool, len(js))
 		for i, j := range js {
-			res[i] = j.answered && slices.Contains(j.signatures, sig)
+			res[i] = j.Answered && slices.ContainsFunc(j.Signatures, sig.Equal)
 		}
 		return res, nil
 	}
@@ -118,21 +117,45 @@ func (s *session) minimize(ctx context.Context, input any, sig string) (*minimiz
 		}
 		return nil, err
 	}
-	js, err := s.judge(context.WithoutCancel(ctx), []any{v})
+	js, err := l.Judge(context.WithoutCancel(ctx), []any{v})
 	if err != nil {
 		return nil, err
 	}
-	return &minimized{Input: v, Outs: js[0].outs, Verdict: js[0].verdict, Rounds: st.Rounds}, nil
+	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Rounds: st.Rounds}, nil
 }
 
-func minimizeCase(ctx context.Context, l *lane, names []string, input any, sig string) (*minimized, error) {
-	return sessionOf(l, names).minimize(ctx, input, sig)
+// Entry is the corpus entry of a divergence: the input, the kind, the
+// signatures and each adapter's outcome with the implementation and version
+// its hello named, so that a finding says which versions disagreed.
+func (l *Lane) Entry(input any, v compare.Verdict, sigs []compare.Signature, outs []compare.Outcome) *corpus.Entry {
+	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signature: compare.JoinSignatures(sigs)}
+	hellos := l.Hellos()
+	e.Outcomes = make([]corpus.Outcome, len(outs))
+	for i, o := range outs {
+		co := corpus.Outcome{Adapter: l.names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: string(o.Failure), Inexpressible: o.Inexpressible}
+		if o.Canonical != nil {
+			co.Digest = hex.EncodeToString(o.Digest)
+		}
+		if o.Failure != "" || o.Error == "internal" {
+			co.Stderr = o.Detail
+		}
+		co.Impl, co.Version = hellos[i].Name, hellos[i].Version
+		e.Outcomes[i] = co
+	}
+	return e
 }
 
-// setupError renders a worker that would not start with its stderr.
-func setupError(err error) error {
+// Names are the lane's adapters' names, the reference first.
+func (l *Lane) Names() []string { return l.names }
+
+// Comparator is the lane's comparator of outcomes; only the lane's goroutine
+// may use it.
+func (l *Lane) Comparator() *compare.Comparator { return l.cmp }
+
+// SetupError renders a worker that would not start with its stderr.
+func SetupError(err error) error {
 	if f, ok := adapter.AsFailure(err); ok {
-		return fmt.Errorf("%v\n%s", f, report.IndentStderr(f.Stderr))
+		return errors.New(f.WithStderr())
 	}
 	return err
 }

@@ -1,8 +1,7 @@
-package harness
+package lane
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"sync"
@@ -11,22 +10,32 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/report"
 	"difffuzz/harness/wire"
 )
 
-// lane is one instance of every adapter of a run. One goroutine drives it;
-// within a batch, its adapters work in parallel.
-type lane struct {
+// Lane is one instance of every adapter of a run, and the restart policy
+// they live by: one goroutine drives it; within a batch, its adapters work
+// in parallel. A batch's outcomes come back per case and adapter; a worker
+// that fails a batch is restarted and the batch re-run case by case, so
+// that the case that broke it is found.
+type Lane struct {
 	adapters    []adapter.Adapter
+	names       []string
+	cmp         *compare.Comparator
 	results     [][]wire.Result
-	stats       []adapterStats
+	stats       []Stats
 	maxRestarts int
 	log         io.Writer
+	// RoundTrips counts the batches Judge sent to each adapter.
+	RoundTrips int
 }
 
-// adapterStats are one adapter's counters in one lane.
-type adapterStats struct {
+// DefaultMaxRestarts is how many times in a row a worker may fail to
+// restart, or break the protocol, before the lane gives up on it.
+const DefaultMaxRestarts = 3
+
+// Stats are one adapter's counters in one lane.
+type Stats struct {
 	// Batches and Busy (summed wall time of its batches, in nanoseconds)
 	// are read by the status line while the lane runs.
 	Batches      atomic.Uint64
@@ -37,18 +46,23 @@ type adapterStats struct {
 	protoStreak  int // consecutive protocol failures
 }
 
-// startLane starts one instance of every adapter. On error it stops those it
-// started; the error is a *adapter.Failure for a worker that would not start.
-func startLane(ctx context.Context, specs []AdapterSpec, maxRestarts int, log io.Writer) (*lane, error) {
-	l := &lane{maxRestarts: maxRestarts, log: log, stats: make([]adapterStats, len(specs))}
+// Start starts one instance of every adapter; maxRestarts 0 means
+// DefaultMaxRestarts. On error it stops those it started; the error is a
+// *adapter.Failure for a worker that would not start.
+func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Writer) (*Lane, error) {
+	if maxRestarts <= 0 {
+		maxRestarts = DefaultMaxRestarts
+	}
+	l := &Lane{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
 	for _, s := range specs {
+		l.names = append(l.names, s.Name)
 		var a adapter.Adapter
 		if s.InProcess {
 			a = adapter.NewGo(s.Name)
 		} else {
-			w, err := adapter.Start(ctx, s.Worker)
+			w, err := adapter.Start(ctx, s)
 			if err != nil {
-				l.close()
+				l.Close()
 				if f, ok := adapter.AsFailure(err); ok && s.Build != "" {
 					f.Err = fmt.Errorf("%w (is it built? %q builds it)", f.Err, s.Build)
 				}
@@ -59,11 +73,18 @@ func startLane(ctx context.Context, specs []AdapterSpec, maxRestarts int, log io
 		l.adapters = append(l.adapters, a)
 		l.results = append(l.results, nil)
 	}
+	l.cmp = compare.New(l.names)
 	return l, nil
 }
 
+// Adapters are the lane's adapters, in the order of its specs.
+func (l *Lane) Adapters() []adapter.Adapter { return l.adapters }
+
+// Stats are adapter ai's counters in this lane.
+func (l *Lane) Stats(ai int) *Stats { return &l.stats[ai] }
+
 // hellos are what the lane's implementations say of themselves.
-func (l *lane) hellos() []wire.Hello {
+func (l *Lane) Hellos() []wire.Hello {
 	hs := make([]wire.Hello, len(l.adapters))
 	for i, a := range l.adapters {
 		hs[i] = a.Hello()
@@ -71,7 +92,7 @@ func (l *lane) hellos() []wire.Hello {
 	return hs
 }
 
-func (l *lane) close() {
+func (l *Lane) Close() {
 	var wg sync.WaitGroup
 	for _, a := range l.adapters {
 		wg.Add(1)
@@ -88,7 +109,7 @@ func (l *lane) close() {
 // (see compare.Settled) are asked again with text: on the fuzzing loop's hot
 // path, where nearly every case agrees, this keeps the canonical texts off
 // the pipes and out of the driver.
-func (l *lane) run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
 	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
 	}
@@ -111,7 +132,7 @@ func (l *lane) run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outco
 // reask asks each adapter again, with text, for those of the cases again
 // whose outcome it gave without text; its other outcomes (errors, crashes)
 // stand, so that a crashing case is not run twice.
-func (l *lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
+func (l *Lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
 	asked := make([][]int, len(l.adapters))
 	for ai := range l.adapters {
 		for _, i := range again {
@@ -142,7 +163,7 @@ func (l *lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome,
 }
 
 // runBatch is one round trip of b to every adapter, in parallel.
-func (l *lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+func (l *Lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
 	unanswered := make([][]int, len(l.adapters))
 	err := l.each(func(ai int) (err error) {
 		unanswered[ai], err = l.runAdapter(ctx, ai, b, outs)
@@ -165,7 +186,7 @@ func (l *lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.
 // lane, so its stack grows once for the deepest cases instead of on every
 // batch (a fresh goroutine's stack would be copied again and again as the
 // Go implementation recurses into a case 1,000 levels deep).
-func (l *lane) each(fn func(ai int) error) error {
+func (l *Lane) each(fn func(ai int) error) error {
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
 	for ai, a := range l.adapters {
@@ -195,7 +216,7 @@ func (l *lane) each(fn func(ai int) error) error {
 // batch the adapter fails is re-run case by case; it returns the indexes of
 // the cases left unanswered (a protocol breach, an outside kill), which are
 // not to be compared.
-func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome) ([]int, error) {
+func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome) ([]int, error) {
 	a, st, cases := l.adapters[ai], &l.stats[ai], b.Cases
 	if cap(l.results[ai]) < len(cases) {
 		l.results[ai] = make([]wire.Result, len(cases))
@@ -243,7 +264,7 @@ func (l *lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 // isolate runs one case alone on adapter ai, restarting it as needed. A case
 // that crashes or hangs the worker is an outcome; a protocol breach or an
 // outside kill leaves the case unanswered.
-func (l *lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (compare.Outcome, bool, error) {
+func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (compare.Outcome, bool, error) {
 	a, st := l.adapters[ai], &l.stats[ai]
 	var r [1]wire.Result
 	for kills := 0; ; {
@@ -287,11 +308,11 @@ func (l *lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 	}
 }
 
-func (l *lane) setupFailed(ai int, f *adapter.Failure) error {
+func (l *Lane) setupFailed(ai int, f *adapter.Failure) error {
 	st := &l.stats[ai]
 	st.setupFails++
 	if st.setupFails > l.maxRestarts {
-		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, report.IndentStderr(f.Stderr))
+		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, f.StderrTail())
 	}
 	time.Sleep(time.Duration(st.setupFails) * 100 * time.Millisecond)
 	return nil
@@ -310,5 +331,3 @@ func outcomeOf(r wire.Result) compare.Outcome {
 	}
 	return compare.Outcome{Canonical: r.Canonical, Digest: r.Digest}
 }
-
-func hexDigest(d []byte) string { return hex.EncodeToString(d) }

@@ -1,4 +1,8 @@
-package harness
+// Package oneshot runs given inputs through the adapters once: check (JSON
+// lines from a file or stdin), replay (saved corpus entries) and minimize
+// (one finding, shrunk and saved beside it). Each is one lane, judged with
+// text, never the fuzzing loop.
+package oneshot
 
 import (
 	"bufio"
@@ -12,15 +16,18 @@ import (
 	"strings"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
+	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
+	"difffuzz/harness/triage"
 )
 
-// OneShot configures check, replay and minimize: the adapters and where the
+// Config configures check, replay and minimize: the adapters and where the
 // output goes.
-type OneShot struct {
-	Adapters  []AdapterSpec
+type Config struct {
+	Adapters  []adapter.Spec
 	JSON      bool   // check: one JSON object per input line
 	CorpusDir string // minimize: where the result goes; "" means beside the input
 	Verbose   bool
@@ -103,41 +110,41 @@ func joinLines(errs []error) error { return lineErrors(errs) }
 
 // Check runs every input through every adapter and prints each outcome and
 // whether they agree. It returns the exit status.
-func Check(ctx context.Context, cfg OneShot, lines []Input) int {
+func Check(ctx context.Context, cfg Config, lines []Input) int {
 	inputs := make([]any, len(lines))
 	for i, in := range lines {
 		inputs[i] = in.Value
 	}
-	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	defer s.close()
-	js, err := s.judge(ctx, inputs)
+	defer s.Close()
+	js, err := s.Judge(ctx, inputs)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	exit := ExitOK
+	exit := triage.ExitOK
 	for i, j := range js {
-		if !j.verdict.Agree {
-			exit = ExitDivergence
+		if !j.Verdict.Agree {
+			exit = triage.ExitDivergence
 		}
 		if cfg.JSON {
-			printCheckJSON(cfg.Stdout, s.names, lines[i].Line, j)
+			printCheckJSON(cfg.Stdout, s.Names(), lines[i].Line, j)
 			continue
 		}
 		state := "agree"
-		if !j.verdict.Agree {
-			state = "DIVERGE " + strings.Join(j.signatures, "; ")
+		if !j.Verdict.Agree {
+			state = "DIVERGE " + compare.JoinSignatures(j.Signatures)
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(canonjson.AppendText(nil, inputs[i])), 300))
-		for ai, o := range j.outs {
-			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.names[ai], outcomeLine(o))
+		for ai, o := range j.Outs {
+			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.Names()[ai], outcomeLine(o))
 		}
-		if !j.verdict.Agree {
-			fmt.Fprint(cfg.Stdout, s.cmp.Render(j.verdict, j.outs))
+		if !j.Verdict.Agree {
+			fmt.Fprint(cfg.Stdout, s.Comparator().Render(j.Verdict, j.Outs))
 		}
 	}
 	return exit
@@ -150,7 +157,7 @@ func outcomeLine(o compare.Outcome) string {
 	return compare.Describe(o)
 }
 
-func printCheckJSON(w io.Writer, names []string, line int, j judged) {
+func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged) {
 	type res struct {
 		Canonical *string `json:"canonical,omitempty"`
 		Digest    string  `json:"digest,omitempty"`
@@ -162,11 +169,11 @@ func printCheckJSON(w io.Writer, names []string, line int, j judged) {
 		Line    int            `json:"line"`
 		Agree   bool           `json:"agree"`
 		Results map[string]res `json:"results"`
-	}{Line: line, Agree: j.verdict.Agree, Results: map[string]res{}}
-	for ai, o := range j.outs {
+	}{Line: line, Agree: j.Verdict.Agree, Results: map[string]res{}}
+	for ai, o := range j.Outs {
 		r := res{Error: o.Error, Inexpressible: o.Inexpressible}
 		if o.Failure != "" {
-			r.Error = o.Failure
+			r.Error = string(o.Failure)
 		}
 		if o.Canonical != nil {
 			c := string(o.Canonical)
@@ -180,11 +187,11 @@ func printCheckJSON(w io.Writer, names []string, line int, j judged) {
 
 // Replay re-runs saved cases and reports each as still diverging or now
 // agreeing. It returns 1 if any diverges, 2 if any file could not be read.
-func Replay(ctx context.Context, cfg OneShot, paths []string) int {
+func Replay(ctx context.Context, cfg Config, paths []string) int {
 	files, err := corpus.Files(paths)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	entries, names, loadErr := corpus.LoadAll(files)
 	if loadErr != nil {
@@ -193,92 +200,92 @@ func Replay(ctx context.Context, cfg OneShot, paths []string) int {
 	if len(entries) == 0 && loadErr == nil {
 		// A typo in a path must not pass a CI job.
 		fmt.Fprintf(cfg.Stderr, "difffuzz replay: no case in %s\n", strings.Join(paths, " "))
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	defer s.close()
+	defer s.Close()
 	inputs := make([]any, len(entries))
 	for i, e := range entries {
 		inputs[i] = e.Input
 	}
-	js, err := s.judge(ctx, inputs)
+	js, err := s.Judge(ctx, inputs)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	failed := 0
 	for i, j := range js {
 		switch {
-		case j.verdict.Agree:
+		case j.Verdict.Agree:
 			if cfg.Verbose || entries[i].Kind != "" {
 				fmt.Fprintf(cfg.Stdout, "agrees     %s\n", names[i])
 			}
 		default:
 			failed++
-			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], strings.Join(j.signatures, "; "), s.cmp.Render(j.verdict, j.outs))
+			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], compare.JoinSignatures(j.Signatures), s.Comparator().Render(j.Verdict, j.Outs))
 		}
 	}
 	fmt.Fprintf(cfg.Stdout, "replay: %d passed, %d failed\n", len(js)-failed, failed)
 	switch {
 	case loadErr != nil:
-		return ExitSetup
+		return triage.ExitSetup
 	case failed > 0:
-		return ExitDivergence
+		return triage.ExitDivergence
 	}
-	return ExitOK
+	return triage.ExitOK
 }
 
 // MinimizeFile shrinks the divergence of one corpus file or bare input and
 // writes the result to the corpus beside it.
-func MinimizeFile(ctx context.Context, cfg OneShot, path string) int {
+func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	e, err := corpus.Load(path)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	s, err := openSession(ctx, cfg.Adapters, cfg.Stderr)
+	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	defer s.close()
-	js, err := s.judge(ctx, []any{e.Input})
+	defer s.Close()
+	js, err := s.Judge(ctx, []any{e.Input})
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
-	if js[0].verdict.Agree {
+	if js[0].Verdict.Agree {
 		fmt.Fprintf(cfg.Stdout, "%s: the adapters agree on this input; nothing to minimize\n", path)
-		return ExitOK
+		return triage.ExitOK
 	}
-	sig := js[0].signatures[0]
-	if len(js[0].signatures) > 1 {
-		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].signatures), strings.Join(js[0].signatures, "; "))
+	sig := js[0].Signatures[0]
+	if len(js[0].Signatures) > 1 {
+		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].Signatures), compare.JoinSignatures(js[0].Signatures))
 	}
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(canonjson.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
-	m, err := s.minimize(ctx, e.Input, sig)
+	m, err := s.Minimize(ctx, e.Input, sig)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n%s", m.Rounds, s.RoundTrips,
-		canonjson.AppendText(nil, m.Input), s.cmp.Render(m.Verdict, m.Outs))
+		canonjson.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
 	dir := cfg.CorpusDir
 	if dir == "" {
 		dir = filepath.Dir(path)
 	}
-	out := &corpus.Entry{Input: m.Input, Kind: entryKind(m.Verdict), Signature: sig, MinimizedFrom: filepath.Base(path),
-		Outcomes: outcomes(s.names, s.lane.hellos(), m.Outs)}
+	out := s.Entry(m.Input, m.Verdict, []compare.Signature{sig}, m.Outs)
+	out.MinimizedFrom = filepath.Base(path)
 	p, err := corpus.Write(dir, out)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return ExitSetup
+		return triage.ExitSetup
 	}
 	fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
-	return ExitDivergence
+	return triage.ExitDivergence
 }

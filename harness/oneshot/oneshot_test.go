@@ -1,8 +1,11 @@
-package harness
+package oneshot
 
 import (
 	"bytes"
 	"context"
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/triage"
+	"difffuzz/internal/testworker"
 	"strings"
 	"testing"
 )
@@ -36,8 +39,8 @@ func TestCheckLargeInputsGoInTheirOwnBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := Check(context.Background(), OneShot{Adapters: specs(t, "ok"), Stdout: &out, Stderr: &errb}, vals)
-	if code != ExitOK || strings.Count(out.String(), ": agree") != 3 {
+	code := Check(context.Background(), Config{Adapters: specs(t, "ok"), Stdout: &out, Stderr: &errb}, vals)
+	if code != triage.ExitOK || strings.Count(out.String(), ": agree") != 3 {
 		t.Errorf("exit %d\n%s\n%s", code, clipS(out.String()), errb.String())
 	}
 }
@@ -47,4 +50,8 @@ func clipS(s string) string {
 		return s[:2000]
 	}
 	return s
+}
+
+func specs(t *testing.T, mode string) []adapter.Spec {
+	return []adapter.Spec{{Name: "go", InProcess: true}, {Name: "fake", Command: testworker.Command(t, mode)}}
 }

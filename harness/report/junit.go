@@ -4,8 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
-
-	"difffuzz/harness/corpus"
 )
 
 // The JUnit XML that CI systems read (the Ant/Jenkins schema): testsuites,
@@ -65,6 +63,11 @@ func (r *Report) JUnit() []byte {
 	for _, kv := range [][2]string{{"seed", fmt.Sprint(r.Seed)}, {"shard", fmt.Sprintf("%d/%d", r.Shard, r.Shards)},
 		{"cases", fmt.Sprint(r.Cases)}, {"command", r.Command}} {
 		s.Properties = append(s.Properties, junitProperty{kv[0], kv[1]})
+	}
+	if len(r.Cells) > 0 {
+		never := r.UnhitCells()
+		s.Properties = append(s.Properties, junitProperty{"context cells hit", fmt.Sprintf("%d of %d", len(r.Cells)-len(never), len(r.Cells))},
+			junitProperty{"context cells never hit", strings.Join(never, ", ")})
 	}
 	for _, a := range r.Adapters {
 		if a.Inexpressible > 0 {
@@ -150,13 +153,6 @@ func firstLine(s string) string {
 	return line
 }
 
-// WriteJUnit stores the JUnit XML at path, atomically; "" writes nothing.
-func (r *Report) WriteJUnit(path string) error {
-	if path == "" {
-		return nil
-	}
-	if err := corpus.WriteFileAtomic(path, r.JUnit()); err != nil {
-		return fmt.Errorf("junit: %w", err)
-	}
-	return nil
+func init() {
+	Register(Format{Name: "junit", Flag: "junit", Usage: "write a JUnit XML report to this `file`", Render: (*Report).JUnit})
 }

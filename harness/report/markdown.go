@@ -2,9 +2,8 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
-
-	"difffuzz/harness/corpus"
 )
 
 // Markdown renders the report for a CI job summary.
@@ -60,7 +59,49 @@ func (r *Report) Markdown() []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %d%s |\n", c.Class, c.Cases, mark)
 	}
+	r.cellTable(&b)
 	return []byte(b.String())
+}
+
+// cellTable is the (class × context) coverage as a matrix: a row per class,
+// a column per context, blank where the class cannot be in that context,
+// and the cells never hit in bold.
+func (r *Report) cellTable(b *strings.Builder) {
+	if len(r.Cells) == 0 {
+		return
+	}
+	var classes, contexts []string
+	count := map[[2]string]uint64{}
+	for _, c := range r.Cells {
+		if !slices.Contains(classes, c.Class) {
+			classes = append(classes, c.Class)
+		}
+		if !slices.Contains(contexts, c.Context) {
+			contexts = append(contexts, c.Context)
+		}
+		count[[2]string{c.Class, c.Context}] = c.Cases
+	}
+	never := r.UnhitCells()
+	fmt.Fprintf(b, "\n### Context coverage: %d of %d cells hit\n\n| class | %s |\n|---|%s\n",
+		len(r.Cells)-len(never), len(r.Cells), strings.Join(contexts, " | "), strings.Repeat("---|", len(contexts)))
+	for _, cl := range classes {
+		fmt.Fprintf(b, "| %s |", cl)
+		for _, ctx := range contexts {
+			n, ok := count[[2]string{cl, ctx}]
+			switch {
+			case !ok:
+				b.WriteString("  |")
+			case n == 0:
+				b.WriteString(" **0** |")
+			default:
+				fmt.Fprintf(b, " %d |", n)
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(never) > 0 {
+		fmt.Fprintf(b, "\nNever hit: %s\n", strings.Join(never, ", "))
+	}
 }
 
 func (r *Report) newCount() int {
@@ -73,14 +114,6 @@ func (r *Report) newCount() int {
 	return n
 }
 
-// WriteMarkdown stores the Markdown summary at path, atomically; "" writes
-// nothing.
-func (r *Report) WriteMarkdown(path string) error {
-	if path == "" {
-		return nil
-	}
-	if err := corpus.WriteFileAtomic(path, r.Markdown()); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	return nil
+func init() {
+	Register(Format{Name: "markdown", Flag: "summary", Usage: "write a Markdown summary (for a CI job summary) to this `file`", Render: (*Report).Markdown})
 }

@@ -7,12 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"difffuzz/harness/corpus"
 )
 
 // Report is the outcome of a run, written as JSON with -report and printed
@@ -46,6 +42,8 @@ type Report struct {
 	Known    []string     `json:"known,omitempty"`
 	Stale    []string     `json:"stale,omitempty"`
 	Coverage []ClassCount `json:"coverage"`
+	// Cells counts the cases of every (class × context) cell.
+	Cells []CellCount `json:"cells,omitempty"`
 	// DriverCPUSeconds is the driver's own CPU time, the in-process Go
 	// adapter included, and DriverMaxRSS its peak resident set in bytes.
 	DriverCPUSeconds float64 `json:"driver_cpu_seconds"`
@@ -117,28 +115,47 @@ func (a AdapterReport) InexpressibleText() string {
 	return fmt.Sprintf("%d (%s)", a.Inexpressible, strings.Join(parts, ", "))
 }
 
+// CellCount is how many cases hit one (edge class × context) cell: the
+// class placed in that context (a size of container, a position, a depth,
+// a role), so that a bug that needs the conjunction can be drawn at all.
+type CellCount struct {
+	Class   string `json:"class"`
+	Context string `json:"context"`
+	Cases   uint64 `json:"cases"`
+}
+
+// Cell is the cell's name, "escape/size-1000+".
+func (c CellCount) Cell() string { return c.Class + "/" + c.Context }
+
+// UnhitCells names the cells no case hit.
+func (r *Report) UnhitCells() []string {
+	var out []string
+	for _, c := range r.Cells {
+		if c.Cases == 0 {
+			out = append(out, c.Cell())
+		}
+	}
+	return out
+}
+
 // ClassCount is how many cases exercised one edge class.
 type ClassCount struct {
 	Class string `json:"class"`
 	Cases uint64 `json:"cases"`
 }
 
-// Write stores the report as JSON at path, atomically; "" writes nothing.
-func (r *Report) Write(path string) error {
-	if path == "" {
-		return nil
-	}
+func init() {
+	Register(Format{Name: "json", Flag: "report", Default: "out/report.json",
+		Usage: "write the JSON report to this `file` (\"\": none)", Render: (*Report).JSON})
+}
+
+// JSON is the report as indented JSON, the schema of the fields' tags.
+func (r *Report) JSON() []byte {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return err
+		panic(fmt.Sprintf("report: %v", err)) // every field is plain data
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := corpus.WriteFileAtomic(path, append(data, '\n')); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return append(data, '\n')
 }
 
 // Summary prints the closing summary for people.
@@ -164,6 +181,14 @@ func (r *Report) Summary(w io.Writer) {
 	}
 	if r.Cases > 0 && len(unhit) > 0 {
 		fmt.Fprintf(w, "  edge classes never hit: %s\n", strings.Join(unhit, ", "))
+	}
+	if len(r.Cells) > 0 {
+		never := r.UnhitCells()
+		fmt.Fprintf(w, "  context coverage: %d of %d (class × context) cells hit", len(r.Cells)-len(never), len(r.Cells))
+		if len(never) > 0 {
+			fmt.Fprintf(w, "; never hit: %s", strings.Join(never, ", "))
+		}
+		fmt.Fprintln(w)
 	}
 	for i, g := range r.Distinct {
 		known := ""
@@ -202,18 +227,4 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
-}
-
-// IndentStderr renders a worker's stderr tail for a message, its last lines
-// prefixed.
-func IndentStderr(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return "  (no stderr)"
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > 20 {
-		lines = lines[len(lines)-20:]
-	}
-	return "  stderr: " + strings.Join(lines, "\n  stderr: ")
 }

@@ -1,9 +1,12 @@
-// Package harness wires the pieces of difffuzz together: it starts the
-// adapters, streams generated cases through them in batches, compares their
-// outcomes, keeps every disagreement in the corpus, groups findings into
-// distinct bugs, minimizes them and reports. It also runs the one-shot
-// commands over given inputs: check, replay, minimize.
-package harness
+// Package run is the fuzzing loop and nothing else: it generates cases,
+// drives them through lanes of adapters in batches, judges each case's
+// outcomes, and collects the findings (each written to the corpus before it
+// is counted), the counts and the coverage into one report.
+//
+// A case travels one way through the files: produce.go makes it,
+// drive.go runs and judges its batch on a lane, collect.go writes and counts
+// what the judge found, and finish.go minimizes and reports.
+package run
 
 import (
 	"io"
@@ -13,25 +16,30 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/report"
 )
 
-// AdapterSpec names one adapter of a run: the in-process Go implementation,
-// or a worker process.
-type AdapterSpec struct {
-	Name      string
-	InProcess bool           // the Go implementation, in the driver's process
-	Build     string         // the shell command that builds the worker, for messages
-	Worker    adapter.Config // for worker-backed adapters
-}
+// Defaults of Config's zero values, defined here alone (the CLI's flags show
+// them).
+const (
+	DefaultBatch        = 256
+	DefaultCorpus       = "corpus"
+	DefaultMinimizeTime = 10 * time.Second
+	DefaultStatusEvery  = time.Second
+)
 
-// Config is a fuzzing run. Zero values mean the documented defaults.
+// DefaultWorkers is the lanes of a run when Config.Workers is 0: one per
+// core and one more, so that every core stays busy while a lane waits.
+func DefaultWorkers() int { return runtime.NumCPU() + 1 }
+
+// Config is a fuzzing run. Zero values mean the defaults above.
 type Config struct {
 	// Adapters in order; the first is the reference that reports call "left".
-	Adapters []AdapterSpec
+	Adapters []adapter.Spec
 	// Workers is how many processes each worker-backed adapter runs (lanes);
-	// 0 means runtime.NumCPU()+1, so that every core stays busy.
+	// 0 means DefaultWorkers().
 	Workers int
-	// Batch is the number of cases a batch; 0 means 256.
+	// Batch is the number of cases a batch; 0 means DefaultBatch.
 	Batch int
 	// Duration bounds the run; 0 means no bound (then Cases or Ctrl-C ends it).
 	Duration time.Duration
@@ -44,26 +52,26 @@ type Config struct {
 	Shard, Shards uint64
 	// Gen configures the generator; its Seed is overwritten by Seed.
 	Gen gen.Config
-	// CorpusDir receives every finding; "" means "corpus".
+	// CorpusDir receives every finding; "" means DefaultCorpus.
 	CorpusDir string
-	// ReportPath receives the JSON report, JUnitPath the JUnit XML and
-	// SummaryPath the Markdown summary; "" means none.
-	ReportPath, JUnitPath, SummaryPath string
+	// Outputs are the files the report is written to, by format.
+	Outputs report.Outputs
 	// KnownPath is the list of accepted divergences; "" means none. With it,
 	// only new divergences (and, in an unsharded run, stale entries) fail the
 	// run. UpdateKnown rewrites the list to what this run found.
 	KnownPath   string
 	UpdateKnown bool
 	// MinimizeTime bounds the minimization of each distinct finding at the
-	// end of the run; 0 means 10s, negative means no minimization.
+	// end of the run; 0 means DefaultMinimizeTime, negative means none.
 	MinimizeTime time.Duration
 	// MaxRestarts bounds consecutive failed restarts of a worker before the
-	// run gives up with a setup error; 0 means 3.
+	// run gives up with a setup error; 0 means lane.DefaultMaxRestarts.
 	MaxRestarts int
 	// Warmup, if positive, is the start of the run that the report's
 	// SteadyRate leaves out.
 	Warmup time.Duration
-	// StatusEvery is the interval of the status line; 0 means 1s.
+	// StatusEvery is the interval of the status line; 0 means
+	// DefaultStatusEvery.
 	StatusEvery time.Duration
 	// Command is the command line that repeats this run, for the report.
 	Command string
@@ -74,25 +82,22 @@ type Config struct {
 
 func (c *Config) setDefaults() {
 	if c.Workers <= 0 {
-		c.Workers = runtime.NumCPU() + 1
+		c.Workers = DefaultWorkers()
 	}
 	if c.Batch <= 0 {
-		c.Batch = 256
+		c.Batch = DefaultBatch
 	}
 	if c.Shards == 0 {
 		c.Shards = 1
 	}
 	if c.CorpusDir == "" {
-		c.CorpusDir = "corpus"
+		c.CorpusDir = DefaultCorpus
 	}
 	if c.MinimizeTime == 0 {
-		c.MinimizeTime = 10 * time.Second
-	}
-	if c.MaxRestarts <= 0 {
-		c.MaxRestarts = 3
+		c.MinimizeTime = DefaultMinimizeTime
 	}
 	if c.StatusEvery <= 0 {
-		c.StatusEvery = time.Second
+		c.StatusEvery = DefaultStatusEvery
 	}
 	if c.Stdout == nil {
 		c.Stdout = io.Discard
@@ -116,14 +121,3 @@ func (lw *lockedWriter) Write(p []byte) (int, error) {
 	defer lw.mu.Unlock()
 	return lw.w.Write(p)
 }
-
-// Exit statuses of the command, decided by the harness.
-const (
-	ExitOK         = 0 // every adapter agreed on every case
-	ExitDivergence = 1 // at least one divergence
-	ExitSetup      = 2 // usage, setup or internal error
-	// ExitInterrupted is a run stopped by Ctrl-C (or SIGTERM) after it wrote
-	// every finding and its report, 128+SIGINT as shells report it: a CI job
-	// must not take an interrupted run for a clean one.
-	ExitInterrupted = 130
-)

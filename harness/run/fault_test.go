@@ -1,4 +1,4 @@
-package harness
+package run
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
+	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"
 )
 
@@ -49,7 +50,7 @@ func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 	var out, errb bytes.Buffer
 	rep, code := Run(context.Background(), Config{Adapters: adapters, Workers: 2, Batch: 128, Cases: cases, Seed: 11,
 		CorpusDir: t.TempDir(), MinimizeTime: -1, Stdout: &out, Stderr: &errb})
-	if code != ExitOK {
+	if code != triage.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
 	if rep.Cases != cases || rep.Compared != cases {
@@ -71,9 +72,9 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 		wantCode int
 		cases    uint64
 	}{
-		{"crash", "__proto__", "crash: fake", ExitDivergence, 1500},
-		{"hang", "__proto__", "hang: fake", ExitDivergence, 256},
-		{"lie-digest", "", "digest: fake", ExitDivergence, 300},
+		{"crash", "__proto__", "crash: fake", triage.ExitDivergence, 1500},
+		{"hang", "__proto__", "hang: fake", triage.ExitDivergence, 256},
+		{"lie-digest", "", "digest: fake", triage.ExitDivergence, 300},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -81,8 +82,8 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 			if tt.mark != "" {
 				argv = append(argv, tt.mark)
 			}
-			cfg := Config{Adapters: []AdapterSpec{{Name: "go", InProcess: true}, {Name: "fake", Worker: adapter.Config{Name: "fake", Command: argv,
-				BatchTimeout: 300 * time.Millisecond, CaseTimeout: time.Millisecond}}},
+			cfg := Config{Adapters: []adapter.Spec{{Name: "go", InProcess: true}, {Name: "fake", Command: argv,
+				BatchTimeout: 300 * time.Millisecond, CaseTimeout: time.Millisecond}},
 				Workers: 1, Batch: 64, Cases: tt.cases, Seed: 2, CorpusDir: t.TempDir(), MinimizeTime: -1}
 			var out, errb bytes.Buffer
 			cfg.Stdout, cfg.Stderr = &out, &errb
@@ -109,7 +110,7 @@ func TestLyingWorkerEndsTheRunClearly(t *testing.T) {
 			var out, errb bytes.Buffer
 			rep, code := Run(context.Background(), Config{Adapters: specs(t, mode), Workers: 1, Batch: 8, Cases: 64, Seed: 1,
 				CorpusDir: t.TempDir(), MinimizeTime: -1, MaxRestarts: 2, Stdout: &out, Stderr: &errb})
-			if code != ExitSetup {
+			if code != triage.ExitSetup {
 				t.Fatalf("exit %d, want 2", code)
 			}
 			if !strings.Contains(rep.Error, "adapter fake") || rep.Compared != 0 {
@@ -122,7 +123,7 @@ func TestLyingWorkerEndsTheRunClearly(t *testing.T) {
 func TestWorkerThatWillNotStart(t *testing.T) {
 	var out, errb bytes.Buffer
 	rep, code := Run(context.Background(), Config{Adapters: specs(t, "exit-at-start"), Workers: 1, Cases: 10, CorpusDir: t.TempDir(), Stdout: &out, Stderr: &errb})
-	if code != ExitSetup || !strings.Contains(rep.Error, "refusing to start") {
+	if code != triage.ExitSetup || !strings.Contains(rep.Error, "refusing to start") {
 		t.Errorf("exit %d, error %q; want 2 and the worker's stderr", code, rep.Error)
 	}
 }

@@ -1,67 +1,29 @@
-package harness
+package run
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/triage"
+
+	"golang.org/x/sync/errgroup"
 )
-
-// batch is a run of consecutive case numbers of this shard.
-type batch struct {
-	n       uint64 // the batch's number: it holds cases n*Batch onward
-	indexes []uint64
-	cases   []any
-	classes []gen.Classes
-	wire    *adapter.Batch // the cases as sent, digest-only, encoded by the producer
-}
-
-// finding is one case on which the adapters disagreed.
-type finding struct {
-	index      uint64
-	input      any
-	outs       []compare.Outcome
-	verdict    compare.Verdict
-	signatures []string
-}
-
-// batchDone is what a lane reports after a batch.
-type batchDone struct {
-	n             uint64 // the batch's number
-	cases         int
-	compared      int
-	findings      []finding
-	classes       []gen.Classes
-	inexpressible []absent
-}
-
-// absent is one case an adapter's native model could not hold.
-type absent struct {
-	adapter int
-	classes gen.Classes
-}
 
 // runner is the state of one Run.
 type runner struct {
-	cfg     Config
-	gen     *gen.Generator
-	names   []string
-	lanes   []*lane
-	next    atomic.Uint64 // next batch number
-	nbatch  uint64        // batches in all, 0 for no bound
-	results chan batchDone
-	fatal   chan error
-	col     *collector
+	cfg    Config
+	gen    *gen.Generator
+	names  []string
+	lanes  []*lane.Lane
+	next   atomic.Uint64 // next batch number
+	nbatch uint64        // batches in all, 0 for no bound
+	col    *collector
 }
 
 // Run fuzzes until the duration, the case count or ctx ends, and returns the
@@ -69,7 +31,7 @@ type runner struct {
 // the report is written even when ctx is cancelled (Ctrl-C).
 func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	cfg.setDefaults()
-	r := &runner{cfg: cfg, gen: gen.New(cfg.Gen), results: make(chan batchDone, cfg.Workers), fatal: make(chan error, cfg.Workers)}
+	r := &runner{cfg: cfg, gen: gen.New(cfg.Gen)}
 	for _, s := range cfg.Adapters {
 		r.names = append(r.names, s.Name)
 	}
@@ -78,8 +40,8 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	}
 	r.col = newCollector(&r.cfg, r.names)
 	if cfg.KnownPath != "" {
-		if _, err := report.LoadKnown(cfg.KnownPath); err != nil {
-			return r.col.setupFailed(err), ExitSetup
+		if _, err := triage.LoadKnown(cfg.KnownPath); err != nil {
+			return r.col.setupFailed(err), triage.ExitSetup
 		}
 	}
 	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
@@ -87,15 +49,14 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
 	}
 	if err := r.startLanes(ctx); err != nil {
-		return r.col.setupFailed(err), ExitSetup
+		return r.col.setupFailed(err), triage.ExitSetup
 	}
 	defer r.closeLanes()
 	// The corpus folder is made only once the adapters are up: a run that
 	// fails at setup leaves nothing behind.
 	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
-		return r.col.setupFailed(fmt.Errorf("corpus: %w", err)), ExitSetup
+		return r.col.setupFailed(fmt.Errorf("corpus: %w", err)), triage.ExitSetup
 	}
-	r.col.hellos = r.lanes[0].hellos()
 	err := r.loop(ctx)
 	interrupted := ctx.Err() != nil
 	if err == nil && !interrupted && cfg.MinimizeTime > 0 {
@@ -105,235 +66,80 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	return rep, rep.Exit
 }
 
+// startLanes starts every lane at once; if one cannot start, the others are
+// stopped and the first error is the run's.
 func (r *runner) startLanes(ctx context.Context) error {
-	lanes := make([]*lane, r.cfg.Workers)
-	errs := make([]error, r.cfg.Workers)
-	var wg sync.WaitGroup
+	lanes := make([]*lane.Lane, r.cfg.Workers)
+	g, gctx := errgroup.WithContext(ctx)
 	for i := range lanes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lanes[i], errs[i] = startLane(ctx, r.cfg.Adapters, r.cfg.MaxRestarts, r.cfg.Stderr)
-		}()
+		g.Go(func() (err error) {
+			lanes[i], err = lane.Start(gctx, r.cfg.Adapters, r.cfg.MaxRestarts, r.cfg.Stderr)
+			return err
+		})
 	}
-	wg.Wait()
+	err := g.Wait()
 	for _, l := range lanes {
 		if l != nil {
 			r.lanes = append(r.lanes, l)
 		}
 	}
-	if firstErr(errs) >= 0 {
+	if err != nil {
 		r.closeLanes()
 		r.lanes = nil
-		return setupError(errs[firstErr(errs)])
+		return lane.SetupError(err)
 	}
 	return nil
 }
 
-func firstErr(errs []error) int {
-	for i, e := range errs {
-		if e != nil {
-			return i
-		}
-	}
-	return -1
-}
-
 func (r *runner) closeLanes() {
-	var wg sync.WaitGroup
+	var g errgroup.Group
 	for _, l := range r.lanes {
-		wg.Add(1)
-		go func() { defer wg.Done(); l.close() }()
+		g.Go(func() error { l.Close(); return nil })
 	}
-	wg.Wait()
+	g.Wait()
 }
 
-// loop drives the lanes and collects their results until the run ends.
+// loop drives the lanes and collects their results until the run ends: the
+// duration, the case count, ctx, or the first lane or corpus error, which
+// stops the others taking batches.
 func (r *runner) loop(ctx context.Context) error {
-	runCtx, cancel := context.WithCancel(ctx)
+	runCtx, cancel := r.runContext(ctx)
 	defer cancel()
-	if r.cfg.Duration > 0 {
-		var c2 context.CancelFunc
-		runCtx, c2 = context.WithTimeout(runCtx, r.cfg.Duration)
-		defer c2()
-	}
-	batches := r.produce(runCtx)
-	var wg sync.WaitGroup
+	g, gctx := errgroup.WithContext(runCtx)
+	batches := r.produce(gctx)
+	results := make(chan batchDone, len(r.lanes))
 	for _, l := range r.lanes {
-		wg.Add(1)
-		go func() { defer wg.Done(); r.drive(runCtx, ctx, l, batches) }()
+		g.Go(func() error { return r.drive(gctx, ctx, l, batches, results) })
 	}
-	go func() { wg.Wait(); close(r.results) }()
+	lanesDone := make(chan error, 1)
+	go func() { lanesDone <- g.Wait(); close(results) }()
 	tick := time.NewTicker(r.cfg.StatusEvery)
 	defer tick.Stop()
 	var fatal error
 	for {
 		select {
-		case d, ok := <-r.results:
+		case d, ok := <-results:
 			if !ok {
 				r.col.status(r.lanes, true)
+				if err := <-lanesDone; fatal == nil && ctx.Err() == nil {
+					fatal = err
+				}
 				return fatal
 			}
 			if err := r.col.add(d); err != nil && fatal == nil {
 				fatal = err
 				cancel()
 			}
-		case err := <-r.fatal:
-			if fatal == nil {
-				fatal = err
-			}
-			cancel()
 		case <-tick.C:
 			r.col.status(r.lanes, false)
 		}
 	}
 }
 
-// producers is how many goroutines generate batches ahead of the lanes.
-const producers = 2
-
-// produce generates batches off the lanes' goroutines, so that no worker
-// waits while its next batch is made; the channel is closed when the case
-// count is reached or runCtx ends.
-func (r *runner) produce(runCtx context.Context) <-chan batch {
-	out := make(chan batch, len(r.lanes))
-	var wg sync.WaitGroup
-	for range producers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for runCtx.Err() == nil {
-				n := r.next.Add(1) - 1
-				if r.nbatch > 0 && n >= r.nbatch {
-					return
-				}
-				select {
-				case out <- r.makeBatch(n):
-				case <-runCtx.Done():
-				}
-			}
-		}()
+// runContext ends when the run's duration is over, or when ctx ends.
+func (r *runner) runContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.cfg.Duration > 0 {
+		return context.WithTimeout(ctx, r.cfg.Duration)
 	}
-	go func() { wg.Wait(); close(out) }()
-	return out
-}
-
-// drive is one lane's loop: take a batch, run it, compare. A batch taken is
-// finished unless the parent context (Ctrl-C) ends.
-func (r *runner) drive(runCtx, parent context.Context, l *lane, batches <-chan batch) {
-	cmp := compare.New(r.names)
-	var outs [][]compare.Outcome
-	var ok []bool
-	for {
-		var b batch
-		select {
-		case next, more := <-batches:
-			if !more {
-				return
-			}
-			b = next
-		case <-runCtx.Done():
-			return
-		}
-		outs, ok = grow(outs, ok, len(b.cases), len(r.names))
-		if err := l.run(parent, b.wire, outs, ok); err != nil {
-			if parent.Err() == nil {
-				r.fatal <- err
-			}
-			return
-		}
-		r.results <- r.judge(cmp, b, outs, ok)
-	}
-}
-
-func grow(outs [][]compare.Outcome, ok []bool, n, k int) ([][]compare.Outcome, []bool) {
-	for len(outs) < n {
-		outs = append(outs, make([]compare.Outcome, k))
-	}
-	if cap(ok) < n {
-		ok = make([]bool, n)
-	}
-	return outs[:n], ok[:n]
-}
-
-// makeBatch generates batch n: this shard's case numbers n*Batch.. onward.
-func (r *runner) makeBatch(n uint64) batch {
-	size := uint64(r.cfg.Batch)
-	first := n * size
-	if r.cfg.Cases > 0 && first+size > r.cfg.Cases {
-		size = r.cfg.Cases - first
-	}
-	b := batch{n: n, indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
-	for i := range b.cases {
-		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
-		b.indexes[i] = idx
-		b.cases[i], b.classes[i] = r.gen.Case(idx)
-	}
-	// Encoding here keeps it off the lanes, and on a long-lived goroutine
-	// whose stack has already grown for the deepest cases. An error shows
-	// again when a worker asks for the encoding.
-	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
-	_, _ = b.wire.Encoded()
-	return b
-}
-
-// judge compares every answered case of a batch.
-func (r *runner) judge(cmp *compare.Comparator, b batch, outs [][]compare.Outcome, ok []bool) batchDone {
-	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes}
-	for i, c := range b.cases {
-		if !ok[i] {
-			continue
-		}
-		d.compared++
-		for ai, o := range outs[i] {
-			if o.Absent() {
-				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i]})
-			}
-		}
-		v := cmp.Compare(outs[i])
-		if v.Agree {
-			continue
-		}
-		o := append([]compare.Outcome(nil), outs[i]...)
-		d.findings = append(d.findings, finding{index: b.indexes[i], input: c, outs: o, verdict: v, signatures: cmp.Signatures(v)})
-	}
-	return d
-}
-
-// entryOf is the corpus entry of a finding.
-func entryOf(f finding, names []string, hellos []wire.Hello, seed uint64) *corpus.Entry {
-	e := &corpus.Entry{Input: f.input, Kind: entryKind(f.verdict), Signature: strings.Join(f.signatures, "; "), Seed: seed, Index: f.index, Generated: true}
-	e.Outcomes = outcomes(names, hellos, f.outs)
-	return e
-}
-
-// entryKind is "crash" or "hang" when some adapter failed so on the case,
-// else "divergence".
-func entryKind(v compare.Verdict) string {
-	for _, d := range v.Deviations {
-		if d.Kind == compare.KindCrash || d.Kind == compare.KindHang {
-			return string(d.Kind)
-		}
-	}
-	return "divergence"
-}
-
-// outcomes records each adapter's answer with the implementation and version
-// its hello named, so that a finding says which versions disagreed.
-func outcomes(names []string, hellos []wire.Hello, outs []compare.Outcome) []corpus.Outcome {
-	res := make([]corpus.Outcome, len(outs))
-	for i, o := range outs {
-		co := corpus.Outcome{Adapter: names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: o.Failure, Inexpressible: o.Inexpressible}
-		if o.Canonical != nil {
-			co.Digest = hexDigest(o.Digest)
-		}
-		if o.Failure != "" || o.Error == "internal" {
-			co.Stderr = o.Detail
-		}
-		if i < len(hellos) {
-			co.Impl, co.Version = hellos[i].Name, hellos[i].Version
-		}
-		res[i] = co
-	}
-	return res
+	return context.WithCancel(ctx)
 }

@@ -1,4 +1,4 @@
-package harness
+package run
 
 import (
 	"bytes"
@@ -11,11 +11,13 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/corpus"
+	"difffuzz/harness/report"
+	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"
 )
 
-func specs(t *testing.T, mode string) []AdapterSpec {
-	return []AdapterSpec{{Name: "go", InProcess: true}, {Name: "fake", Worker: adapter.Config{Name: "fake", Command: testworker.Command(t, mode)}}}
+func specs(t *testing.T, mode string) []adapter.Spec {
+	return []adapter.Spec{{Name: "go", InProcess: true}, {Name: "fake", Command: testworker.Command(t, mode)}}
 }
 
 func quietRun(t *testing.T, cfg Config) int {
@@ -23,7 +25,7 @@ func quietRun(t *testing.T, cfg Config) int {
 	var out, errb bytes.Buffer
 	cfg.Stdout, cfg.Stderr = &out, &errb
 	_, code := Run(context.Background(), cfg)
-	if code == ExitSetup && cfg.KnownPath == "" {
+	if code == triage.ExitSetup && cfg.KnownPath == "" {
 		t.Fatalf("run failed:\n%s\n%s", out.String(), errb.String())
 	}
 	return code
@@ -55,8 +57,8 @@ func TestShardsAreDisjointAndMergeEqualsOneRun(t *testing.T) {
 		dir := filepath.Join(root, "shard", string(rune('0'+s)))
 		dirs = append(dirs, dir)
 		code := quietRun(t, Config{Adapters: specs(t, "differ"), Workers: 1, Batch: 64, Cases: perShard, Seed: 9,
-			Shard: s, Shards: shards, CorpusDir: filepath.Join(dir, "corpus"), ReportPath: filepath.Join(dir, "report.json"), MinimizeTime: -1})
-		if code != ExitDivergence {
+			Shard: s, Shards: shards, CorpusDir: filepath.Join(dir, "corpus"), Outputs: report.Outputs{"json": filepath.Join(dir, "report.json")}, MinimizeTime: -1})
+		if code != triage.ExitDivergence {
 			t.Fatalf("shard %d: exit %d, want 1", s, code)
 		}
 		files, _ := corpus.Files([]string{filepath.Join(dir, "corpus")})
@@ -78,7 +80,7 @@ func TestShardsAreDisjointAndMergeEqualsOneRun(t *testing.T) {
 	quietRun(t, Config{Adapters: specs(t, "differ"), Workers: 2, Batch: 50, Cases: shards * perShard, Seed: 9, CorpusDir: one, MinimizeTime: -1})
 	merged := filepath.Join(root, "merged")
 	var out, errb bytes.Buffer
-	if code := Merge(MergeConfig{Out: merged, ReportPath: filepath.Join(root, "merged.json"), Stdout: &out, Stderr: &errb}, dirs); code != ExitDivergence {
+	if code := triage.Merge(triage.MergeConfig{Out: merged, Outputs: report.Outputs{"json": filepath.Join(root, "merged.json")}, Stdout: &out, Stderr: &errb}, dirs); code != triage.ExitDivergence {
 		t.Fatalf("merge exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	got, want := names(t, merged), names(t, one)
@@ -97,17 +99,17 @@ func TestKnownDivergences(t *testing.T) {
 		return quietRun(t, Config{Adapters: specs(t, mode), Workers: 1, Cases: 2000, Seed: 5, CorpusDir: filepath.Join(dir, "corpus"), KnownPath: known, MinimizeTime: -1})
 	}
 	os.WriteFile(known, []byte("# accepted\nnumber: fake # the fake prints big floats as integers\n"), 0o644)
-	if code := run("number"); code != ExitOK {
+	if code := run("number"); code != triage.ExitOK {
 		t.Errorf("listed divergence: exit %d, want 0", code)
 	}
-	if code := run("keyorder"); code != ExitDivergence {
+	if code := run("keyorder"); code != triage.ExitDivergence {
 		t.Errorf("a new divergence (and a stale entry): exit %d, want 1", code)
 	}
-	if code := run("ok"); code != ExitDivergence {
+	if code := run("ok"); code != triage.ExitDivergence {
 		t.Errorf("stale entry alone: exit %d, want 1", code)
 	}
 	os.WriteFile(known, []byte("number: fake\n"), 0o644)
-	if code := run("number"); code != ExitSetup {
+	if code := run("number"); code != triage.ExitSetup {
 		t.Errorf("entry without a reason: exit %d, want 2", code)
 	}
 }
@@ -119,8 +121,8 @@ func TestMergeShardThatFoundNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(clean, "report.json"), []byte(`{"seed":3,"cases":500,"compared":500,"seconds":2,"command":"difffuzz run -shard 1/2 -seed 3"}`), 0o644)
 	var out, errb bytes.Buffer
 	merged := filepath.Join(root, "merged")
-	code := Merge(MergeConfig{Out: merged, ReportPath: filepath.Join(root, "m.json"), Stdout: &out, Stderr: &errb}, []string{clean})
-	if code != ExitOK {
+	code := triage.Merge(triage.MergeConfig{Out: merged, Outputs: report.Outputs{"json": filepath.Join(root, "m.json")}, Stdout: &out, Stderr: &errb}, []string{clean})
+	if code != triage.ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	if n := len(names(t, merged)); n != 0 {
@@ -139,7 +141,7 @@ func TestMergeShardThatFoundNothing(t *testing.T) {
 func TestDigestFirstFindingsCarryText(t *testing.T) {
 	dir := t.TempDir()
 	code := quietRun(t, Config{Adapters: specs(t, "keyorder"), Workers: 1, Batch: 64, Cases: 2000, Seed: 4, CorpusDir: dir, MinimizeTime: -1})
-	if code != ExitDivergence {
+	if code != triage.ExitDivergence {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	files, err := corpus.Files([]string{dir})

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"difffuzz/harness/compare"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -137,8 +138,11 @@ func writeDivergences(b *strings.Builder, l *Library) {
 
 // kindOf is a signature's kind, without the adapter names.
 func kindOf(sig string) string {
-	k, _, _ := strings.Cut(sig, ":")
-	return k
+	s, err := compare.ParseSignature(sig)
+	if err != nil {
+		return sig
+	}
+	return string(s.Kind)
 }
 
 // topKey is the key with the largest count, the first in order on a tie.

@@ -2,12 +2,11 @@ package survey
 
 import (
 	"bytes"
+	"difffuzz/internal/atomicfile"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"difffuzz/harness/corpus"
 )
 
 // Paths are the files a survey writes; "" skips one.
@@ -31,7 +30,7 @@ func Write(r *Result, p Paths) error {
 			err = os.MkdirAll(filepath.Dir(path), 0o755)
 		}
 		if err == nil {
-			err = corpus.WriteFileAtomic(path, buf.Bytes())
+			err = atomicfile.Write(path, buf.Bytes())
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("survey: %s: %w", path, err))

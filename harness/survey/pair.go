@@ -22,7 +22,7 @@ type pair struct {
 type judgement struct {
 	outs    []compare.Outcome
 	verdict compare.Verdict
-	sigs    []string
+	sigs    []string // the signatures' text forms
 }
 
 // Signature names, as the fuzzing run does ("key_order: lib"), so that a
@@ -53,7 +53,7 @@ func (p *pair) judge(ctx context.Context, cases []any) ([]judgement, error) {
 	for i := range cases {
 		outs := []compare.Outcome{outcomeOf(refOut[i]), libOut[i]}
 		v := p.cmp.Compare(outs)
-		js[i] = judgement{outs: outs, verdict: v, sigs: p.cmp.Signatures(v)}
+		js[i] = judgement{outs: outs, verdict: v, sigs: texts(p.cmp.Signatures(v))}
 	}
 	return js, nil
 }
@@ -134,4 +134,13 @@ func outcomeOf(r wire.Result) compare.Outcome {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// texts are the signatures' text forms, the survey's keys.
+func texts(sigs []compare.Signature) []string {
+	out := make([]string, len(sigs))
+	for i, s := range sigs {
+		out[i] = s.String()
+	}
+	return out
 }

@@ -225,7 +225,7 @@ func answer(o compare.Outcome) string {
 	case o.Absent():
 		return "cannot express: " + o.Inexpressible
 	case o.Failure != "":
-		return o.Failure + ": " + oneLine(o.Detail)
+		return string(o.Failure) + ": " + oneLine(o.Detail)
 	case o.Error != "":
 		s := "error " + o.Error
 		if o.Error == "internal" && o.Detail != "" {

@@ -23,10 +23,7 @@ import (
 
 // Spec is one adapter of the survey: a library's worker, or the reference.
 type Spec struct {
-	Name      string
-	InProcess bool   // the project's Go implementation, in this process
-	Build     string // the shell command that builds the worker, for messages
-	Worker    adapter.Config
+	adapter.Spec
 	// Adapter, if set, is used as it is instead of starting one: tests
 	// survey fake libraries in process. The survey closes it.
 	Adapter adapter.Adapter
@@ -154,9 +151,7 @@ func start(ctx context.Context, s Spec) (adapter.Adapter, error) {
 	if s.InProcess {
 		return adapter.NewGo(s.Name), nil
 	}
-	cfg := s.Worker
-	cfg.Name = s.Name
-	w, err := adapter.Start(ctx, cfg)
+	w, err := adapter.Start(ctx, s.Spec)
 	if err != nil {
 		return nil, err
 	}

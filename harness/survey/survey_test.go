@@ -11,6 +11,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/wire"
+
 	"lukechampine.com/blake3"
 )
 
@@ -49,8 +50,8 @@ func rawRune(esc []byte) []byte {
 func TestRunFindsAndMinimizes(t *testing.T) {
 	var log bytes.Buffer
 	cfg := Config{
-		Reference: Spec{Name: "go", InProcess: true},
-		Libraries: []Spec{{Name: "same", InProcess: true}, {Name: "raw-bmp", Adapter: rawBMP{adapter.NewGo("raw-bmp")}}},
+		Reference: Spec{Spec: adapter.Spec{Name: "go", InProcess: true}},
+		Libraries: []Spec{{Spec: adapter.Spec{Name: "same", InProcess: true}}, {Spec: adapter.Spec{Name: "raw-bmp"}, Adapter: rawBMP{adapter.NewGo("raw-bmp")}}},
 		Cases:     600, Seed: 3, Command: "difffuzz survey -seed 3 -cases 600", Stderr: &log,
 	}
 	r, err := Run(context.Background(), cfg)

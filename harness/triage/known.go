@@ -1,14 +1,15 @@
-package report
+package triage
 
 import (
 	"bufio"
 	"bytes"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/report"
+	"difffuzz/internal/atomicfile"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
-
-	"difffuzz/harness/corpus"
 )
 
 // Known is the checked-in list of accepted divergences, in the spirit of the
@@ -42,8 +43,9 @@ func LoadKnown(path string) (*Known, error) {
 		}
 		sig, reason, _ := strings.Cut(text, "#")
 		sig, reason = strings.TrimSpace(sig), strings.TrimSpace(reason)
+		_, perr := compare.ParseSignature(sig)
 		switch {
-		case !strings.Contains(sig, ": "):
+		case perr != nil:
 			return nil, fmt.Errorf("%s:%d: %q is not a divergence signature (KIND: ADAPTERS)", path, line, sig)
 		case reason == "":
 			return nil, fmt.Errorf("%s:%d: entry %q has no reason (write: SIGNATURE # REASON)", path, line, sig)
@@ -56,22 +58,18 @@ func LoadKnown(path string) (*Known, error) {
 	return k, sc.Err()
 }
 
-// Apply marks the report's divergences as known or new, lists the stale
+// Mark marks the report's divergences as known or new and lists the stale
 // entries when checkStale is set (a shard sees only part of the space, so
-// only the merge can say an entry is stale), and sets the exit status: 1 on
-// a new divergence or a stale entry, 0 otherwise (2 stays 2).
-func (k *Known) Apply(r *Report, checkStale bool) {
+// only the merge can say an entry is stale). Status then decides the exit.
+func (k *Known) Mark(r *report.Report, checkStale bool) {
 	seen := map[string]bool{}
 	r.Known, r.Stale = nil, nil
-	newOnes := 0
 	for i := range r.Distinct {
 		g := &r.Distinct[i]
 		seen[g.Signature] = true
 		if reason, ok := k.Reasons[g.Signature]; ok {
 			g.KnownReason = reason
 			r.Known = append(r.Known, g.Signature)
-		} else {
-			newOnes++
 		}
 	}
 	if checkStale {
@@ -81,18 +79,11 @@ func (k *Known) Apply(r *Report, checkStale bool) {
 			}
 		}
 	}
-	if r.Exit == 2 {
-		return
-	}
-	r.Exit = 0
-	if newOnes > 0 || len(r.Stale) > 0 {
-		r.Exit = 1
-	}
 }
 
 // Update rewrites the list to the report's divergences: reasons of entries
 // still seen are kept, new ones get a placeholder to edit, stale ones go.
-func (k *Known) Update(path string, r *Report) error {
+func (k *Known) Update(path string, r *report.Report) error {
 	var b strings.Builder
 	b.WriteString("# Known divergences: a run fails on any divergence not listed here, and on any\n")
 	b.WriteString("# entry that no longer occurs. One a line: SIGNATURE # REASON.\n")
@@ -109,5 +100,5 @@ func (k *Known) Update(path string, r *Report) error {
 		}
 		fmt.Fprintf(&b, "%s # %s\n", sig, reason)
 	}
-	return corpus.WriteFileAtomic(path, []byte(b.String()))
+	return atomicfile.Write(path, []byte(b.String()))
 }

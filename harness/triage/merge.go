@@ -1,4 +1,4 @@
-package harness
+package triage
 
 import (
 	"encoding/json"
@@ -8,23 +8,22 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/report"
+	"difffuzz/internal/atomicfile"
 )
 
 // MergeConfig is "difffuzz corpus merge": shard outputs into one corpus and
 // one report.
 type MergeConfig struct {
-	Out         string // the merged corpus folder
-	KnownPath   string // the known list to hold the merged findings to; "" none
-	ReportPath  string
-	JUnitPath   string
-	SummaryPath string
-	Stdout      io.Writer
-	Stderr      io.Writer
+	Out       string         // the merged corpus folder
+	KnownPath string         // the known list to hold the merged findings to; "" none
+	Outputs   report.Outputs // where the merged report goes, by format
+	Stdout    io.Writer
+	Stderr    io.Writer
 }
 
 // Merge copies the corpora of shard outputs into one folder (content-addressed
@@ -58,17 +57,10 @@ func Merge(cfg MergeConfig, dirs []string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		rep.Error = err.Error()
 	}
-	rep.Exit = ExitOK
-	switch {
-	case rep.Error != "":
-		rep.Exit = ExitSetup
-	case rep.Divergences > 0:
-		rep.Exit = ExitDivergence
-	}
 	if rep.Seconds > 0 {
 		rep.Rate = float64(rep.Cases) / rep.Seconds
 	}
-	finishReport(rep, cfg.KnownPath, false, true, outputs{cfg.ReportPath, cfg.JUnitPath, cfg.SummaryPath}, cfg.Stdout, cfg.Stderr, false)
+	Finish(rep, Policy{KnownPath: cfg.KnownPath, CheckStale: true, Outputs: cfg.Outputs}, cfg.Stdout, cfg.Stderr)
 	return rep.Exit
 }
 
@@ -106,7 +98,7 @@ func copyCorpus(src, out string) error {
 		if err != nil {
 			return err
 		}
-		if err := corpus.WriteFileAtomic(dst, data); err != nil {
+		if err := atomicfile.Write(dst, data); err != nil {
 			return err
 		}
 	}
@@ -195,10 +187,15 @@ func regroup(rep *report.Report, dir string) error {
 		if e.MinimizedFrom == "" {
 			rep.Divergences++
 		}
-		for _, sig := range strings.Split(e.Signature, "; ") {
+		sigs, err := compare.SplitSignatures(e.Signature)
+		if err != nil {
+			return fmt.Errorf("%s: %w", names[i], err)
+		}
+		for _, s := range sigs {
+			sig := s.String()
 			g := groups[sig]
 			if g == nil {
-				g = &report.Group{Signature: sig, Kind: strings.SplitN(sig, ":", 2)[0]}
+				g = &report.Group{Signature: sig, Kind: string(s.Kind)}
 				groups[sig] = g
 			}
 			text := string(canonjson.AppendText(nil, e.Input))

@@ -1,4 +1,4 @@
-package harness
+package triage
 
 import (
 	"bytes"
@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
+	"difffuzz/internal/atomicfile"
 )
 
 // Promote appends a (minimized) finding to the regression list of the golden
@@ -24,8 +25,8 @@ func Promote(path, category, list string, stdout, stderr io.Writer) int {
 	}
 	if category == "" {
 		category = "regression"
-		if kind, _, ok := strings.Cut(e.Signature, ":"); ok {
-			category += "_" + kind
+		if sigs, err := compare.SplitSignatures(e.Signature); err == nil && len(sigs) > 0 {
+			category += "_" + string(sigs[0].Kind)
 		}
 	}
 	text := string(canonjson.AppendText(nil, e.Input))
@@ -43,7 +44,7 @@ func Promote(path, category, list string, stdout, stderr io.Writer) int {
 	if len(old) > 0 && old[len(old)-1] != '\n' {
 		old = append(old, '\n')
 	}
-	if err := corpus.WriteFileAtomic(list, append(append(old, line...), '\n')); err != nil {
+	if err := atomicfile.Write(list, append(append(old, line...), '\n')); err != nil {
 		fmt.Fprintf(stderr, "difffuzz promote: %v\n", err)
 		return ExitSetup
 	}

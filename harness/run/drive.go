@@ -1,0 +1,94 @@
+package run
+
+import (
+	"context"
+
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
+)
+
+// finding is one case on which the adapters disagreed, with its corpus
+// entry made on the lane that ran it.
+type finding struct {
+	index      uint64
+	input      any
+	outs       []compare.Outcome
+	verdict    compare.Verdict
+	signatures []compare.Signature
+	entry      *corpus.Entry
+}
+
+// batchDone is what a lane reports after a batch.
+type batchDone struct {
+	n             uint64 // the batch's number
+	cases         int
+	compared      int
+	findings      []finding
+	classes       []gen.Classes
+	cov           *gen.Coverage
+	inexpressible []absent
+}
+
+// absent is one case an adapter's native model could not hold.
+type absent struct {
+	adapter int
+	classes gen.Classes
+}
+
+// drive is one lane's loop: take a batch, run it, judge it. A batch taken is
+// finished unless the parent context (Ctrl-C) ends; runCtx ending only stops
+// taking batches. An error is fatal to the run (a worker that cannot be
+// restarted).
+func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
+	var outs [][]compare.Outcome
+	var ok []bool
+	for {
+		var b batch
+		select {
+		case next, more := <-batches:
+			if !more {
+				return nil
+			}
+			b = next
+		case <-runCtx.Done():
+			return nil
+		}
+		outs, ok = lane.Grow(outs, ok, len(b.cases), len(r.names))
+		if err := l.Run(parent, b.wire, outs, ok); err != nil {
+			if parent.Err() != nil {
+				return nil // Ctrl-C: the report says the run was interrupted
+			}
+			return err
+		}
+		results <- r.judge(l, &b, outs, ok)
+	}
+}
+
+// judge compares every answered case of a batch.
+func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool) batchDone {
+	cmp := l.Comparator()
+	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov}
+	for i, c := range b.cases {
+		if !ok[i] {
+			continue
+		}
+		d.compared++
+		for ai, o := range outs[i] {
+			if o.Absent() {
+				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i]})
+			}
+		}
+		v := cmp.Compare(outs[i])
+		if v.Agree {
+			continue
+		}
+		o := append([]compare.Outcome(nil), outs[i]...)
+		f := finding{index: b.indexes[i], input: c, outs: o, verdict: v, signatures: cmp.Signatures(v)}
+		f.entry = l.Entry(c, v, f.signatures, o)
+		f.entry.Seed, f.entry.Index, f.entry.Generated = r.cfg.Seed, f.index, true
+		d.findings = append(d.findings, f)
+	}
+	return d
+}

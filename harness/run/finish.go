@@ -1,0 +1,185 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
+	"difffuzz/harness/report"
+	"difffuzz/harness/triage"
+	"difffuzz/internal/procstat"
+	"difffuzz/internal/version"
+)
+
+// minimizeGroups shrinks one example of each distinct divergence, each within
+// the configured time, and stores the result in the corpus.
+func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
+	sort.Strings(c.order) // the same order every time, whichever came first
+	for _, key := range c.order {
+		g := c.groups[key]
+		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
+		res, err := l.Minimize(mctx, g.input, g.sig)
+		cancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			g.MinimizeNote = err.Error()
+			continue
+		}
+		e := l.Entry(res.Input, res.Verdict, []compare.Signature{g.sig}, res.Outs)
+		e.Kind, e.MinimizedFrom = g.Kind, filepath.Base(g.First)
+		path, err := corpus.Write(c.cfg.CorpusDir, e)
+		if err != nil {
+			return err
+		}
+		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(canonjson.AppendText(nil, res.Input)), path, res.Rounds
+		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
+	}
+	return nil
+}
+
+// finish builds the report, holds it to the known list, writes it, prints
+// the summary and says where everything went.
+func (c *collector) finish(lanes []*lane.Lane, err error, interrupted bool) *report.Report {
+	rep := c.report(lanes)
+	rep.Interrupted = interrupted
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	if interrupted {
+		rep.Command = repeatCases(c.cfg.Command, c.prefix*uint64(c.cfg.Batch))
+	}
+	triage.Finish(rep, triage.Policy{KnownPath: c.cfg.KnownPath, UpdateKnown: c.cfg.UpdateKnown,
+		CheckStale: c.cfg.Shards == 1 && !interrupted, Interrupted: interrupted, Outputs: c.cfg.Outputs}, c.cfg.Stdout, c.cfg.Stderr)
+	where := c.cfg.Outputs.Describe()
+	if where == "" {
+		where = "no report file (-report, -junit, -summary)"
+	} else {
+		where = "wrote " + where
+	}
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s; findings in %s/\n", where, filepath.Clean(c.cfg.CorpusDir))
+	return rep
+}
+
+// report is the run's report without its verdict.
+func (c *collector) report(lanes []*lane.Lane) *report.Report {
+	rep := &report.Report{
+		Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
+		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
+		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases,
+	}
+	rep.Rate = float64(c.cases) / rep.Seconds
+	if !c.warmAt.IsZero() && c.cases > c.warmN {
+		rep.SteadyRate = float64(c.cases-c.warmN) / time.Since(c.warmAt).Seconds()
+	}
+	cpu, rss := procstat.SelfUsage()
+	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
+	rep.Adapters = adapterReports(c.names, lanes)
+	for ai := range rep.Adapters {
+		rep.Adapters[ai].Inexpressible = c.absentN[ai]
+		rep.Adapters[ai].InexpressibleByClass = classCounts(&c.inexpressible[ai], false)
+	}
+	for _, key := range c.order {
+		rep.Distinct = append(rep.Distinct, c.groups[key].Group)
+	}
+	sort.SliceStable(rep.Distinct, func(i, j int) bool {
+		a, b := rep.Distinct[i], rep.Distinct[j]
+		return a.Count > b.Count || (a.Count == b.Count && a.Signature < b.Signature)
+	})
+	rep.Coverage = classCounts(&c.classes, true)
+	rep.Cells = cellCounts(&c.cov)
+	return rep
+}
+
+// classCounts lists counts by edge class, in the generator's order; with
+// zeros, every class, else only those counted.
+func classCounts(counts *[64]uint64, zeros bool) []report.ClassCount {
+	var out []report.ClassCount
+	for _, cl := range gen.List() {
+		if n := counts[bits.TrailingZeros64(uint64(cl))]; n > 0 || zeros {
+			out = append(out, report.ClassCount{Class: cl.String(), Cases: n})
+		}
+	}
+	return out
+}
+
+// cellCounts lists the cases that hit each (class × context) cell.
+func cellCounts(cov *gen.Coverage) []report.CellCount {
+	var out []report.CellCount
+	for _, cell := range gen.AllCells() {
+		out = append(out, report.CellCount{Class: cell.Class.String(), Context: cell.Context.String(), Cases: cov.Count(cell)})
+	}
+	return out
+}
+
+// setupFailed ends a run that never started: the error alone, no summary
+// (there is nothing to sum up), and the report files, so that a CI job still
+// finds the error where it looks.
+func (c *collector) setupFailed(err error) *report.Report {
+	rep := &report.Report{Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards,
+		Command: c.cfg.Command, Started: c.start, Error: err.Error(), Exit: triage.ExitSetup}
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", err)
+	for _, werr := range rep.WriteAll(c.cfg.Outputs) {
+		fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
+	}
+	return rep
+}
+
+// repeatCases is the command that repeats the first n cases of an
+// interrupted run: its -duration and -cases give way to -cases n.
+func repeatCases(command string, n uint64) string {
+	if command == "" {
+		return ""
+	}
+	f := strings.Fields(command)
+	var out []string
+	for i := 0; i < len(f); i++ {
+		switch {
+		case f[i] == "-cases" || f[i] == "-duration":
+			i++
+		case strings.HasPrefix(f[i], "-cases=") || strings.HasPrefix(f[i], "-duration="):
+		default:
+			out = append(out, f[i])
+		}
+	}
+	return strings.Join(append(out, "-cases", strconv.FormatUint(n, 10)), " ")
+}
+
+func adapterReports(names []string, lanes []*lane.Lane) []report.AdapterReport {
+	var out []report.AdapterReport
+	for ai, name := range names {
+		ar := report.AdapterReport{Name: name}
+		var busy time.Duration
+		for _, l := range lanes {
+			st, a := l.Stats(ai), l.Adapters()[ai]
+			h := a.Hello()
+			ar.Impl, ar.Version = h.Name, h.Version
+			ar.Batches += st.Batches.Load()
+			ar.Failures += st.Failures
+			ar.ProtocolErrors += st.ProtocolErrs
+			busy += time.Duration(st.Busy.Load())
+			if w, ok := a.(*adapter.Worker); ok {
+				ar.Starts += w.StartCount()
+				ar.Restarts += max(w.StartCount()-1, 0)
+				ar.CPUSeconds += procstat.ProcessCPU(w.Pid()).Seconds()
+			}
+		}
+		if ar.Batches > 0 {
+			ar.MeanBatchMs = float64(busy.Microseconds()) / 1000 / float64(ar.Batches)
+		}
+		out = append(out, ar)
+	}
+	return out
+}

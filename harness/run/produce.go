@@ -1,0 +1,71 @@
+package run
+
+import (
+	"context"
+	"sync"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/gen"
+)
+
+// batch is a run of consecutive case numbers of this shard.
+type batch struct {
+	n       uint64 // the batch's number: it holds cases n*Batch onward
+	indexes []uint64
+	cases   []any
+	classes []gen.Classes
+	cov     gen.Coverage   // the (class × context) cells its cases hit
+	wire    *adapter.Batch // the cases as sent, digest-only, encoded by the producer
+}
+
+// producers is how many goroutines generate batches ahead of the lanes.
+const producers = 2
+
+// produce generates batches off the lanes' goroutines, so that no worker
+// waits while its next batch is made; the channel is closed when the case
+// count is reached or ctx ends.
+func (r *runner) produce(ctx context.Context) <-chan batch {
+	out := make(chan batch, len(r.lanes))
+	var wg sync.WaitGroup
+	for range producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				n := r.next.Add(1) - 1
+				if r.nbatch > 0 && n >= r.nbatch {
+					return
+				}
+				select {
+				case out <- r.makeBatch(n):
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	return out
+}
+
+// makeBatch generates batch n: this shard's case numbers n*Batch.. onward.
+func (r *runner) makeBatch(n uint64) batch {
+	size := uint64(r.cfg.Batch)
+	first := n * size
+	if r.cfg.Cases > 0 && first+size > r.cfg.Cases {
+		size = r.cfg.Cases - first
+	}
+	b := batch{n: n, indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
+	for i := range b.cases {
+		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
+		b.indexes[i] = idx
+		var cells gen.Cells
+		b.cases[i], b.classes[i], cells = r.gen.CaseCells(idx)
+		b.cov.Add(&cells)
+	}
+	// Encoding here keeps it off the lanes, and on a long-lived goroutine
+	// whose stack has already grown for the deepest cases. An error shows
+	// again when a worker asks for the encoding.
+	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
+	_, _ = b.wire.Encoded()
+	return b
+}
