@@ -108,6 +108,24 @@ func (e lineErrors) Error() string {
 
 func joinLines(errs []error) error { return lineErrors(errs) }
 
+// judge opens a lane and judges inputs on it; the caller closes the lane.
+// A lane that will not start, or that fails, is said on cfg.Stderr and
+// gives a nil lane.
+func judge(ctx context.Context, cfg Config, inputs []any) (*lane.Lane, []lane.Judged) {
+	l, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return nil, nil
+	}
+	js, err := l.Judge(ctx, inputs)
+	if err != nil {
+		l.Close()
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return nil, nil
+	}
+	return l, js
+}
+
 // Check runs every input through every adapter and prints each outcome and
 // whether they agree. It returns the exit status.
 func Check(ctx context.Context, cfg Config, lines []Input) int {
@@ -115,17 +133,11 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 	for i, in := range lines {
 		inputs[i] = in.Value
 	}
-	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+	s, js := judge(ctx, cfg, inputs)
+	if s == nil {
 		return triage.ExitSetup
 	}
 	defer s.Close()
-	js, err := s.Judge(ctx, inputs)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return triage.ExitSetup
-	}
 	exit := triage.ExitOK
 	for i, j := range js {
 		if !j.Verdict.Agree {
@@ -202,21 +214,15 @@ func Replay(ctx context.Context, cfg Config, paths []string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz replay: no case in %s\n", strings.Join(paths, " "))
 		return triage.ExitSetup
 	}
-	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return triage.ExitSetup
-	}
-	defer s.Close()
 	inputs := make([]any, len(entries))
 	for i, e := range entries {
 		inputs[i] = e.Input
 	}
-	js, err := s.Judge(ctx, inputs)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+	s, js := judge(ctx, cfg, inputs)
+	if s == nil {
 		return triage.ExitSetup
 	}
+	defer s.Close()
 	failed := 0
 	for i, j := range js {
 		switch {
@@ -247,17 +253,11 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
 	}
-	s, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+	s, js := judge(ctx, cfg, []any{e.Input})
+	if s == nil {
 		return triage.ExitSetup
 	}
 	defer s.Close()
-	js, err := s.Judge(ctx, []any{e.Input})
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return triage.ExitSetup
-	}
 	if js[0].Verdict.Agree {
 		fmt.Fprintf(cfg.Stdout, "%s: the adapters agree on this input; nothing to minimize\n", path)
 		return triage.ExitOK
