@@ -40,7 +40,8 @@ func WriteMarkdown(w io.Writer, r *Result, svgName string) error {
 }
 
 func writeIntro(b *strings.Builder, r *Result) {
-	fmt.Fprintf(b, "Each library ran the same %d generated cases (seed %d) through a worker on its\n", r.Cases, r.Seed)
+	fmt.Fprintf(b, "Each library ran the same generated cases (seed %d, from index 0 on, until it had\n", r.Seed)
+	fmt.Fprintf(b, "compared %d of them) through a worker on its\n", r.Cases)
 	fmt.Fprintf(b, "language's kit, in its native value model, and was compared byte for byte with\n")
 	fmt.Fprintf(b, "the reference, %s %s (%s). The contract is [canonical-json.md](canonical-json.md);\n", r.Reference.Package, r.Reference.Version, r.Reference.Adapter)
 	fmt.Fprintf(b, "a library \"diverges\" on a case when its text (or its error) is not the contract's,\n")
@@ -115,7 +116,7 @@ func matrixCell(l *Library, i int) string {
 // minimized example and both answers.
 func writeDivergences(b *strings.Builder, l *Library) {
 	fmt.Fprintf(b, "## %s\n\n", l.Name)
-	fmt.Fprintf(b, "`%s` %s (%s, %s model), %d cases in %.1fs.", l.Package, l.Version, l.Language, l.Model, l.Cases, l.Seconds)
+	fmt.Fprintf(b, "`%s` %s (%s, %s model), %d cases sent, %d compared, in %.1fs.", l.Package, l.Version, l.Language, l.Model, l.Cases, l.Agree+l.Diverge, l.Seconds)
 	if l.Error != "" {
 		fmt.Fprintf(b, " Stopped: %s.", l.Error)
 	}

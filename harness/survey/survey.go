@@ -35,7 +35,11 @@ type Config struct {
 	Reference Spec
 	// Libraries are surveyed in this order, each on the same cases.
 	Libraries []Spec
-	// Cases is the budget of generated cases per library; 0 means 20,000.
+	// Cases is how many cases each library must have compared (agreed or
+	// diverged: a case its native model cannot express does not count);
+	// 0 means 20,000. Every library is sent the same cases from index 0 on,
+	// until it has compared that many or has been sent maxSentFactor times
+	// as many.
 	Cases int
 	// Seed of the generator; every library sees the same cases.
 	Seed uint64
@@ -123,10 +127,15 @@ func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, ref adapter.Ad
 	return lr
 }
 
-// tallyCases runs the budget's cases in batches and counts each verdict.
+// maxSentFactor bounds the cases sent to a library that cannot express
+// most of them, so that the survey ends.
+const maxSentFactor = 10
+
+// tallyCases runs cases in batches and counts each verdict, until the
+// library has compared cfg.Cases of them.
 func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, p *pair, lr *Library) error {
-	for first := 0; first < cfg.Cases; first += cfg.Batch {
-		n := min(cfg.Batch, cfg.Cases-first)
+	for first := 0; lr.Agree+lr.Diverge < cfg.Cases && first < maxSentFactor*cfg.Cases; first += cfg.Batch {
+		n := min(cfg.Batch, cfg.Cases-(lr.Agree+lr.Diverge))
 		cases := make([]any, n)
 		classes := make([]gen.Classes, n)
 		for i := range cases {
