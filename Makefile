@@ -72,19 +72,23 @@ test-go:
 	go run $(STATICCHECK) ./...
 	go test ./...
 	# the packages where goroutines share state, once more under the race detector
-	go test -race ./harness/ ./harness/adapter/
+	go test -race ./harness/run/ ./harness/lane/ ./harness/adapter/
+	@echo "test-go: gofmt, vet, staticcheck, every package's tests and the race run passed"
 
 test-python: python
 	cd adapters/python && .venv/bin/python -m pytest -q
 	cd kits/python && ../../$(PY) -m pytest -q
+	@echo "test-python: the library's and the kit's tests passed"
 
 test-ts: ts
 	cd kits/ts && npm test --silent
 	cd adapters/ts && npm test --silent
+	@echo "test-ts: the kit's and the library's tests passed"
 
 test-rust:
 	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml --workspace
 	cargo test --quiet --locked --manifest-path kits/rust/Cargo.toml --features serde_json
+	@echo "test-rust: the library's, the worker's and the kit's tests passed"
 
 fixtures: python
 	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --out tests/fixtures/canonical-json-fuzz
