@@ -46,7 +46,8 @@ RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/usr/local/cargo/registry \
     make build \
  && npm --prefix adapters/ts prune --omit=dev --no-audit --no-fund \
- && adapters/python/.venv/bin/python -m compileall -q adapters/python/canonjson
+ && npm --prefix kits/ts prune --omit=dev --no-audit --no-fund \
+ && adapters/python/.venv/bin/python -m compileall -q adapters/python/canonjson kits/python/difffuzz_kit
 
 FROM debian:bookworm-slim AS runtime
 LABEL org.opencontainers.image.title="difffuzz" \
@@ -65,6 +66,13 @@ COPY --from=build /opt/difffuzz/bin/difffuzz /opt/difffuzz/bin/canonjson-worker 
 COPY --from=build /opt/difffuzz/adapters/python/.venv ./adapters/python/.venv
 COPY --from=build /opt/difffuzz/adapters/python/pyproject.toml ./adapters/python/
 COPY --from=build /opt/difffuzz/adapters/python/canonjson ./adapters/python/canonjson
+COPY --from=build /opt/difffuzz/adapters/python/canonjson_worker.py ./adapters/python/
+# The workers' kits: the venv and adapters/ts/node_modules link to them.
+COPY --from=build /opt/difffuzz/kits/python/pyproject.toml ./kits/python/
+COPY --from=build /opt/difffuzz/kits/python/difffuzz_kit ./kits/python/difffuzz_kit
+COPY --from=build /opt/difffuzz/kits/ts/package.json ./kits/ts/
+COPY --from=build /opt/difffuzz/kits/ts/dist ./kits/ts/dist
+COPY --from=build /opt/difffuzz/kits/ts/node_modules ./kits/ts/node_modules
 COPY --from=build /opt/difffuzz/adapters/ts/package.json ./adapters/ts/
 COPY --from=build /opt/difffuzz/adapters/ts/dist ./adapters/ts/dist
 COPY --from=build /opt/difffuzz/adapters/ts/node_modules ./adapters/ts/node_modules
