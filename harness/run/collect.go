@@ -161,13 +161,19 @@ func (c *collector) status(lanes []*lane.Lane, final bool) {
 		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), procstat.CurrentRSS()>>20, strings.Join(lat, ", "))
 }
 
-// absentSummary is the status line's note of inexpressible cases, "" if none.
+// absentSummary is the status line's note of inexpressible cases, by
+// adapter and edge class, "" if none.
 func (c *collector) absentSummary() string {
 	var parts []string
 	for ai, n := range c.absentN {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", c.names[ai], n))
+		if n == 0 {
+			continue
 		}
+		var byClass []string
+		for _, cc := range classCounts(&c.inexpressible[ai], false) {
+			byClass = append(byClass, fmt.Sprintf("%s %d", cc.Class, cc.Cases))
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", c.names[ai], n, strings.Join(byClass, ", ")))
 	}
 	if len(parts) == 0 {
 		return ""

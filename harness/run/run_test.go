@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/corpus"
@@ -165,4 +166,36 @@ func TestDigestFirstFindingsCarryText(t *testing.T) {
 			t.Errorf("the saved texts are equal: %q", e.Outcomes[0].Canonical)
 		}
 	}
+}
+
+// A native worker's inexpressible answers are never compared nor counted
+// as divergences: they are counted per adapter and edge class, in the
+// status line, the summary and the report.
+func TestInexpressibleCountedNotCompared(t *testing.T) {
+	var out, errb bytes.Buffer
+	cfg := Config{Adapters: specs(t, "native"), Workers: 1, Cases: 3000, Seed: 3, CorpusDir: t.TempDir(), MinimizeTime: -1,
+		StatusEvery: time.Millisecond, Stdout: &out, Stderr: &errb}
+	rep, code := Run(context.Background(), cfg)
+	if code != triage.ExitOK || rep.Divergences != 0 {
+		t.Fatalf("exit %d, %d divergences: a native model's gaps are not divergences\n%s", code, rep.Divergences, out.String())
+	}
+	fake := rep.Adapters[1]
+	classes := map[string]uint64{}
+	for _, c := range fake.InexpressibleByClass {
+		classes[c.Class] = c.Cases
+	}
+	if fake.Inexpressible == 0 || classes["duplicate-key"] == 0 || classes["lone-surrogate"] == 0 {
+		t.Errorf("inexpressible %d by class %v: want duplicate keys and lone surrogates among them", fake.Inexpressible, classes)
+	}
+	if rep.Adapters[0].Inexpressible != 0 {
+		t.Errorf("the exact Go adapter has %d inexpressible cases", rep.Adapters[0].Inexpressible)
+	}
+	if !strings.Contains(out.String(), "cannot express") || !strings.Contains(errb.String(), "inexpressible: fake ") {
+		t.Errorf("summary or status line does not show the inexpressible cases:\n%s\n%s", out.String(), lastLines(errb.String(), 5))
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
