@@ -222,7 +222,7 @@ func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 // timings is how many times each implementation times itself; the median
 // is its cost, so that one disturbed timing (another process, a collection)
 // does not move the limit.
-const timings = 3
+const timings = 5
 
 // timeImpl calibrates with one round, then takes the median of timings
 // timings of about 0.7 seconds' worth each, for each of its figures.
