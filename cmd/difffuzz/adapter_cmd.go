@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/config"
 	"difffuzz/harness/conform"
 	"difffuzz/harness/triage"
+	"difffuzz/internal/adapterfile"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
@@ -84,7 +84,7 @@ func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec adapter.Spec
 // resolveWorker finds the worker to check: the config's adapter of that
 // name, or else a command line whose program exists.
 func resolveWorker(configPath, arg string) (adapter.Spec, error) {
-	f, err := config.Load(configPath)
+	f, err := adapterfile.Load(configPath)
 	if err != nil {
 		return adapter.Spec{}, err
 	}

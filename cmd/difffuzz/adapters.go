@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/config"
+	"difffuzz/internal/adapterfile"
 )
 
 // adapterFlags are the flags every subcommand shares to choose adapters.
@@ -38,7 +38,7 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 
 // specs resolves the flags into the run's adapters.
 func (a *adapterFlags) specs() ([]adapter.Spec, error) {
-	f, err := config.Load(a.config)
+	f, err := adapterfile.Load(a.config)
 	if errors.Is(err, fs.ErrNotExist) {
 		abs, _ := filepath.Abs(a.config)
 		return nil, fmt.Errorf("no adapter config at %s: run difffuzz from the repository's root, or name the file with -config FILE", abs)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -113,5 +114,31 @@ func TestYourSDKExamplesAreTheFiles(t *testing.T) {
 		if n := strings.Count(string(file), "\n"); n >= 20 {
 			t.Errorf("%s has %d lines, want under 20", path, n)
 		}
+	}
+}
+
+// At a terminal with no FILE, check says it is reading cases from it,
+// instead of waiting in silence. util-linux's script gives it a terminal.
+func TestCheckAtATerminalSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	scriptCmd, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to make a terminal")
+	}
+	bin := binary(t)
+	cmd := exec.Command(scriptCmd, "-qec", bin+" check -config ../../difffuzz.toml -adapters go,go-worker", "/dev/null")
+	cmd.Stdin = strings.NewReader("") // EOF at once: Ctrl-D at the terminal
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "reading cases from the terminal") || !strings.Contains(string(out), "no case: the input is empty") {
+		t.Errorf("output %q: want the terminal hint, then the empty-input error", out)
+	}
+	// Piped input gets no hint.
+	var errb strings.Builder
+	pipe := exec.Command(bin, "check", "-config", "../../difffuzz.toml", "-adapters", "go,go-worker")
+	pipe.Stdin, pipe.Stderr = strings.NewReader(`{"tool_name":"t","args":{}}`+"\n"), &errb
+	if err := pipe.Run(); err != nil || strings.Contains(errb.String(), "terminal") {
+		t.Errorf("piped check: %v, stderr %q", err, errb.String())
 	}
 }

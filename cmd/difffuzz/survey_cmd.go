@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/config"
 	"difffuzz/harness/survey"
 	"difffuzz/harness/triage"
+	"difffuzz/internal/adapterfile"
 )
 
 // survey is "difffuzz survey": every library of survey/survey.toml against
@@ -62,7 +62,7 @@ func (c *CLI) survey(ctx context.Context, args []string) int {
 
 // surveySpecs reads the libraries, all of them or those named in only.
 func surveySpecs(path, only string) ([]survey.Spec, error) {
-	f, err := config.Load(path)
+	f, err := adapterfile.Load(path)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func surveySpecs(path, only string) ([]survey.Spec, error) {
 
 // specNamed is one adapter of a config file.
 func specNamed(path, name string) (survey.Spec, error) {
-	f, err := config.Load(path)
+	f, err := adapterfile.Load(path)
 	if err != nil {
 		return survey.Spec{}, err
 	}

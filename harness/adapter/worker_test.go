@@ -29,7 +29,15 @@ func start(t *testing.T, argv []string) *adapter.Worker {
 }
 
 func TestWorkerAnswersLikeInProcess(t *testing.T) {
-	w := start(t, testworker.Command(t, "ok"))
+	for _, mode := range []string{"ok", "v1"} {
+		t.Run(mode, func(t *testing.T) { answersLikeInProcess(t, mode) })
+	}
+}
+
+// answersLikeInProcess holds a worker to the in-process Go; a version 1
+// worker (no model in its hello) is still spoken to.
+func answersLikeInProcess(t *testing.T, mode string) {
+	w := start(t, testworker.Command(t, mode))
 	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), canonjson.Object{}, tcase("\xed\xa0\x80")}
 	out := make([]wire.Result, len(cases))
 	if err := w.Run(context.Background(), cases, out); err != nil {
@@ -41,8 +49,9 @@ func TestWorkerAnswersLikeInProcess(t *testing.T) {
 			t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
 		}
 	}
-	if h := w.Hello(); h.Name != "fakeworker-ok" || h.Protocol != wire.ProtocolVersion {
-		t.Errorf("hello = %+v", h)
+	want := map[string]int{"ok": wire.ProtocolVersion, "v1": 1}[mode]
+	if h := w.Hello(); h.Name != "fakeworker-"+mode || h.Protocol != want {
+		t.Errorf("hello = %+v, want protocol %d", h, want)
 	}
 }
 

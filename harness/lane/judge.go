@@ -38,10 +38,11 @@ func Open(ctx context.Context, specs []adapter.Spec, log io.Writer) (*Lane, erro
 // inputs (a bug report's 10 MB case) go alone and no frame nears the cap.
 const maxBatchText = 4 << 20
 
-// maxJudgeBatch is how many cases one-shot work sends a batch.
-const maxJudgeBatch = 256
+// DefaultBatch is how many cases a batch holds: the fuzzing run's default
+// and what one-shot work sends at most; defined here alone.
+const DefaultBatch = 256
 
-// Judge runs cases through every adapter, up to maxJudgeBatch (and
+// Judge runs cases through every adapter, up to DefaultBatch (and
 // maxBatchText bytes) a batch, with text.
 func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
 	out := make([]Judged, 0, len(cases))
@@ -70,7 +71,7 @@ func batchLen(cases []any) int {
 	size := 0
 	for i, c := range cases {
 		size += len(canonjson.AppendText(nil, c))
-		if i == maxJudgeBatch || i > 0 && size > maxBatchText {
+		if i == DefaultBatch || i > 0 && size > maxBatchText {
 			return i
 		}
 	}

@@ -16,13 +16,14 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 )
 
 // Defaults of Config's zero values, defined here alone (the CLI's flags show
 // them).
 const (
-	DefaultBatch        = 256
+	DefaultBatch        = lane.DefaultBatch
 	DefaultCorpus       = "corpus"
 	DefaultMinimizeTime = 10 * time.Second
 	DefaultStatusEvery  = time.Second

@@ -19,6 +19,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/lane"
 )
 
 // Spec is one adapter of the survey: a library's worker, or the reference.
@@ -59,7 +60,7 @@ type Config struct {
 // Defaults of Config's zero values.
 const (
 	DefaultCases        = 20000
-	DefaultBatch        = 256
+	DefaultBatch        = lane.DefaultBatch
 	DefaultMinimizeTime = 10 * time.Second
 )
 

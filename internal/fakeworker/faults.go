@@ -175,8 +175,11 @@ func (t *tamper) frame(body []byte) []byte {
 		return wire.Raw(body)
 	}
 	if m.Type == wire.TypeHello {
-		if t.mode == "bad-hello" {
+		switch t.mode {
+		case "bad-hello":
 			m.Hello.Protocol = 99
+		case "v1":
+			m.Hello.Protocol, m.Hello.Model, m.Hello.Inexpressible = 1, "", nil
 		}
 		f, _ := t.enc.Hello(m.Hello)
 		return f

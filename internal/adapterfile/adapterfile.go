@@ -1,7 +1,7 @@
-// Package config reads difffuzz.toml, the file that declares the adapters a
+// Package adapterfile reads difffuzz.toml, the file that declares the adapters a
 // run can use, so that adding, removing or replacing an implementation is a
 // config edit and not a change to the driver.
-package config
+package adapterfile
 
 import (
 	"bytes"
