@@ -58,7 +58,7 @@ func holds(v any, reason string) bool {
 		return reason == wire.ReasonNonFinite && (math.IsNaN(v) || math.IsInf(v, 0))
 	case string:
 		return reason == wire.ReasonLoneSurrogate && !utf8.ValidString(v)
-	case wire.Unsupported:
+	case wire.Unsupported, []byte:
 		return reason == wire.ReasonUnsupported
 	case []any:
 		return slices.ContainsFunc(v, func(x any) bool { return holds(x, reason) })

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	canonjson "difffuzz/adapters/go"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func input(v any) any {
@@ -152,5 +154,31 @@ func TestWriteKeepsTheLowestIndex(t *testing.T) {
 	write(2, 5)
 	if got := index(); got != 391 {
 		t.Errorf("index %d after a higher index and another seed, want 391 kept", got)
+	}
+}
+
+// An input extended JSON cannot write (a non-string key, bin data) is kept
+// losslessly, and read back as it was.
+func TestOutOfModelInputRoundTrip(t *testing.T) {
+	in := canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.RawObject{
+		{Key: int64(1), Value: []byte{0xff}}, {Key: "a", Value: int64(2)}}}}
+	if Representable(in) {
+		t.Fatal("a non-string key counted as representable")
+	}
+	dir := t.TempDir()
+	path, err := Write(dir, &Entry{Input: in, Kind: "divergence", Signature: "rejection: x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `"input": null`) || !strings.Contains(string(data), `"input_text": "{\"tool_name\":\"t\",\"args\":{1:`) {
+		t.Errorf("entry text:\n%s", data)
+	}
+	e, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, e.Input); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
 	}
 }

@@ -1,17 +1,28 @@
 package corpus
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/big"
 	"strconv"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/wire"
 )
 
-// Marshal renders the entry as extended JSON, one field a line.
+// Marshal renders the entry as extended JSON, one field a line. An input
+// that extended JSON cannot write (a non-string key, bin data) is kept
+// losslessly as base64 msgpack in "input_msgpack", with "input" null and a
+// rendering for people in "input_text".
 func (e *Entry) Marshal() []byte {
 	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion) + ",\n  \"input\": ")
-	b = canonjson.AppendText(b, e.Input)
+	if raw, ok := rawInput(e.Input); ok {
+		b = append(b, "null"...)
+		b = field(b, "input_msgpack", raw)
+		b = field(b, "input_text", string(canonjson.AppendText(nil, e.Input)))
+	} else {
+		b = canonjson.AppendText(b, e.Input)
+	}
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signature)
 	if e.Generated {
@@ -71,6 +82,13 @@ func Unmarshal(data []byte) (*Entry, error) {
 	if e.Input == nil && !has(obj, "input") {
 		return nil, errNoInput
 	}
+	if raw, ok := lookup(obj, "input_msgpack").(string); ok {
+		v, err := decodeRaw(raw)
+		if err != nil {
+			return nil, fmt.Errorf("input_msgpack: %w", err)
+		}
+		e.Input = v
+	}
 	e.Kind, _ = lookup(obj, "kind").(string)
 	e.Signature, _ = lookup(obj, "signature").(string)
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
@@ -119,4 +137,46 @@ func has(obj canonjson.Object, key string) bool {
 		}
 	}
 	return false
+}
+
+// Representable reports whether extended JSON can write v: it holds no map
+// with a non-string key, no bin data and no other value outside the model.
+func Representable(v any) bool {
+	switch v := v.(type) {
+	case canonjson.RawObject, []byte, wire.Unsupported:
+		return false
+	case []any:
+		for _, x := range v {
+			if !Representable(x) {
+				return false
+			}
+		}
+	case canonjson.Object:
+		for _, m := range v {
+			if !Representable(m.Value) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rawInput is v's lossless form when extended JSON cannot write it.
+func rawInput(v any) (string, bool) {
+	if Representable(v) {
+		return "", false
+	}
+	data, err := wire.EncodeValue(v)
+	if err != nil {
+		return "", false // written as text, visibly invalid, rather than lost
+	}
+	return base64.StdEncoding.EncodeToString(data), true
+}
+
+func decodeRaw(s string) (any, error) {
+	data, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	return wire.DecodeValue(data)
 }

@@ -163,6 +163,8 @@ const (
 	oodLoneSurrogate
 	oodDuplicateKey
 	oodTooDeep
+	oodNonStringKey
+	oodUnsupported
 	oodBadEnvelope
 	oodKinds = iota - 1
 )
@@ -178,6 +180,8 @@ const (
 	featLoneValue // a string value with a lone surrogate
 	featLoneKey   // a key with a lone surrogate
 	featDuplicate // a key equal to another key of the same object
+	featRawKey    // a key that is not a string
+	featBin       // a bin value
 )
 
 // Bad-envelope variants (see badEnvelope); some of them drop the tool
@@ -335,6 +339,10 @@ func (s *state) outOfDomain(k oodKind, bad int, args any, tool *string, envDupli
 		}
 	case oodTooDeep:
 		args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
+	case oodNonStringKey:
+		args = s.inject(args, 2, featRawKey, 0)
+	case oodUnsupported:
+		args = s.inject(args, 2, featBin, 0)
 	}
 	return args, envDuplicate
 }
@@ -461,7 +469,7 @@ func (s *state) inject(c any, level int, f feature, target int) any {
 // chain's depth adapts to where it lands).
 func featureDepth(f feature) int {
 	switch f {
-	case featWide, featKeyOrder, featLoneKey, featDuplicate:
+	case featWide, featKeyOrder, featLoneKey, featDuplicate, featRawKey:
 		return 1
 	}
 	return 0
@@ -499,6 +507,11 @@ func (s *state) insert(c any, level int, f feature, target int) any {
 			k = s.loneString()
 			s.at(n, i, level, false)
 			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
+		case f == featRawKey:
+			s.at(n, i, level, true)
+			k := s.nonStringKey()
+			s.at(n, i, level, false)
+			return rawWithKeyAt(c, i, k, s.scalar())
 		case f == featDuplicate && len(c) > 0:
 			j := s.intn(len(c))
 			k = c[j].Key
@@ -575,6 +588,14 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		k := s.loneString()
 		s.at(1, 0, level, false)
 		return canonjson.Object{{Key: k, Value: s.scalar()}}
+	case featRawKey:
+		s.container(level, 1)
+		s.at(1, 0, level, true)
+		k := s.nonStringKey()
+		s.at(1, 0, level, false)
+		return canonjson.RawObject{{Key: k, Value: s.scalar()}}
+	case featBin:
+		return s.binValue()
 	case featDuplicate:
 		s.container(level, 2)
 		s.at(2, 0, level, true)
@@ -780,10 +801,16 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	case badToolContainer:
 		return envelope(s.array(2, s.intn(3)), args)
 	case badArgsArray:
-		o, _ := args.(canonjson.Object)
-		a := make([]any, len(o))
-		for i := range o {
-			a[i] = o[i].Value
+		var a []any
+		switch o := args.(type) {
+		case canonjson.Object:
+			for _, m := range o {
+				a = append(a, m.Value)
+			}
+		case canonjson.RawObject: // the non-string key goes: keep it as an element
+			for _, m := range o {
+				a = append(a, canonjson.RawObject{m})
+			}
 		}
 		s.container(2, len(a))
 		return envelope(tool, a)
@@ -815,4 +842,48 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 
 func envelope(tool, args any) canonjson.Object {
 	return canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+}
+
+// nonStringKey draws a map key that is not a string, as msgpack can send:
+// mostly a small integer (what a map[int] or a JavaScript array index
+// would be), sometimes a negative one, a float, a bool or null. It records
+// ClassNonStringKey at the current location.
+func (s *state) nonStringKey() any {
+	s.hit(ClassNonStringKey)
+	switch r := s.intn(16); {
+	case r < 10:
+		return int64(s.small(100))
+	case r < 12:
+		return -int64(s.between(1, 1000))
+	case r < 14:
+		return float64(s.small(10)) + 0.5
+	case r == 14:
+		return s.oneIn(2)
+	}
+	return nil
+}
+
+// binValue draws bin data, a value outside the model, and records
+// ClassUnsupported at the current location.
+func (s *state) binValue() []byte {
+	s.hit(ClassUnsupported)
+	b := make([]byte, s.small(8))
+	for i := range b {
+		b[i] = byte(s.u64())
+	}
+	return b
+}
+
+// rawWithKeyAt is o with a member of key k (not a string) inserted at i:
+// a RawObject, the model's map with non-string keys.
+func rawWithKeyAt(o canonjson.Object, i int, k, v any) canonjson.RawObject {
+	r := make(canonjson.RawObject, 0, len(o)+1)
+	for _, m := range o[:i] {
+		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+	}
+	r = append(r, canonjson.RawMember{Key: k, Value: v})
+	for _, m := range o[i:] {
+		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+	}
+	return r
 }

@@ -66,6 +66,11 @@ const (
 	// ClassBadEnvelope (out of domain): the top level is not exactly
 	// {"tool_name": string, "args": object}.
 	ClassBadEnvelope
+	// ClassNonStringKey (out of domain): a map with a key that is not a
+	// string (an integer, a float, a bool, null), as msgpack can send.
+	ClassNonStringKey
+	// ClassUnsupported (out of domain): a value outside the model, bin data.
+	ClassUnsupported
 
 	classEnd
 )
@@ -73,7 +78,7 @@ const (
 // OutOfDomainClasses is the union of the classes whose cases the spec
 // rejects; a case carrying any of them must get an error from every
 // implementation.
-const OutOfDomainClasses = ClassLoneSurrogate | ClassDuplicateKey | ClassTooDeep | ClassBadEnvelope
+const OutOfDomainClasses = ClassLoneSurrogate | ClassDuplicateKey | ClassTooDeep | ClassBadEnvelope | ClassNonStringKey | ClassUnsupported
 
 // AllClasses is the union of every defined class.
 const AllClasses = classEnd - 1
@@ -100,6 +105,8 @@ var classNames = [...]string{
 	"duplicate-key",
 	"too-deep",
 	"bad-envelope",
+	"non-string-key",
+	"unsupported",
 }
 
 // List returns every class as a single-bit value, in the stable order

@@ -141,6 +141,8 @@ var applicable = func() (a [numClasses]Contexts) {
 		ClassDuplicateKey:  ctxPairKey,
 		ClassTooDeep:       ctxDepthClass,
 		ClassBadEnvelope:   ctxCompany,
+		ClassNonStringKey:  ctxSizes | ctxPos | ctxDepths | 1<<CtxKey | ctxCompany,
+		ClassUnsupported:   ctxScalar,
 	} {
 		a[bits.TrailingZeros64(uint64(c))] = set
 	}

@@ -3,6 +3,7 @@ package gen
 import (
 	"math/big"
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -80,6 +81,10 @@ func oodOf(c Classes) oodKind {
 		return oodDuplicateKey
 	case ClassTooDeep:
 		return oodTooDeep
+	case ClassNonStringKey:
+		return oodNonStringKey
+	case ClassUnsupported:
+		return oodUnsupported
 	}
 	return oodBadEnvelope
 }
@@ -120,6 +125,7 @@ const (
 	occContainer         // empty, wide
 	occDeepest           // deep, near-limit, too-deep: the deepest container
 	occNone              // args-first, bad-envelope: the envelope carries it
+	occRawKey            // non-string-key: a key that is not a string
 )
 
 func occOf(c Classes) occKind {
@@ -128,6 +134,8 @@ func occOf(c Classes) occKind {
 		return occString
 	case ClassProtoKey:
 		return occKey
+	case ClassNonStringKey:
+		return occRawKey
 	case ClassDuplicateKey, ClassKeyOrder:
 		return occPair
 	case ClassEmpty, ClassWide:
@@ -148,22 +156,33 @@ func (s *state) directed(cell Cell, p *probe, args any) any {
 	switch {
 	case p.occurrence == occNone:
 	case p.level == 2:
-		o = s.holder(p).(canonjson.Object)
+		h := s.holder(p)
+		if raw, ok := h.(canonjson.RawObject); ok { // args itself has the non-string key
+			if cell.Context == CtxCombined {
+				s.at(len(raw)+1, len(raw), 2, false)
+				raw = append(raw, canonjson.RawMember{Key: "p" + fillerKeys[len(raw)%maxProbe], Value: s.combinedValue(cell)})
+			}
+			return raw
+		}
+		o = h.(canonjson.Object)
 	default:
 		path := s.path(s.holder(p), p.level)
 		o = insertAt(o, s.intn(len(o)+1), canonjson.Member{Key: s.argKey(o), Value: path})
 	}
 	if cell.Context == CtxCombined {
 		s.at(len(o)+1, len(o), 2, false)
-		var v any
-		if cell.Class == ClassSpecialFloat {
-			v = s.bigInt()
-		} else {
-			v = s.specialFloat()
-		}
-		o = insertAt(o, len(o), canonjson.Member{Key: s.argKey(o), Value: v})
+		o = insertAt(o, len(o), canonjson.Member{Key: s.argKey(o), Value: s.combinedValue(cell)})
 	}
 	return o
+}
+
+// combinedValue is the other class a "combined" cell's case carries: a
+// special float, or for that class itself a big integer.
+func (s *state) combinedValue(cell Cell) any {
+	if cell.Class == ClassSpecialFloat {
+		return s.bigInt()
+	}
+	return s.specialFloat()
 }
 
 // argKey returns a key for a new member of args.
@@ -184,7 +203,7 @@ func (s *state) plan(cell Cell) probe {
 	switch p.occurrence {
 	case occString:
 		p.key = s.oneIn(2)
-	case occKey, occPair:
+	case occKey, occPair, occRawKey:
 		p.key = true
 	}
 	switch cell.Context {
@@ -222,7 +241,7 @@ func (s *state) plan(cell Cell) probe {
 	case CtxChunkEdge:
 		p.edge = true
 	}
-	if p.occurrence == occPair || p.occurrence == occKey {
+	if p.occurrence == occPair || p.occurrence == occKey || p.occurrence == occRawKey {
 		p.key = true
 	}
 	if p.occurrence == occPair {
@@ -348,6 +367,9 @@ func (s *state) holder(p *probe) any {
 	case occKey:
 		s.hit(ClassProtoKey)
 		o[p.pos].Key = protoKeys[s.intn(len(protoKeys))]
+	case occRawKey:
+		k, v := s.nonStringKey(), o[p.pos].Value
+		return rawWithKeyAt(slices.Delete(o, p.pos, p.pos+1), p.pos, k, v)
 	default:
 		if p.key {
 			o[p.pos].Key = s.occurrenceString(p)
@@ -431,6 +453,8 @@ func (s *state) number(c Classes) any {
 		return s.int53()
 	case ClassInt64:
 		return s.int64Edge()
+	case ClassUnsupported:
+		return s.binValue()
 	}
 	if s.oneIn(4) {
 		return s.hugeInt()

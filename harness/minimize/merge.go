@@ -174,6 +174,15 @@ func (m *merger) rebuild(id int32) any {
 	if !m.dirty[id] || n.n == 0 && !isContainer(n.v) {
 		return n.v
 	}
+	if raw, ok := n.v.(canonjson.RawObject); ok && !m.array[id] {
+		out := make(canonjson.RawObject, 0, n.n)
+		for j := range n.n {
+			if ch := n.first + j; m.op[ch] != opDeleted {
+				out = append(out, canonjson.RawMember{Key: raw[j].Key, Value: m.rebuild(ch)})
+			}
+		}
+		return out
+	}
 	o, isObject := n.v.(canonjson.Object)
 	if !isObject || m.array[id] {
 		out := make([]any, 0, n.n)

@@ -565,7 +565,17 @@ func TestErrorCodes(t *testing.T) {
 		{gen.ClassLoneSurrogate, canonjson.CodeLoneSurrogate, 30, func(v any) bool {
 			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
 		}},
-		{gen.ClassTooDeep, canonjson.CodeTooDeep, 40, func(v any) bool {
+		// A map with a non-string key is minimized inside too: one member
+		// is left, the key as it was (only string keys are edited).
+		{gen.ClassNonStringKey, canonjson.CodeNonStringKey, 30, func(v any) bool {
+			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":{-1000:0}}}`)
+		}},
+		{gen.ClassUnsupported, canonjson.CodeUnsupported, 30, func(v any) bool {
+			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":<unsupported []uint8>}}`)
+		}},
+		// 42 rounds on the generator's first case of this class over 1000
+		// bytes since issue 14's generator.
+		{gen.ClassTooDeep, canonjson.CodeTooDeep, 45, func(v any) bool {
 			// 511 nested arrays inside args, nothing else.
 			return len(canonjson.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
 		}},

@@ -102,7 +102,7 @@ func (t *tree) candidates() int {
 		}
 		t.hoists(id)
 		switch v := n.v.(type) {
-		case []any, canonjson.Object:
+		case []any, canonjson.Object, canonjson.RawObject:
 			if !t.env || id != 0 {
 				t.ranges(id)
 			}
@@ -122,7 +122,7 @@ func (t *tree) candidates() int {
 				t.numberSteps(id, v)
 			}
 		}
-		if n.keySize > 0 && (!t.env || n.parent != 0) {
+		if n.keySize > 0 && !n.rawKey && (!t.env || n.parent != 0) {
 			t.stringSteps(id, t.keyOf(id), true, 1)
 		}
 	}
@@ -381,7 +381,7 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 
 func isContainer(v any) bool {
 	switch v.(type) {
-	case []any, canonjson.Object:
+	case []any, canonjson.Object, canonjson.RawObject:
 		return true
 	}
 	return false
@@ -411,6 +411,8 @@ func (t *tree) apply(c *cand) any {
 			return t.replaceAt(c.node, cut(v, int(c.a), int(c.b), keep))
 		case canonjson.Object:
 			return t.replaceAt(c.node, canonjson.Object(cut(v, int(c.a), int(c.b), keep)))
+		case canonjson.RawObject:
+			return t.replaceAt(c.node, canonjson.RawObject(cut(v, int(c.a), int(c.b), keep)))
 		}
 	}
 	if !c.key {
@@ -621,7 +623,7 @@ func (t *tree) groupSteps() {
 	}
 	for id := range int32(len(t.nodes)) {
 		n := &t.nodes[id]
-		if n.keySize > 2 && (!t.env || n.parent != 0) {
+		if n.keySize > 2 && !n.rawKey && (!t.env || n.parent != 0) {
 			note(t.keyOf(id), copyOf{id, true})
 		}
 		if s, ok := n.v.(string); ok && s != "" && t.allowed(id, "") {

@@ -22,7 +22,10 @@ type node struct {
 	weight    int   // v's complexity: the tie-breaker between equal sizes
 	keySize   int   // for an object member: its key's text length, quotes included
 	keyWeight int
-	start     int // offset of v's text in the whole value's text
+	// rawKey marks a member of a map with a non-string key: its key is kept
+	// as it is (only string keys are edited), the member may still go.
+	rawKey bool
+	start  int // offset of v's text in the whole value's text
 }
 
 // tree is the breadth-first index of the current value plus the scratch
@@ -97,13 +100,18 @@ func (t *tree) build(v any, env bool) {
 				ks, kw := stringMeasure(m.Key)
 				t.nodes = append(t.nodes, node{v: m.Value, parent: int32(i), index: int32(j), keySize: ks, keyWeight: kw})
 			}
+		case canonjson.RawObject:
+			for j, m := range c {
+				ks := len(canonjson.AppendText(nil, m.Key))
+				t.nodes = append(t.nodes, node{v: m.Value, parent: int32(i), index: int32(j), keySize: ks, keyWeight: 1, rawKey: true})
+			}
 		}
 		t.nodes[i].first, t.nodes[i].n = first, int32(len(t.nodes))-first
 	}
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		n := &t.nodes[i]
 		switch n.v.(type) {
-		case []any, canonjson.Object:
+		case []any, canonjson.Object, canonjson.RawObject:
 			n.size, n.weight = 2+max(0, int(n.n)-1), 0
 			for _, c := range t.nodes[n.first : n.first+n.n] {
 				n.size += c.size + memberExtra(c)
@@ -329,6 +337,10 @@ func (t *tree) replaceAt(id int32, nv any) any {
 			nv = d
 		case canonjson.Object:
 			d := append(canonjson.Object(nil), c...)
+			d[n.index].Value = nv
+			nv = d
+		case canonjson.RawObject:
+			d := append(canonjson.RawObject(nil), c...)
 			d[n.index].Value = nv
 			nv = d
 		}

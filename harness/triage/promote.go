@@ -23,6 +23,10 @@ func Promote(path, category, list string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "difffuzz promote: %v\n", err)
 		return ExitSetup
 	}
+	if !corpus.Representable(e.Input) {
+		fmt.Fprintf(stderr, "difffuzz promote: %s: the golden fixtures are extended JSON, which cannot write this input (a non-string key or bin data); keep it in corpus/seed/ instead\n", path)
+		return ExitSetup
+	}
 	if category == "" {
 		category = "regression"
 		if sigs, err := compare.SplitSignatures(e.Signature); err == nil && len(sigs) > 0 {

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
+
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
@@ -74,6 +76,22 @@ func encodeValue(e *msgpack.Encoder, v any, depth int) error {
 			}
 		}
 		return nil
+	case canonjson.RawObject:
+		// A map with a key that is not a string: the non_string_key cases.
+		if err := e.EncodeMapLen(len(v)); err != nil {
+			return err
+		}
+		for _, m := range v {
+			if err := encodeValue(e, m.Key, depth+1); err != nil {
+				return err
+			}
+			if err := encodeValue(e, m.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []byte:
+		return e.EncodeBytes(v) // bin: the unsupported_value cases
 	}
 	return fmt.Errorf("cannot encode %T", v)
 }
@@ -186,10 +204,13 @@ func (vd *valueDecoder) value(depth int) (any, error) {
 		}
 		return s, err
 	case msgpcode.IsBin(c):
-		if err := vd.d.Skip(); err != nil {
-			return nil, err
+		// Bin data is outside the model; it is kept as []byte (which every
+		// implementation must reject) so that the case can be sent again.
+		b, err := vd.d.DecodeBytes()
+		if b == nil && err == nil {
+			b = []byte{}
 		}
-		return Unsupported{"bin value"}, nil
+		return b, err
 	case msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32:
 		return vd.array(depth)
 	case msgpcode.IsFixedMap(c) || c == msgpcode.Map16 || c == msgpcode.Map32:
@@ -320,3 +341,27 @@ func decodeBig(payload []byte) any {
 
 // errNotMap is returned for a frame that is valid msgpack but not a map.
 var errNotMap = errors.New("frame is not a msgpack map")
+
+// EncodeValue is one value in the protocol's msgpack, as a case travels:
+// the lossless form of any case, for a corpus entry whose input extended
+// JSON cannot write (a non-string key, bin data).
+func EncodeValue(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := encodeValue(msgpack.NewEncoder(&buf), v, 1); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// DecodeValue reads one value written by EncodeValue (or by any worker's
+// encoder), exactly as a worker decodes a case.
+func DecodeValue(data []byte) (any, error) {
+	r := bytes.NewReader(data)
+	d := msgpack.NewDecoder(r)
+	vd := valueDecoder{d: d, remaining: r.Len}
+	v, err := vd.value(1)
+	if err == nil && r.Len() != 0 {
+		err = fmt.Errorf("%d trailing bytes after the value", r.Len())
+	}
+	return v, err
+}

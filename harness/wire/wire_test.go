@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	canonjson "difffuzz/adapters/go"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func big10(s string) *big.Int { b, _ := new(big.Int).SetString(s, 10); return b }
@@ -60,7 +62,7 @@ func TestOutOfModelValues(t *testing.T) {
 		body []byte // one msgpack value
 		want string // what the decoded case is
 	}{
-		{"bin", []byte{0xc4, 0x01, 0x00}, "wire.Unsupported"},
+		{"bin", []byte{0xc4, 0x01, 0x00}, "[]byte"},
 		{"unknown ext", []byte{0xd4, 0x09, 0x00}, "wire.Unsupported"},
 		{"bad big int", []byte{0xd5, 0x01, '0', '1'}, "wire.Unsupported"},
 		{"odd utf16", []byte{0xd4, 0x02, 0x00}, "wire.Unsupported"},
@@ -88,8 +90,35 @@ func typeName(v any) string {
 		return "canonjson.RawObject"
 	case float64:
 		return "float64"
+	case []byte:
+		return "[]byte"
 	}
 	return "other"
+}
+
+// The values outside the model survive EncodeValue and DecodeValue, so a
+// corpus entry can hold them: a non-string key, bin data, both nested.
+func TestOutOfModelRoundTrip(t *testing.T) {
+	for _, v := range []any{
+		canonjson.RawObject{{Key: int64(1), Value: []byte{0, 1}}, {Key: "a", Value: []any{true, nil}}},
+		canonjson.Object{{Key: "args", Value: canonjson.RawObject{{Key: int64(-7), Value: 1.5}}}},
+		[]any{[]byte{}, "x"},
+	} {
+		data, err := EncodeValue(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeValue(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(v, got); diff != "" {
+			t.Errorf("round trip (-want +got):\n%s", diff)
+		}
+	}
+	if _, err := DecodeValue([]byte{0x01, 0x02}); err == nil {
+		t.Errorf("trailing bytes accepted")
+	}
 }
 
 func TestHostileFrames(t *testing.T) {

@@ -32,8 +32,9 @@ type Inexpressible struct {
 // Exact is the lossless model, the one the project's own implementation
 // takes: canonjson.Object (members in order, duplicates kept),
 // canonjson.RawObject for a map with a non-string key, int64 and *big.Int,
-// float64, strings in WTF-8 (lone surrogates kept), wire.Unsupported for a
-// value outside the model. Cases pass through as decoded.
+// float64, strings in WTF-8 (lone surrogates kept), []byte for bin data and
+// wire.Unsupported for another value outside the model. Cases pass through
+// as decoded.
 var Exact Model = exact{}
 
 type exact struct{}
@@ -108,6 +109,8 @@ func (m native) value(v any) (any, *Inexpressible) {
 		return nil, &Inexpressible{wire.ReasonNonStringKey, "a map with a non-string key cannot be a map[string]any"}
 	case wire.Unsupported:
 		return nil, &Inexpressible{wire.ReasonUnsupported, v.Reason}
+	case []byte:
+		return nil, &Inexpressible{wire.ReasonUnsupported, "bin data is not in what encoding/json decodes"}
 	}
 	return nil, &Inexpressible{wire.ReasonUnsupported, fmt.Sprintf("a %T is not in the model", v)}
 }

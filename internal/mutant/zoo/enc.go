@@ -166,7 +166,7 @@ func (e *Enc) walk(v any, level int) error {
 	}
 	ms, ok := membersOf(v)
 	if !ok {
-		if _, ok := v.(wire.Unsupported); ok && e.NullUnsupported {
+		if outside(v) && e.NullUnsupported {
 			return nil
 		}
 		return reject(canonjson.CodeUnsupported)
@@ -358,7 +358,7 @@ func (e *Enc) write(dst []byte, v any, level int) ([]byte, error) {
 		v = e.Rewrite(v)
 	}
 	switch x := v.(type) {
-	case nil, wire.Unsupported: // Unsupported only with NullUnsupported
+	case nil, wire.Unsupported, []byte: // outside the model only with NullUnsupported
 		return append(dst, "null"...), nil
 	case bool:
 		return strconv.AppendBool(dst, x), nil
@@ -564,4 +564,14 @@ func (l Layout) Append(dst []byte, x float64) []byte {
 		dst = append(dst, '0')
 	}
 	return strconv.AppendInt(dst, int64(e), 10)
+}
+
+// outside reports whether v is a value outside the model as a worker
+// decodes one: bin data, or another wire value it cannot hold.
+func outside(v any) bool {
+	switch v.(type) {
+	case wire.Unsupported, []byte:
+		return true
+	}
+	return false
 }
