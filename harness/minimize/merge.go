@@ -40,6 +40,7 @@ type merger struct {
 type patch struct {
 	lo, hi int32
 	r      rune
+	rep    int32 // how many r to put (0 means 1)
 	put    bool
 }
 
@@ -219,7 +220,7 @@ func addPatches(all map[int32][]patch, c *cand, s string) bool {
 	case kStrDrop:
 		add[0], n = patch{lo: c.a, hi: c.b}, 1
 	case kStrChar:
-		add[0], n = patch{lo: c.a, hi: c.b, r: c.r, put: true}, 1
+		add[0], n = patch{lo: c.a, hi: c.b, r: c.r, rep: c.rep, put: true}, 1
 	case kStrKeep:
 		for _, p := range []patch{{lo: 0, hi: c.a}, {lo: c.b, hi: int32(len(s))}} {
 			if p.lo < p.hi {
@@ -262,7 +263,7 @@ func applyPatches(s string, ps []patch) string {
 	for _, p := range ps {
 		b.WriteString(s[at:p.lo])
 		if p.put {
-			b.WriteRune(p.r)
+			b.WriteString(strings.Repeat(string(p.r), max(1, int(p.rep))))
 		}
 		at = p.hi
 	}
@@ -278,7 +279,7 @@ func editString(s string, c *cand) string {
 	case kStrKeep:
 		return s[c.a:c.b]
 	case kStrChar:
-		return s[:c.a] + string(c.r) + s[c.b:]
+		return s[:c.a] + strings.Repeat(string(c.r), max(1, int(c.rep))) + s[c.b:]
 	}
 	return s
 }

@@ -35,7 +35,7 @@ const (
 	kKeep                // container node: keep only children [a, b)
 	kStrDrop             // string of node (its key when key): remove bytes [a, b)
 	kStrKeep             // string of node: keep only bytes [a, b)
-	kStrChar             // string of node: bytes [a, b), one code point, become r
+	kStrChar             // string of node: bytes [a, b) become r, rep times (at least once)
 	kToArray             // object node: becomes the array of its values
 )
 
@@ -47,6 +47,7 @@ type cand struct {
 	node         int32
 	a, b         int32
 	r            rune
+	rep          int32 // kStrChar: how many r replace the bytes (0 means 1)
 	src          int32 // hoists: the node whose value replaces node (never the root); else 0
 	kind         kind
 	list         list
@@ -363,6 +364,7 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 		}
 		t.add(c, copies*size, copies*weight, copies*(2+inner), copies*w)
 	})
+	t.fillSteps(id, x, key, grp, copies, size, weight)
 	if k > maxCharSteps {
 		return
 	}
@@ -377,6 +379,46 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 		c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, grp: grp, a: x.offs[i], b: x.offs[i+1], r: r}
 		t.add(c, copies*size, copies*weight, copies*(size-escLen(cp)+1), copies*(weight-1))
 	}
+}
+
+// fillSteps offers, for each chunk of a string, to write it plainly: every
+// character of it becomes 'a', once per code point (so the positions of
+// what follows, counted in characters, stay) and once per byte of its
+// UTF-8 (so they stay counted in bytes). A bug that needs a character at a
+// chunk edge or past a length keeps showing, while the text shrinks from
+// escapes to letters: a string too long for one step per character gets
+// its characters simplified too.
+// maxFillLevel is the finest chunking fillSteps offers (1/32 of the
+// string): finer fills cost a round trip each on a huge string and gain
+// little over the per-character steps.
+const maxFillLevel = 5
+
+func (t *tree) fillSteps(id int32, x *strIndex, key bool, grp int32, copies, size, weight int) {
+	k := len(x.cps)
+	t.chunks(k, true, func(lo, hi int, keep bool, level uint8) {
+		if keep || level > maxFillLevel {
+			return
+		}
+		esc, w := x.escPre[hi]-x.escPre[lo], x.wPre[hi]-x.wPre[lo]
+		if w == 0 {
+			return // already plain
+		}
+		perCP, perByte := hi-lo, int(x.offs[hi]-x.offs[lo])
+		counts := []int{perCP, perByte}
+		if perCP == perByte { // ASCII only: one step serves both
+			counts = counts[:1]
+		}
+		for _, n := range counts {
+			if n >= esc {
+				continue // no shorter than it is
+			}
+			c := cand{kind: kStrChar, list: listEdit, level: level, node: id, key: key, grp: grp, a: x.offs[lo], b: x.offs[hi], r: 'a', rep: int32(n)}
+			if grp > 0 {
+				c.level += groupLevel
+			}
+			t.add(c, copies*size, copies*weight, copies*(size-esc+n), copies*(weight-w))
+		}
+	})
 }
 
 func isContainer(v any) bool {
