@@ -782,3 +782,57 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 		})
 	}
 }
+
+// A bug that needs a character far into a long string (past a count of
+// code points, or of UTF-8 bytes) keeps its position while the characters
+// before it are written plainly: the escapes shrink to letters.
+func TestFillKeepsPositions(t *testing.T) {
+	// 72 KB of text: an ASCII letter, then 6,000 astral characters, each a
+	// 12-byte escape pair in the text and 4 bytes of UTF-8.
+	astral := "x" + strings.Repeat("\U0001F600", 6000)
+	tests := []struct {
+		name   string
+		fails  func(s string) bool
+		atMost int // the minimized text's length
+	}{
+		{"past 5000 code points", func(s string) bool {
+			r := []rune(s)
+			return len(r) > 5000 && r[5000] > 0x7f
+		}, 8000}, // without fill steps: over 60,000 (no per-character steps past 1,024)
+		{"a character across byte 4096", func(s string) bool {
+			if len(s) <= 4096 {
+				return false
+			}
+			for i := 4090; i < 4096; i++ {
+				if s[i] >= 0xC0 && i+utf8.RuneLen([]rune(s[i:])[0]) > 4096 {
+					return true
+				}
+			}
+			return false
+		}, 6000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: astral}}}}
+			holds := func(v any) bool {
+				o, ok := v.(canonjson.Object)
+				if !ok || len(o) != 2 {
+					return false
+				}
+				args, ok := o[1].Value.(canonjson.Object)
+				if !ok || len(args) != 1 {
+					return false
+				}
+				s, ok := args[0].Value.(string)
+				return ok && tt.fails(s)
+			}
+			got, st, err := Minimize(context.Background(), in, predicate(t, holds, true, DefaultMaxBatch), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(canonjson.AppendText(nil, got)); n > tt.atMost || !holds(got) {
+				t.Errorf("%d -> %d bytes in %d rounds, want at most %d: %.80s", st.StartSize, n, st.Rounds, tt.atMost, canonjson.AppendText(nil, got))
+			}
+		})
+	}
+}
