@@ -92,6 +92,8 @@ func (l *Lane) Hellos() []wire.Hello {
 	return hs
 }
 
+// Close stops every adapter of the lane at once (each worker by escalation)
+// and waits for them.
 func (l *Lane) Close() {
 	var wg sync.WaitGroup
 	for _, a := range l.adapters {
