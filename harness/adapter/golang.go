@@ -36,19 +36,19 @@ func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
 	if !b.DigestOnly {
 		return g.Run(ctx, b.Cases, out)
 	}
-	// Digests only: the texts go to one reused buffer instead of one
-	// allocation per case.
-	buf := scratch.Get().(*[]byte)
-	defer scratch.Put(buf)
+	// Digests only: the texts go to one reused buffer, and the digests
+	// share one allocation per batch, instead of one of each per case.
+	s := scratch.Get().(*kit.Scratch)
+	defer scratch.Put(s)
 	for i, c := range b.Cases {
-		out[i] = kit.Compute(kit.Exact, worker.Func, c, true, buf)
+		out[i] = kit.Compute(kit.Exact, worker.Func, c, true, s)
 	}
 	return ctx.Err()
 }
 
-// scratch holds the canonical-text buffers of digest-only batches; the Go
-// adapter is shared by the lanes, so the buffers cannot live in it.
-var scratch = sync.Pool{New: func() any { return new([]byte) }}
+// scratch holds the kit's reused memory for digest-only batches; the Go
+// adapter is shared by the lanes, so it cannot live in it.
+var scratch = sync.Pool{New: func() any { return new(kit.Scratch) }}
 
 // Run is RunBatch over plain cases.
 func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {

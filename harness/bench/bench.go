@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -151,11 +150,7 @@ func Run(ctx context.Context, cfg Config) int {
 		res.FullCPUNsPerCase/1000, cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(res, "", "  ")
-		err := os.MkdirAll(filepath.Dir(cfg.Out), 0o755)
-		if err == nil {
-			err = atomicfile.Write(cfg.Out, append(data, '\n'))
-		}
-		if err != nil {
+		if err := atomicfile.WriteAll(cfg.Out, append(data, '\n')); err != nil {
 			fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
 			return triage.ExitSetup
 		}

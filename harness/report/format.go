@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"difffuzz/internal/atomicfile"
 )
@@ -32,15 +33,7 @@ func Register(f Format) {
 // Formats lists the registered formats in a fixed order (by name).
 func Formats() []Format {
 	out := slices.Clone(formats)
-	slices.SortFunc(out, func(a, b Format) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Format) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -5,7 +5,6 @@ import (
 	"difffuzz/internal/atomicfile"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 )
 
@@ -27,10 +26,7 @@ func Write(r *Result, p Paths) error {
 		var buf bytes.Buffer
 		err := render(&buf)
 		if err == nil {
-			err = os.MkdirAll(filepath.Dir(path), 0o755)
-		}
-		if err == nil {
-			err = atomicfile.Write(path, buf.Bytes())
+			err = atomicfile.WriteAll(path, buf.Bytes())
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("survey: %s: %w", path, err))

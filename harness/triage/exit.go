@@ -35,8 +35,5 @@ func Status(r *report.Report, interrupted bool) int {
 			return ExitDivergence
 		}
 	}
-	if r.Divergences > 0 && len(r.Distinct) == 0 {
-		return ExitDivergence // findings not grouped (a merge of bare corpora)
-	}
 	return ExitOK
 }

@@ -137,6 +137,11 @@ func (o overclaim) Convert(v any) (any, *kit.Inexpressible) {
 	return o.Model.Convert(v)
 }
 
+// tampers are the modes whose faults are in the frames, not in the
+// implementation: only they put a tamper between the kit and stdout.
+var tampers = map[string]bool{"bad-hello": true, "v1": true, "garbage": true, "oversized": true,
+	"truncated": true, "wrong-id": true, "wrong-count": true, "lie-digest": true}
+
 // tamper sits between the kit and stdout and breaks the frames the kit
 // writes, as the mode says: the transport faults no implementation can make.
 type tamper struct {

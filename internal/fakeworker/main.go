@@ -28,6 +28,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -69,7 +70,11 @@ func serve(mode, mark string) int {
 	if mode == "native" || mode == "overclaim" {
 		fn = nativeFunc
 	}
-	code := kit.Serve(os.Stdin, &tamper{w: os.Stdout, mode: mode}, os.Stderr, opts, fn)
+	var out io.Writer = os.Stdout
+	if tampers[mode] {
+		out = &tamper{w: os.Stdout, mode: mode}
+	}
+	code := kit.Serve(os.Stdin, out, os.Stderr, opts, fn)
 	if mode == "stubborn" {
 		time.Sleep(time.Hour)
 	}

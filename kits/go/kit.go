@@ -119,34 +119,58 @@ func (o Options) model() Model {
 
 // Compute is one case through fn, as a worker answers it: the model's
 // conversion, then fn, then the digest. With digestOnly the text is left
-// out of the result; buf, if not nil, is reused for the text and keeps the
-// grown buffer for the next call.
-func Compute(m Model, fn Func, v any, digestOnly bool, buf *[]byte) (r wire.Result) {
+// out of the result. s, if not nil, is memory reused between calls.
+func Compute(m Model, fn Func, v any, digestOnly bool, s *Scratch) (r wire.Result) {
 	defer internalOnPanic(&r)
 	nv, reason := m.Convert(v)
 	if reason != nil {
 		return wire.Result{Inexpressible: reason.Reason, Message: reason.Msg}
 	}
 	var dst []byte
-	if buf != nil {
-		dst = (*buf)[:0]
+	if digestOnly && s != nil { // a text that is sent needs its own memory
+		dst = s.text[:0]
 	}
 	text, err := fn(dst, nv)
 	if err != nil {
 		return errorResult(err)
 	}
+	d := s.digest()
 	sum := blake3.Sum256(text)
+	copy(d, sum[:])
 	if digestOnly {
-		if buf != nil && cap(text) <= maxScratch {
-			*buf = text
+		if s != nil && cap(text) <= maxScratch {
+			s.text = text
 		}
-		return wire.Result{Digest: sum[:]}
+		return wire.Result{Digest: d}
 	}
-	if buf != nil { // the text outlives the call: it must not share buf
-		text = append([]byte(nil), text...)
-	}
-	return wire.Result{Canonical: text, Digest: sum[:]}
+	return wire.Result{Canonical: text, Digest: d}
 }
+
+// Scratch is the memory Compute reuses between calls: the text buffer of
+// digest-only answers, and a slab the digests are cut from, so that a batch
+// costs one allocation for its digests rather than one per case (the
+// in-process Go adapter runs on the fuzzing loop's hot path). A digest once
+// handed out is never reused. Not safe for concurrent use.
+type Scratch struct {
+	text    []byte
+	digests []byte
+}
+
+// digest is 32 fresh bytes for one digest; a nil Scratch allocates them.
+func (s *Scratch) digest() []byte {
+	if s == nil {
+		return make([]byte, wire.DigestSize)
+	}
+	if len(s.digests) < wire.DigestSize {
+		s.digests = make([]byte, digestSlab*wire.DigestSize)
+	}
+	d := s.digests[:wire.DigestSize:wire.DigestSize]
+	s.digests = s.digests[wire.DigestSize:]
+	return d
+}
+
+// digestSlab is how many digests one slab holds: a batch's worth.
+const digestSlab = 256
 
 // maxScratch is the largest text buffer kept for reuse, so that one huge
 // case does not pin its memory for the rest of the run.

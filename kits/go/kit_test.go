@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+
 	"github.com/google/go-cmp/cmp"
 	"lukechampine.com/blake3"
 )
@@ -48,8 +50,8 @@ func TestCompute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var buf []byte
-			got := kit.Compute(kit.Exact, tt.fn, obj("a", 1, "a", 2), tt.digest, &buf)
+			var s kit.Scratch
+			got := kit.Compute(kit.Exact, tt.fn, obj("a", 1, "a", 2), tt.digest, &s)
 			if !strings.Contains(got.Message, tt.message) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
@@ -174,6 +176,26 @@ func TestServeBadFrame(t *testing.T) {
 		var out, logs bytes.Buffer
 		if code := kit.Serve(bytes.NewReader(in), &out, &logs, kit.Options{Name: "t", Version: "1"}, nil); code != 2 {
 			t.Errorf("input %x: status %d, want 2", in, code)
+		}
+	}
+}
+
+// The digests one Scratch hands out stay each case's own, across slabs,
+// and a sent text never shares the reused buffer.
+func TestScratchNeverReusesADigest(t *testing.T) {
+	var s kit.Scratch
+	fn := func(dst []byte, v any) ([]byte, error) { return canonjson.AppendCanonicalValue(dst, v) }
+	var results []wire.Result
+	for i := range 600 { // over two slabs
+		results = append(results, kit.Compute(kit.Exact, fn, int64(i), i%2 == 0, &s))
+	}
+	for i, r := range results {
+		text := fmt.Sprint(i)
+		if sum := blake3.Sum256([]byte(text)); !bytes.Equal(r.Digest, sum[:]) {
+			t.Fatalf("case %d: digest overwritten by a later case", i)
+		}
+		if i%2 == 1 && string(r.Canonical) != text {
+			t.Fatalf("case %d: text %q, want %q", i, r.Canonical, text)
 		}
 	}
 }

@@ -22,7 +22,7 @@ type server struct {
 	fn      Func
 	msg     wire.Message
 	results []wire.Result
-	buf     []byte
+	scratch Scratch
 }
 
 func newServer(w io.Writer, opts Options, fn Func) *server {
@@ -59,12 +59,8 @@ func (s *server) handle(body []byte) error {
 func (s *server) batch() error {
 	cases := s.msg.Cases
 	s.results = slices.Grow(s.results[:0], len(cases))[:len(cases)]
-	var buf *[]byte // texts that are sent need their own memory
-	if s.msg.DigestOnly {
-		buf = &s.buf
-	}
 	for i, c := range cases {
-		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, buf)
+		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, &s.scratch)
 	}
 	frame, err := s.enc.Results(s.msg.ID, s.results)
 	if err != nil { // a response over the cap: say so, keep serving
@@ -81,7 +77,7 @@ func (s *server) bench(body []byte) error {
 	t.ElapsedNS, t.CPUNS = timed(func() {
 		for range rounds {
 			for _, c := range cases {
-				Compute(s.model, s.fn, c, true, &s.buf)
+				Compute(s.model, s.fn, c, true, &s.scratch)
 			}
 		}
 	})
@@ -93,7 +89,7 @@ func (s *server) bench(body []byte) error {
 				return
 			}
 			for _, c := range msg.Cases {
-				Compute(s.model, s.fn, c, true, &s.buf)
+				Compute(s.model, s.fn, c, true, &s.scratch)
 			}
 		}
 	})
