@@ -304,6 +304,25 @@ func (s *schedule) next(l list, cs []cand) int {
 	return i
 }
 
+// ready reports whether list l has candidates to give now. The atom's
+// steps wait until every other list is taken: wherever a simple value
+// would keep the divergence it does better (it is smaller), so they only
+// matter once nothing else shrinks the value, and taken earlier they would
+// crowd out the steps that do.
+func (s *schedule) ready(l list) bool {
+	if s.left[l] == 0 {
+		return false
+	}
+	if l == listAtom {
+		for o := range lists {
+			if o != listAtom && s.left[o] > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // compose takes the next batch of at most budget candidates from the
 // lists. Each list's share follows its recent success rate (smoothed, and
 // halved every batch), with a floor, so that a kind of step that keeps
@@ -314,7 +333,7 @@ func (m *minimizer) compose(budget int) []cand {
 	var rate [lists]float64
 	sum := 0.0
 	for l := range lists {
-		if s.left[l] > 0 {
+		if s.ready(l) {
 			rate[l] = (m.hits[l] + 1) / (m.tries[l] + 2)
 			sum += rate[l]
 		}
@@ -337,7 +356,7 @@ func (m *minimizer) compose(budget int) []cand {
 	for more := true; more && len(batch) < budget; {
 		more = false
 		for l := range lists {
-			if s.left[l] > 0 {
+			if s.ready(l) {
 				take(l, 1)
 				more = true
 			}

@@ -69,19 +69,50 @@ const (
 	listRange              // drop or keep chunks of a container
 	listHoist              // replace a container by a descendant container
 	listEdit               // string, key, number and object-to-array steps
+	listAtom               // replace a value by the out-of-domain atom
 	lists
 )
 
-// Simple replacement values, shared by every candidate that uses them.
-var simples = []struct {
+// simple is a replacement value shared by every candidate that uses it,
+// with its measure.
+type simple struct {
 	v            any
 	size, weight int
-}{
+}
+
+// Simple replacement values, in the domain.
+var simples = []simple{
 	{int64(0), 1, 0},
 	{"", 2, 0},
 	{canonjson.Object{}, 2, 0},
 	{[]any{}, 2, 0},
 	{nil, 4, 0},
+}
+
+// atoms are the out-of-domain replacement values, smallest first: a map
+// with a key that is not a string, {0:0}, and U+DC00 alone (in the value
+// model's WTF-8). A divergence in which implementations disagree on which
+// error a case has (a duplicate key reported before an earlier member's bad
+// value, say) survives any bad value in that place; the one the generator
+// drew may be a 512-level chain whose every level its error needs, and an
+// atom in its place is 5 or 8 bytes. Both are offered, since a bug may be
+// about one kind of bad value only.
+var atoms = []simple{
+	measured(canonjson.RawObject{{Key: int64(0), Value: int64(0)}}),
+	measured("\xed\xb0\x80"),
+}
+
+// measured is v with its measure as a tree computes it.
+func measured(v any) simple {
+	var t tree
+	t.build(v, false)
+	return simple{v, t.size(), t.weight()}
+}
+
+// hasSibling reports whether node id shares its container with another value.
+func (t *tree) hasSibling(id int32) bool {
+	p := t.nodes[id].parent
+	return p >= 0 && t.nodes[p].n > 1
 }
 
 // candidates enumerates every step on the current tree that makes the
@@ -99,6 +130,16 @@ func (t *tree) candidates() int {
 		for _, s := range simples {
 			if t.allowed(id, s.v) {
 				t.add(cand{kind: kReplace, list: listScalar, node: id, val: s.v}, n.size, n.weight, s.size, s.weight)
+			}
+		}
+		// One bad value for another, and only beside another value, where
+		// an order of errors can matter: the links of a chain of only
+		// children (a too-deep value) would each lose the depth.
+		if n.bad && t.hasSibling(id) {
+			for _, a := range atoms {
+				if t.allowed(id, a.v) {
+					t.add(cand{kind: kReplace, list: listAtom, node: id, val: a.v}, n.size, n.weight, a.size, a.weight)
+				}
 			}
 		}
 		t.hoists(id)
@@ -157,7 +198,7 @@ func (t *tree) candidates() int {
 			end++
 		}
 		t.lists[l] = t.sorted[start:end]
-		if l == listScalar || l == listHoist {
+		if l == listScalar || l == listHoist || l == listAtom {
 			t.lists[l] = t.dedupe(t.lists[l])
 			t.stratify(t.lists[l])
 		}
@@ -221,7 +262,7 @@ func (t *tree) add(c cand, oldSize, oldWeight, newSize, newWeight int) {
 	if c.size > t.size() || (c.size == t.size() && c.weight >= t.weight()) {
 		return
 	}
-	if c.list == listScalar || c.list == listHoist {
+	if c.list == listScalar || c.list == listHoist || c.list == listAtom {
 		c.level = uint8(bits.Len(uint(t.size() - c.size))) // see stratify
 	}
 	c.seq = int32(len(t.cands))

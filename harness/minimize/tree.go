@@ -26,6 +26,54 @@ type node struct {
 	// as it is (only string keys are edited), the member may still go.
 	rawKey bool
 	start  int // offset of v's text in the whole value's text
+	// height is the number of container levels from v down (0 for a
+	// scalar); bad marks a value that is out of the domain where it
+	// stands, itself or anywhere below (see markBad).
+	height int32
+	level  int32 // a container's nesting level, the root's 1
+	bad    bool
+}
+
+// markBad sets n.height and n.bad from n's own value and its children's
+// marks (the depth is added top-down in build). A value is bad on its own
+// if canonjson rejects it: a scalar alone, a container with each of its
+// members' values replaced by 0 (its keys, their repeats), so that the
+// spec's checks are not written twice.
+func (t *tree) markBad(n *node) {
+	own, container := ownValue(n.v)
+	var err error
+	t.scratch, err = canonjson.AppendCanonicalValue(t.scratch[:0], own)
+	n.height, n.bad = 0, err != nil
+	if !container {
+		return
+	}
+	n.height = 1
+	for _, c := range t.nodes[n.first : n.first+n.n] {
+		n.height = max(n.height, c.height+1)
+		n.bad = n.bad || c.bad
+	}
+}
+
+// ownValue is v with every member's value replaced by 0 (a container
+// without its contents' problems), and whether v is a container.
+func ownValue(v any) (any, bool) {
+	switch v := v.(type) {
+	case []any:
+		return []any{}, true
+	case canonjson.Object:
+		zeros := make(canonjson.Object, len(v))
+		for i, m := range v {
+			zeros[i] = canonjson.Member{Key: m.Key, Value: int64(0)}
+		}
+		return zeros, true
+	case canonjson.RawObject:
+		zeros := make(canonjson.RawObject, len(v))
+		for i, m := range v {
+			zeros[i] = canonjson.RawMember{Key: m.Key, Value: int64(0)}
+		}
+		return zeros, true
+	}
+	return v, false
 }
 
 // tree is the breadth-first index of the current value plus the scratch
@@ -120,9 +168,20 @@ func (t *tree) build(v any, env bool) {
 		default:
 			n.size, n.weight = t.scalarMeasure(n.v)
 		}
+		t.markBad(n)
 	}
 	for i := range t.nodes {
 		n := &t.nodes[i]
+		if n.height > 0 {
+			// Containers enter at the level below their parent's, the
+			// root at 1; a subtree too deep here makes every ancestor
+			// too deep as well.
+			n.level = 1
+			if n.parent >= 0 {
+				n.level = t.nodes[n.parent].level + 1
+			}
+			n.bad = n.bad || n.level+n.height-1 > canonjson.MaxDepth
+		}
 		pos := n.start + 1
 		for j := range n.n {
 			c := &t.nodes[n.first+j]
