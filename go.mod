@@ -9,12 +9,12 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/vmihailenco/msgpack/v5 v5.4.1
 	golang.org/x/sync v0.25.0
+	golang.org/x/sys v0.26.0
 	lukechampine.com/blake3 v1.4.1
 )
 
 require (
 	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
-	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

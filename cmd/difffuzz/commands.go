@@ -88,7 +88,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")
 	fs.BoolVar(&cfg.UpdateKnown, "update-known", false, "rewrite the -known file to the divergences this run finds")
 	fs.IntVar(&cfg.Batch, "batch", run.DefaultBatch, "cases per batch")
-	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
+	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: one per core)")
 	shard := fs.String("shard", "0/1", "take shard `I/N` of the case space")
 	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", run.DefaultMinimizeTime, "time to minimize each distinct divergence (negative: none)")
 	fs.IntVar(&cfg.Gen.MaxDepth, "max-depth", 0, "generator nesting depth of ordinary cases (0: its default)")
@@ -194,7 +194,7 @@ func validateRun(cfg *run.Config) error {
 	case cfg.Batch > maxBatch:
 		return fmt.Errorf("-batch %d: want at most %d (a batch must fit in one frame)", cfg.Batch, maxBatch)
 	case cfg.Workers < 0:
-		return fmt.Errorf("-workers %d: want 0 (cores+1) or more", cfg.Workers)
+		return fmt.Errorf("-workers %d: want 0 (one per core) or more", cfg.Workers)
 	case cfg.Duration < 0:
 		return fmt.Errorf("-duration %v: want 0 (no limit) or more", cfg.Duration)
 	case cfg.Gen.OutOfDomain < 0 || cfg.Gen.OutOfDomain > 1:
@@ -379,7 +379,7 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Sample, "sample", 4000, "cases each implementation times in process")
 	fs.DurationVar(&cfg.Run, "run", 20*time.Second, "measured length of the driver-only run and of the full run")
 	fs.DurationVar(&cfg.Warmup, "warmup", 5*time.Second, "unmeasured start of each run (workers starting, JIT compilation)")
-	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: cores+1)")
+	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: one per core)")
 	fs.IntVar(&cfg.Batch, "batch", 0, "cases per batch (0: the run's default)")
 	fs.StringVar(&cfg.Out, "o", "out/bench.json", "write the figures as JSON to this `file`")
 	if code := c.parse(fs, args); code >= 0 {

@@ -38,6 +38,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/triage"
+	"difffuzz/internal/batchsched"
 	"difffuzz/internal/version"
 )
 
@@ -53,6 +54,8 @@ func main() {
 		// collecting less often buys back CPU for the implementations.
 		debug.SetGCPercent(200)
 	}
+	// Before any worker starts, so that they all inherit it.
+	batchsched.Enter()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)

@@ -65,13 +65,13 @@ type Result struct {
 	FullRateWhole float64    `json:"full_cases_per_second_whole_run"`
 	FullCases     uint64     `json:"full_cases"`
 	Warmup        float64    `json:"warmup_seconds"`
-	FullCPU       []CPUShare `json:"full_cpu"`
+	FullCPU       []CPUShare `json:"full_cpu"` // after the warm-up
 	DriverRSS     int64      `json:"driver_max_rss"`
 	// LimitDecodeRate is LimitRate with decoding in each worker counted.
 	LimitDecodeRate float64 `json:"limit_decode_cases_per_second"`
-	// FullCPUNsPerCase is the full run's CPU time per case, summed over
-	// every process: the driver (with the in-process Go) and every worker,
-	// warm-up included.
+	// FullCPUNsPerCase is the full run's CPU time per case after its
+	// warm-up, summed over every process: the driver (with the in-process
+	// Go) and every worker.
 	FullCPUNsPerCase float64 `json:"full_cpu_ns_per_case"`
 	// Ratio is the implementations' own CPU per case (canonicalize and
 	// hash) over FullCPUNsPerCase; HarnessRatio counts decoding in the
@@ -121,29 +121,31 @@ func Run(ctx context.Context, cfg Config) int {
 		return triage.ExitSetup
 	}
 	res.DriverRate = steadyRate(driver)
-	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, driverCPU.Seconds()/driver.Seconds)
+	dc := spentOn(driver, driverCPU)
+	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, dc.driver/dc.seconds)
 	full, fullCPU := benchRun(ctx, cfg, cfg.Adapters)
 	if full == nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the full run failed\n")
 		return triage.ExitSetup
 	}
 	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(full), full.Rate, full.Cases, full.DriverMaxRSS
-	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fullCPU.Seconds() / full.Seconds})
-	total := fullCPU.Seconds()
-	for _, a := range full.Adapters {
+	fc := spentOn(full, fullCPU)
+	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fc.driver / fc.seconds})
+	total := fc.driver
+	for ai, a := range full.Adapters {
 		if a.Starts > 0 {
-			res.FullCPU = append(res.FullCPU, CPUShare{a.Name + " workers", a.CPUSeconds / full.Seconds})
-			total += a.CPUSeconds
+			res.FullCPU = append(res.FullCPU, CPUShare{a.Name + " workers", fc.adapters[ai] / fc.seconds})
+			total += fc.adapters[ai]
 		}
 	}
-	res.FullCPU = append(res.FullCPU, CPUShare{"all", total / full.Seconds})
+	res.FullCPU = append(res.FullCPU, CPUShare{"all", total / fc.seconds})
 	fmt.Fprintf(cfg.Stdout, "full run (%s) %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
 		specNames(cfg.Adapters), res.FullRate, cfg.Warmup, full.Rate, full.Cases, full.Seconds)
 	for _, c := range res.FullCPU {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
 	}
 	fmt.Fprintf(cfg.Stdout, "driver peak RSS %.1f MiB\n", float64(res.DriverRSS)/(1<<20))
-	res.FullCPUNsPerCase = total * 1e9 / float64(max(full.Cases, 1))
+	res.FullCPUNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
 	res.Ratio = cpuSum / res.FullCPUNsPerCase
 	res.HarnessRatio = decodeSum / res.FullCPUNsPerCase
 	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
@@ -188,12 +190,7 @@ func benchImpls(ctx context.Context, cfg Config, res *Result) error {
 		sample[i], _ = g.Case(uint64(i))
 	}
 	for _, s := range cfg.Adapters {
-		a, err := openAdapter(ctx, s)
-		if err != nil {
-			return err
-		}
-		r, err := timeImpl(ctx, a, sample)
-		a.Close()
+		r, err := timeSpec(ctx, s, sample)
 		if err != nil {
 			return err
 		}
@@ -201,6 +198,30 @@ func benchImpls(ctx context.Context, cfg Config, res *Result) error {
 		res.Impl = append(res.Impl, r)
 	}
 	return nil
+}
+
+// timeSpec times an implementation in processes fresh worker processes,
+// timingsEach times in each, and keeps the median of all its timings for
+// each figure: a JIT compiles each process differently (one TypeScript
+// worker in a few decodes a third slower than the others, for its whole
+// life), and one such process must not move the limit.
+func timeSpec(ctx context.Context, s adapter.Spec, sample []any) (ImplRate, error) {
+	var t timings
+	rounds := 0
+	for range processes {
+		a, err := openAdapter(ctx, s)
+		if err != nil {
+			return ImplRate{}, err
+		}
+		rounds, err = t.take(ctx, a, sample, rounds)
+		a.Close()
+		if err != nil {
+			return ImplRate{}, err
+		}
+	}
+	r := ImplRate{NsPerCase: median(t.wall), CPUNsPerCase: median(t.cpu), DecodeCPUNsPerCase: median(t.decode)}
+	r.CasesPerSec = 1e9 / r.NsPerCase
+	return r, nil
 }
 
 func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
@@ -214,35 +235,45 @@ func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 	return w, nil
 }
 
-// timings is how many times each implementation times itself; the median
-// is its cost, so that one disturbed timing (another process, a collection)
-// does not move the limit.
-const timings = 5
+// processes is how many worker processes time each implementation, and
+// timingsEach how many times each of them does: the medians of
+// processes*timingsEach timings are its costs, so that neither one disturbed
+// timing (another process, a collection) nor one unlucky process moves the
+// limit.
+const (
+	processes   = 3
+	timingsEach = 3
+)
 
-// timeImpl calibrates with one round, then takes the median of timings
-// timings of about 0.7 seconds' worth each, for each of its figures.
-func timeImpl(ctx context.Context, a adapter.Adapter, sample []any) (ImplRate, error) {
+// timings holds one implementation's timings per case, by figure.
+type timings struct{ wall, cpu, decode []float64 }
+
+// take has a time itself timingsEach times over sample, each timing of
+// rounds passes; rounds 0 means to calibrate first, with one round, to about
+// 0.7 seconds' worth (which a process warms up on too). It returns the
+// rounds it used.
+func (t *timings) take(ctx context.Context, a adapter.Adapter, sample []any, rounds int) (int, error) {
 	one, err := a.Bench(ctx, sample, 1)
 	if err != nil {
-		return ImplRate{}, err
+		return 0, fmt.Errorf("adapter %s: bench: %w", a.Name(), err)
 	}
-	rounds := int(700*time.Millisecond/max(time.Duration(one.ElapsedNS), time.Millisecond)) + 1
-	rounds = min(rounds, 100)
-	var wall, cpu, decode []float64
-	for range timings {
-		t, err := a.Bench(ctx, sample, rounds)
-		if err != nil || t.Count == 0 {
-			return ImplRate{}, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, t.Count)
-		}
-		if t.CPUNS == 0 { // a version 1 worker: its wall time stands in
-			t.CPUNS, t.DecodeCPUNS = t.ElapsedNS, t.ElapsedNS
-		}
-		n := float64(t.Count)
-		wall, cpu, decode = append(wall, float64(t.ElapsedNS)/n), append(cpu, float64(t.CPUNS)/n), append(decode, float64(t.DecodeCPUNS)/n)
+	if rounds == 0 {
+		rounds = min(int(700*time.Millisecond/max(time.Duration(one.ElapsedNS), time.Millisecond))+1, 100)
 	}
-	r := ImplRate{NsPerCase: median(wall), CPUNsPerCase: median(cpu), DecodeCPUNsPerCase: median(decode)}
-	r.CasesPerSec = 1e9 / r.NsPerCase
-	return r, nil
+	for range timingsEach {
+		b, err := a.Bench(ctx, sample, rounds)
+		if err != nil || b.Count == 0 {
+			return 0, fmt.Errorf("adapter %s: bench: %v (count %d)", a.Name(), err, b.Count)
+		}
+		if b.CPUNS == 0 { // a version 1 worker: its wall time stands in
+			b.CPUNS, b.DecodeCPUNS = b.ElapsedNS, b.ElapsedNS
+		}
+		n := float64(b.Count)
+		t.wall = append(t.wall, float64(b.ElapsedNS)/n)
+		t.cpu = append(t.cpu, float64(b.CPUNS)/n)
+		t.decode = append(t.decode, float64(b.DecodeCPUNS)/n)
+	}
+	return rounds, nil
 }
 
 func median(xs []float64) float64 {
@@ -257,6 +288,29 @@ func benchCorpus(out string) string {
 		return filepath.Join("out", "bench-corpus")
 	}
 	return filepath.Join(filepath.Dir(out), "bench-corpus")
+}
+
+// spent is what a run's processes spent over a span of it: its length, its
+// cases, the driver's CPU seconds and each adapter's workers'.
+type spent struct {
+	seconds, driver float64
+	cases           uint64
+	adapters        []float64
+}
+
+// spentOn is the span after the run's warm-up, the one its steady rate is
+// measured over, so that a cost per case leaves out starting the workers
+// and compiling their JIT code; or the whole run (driverCPU is then the
+// driver's) if it had no warm-up.
+func spentOn(rep *report.Report, driverCPU time.Duration) spent {
+	if s := rep.Steady; s != nil {
+		return spent{seconds: s.Seconds, driver: s.DriverCPUSeconds, cases: s.Cases, adapters: s.AdapterCPUSeconds}
+	}
+	sp := spent{seconds: rep.Seconds, driver: driverCPU.Seconds(), cases: rep.Cases}
+	for _, a := range rep.Adapters {
+		sp.adapters = append(sp.adapters, a.CPUSeconds)
+	}
+	return sp
 }
 
 // steadyRate is a run's rate after its warm-up, or over the whole run if it

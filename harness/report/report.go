@@ -44,6 +44,8 @@ type Report struct {
 	Coverage []ClassCount `json:"coverage"`
 	// Cells counts the cases of every (class × context) cell.
 	Cells []CellCount `json:"cells,omitempty"`
+	// Steady is the run after its warm-up; nil when SteadyRate is 0.
+	Steady *Steady `json:"steady,omitempty"`
 	// DriverCPUSeconds is the driver's own CPU time, the in-process Go
 	// adapter included, and DriverMaxRSS its peak resident set in bytes.
 	DriverCPUSeconds float64 `json:"driver_cpu_seconds"`
@@ -94,6 +96,19 @@ type AdapterReport struct {
 	// edge class (a case counts once in each of its classes).
 	Inexpressible        uint64       `json:"inexpressible,omitempty"`
 	InexpressibleByClass []ClassCount `json:"inexpressible_by_class,omitempty"`
+}
+
+// Steady is the part of a run after its warm-up, with the CPU time that
+// every process spent on it, so that a cost per case can leave out what
+// starting the workers and compiling their JIT code cost.
+type Steady struct {
+	Cases   uint64  `json:"cases"`
+	Seconds float64 `json:"seconds"`
+	// DriverCPUSeconds is the driver's CPU time over it, the in-process Go
+	// adapter included; AdapterCPUSeconds that of each adapter's worker
+	// processes, in the order of Report.Adapters (0 in process).
+	DriverCPUSeconds  float64   `json:"driver_cpu_seconds"`
+	AdapterCPUSeconds []float64 `json:"adapter_cpu_seconds"`
 }
 
 // processes says how the adapter ran: in process, or how many worker

@@ -47,6 +47,7 @@ type collector struct {
 	absentN       []uint64
 	warmAt        time.Time // when the warm-up was over (zero before)
 	warmN         uint64    // cases done by then
+	warmCPU       cpuTimes  // and the CPU every process had used
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -66,7 +67,7 @@ func newCollector(cfg *Config, names []string) *collector {
 
 // add takes a lane's batch: it writes each finding to the corpus, then counts
 // it. A corpus that cannot be written ends the run.
-func (c *collector) add(d batchDone) error {
+func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	for _, f := range d.findings {
 		path, err := corpus.Write(c.cfg.CorpusDir, f.entry)
 		if err != nil {
@@ -85,7 +86,7 @@ func (c *collector) add(d batchDone) error {
 	c.cov.Merge(d.cov)
 	c.advance(d.n)
 	if c.cfg.Warmup > 0 && c.warmAt.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
-		c.warmAt, c.warmN = time.Now(), c.cases
+		c.warmAt, c.warmN, c.warmCPU = time.Now(), c.cases, readCPU(lanes)
 	}
 	for _, cl := range d.classes {
 		countBits(&c.classes, cl)

@@ -81,12 +81,13 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
-	if !c.warmAt.IsZero() && c.cases > c.warmN {
-		rep.SteadyRate = float64(c.cases-c.warmN) / time.Since(c.warmAt).Seconds()
-	}
 	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
+	if !c.warmAt.IsZero() && c.cases > c.warmN {
+		rep.Steady = c.steady(lanes)
+		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds
+	}
 	for ai := range rep.Adapters {
 		rep.Adapters[ai].Inexpressible = c.absentN[ai]
 		rep.Adapters[ai].InexpressibleByClass = classCounts(&c.inexpressible[ai], false)
@@ -155,6 +156,45 @@ func repeatCases(command string, n uint64) string {
 		}
 	}
 	return strings.Join(append(out, "-cases", strconv.FormatUint(n, 10)), " ")
+}
+
+// cpuTimes is the CPU time used so far by the driver and by each adapter's
+// live worker processes (summed over the lanes).
+type cpuTimes struct {
+	driver   time.Duration
+	adapters []time.Duration
+}
+
+// readCPU reads every process's CPU time now.
+func readCPU(lanes []*lane.Lane) cpuTimes {
+	t := cpuTimes{driver: procstat.SelfCPU()}
+	for _, l := range lanes {
+		for ai, a := range l.Adapters() {
+			if len(t.adapters) <= ai {
+				t.adapters = append(t.adapters, 0)
+			}
+			if w, ok := a.(*adapter.Worker); ok {
+				t.adapters[ai] += procstat.ProcessCPU(w.Pid())
+			}
+		}
+	}
+	return t
+}
+
+// steady is the run after its warm-up, with the CPU time each process spent
+// on it. A worker restarted since the warm-up counts from its new start.
+func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
+	now := readCPU(lanes)
+	s := &report.Steady{Cases: c.cases - c.warmN, Seconds: time.Since(c.warmAt).Seconds(),
+		DriverCPUSeconds: (now.driver - c.warmCPU.driver).Seconds()}
+	for ai := range now.adapters {
+		before := time.Duration(0)
+		if ai < len(c.warmCPU.adapters) {
+			before = c.warmCPU.adapters[ai]
+		}
+		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, max(now.adapters[ai]-before, 0).Seconds())
+	}
+	return s
 }
 
 func adapterReports(names []string, lanes []*lane.Lane) []report.AdapterReport {

@@ -126,7 +126,7 @@ func (r *runner) loop(ctx context.Context) error {
 				}
 				return fatal
 			}
-			if err := r.col.add(d); err != nil && fatal == nil {
+			if err := r.col.add(d, r.lanes); err != nil && fatal == nil {
 				fatal = err
 				cancel()
 			}
