@@ -11,24 +11,39 @@
 // Each candidate applies one step to the current value:
 //
 //   - replace any value by 0, "", {}, [] or null;
+//   - replace a value that is out of the domain (itself or below it) and
+//     has a sibling by {0:0} or "\udc00", one bad value for a smaller one:
+//     a disagreement about which error comes first keeps showing, and a
+//     512-level chain becomes 5 bytes. These wait until every other step
+//     of the round has failed, since a simple value does better wherever
+//     it works;
 //   - hoist: replace a container by a descendant 1, 2, 4, 8, ... levels
 //     below it, so that deep nesting goes in logarithmically many rounds;
 //   - drop chunks of a container's members or elements ddmin-style
 //     (halves, quarters, ... single members), or keep only one chunk (of
 //     up to 64), so that wide containers go in logarithmically many
-//     rounds;
+//     rounds; past 1,024 members, where single ones are out of reach, also
+//     the first and last 1, 2, 4, ... and all but those;
 //   - turn an object into the array of its values (nesting that matters
 //     only for its depth costs 2 bytes a level instead of 5 or more);
 //   - the same chunk steps on the code points of strings and keys, then
-//     turning single characters into 'a' (a digit into '0');
+//     turning single characters into 'a' (a digit into '0') or into the
+//     shortest of their kind (one written escaped into \n, a non-ASCII
+//     one into U+0080), in strings of at most 1,024 characters or with at
+//     most 16 left to simplify, and turning chunks into runs of 'a' (as
+//     many code points, or as many bytes);
 //   - those string steps on every copy of a string at once, when it occurs
 //     more than once as a key or a string value (a repeated key must stay
 //     repeated: {"a":0,"a":0}, not two copies of a 20-character key), and
 //     dropping the common prefix of two keys of one object from both (an
 //     order trap that needs the keys to share it);
+//   - renaming keys to one-character keys their object does not have yet,
+//     each its own (keys that must stay distinct cannot shrink otherwise),
+//     also only once every other step of the round has failed;
 //   - numbers: fewer significant digits, the decimal exponent moved
 //     toward zero by all, half, a quarter, ... of itself, the absolute
-//     value, integers divided by 10 or 2 or cut to their leading digit,
+//     value, integers divided by 10 or 2 or cut to their leading digit or
+//     without half, a quarter, an eighth, ... of their digits,
 //     float<->integer swaps, big integers toward the int64 range.
 //
 // A step is offered only if it makes the value smaller: shorter extended
@@ -304,18 +319,18 @@ func (s *schedule) next(l list, cs []cand) int {
 	return i
 }
 
-// ready reports whether list l has candidates to give now. The atom's
-// steps wait until every other list is taken: wherever a simple value
-// would keep the divergence it does better (it is smaller), so they only
-// matter once nothing else shrinks the value, and taken earlier they would
-// crowd out the steps that do.
+// ready reports whether list l has candidates to give now. The last
+// list's steps wait until every other list is taken: an atom does worse
+// than a simple value wherever that keeps the divergence, a fresh key
+// gains a byte or two; so they only matter once nothing else shrinks the
+// value, and taken earlier they would crowd out the steps that do.
 func (s *schedule) ready(l list) bool {
 	if s.left[l] == 0 {
 		return false
 	}
-	if l == listAtom {
+	if l == listLast {
 		for o := range lists {
-			if o != listAtom && s.left[o] > 0 {
+			if o != listLast && s.left[o] > 0 {
 				return false
 			}
 		}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
@@ -791,14 +793,14 @@ func TestFillKeepsPositions(t *testing.T) {
 	// 12-byte escape pair in the text and 4 bytes of UTF-8.
 	astral := "x" + strings.Repeat("\U0001F600", 6000)
 	tests := []struct {
-		name   string
-		fails  func(s string) bool
-		atMost int // the minimized text's length
+		name  string
+		fails func(s string) bool
+		want  int // the minimized text's length: the smallest that fails
 	}{
 		{"past 5000 code points", func(s string) bool {
 			r := []rune(s)
 			return len(r) > 5000 && r[5000] > 0x7f
-		}, 8000}, // without fill steps: over 60,000 (no per-character steps past 1,024)
+		}, 29 + 2 + 5000 + len(`\u0080`)}, // without fill steps: over 60,000 (no per-character steps past 1,024)
 		{"a character across byte 4096", func(s string) bool {
 			if len(s) <= 4096 {
 				return false
@@ -809,7 +811,11 @@ func TestFillKeepsPositions(t *testing.T) {
 				}
 			}
 			return false
-		}, 6000},
+			// Not 4095 letters and U+0080, which is 4 bytes smaller: the
+			// astral character that crosses byte 4096 has no smaller kin of
+			// its UTF-8 length, and a 2-byte one in its place no longer
+			// crosses.
+		}, 29 + 2 + 4093 + len(`\ud83d\ude00`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -830,9 +836,166 @@ func TestFillKeepsPositions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(canonjson.AppendText(nil, got)); n > tt.atMost || !holds(got) {
-				t.Errorf("%d -> %d bytes in %d rounds, want at most %d: %.80s", st.StartSize, n, st.Rounds, tt.atMost, canonjson.AppendText(nil, got))
+			if n := len(canonjson.AppendText(nil, got)); n != tt.want || !holds(got) {
+				txt := canonjson.AppendText(nil, got)
+				t.Errorf("%d -> %d bytes in %d rounds, want %d: ...%s", st.StartSize, n, st.Rounds, tt.want, txt[max(0, len(txt)-60):])
 			}
 		})
 	}
+}
+
+// TestSmallestWitness minimizes inputs for bugs of the mutant zoo's shapes
+// (internal/mutant/zoo) and wants an input as small as the smallest that
+// shows each (written out as want): the
+// steps that cross from one bad value to another, cut many digits, reach
+// the end of a long string, shrink a character within its kind, and rename
+// keys that must stay distinct.
+func TestSmallestWitness(t *testing.T) {
+	env := func(args canonjson.Object) any {
+		return canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
+	}
+	deep := any(int64(0))
+	for range 600 {
+		deep = []any{deep}
+	}
+	wide := canonjson.Object{{Key: "", Value: int64(0)}}
+	for i := range 20 {
+		wide = append(wide, canonjson.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
+	}
+	wide = append(wide, canonjson.Member{Key: "", Value: int64(0)})
+	sorted := canonjson.Object{}
+	for i := range 15 {
+		sorted = append(sorted, canonjson.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
+	}
+	sorted = append(sorted, canonjson.Member{Key: "tn\ue239", Value: int64(0)}, canonjson.Member{Key: "tn\U00010000", Value: int64(0)})
+	tests := []struct {
+		name  string
+		in    any
+		fails func(v any) bool
+		want  string
+	}{
+		// keys-before-values: the duplicate is reported though an earlier
+		// member's value is bad; the generator's bad value was too deep.
+		{"a bad value before a duplicate", env(canonjson.Object{{Key: "x", Value: deep}, {Key: "y", Value: int64(7)}, {Key: "x", Value: "z"}}),
+			func(v any) bool { return codeOf(v) != canonjson.CodeDuplicateKey && dupAfterBad(v) },
+			`{"tool_name":"","args":{"":{0:0},"":0}}`},
+		{"more than 4,300 digits", env(canonjson.Object{{Key: "", Value: bigOf(strings.Repeat("987654321", 700))}}),
+			func(v any) bool {
+				return walk(v, func(x any) bool { b, ok := x.(*big.Int); return ok && len(b.String()) > 4300 })
+			},
+			`{"tool_name":"","args":{"":1` + strings.Repeat("0", 4300) + `}}`},
+		{"an escaped character at code point 4095", env(canonjson.Object{{Key: "", Value: strings.Repeat("bc", 2047) + "d\u2028tail"}}),
+			func(v any) bool {
+				return walk(v, func(x any) bool {
+					s, ok := x.(string)
+					r := []rune(s)
+					return ok && len(r) > 4095 && escLen(r[4095]) > 1
+				})
+			},
+			`{"tool_name":"","args":{"":"` + strings.Repeat("a", 4095) + `\n"}}`},
+		{"non-ASCII past code point 65,536", env(canonjson.Object{{Key: "", Value: strings.Repeat("a", 65530) + strings.Repeat("\U0001F600", 40)}}),
+			func(v any) bool {
+				return walk(v, func(x any) bool {
+					s, ok := x.(string)
+					r := []rune(s)
+					return ok && len(r) > 65536 && slices.ContainsFunc(r[65536:], func(c rune) bool { return c >= 0x80 })
+				})
+			},
+			`{"tool_name":"","args":{"":"` + strings.Repeat("a", 65536) + `\u0080"}}`},
+		// dup-window-16: a repeat 17 members away, distinct keys between.
+		{"a duplicate past a window of 16", env(wide),
+			func(v any) bool { return codeOf(v) == canonjson.CodeDuplicateKey && dupDistance(v) > 16 },
+			`{"tool_name":"","args":{"":0,"a":0,"0":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"n":0,"o":0,"":0}}`},
+		// wide-object-utf16: more than 16 members, two of them in another
+		// order by UTF-16 code units; the keys' shared prefix goes too.
+		{"a UTF-16 order trap among 17 keys", env(sorted),
+			func(v any) bool { return codeOf(v) == "" && len(argsOf(v)) > 16 && utf16Differs(argsOf(v)) },
+			`{"tool_name":"","args":{"":0,"a":0,"0":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"\ue000":0,"\ud800\udc00":0}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !tt.fails(tt.in) {
+				t.Fatal("the input does not fail")
+			}
+			got, st, err := Minimize(context.Background(), tt.in, predicate(t, tt.fails, true, DefaultMaxBatch), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// As small as want; which fresh keys come out of ties is not
+			// the point.
+			if s := string(canonjson.AppendText(nil, got)); len(s) != len(tt.want) || !tt.fails(got) || !st.Minimal {
+				t.Errorf("got %.200s (%d bytes, minimal %v, %d rounds), want one of %d bytes: %.200s", s, len(s), st.Minimal, st.Rounds, len(tt.want), tt.want)
+			}
+		})
+	}
+}
+
+// codeOf is the Go implementation's error code for v, "" if it has none.
+func codeOf(v any) canonjson.Code {
+	_, err := canonjson.Canonical(v)
+	var ce *canonjson.Error
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return ""
+}
+
+// dupAfterBad reports whether args has a member whose value is out of the
+// domain before a repeat of an earlier key.
+func dupAfterBad(v any) bool {
+	args := argsOf(v)
+	seen := map[string]bool{}
+	bad := false
+	for _, m := range args {
+		if seen[m.Key] && bad {
+			return true
+		}
+		seen[m.Key] = true
+		if _, err := canonjson.CanonicalValue(m.Value); err != nil {
+			bad = true
+		}
+	}
+	return false
+}
+
+// dupDistance is how many members apart args' first repeated key is from
+// its first occurrence, 0 if none repeats.
+func dupDistance(v any) int {
+	first := map[string]int{}
+	for i, m := range argsOf(v) {
+		if j, ok := first[m.Key]; ok {
+			return i - j
+		}
+		first[m.Key] = i
+	}
+	return 0
+}
+
+func argsOf(v any) canonjson.Object {
+	o, _ := v.(canonjson.Object)
+	for _, m := range o {
+		if a, ok := m.Value.(canonjson.Object); ok && m.Key == "args" {
+			return a
+		}
+	}
+	return nil
+}
+
+func bigOf(digits string) *big.Int {
+	b, _ := new(big.Int).SetString(digits, 10)
+	return b
+}
+
+// utf16Differs reports whether sorting o's keys by UTF-16 code units gives
+// another order than by code points.
+func utf16Differs(o canonjson.Object) bool {
+	keys := make([]string, len(o))
+	for i, m := range o {
+		keys[i] = m.Key
+	}
+	byCP := slices.Sorted(slices.Values(keys))
+	slices.SortFunc(keys, func(a, b string) int {
+		return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+	})
+	return !slices.Equal(byCP, keys)
 }

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
@@ -17,8 +18,11 @@ const (
 	// sequences get finer chunks once coarse steps have shortened them.
 	maxChunks = 1024
 	// maxCharSteps bounds the strings whose characters are simplified one
-	// by one.
-	maxCharSteps = 1024
+	// by one; a longer string gets those steps only once at most
+	// maxLongCharSteps of its characters are not yet 'a' or '0' (the fill
+	// steps see to the rest), since each candidate is the whole long value.
+	maxCharSteps     = 1024
+	maxLongCharSteps = 16
 	// maxKeepChunks is the finest granularity of "keep only this chunk":
 	// finer ones rarely work where coarser ones failed, and would double
 	// the steps the last round must rule out.
@@ -69,7 +73,7 @@ const (
 	listRange              // drop or keep chunks of a container
 	listHoist              // replace a container by a descendant container
 	listEdit               // string, key, number and object-to-array steps
-	listAtom               // replace a value by the out-of-domain atom
+	listLast               // steps that wait for all others: atoms, fresh keys (see ready)
 	lists
 )
 
@@ -138,7 +142,7 @@ func (t *tree) candidates() int {
 		if n.bad && t.hasSibling(id) {
 			for _, a := range atoms {
 				if t.allowed(id, a.v) {
-					t.add(cand{kind: kReplace, list: listAtom, node: id, val: a.v}, n.size, n.weight, a.size, a.weight)
+					t.add(cand{kind: kReplace, list: listLast, node: id, val: a.v}, n.size, n.weight, a.size, a.weight)
 				}
 			}
 		}
@@ -147,6 +151,9 @@ func (t *tree) candidates() int {
 		case []any, canonjson.Object, canonjson.RawObject:
 			if !t.env || id != 0 {
 				t.ranges(id)
+			}
+			if o, ok := v.(canonjson.Object); ok && (!t.env || id != 0) {
+				t.freshKeys(id, o)
 			}
 			if o, ok := v.(canonjson.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
 				keys, keyWeights := 0, 0
@@ -198,7 +205,7 @@ func (t *tree) candidates() int {
 			end++
 		}
 		t.lists[l] = t.sorted[start:end]
-		if l == listScalar || l == listHoist || l == listAtom {
+		if l == listScalar || l == listHoist {
 			t.lists[l] = t.dedupe(t.lists[l])
 			t.stratify(t.lists[l])
 		}
@@ -262,7 +269,7 @@ func (t *tree) add(c cand, oldSize, oldWeight, newSize, newWeight int) {
 	if c.size > t.size() || (c.size == t.size() && c.weight >= t.weight()) {
 		return
 	}
-	if c.list == listScalar || c.list == listHoist || c.list == listAtom {
+	if c.list == listScalar || c.list == listHoist {
 		c.level = uint8(bits.Len(uint(t.size() - c.size))) // see stratify
 	}
 	c.seq = int32(len(t.cands))
@@ -287,6 +294,21 @@ func (t *tree) hoists(id int32) {
 			}
 		}
 		a = t.nodes[a].parent
+	}
+}
+
+// edgeChunks emits, for a sequence too long for single-item chunks, the
+// chunks of 1, 2, 4, ... items at each end and all but those: what a bug at
+// the end of a long sequence needs (the one character past 65,536 that must
+// stay, the elements past a length) and what its uniform chunks, each
+// holding that end and more, cannot give. They come after the uniform
+// chunks, at the level past the finest of those.
+func (t *tree) edgeChunks(k int, emit func(lo, hi int, keep bool)) {
+	for n := 1; n < k; n *= 2 {
+		emit(k-n, k, false)
+		emit(0, k-n, false)
+		emit(0, n, false)
+		emit(n, k, false)
 	}
 }
 
@@ -325,6 +347,7 @@ func (t *tree) chunks(k int, all bool, fn func(lo, hi int, keep bool, level uint
 		level++
 		n = min(n, k)
 		if n > maxChunks {
+			t.edgeChunks(k, emit)
 			return
 		}
 		for j := range n {
@@ -406,20 +429,103 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 		t.add(c, copies*size, copies*weight, copies*(2+inner), copies*w)
 	})
 	t.fillSteps(id, x, key, grp, copies, size, weight)
-	if k > maxCharSteps {
+	if left := x.wPre[k]; k > maxCharSteps && left > maxLongCharSteps { // left: not yet 'a' or '0'
 		return
 	}
 	for i, cp := range x.cps {
-		if cp == 'a' || cp == '0' {
+		if cpWeight(cp) == 0 {
 			continue
 		}
-		r := 'a'
-		if cp >= '1' && cp <= '9' {
-			r = '0'
+		for _, r := range simplerChars(cp) {
+			c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, grp: grp, a: x.offs[i], b: x.offs[i+1], r: r}
+			t.add(c, copies*size, copies*weight, copies*(size-escLen(cp)+escLen(r)), copies*(weight-1+cpWeight(r)))
 		}
-		c := cand{kind: kStrChar, list: listEdit, level: charLevel, node: id, key: key, grp: grp, a: x.offs[i], b: x.offs[i+1], r: r}
-		t.add(c, copies*size, copies*weight, copies*(size-escLen(cp)+1), copies*(weight-1))
 	}
+}
+
+// freshChars are the one-character keys freshKey offers, simplest first.
+const freshChars = "a0bcdefghijklmnopqrstuvwxyz123456789"
+
+// freshKeys offers to rename each key of object id, but those that are
+// one 'a' or '0' already, to a one-character key the object does not have
+// yet, each its own, simplest first, so that all of them merge into one
+// candidate. Keys that must stay distinct (a duplicate looked for past a
+// window, a sort of many members) cannot shrink by their own characters
+// alone, which would make them collide. Like the atoms, these wait until
+// nothing else shrinks the value: taken earlier, their few bytes each win
+// rounds that a bigger cut in the next batch would have won.
+func (t *tree) freshKeys(id int32, o canonjson.Object) {
+	var used [128]bool
+	for _, m := range o {
+		if len(m.Key) == 1 && m.Key[0] < 128 {
+			used[m.Key[0]] = true
+		}
+	}
+	next := 0
+	n := &t.nodes[id]
+	for i, m := range o {
+		if len(m.Key) == 1 && cpWeight(rune(m.Key[0])) == 0 {
+			continue
+		}
+		for next < len(freshChars) && used[freshChars[next]] {
+			next++
+		}
+		if next == len(freshChars) {
+			return
+		}
+		r := rune(freshChars[next])
+		next++
+		child := n.first + int32(i)
+		c := &t.nodes[child]
+		t.add(cand{kind: kStrChar, list: listLast, level: charLevel, node: child, key: true, b: int32(len(m.Key)), r: r}, c.keySize, c.keyWeight, 3, cpWeight(r))
+	}
+}
+
+// freshGroupKey offers to rename every copy of a key repeated in its
+// objects (a duplicate that must stay one, far from its first) to a
+// one-character key none of those objects has yet.
+func (t *tree) freshGroupKey(g group) {
+	if len(g.s) == 1 && cpWeight(rune(g.s[0])) == 0 {
+		return
+	}
+	var used [128]bool
+	for _, c := range g.copies {
+		if !c.key {
+			return
+		}
+		for _, m := range t.nodes[t.nodes[c.id].parent].v.(canonjson.Object) {
+			if len(m.Key) == 1 && m.Key[0] < 128 {
+				used[m.Key[0]] = true
+			}
+		}
+	}
+	for _, r := range freshChars {
+		if !used[r] {
+			size, weight := stringMeasure(g.s)
+			k := len(g.copies)
+			c := cand{kind: kStrChar, list: listLast, level: charLevel + groupLevel, node: g.copies[0].id, key: true, grp: t.grp + 1, b: int32(len(g.s)), r: r}
+			t.add(c, k*size, k*weight, k*3, k*cpWeight(r))
+			return
+		}
+	}
+}
+
+// simplerChars are what a character may become: 'a' (a digit '0'), and
+// the shortest characters of its kind, which a bug about that kind keeps
+// showing with: a character written escaped becomes a newline (\n, 2 bytes
+// of text), a non-ASCII one also U+0080 (6 bytes; an astral one takes 12).
+func simplerChars(cp rune) []rune {
+	plain := 'a'
+	if cp >= '1' && cp <= '9' {
+		plain = '0'
+	}
+	switch {
+	case cp >= 0x80 && !isHighSurrogate(cp) && !isLowSurrogate(cp):
+		return []rune{plain, '\n', 0x80}
+	case escLen(cp) == 6:
+		return []rune{plain, '\n'}
+	}
+	return []rune{plain}
 }
 
 // fillSteps offers, for each chunk of a string, to write it plainly: every
@@ -430,14 +536,14 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 // escapes to letters: a string too long for one step per character gets
 // its characters simplified too.
 // maxFillLevel is the finest chunking fillSteps offers (1/32 of the
-// string): finer fills cost a round trip each on a huge string and gain
-// little over the per-character steps.
+// string) but at its ends: finer fills cost a round trip each on a huge
+// string and gain little over the per-character steps.
 const maxFillLevel = 5
 
 func (t *tree) fillSteps(id int32, x *strIndex, key bool, grp int32, copies, size, weight int) {
 	k := len(x.cps)
 	t.chunks(k, true, func(lo, hi int, keep bool, level uint8) {
-		if keep || level > maxFillLevel {
+		if keep || (level > maxFillLevel && lo > 0 && hi < k) {
 			return
 		}
 		esc, w := x.escPre[hi]-x.escPre[lo], x.wPre[hi]-x.wPre[lo]
@@ -450,8 +556,8 @@ func (t *tree) fillSteps(id int32, x *strIndex, key bool, grp int32, copies, siz
 			counts = counts[:1]
 		}
 		for _, n := range counts {
-			if n >= esc {
-				continue // no shorter than it is
+			if n > esc {
+				continue // longer than it is (as long is simpler: letters become 'a')
 			}
 			c := cand{kind: kStrChar, list: listEdit, level: level, node: id, key: key, grp: grp, a: x.offs[lo], b: x.offs[hi], r: 'a', rep: int32(n)}
 			if grp > 0 {
@@ -722,12 +828,13 @@ func (t *tree) groupSteps() {
 		t.grp = int32(i)
 		o := g.copies[0]
 		t.stringSteps(o.id, g.s, o.key, len(g.copies))
+		t.freshGroupKey(g)
 	}
 	t.prefixSteps()
 }
 
 // maxPrefixKeys bounds the objects whose keys are compared pairwise for a
-// common prefix; bigger ones compare neighbours only.
+// common prefix; bigger ones compare neighbours in key order only.
 const maxPrefixKeys = 16
 
 // prefixSteps offers dropping the common prefix of two keys of one object
@@ -741,12 +848,22 @@ func (t *tree) prefixSteps() {
 		if !ok || len(o) < 2 || (t.env && id == 0) {
 			continue
 		}
-		for i := 1; i < len(o) && len(t.groups) < 2*maxGroups; i++ {
-			lo := 0
-			if len(o) > maxPrefixKeys {
-				lo = i - 1
+		if len(o) > maxPrefixKeys {
+			// Neighbours in key order: the keys that share the longest
+			// prefixes are next to each other there.
+			perm := make([]int32, len(o))
+			for i := range perm {
+				perm[i] = int32(i)
 			}
-			for j := lo; j < i; j++ {
+			slices.SortFunc(perm, func(a, b int32) int { return strings.Compare(o[a].Key, o[b].Key) })
+			for i := 1; i < len(perm) && len(t.groups) < 2*maxGroups; i++ {
+				a, b := perm[i-1], perm[i]
+				t.prefixStep(n.first+a, n.first+b, o[a].Key, o[b].Key)
+			}
+			continue
+		}
+		for i := 1; i < len(o) && len(t.groups) < 2*maxGroups; i++ {
+			for j := range i {
 				t.prefixStep(n.first+int32(j), n.first+int32(i), o[j].Key, o[i].Key)
 			}
 		}

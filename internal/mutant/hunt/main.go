@@ -74,7 +74,7 @@ func main() {
 	flag.StringVar(&h.Config, "config", "", "difffuzz's adapter config (default: its own default)")
 	flag.DurationVar(&h.Duration, "duration", 60*time.Second, "the longest hunt of one mutant")
 	flag.Uint64Var(&h.Cases, "cases", 0, "the most cases of one hunt (0: no limit)")
-	flag.DurationVar(&h.MinimizeTime, "minimize-time", 60*time.Second, "the longest minimization of one finding (a finding over 1 MiB takes about 40 s)")
+	flag.DurationVar(&h.MinimizeTime, "minimize-time", 3*time.Minute, "the longest minimization of one finding (text-over-1mib, whose candidates are 1 MiB each, takes about 105 s to its smallest)")
 	flag.StringVar(&h.Seed, "seed", "1", "the generator seed of every hunt")
 	flag.StringVar(&h.Out, "out", "out/mutants", "folder for every run's corpus, report and log")
 	flag.StringVar(&only, "only", "", "comma-separated mutants to hunt (default: all)")
