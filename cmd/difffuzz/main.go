@@ -51,8 +51,11 @@ func main() {
 	}()
 	if os.Getenv("GOGC") == "" {
 		// The driver's live heap is small and flat (a few batches per lane);
-		// collecting less often buys back CPU for the implementations.
-		debug.SetGCPercent(200)
+		// collecting less often buys back CPU for the implementations: at
+		// 400 rather than 200 the driver spends about 2 µs less a case (of
+		// 23) for a peak resident set of about 120 MiB rather than 90
+		// (README, Performance).
+		debug.SetGCPercent(400)
 	}
 	// Before any worker starts, so that they all inherit it.
 	batchsched.Enter()
