@@ -166,3 +166,48 @@ func TestDriverKilledLeavesNoWorker(t *testing.T) {
 	cmd.Wait()
 	assertGone(t, workers)
 }
+
+// TestCtrlCStopsBench: a bench interrupted in one of its runs gives no
+// ratio (the figures would be those of a fraction of the run) and exits
+// 130, instead of printing "ratio: 0.00".
+func TestCtrlCStopsBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(binary(t), "bench", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
+		"-adapter", "fake="+strings.Join(testworker.Command(t, "number", "tool_name"), " "),
+		"-sample", "50", "-run", "1m", "-warmup", "1s", "-o", filepath.Join(dir, "bench.json"))
+	// Files, not buffers: the test reads stdout while the command writes it.
+	stdoutPath := filepath.Join(dir, "stdout")
+	out, err := os.Create(stdoutPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = out, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The implementations time themselves first (a few seconds), then the
+	// driver-only run starts, which the signal interrupts.
+	printed := func() string { data, _ := os.ReadFile(stdoutPath); return string(data) }
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(printed(), "limit with decoding") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 130 || strings.Contains(printed(), "ratio:") || !strings.Contains(stderr.String(), "interrupted; no ratio") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want 130, no ratio and the reason", code, printed(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bench.json")); err == nil {
+		t.Error("an interrupted bench wrote its figures")
+	}
+}

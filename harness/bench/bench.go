@@ -8,6 +8,7 @@ import (
 	"difffuzz/internal/atomicfile"
 	"difffuzz/internal/procstat"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -115,18 +116,16 @@ func Run(ctx context.Context, cfg Config) int {
 	res.LimitDecodeRate = float64(res.Cores) / (decodeSum / 1e9)
 	fmt.Fprintf(cfg.Stdout, "limit (%d cores / sum of costs) %.0f cases/s\n", res.Cores, res.LimitRate)
 	fmt.Fprintf(cfg.Stdout, "limit with decoding (%d cores / sum of cpu costs with decoding) %.0f cases/s\n", res.Cores, res.LimitDecodeRate)
-	driver, driverCPU := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
-	if driver == nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the driver-only run failed\n")
-		return triage.ExitSetup
+	driver, driverCPU, err := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
+	if err != nil {
+		return benchFailed(cfg, "the driver-only run", err)
 	}
 	res.DriverRate = steadyRate(driver)
 	dc := spentOn(driver, driverCPU)
 	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, dc.driver/dc.seconds)
-	full, fullCPU := benchRun(ctx, cfg, cfg.Adapters)
-	if full == nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz bench: the full run failed\n")
-		return triage.ExitSetup
+	full, fullCPU, err := benchRun(ctx, cfg, cfg.Adapters)
+	if err != nil {
+		return benchFailed(cfg, "the full run", err)
 	}
 	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(full), full.Rate, full.Cases, full.DriverMaxRSS
 	fc := spentOn(full, fullCPU)
@@ -322,16 +321,35 @@ func steadyRate(rep *report.Report) float64 {
 	return rep.Rate
 }
 
+// errInterrupted is a run of the bench stopped by Ctrl-C or SIGTERM: its
+// figures would be those of a fraction of it.
+var errInterrupted = errors.New("interrupted")
+
 // benchRun is one fuzzing run with the bench's settings, and the driver's CPU
-// time over it.
-func benchRun(ctx context.Context, cfg Config, specs []adapter.Spec) (*report.Report, time.Duration) {
+// time over it. A run that could not start, was interrupted or ended with
+// no case done after its warm-up is an error: no ratio may come of it.
+func benchRun(ctx context.Context, cfg Config, specs []adapter.Spec) (*report.Report, time.Duration, error) {
 	var sink io.Writer = io.Discard
 	before, _ := procstat.SelfUsage()
 	rep, code := run.Run(ctx, run.Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
 		CorpusDir: benchCorpus(cfg.Out), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
 	after, _ := procstat.SelfUsage()
-	if code == triage.ExitSetup {
-		return nil, 0
+	switch {
+	case code == triage.ExitSetup:
+		return nil, 0, errors.New("could not start (see above)")
+	case code == triage.ExitInterrupted || ctx.Err() != nil:
+		return nil, 0, errInterrupted
+	case rep.Cases == 0 || (cfg.Warmup > 0 && rep.Steady == nil):
+		return nil, 0, fmt.Errorf("did no case after its %v warm-up", cfg.Warmup)
 	}
-	return rep, after - before
+	return rep, after - before, nil
+}
+
+// benchFailed reports that a run of the bench failed, and the exit status.
+func benchFailed(cfg Config, which string, err error) int {
+	fmt.Fprintf(cfg.Stderr, "difffuzz bench: %s %v; no ratio\n", which, err)
+	if errors.Is(err, errInterrupted) {
+		return triage.ExitInterrupted
+	}
+	return triage.ExitSetup
 }

@@ -37,12 +37,18 @@ func (t *tree) numberSteps(id int32, v any) {
 		return
 	}
 	n := &t.nodes[id]
-	for i, r := range out {
-		if dupOf(out[:i], r) {
-			continue
+	add := func(out []any, l list) {
+		for i, r := range out {
+			if dupOf(out[:i], r) {
+				continue
+			}
+			size, weight := t.scalarMeasure(r)
+			t.add(cand{kind: kReplace, list: l, node: id, val: r}, n.size, n.weight, size, weight)
 		}
-		size, weight := t.scalarMeasure(r)
-		t.add(cand{kind: kReplace, list: listEdit, node: id, val: r}, n.size, n.weight, size, weight)
+	}
+	add(out, listEdit)
+	if x, ok := v.(float64); ok {
+		add(floatCuts(x), listLast)
 	}
 }
 
@@ -157,6 +163,32 @@ func floatSteps(x float64, out []any) []any {
 			ne = e + d
 		}
 		out = appendParsed(out, sign+mant+"e"+strconv.Itoa(ne))
+	}
+	return out
+}
+
+// floatCuts are the float steps that wait for all others (listLast): its
+// significant digits cut rather than rounded (rounding may carry a digit up
+// across a bound the bug needs, 2^63 say), and the largest float with one
+// integer digit fewer, whose cuts then go down to the shortest above the
+// bound: 1e19 -> 9999999999999998976 -> ... -> 9.9e18, a byte shorter.
+func floatCuts(x float64) []any {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return nil
+	}
+	sign := ""
+	if x < 0 {
+		sign = "-"
+	}
+	s := strconv.FormatFloat(math.Abs(x), 'e', -1, 64)
+	mant, expText, _ := strings.Cut(s, "e")
+	var out []any
+	for p := 1; p+1 < len(mant); p++ { // mant is d.ddd: p digits after the point
+		out = appendParsed(out, sign+mant[:p+1]+"e"+expText)
+	}
+	out = appendParsed(out, sign+mant[:1]+"e"+expText)
+	if e, _ := strconv.Atoi(expText); e >= 1 {
+		out = append(out, math.Copysign(math.Nextafter(math.Pow(10, float64(e)), 0), x))
 	}
 	return out
 }
