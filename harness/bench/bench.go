@@ -4,6 +4,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"difffuzz/internal/atomicfile"
 	"difffuzz/internal/procstat"
@@ -66,13 +67,13 @@ type Result struct {
 	FullRateWhole float64    `json:"full_cases_per_second_whole_run"`
 	FullCases     uint64     `json:"full_cases"`
 	Warmup        float64    `json:"warmup_seconds"`
-	FullCPU       []CPUShare `json:"full_cpu"` // after the warm-up
+	FullCPU       []CPUShare `json:"full_cpu"` // in the median window
 	DriverRSS     int64      `json:"driver_max_rss"`
 	// LimitDecodeRate is LimitRate with decoding in each worker counted.
 	LimitDecodeRate float64 `json:"limit_decode_cases_per_second"`
-	// FullCPUNsPerCase is the full run's CPU time per case after its
-	// warm-up, summed over every process: the driver (with the in-process
-	// Go) and every worker.
+	// FullCPUNsPerCase is the full run's CPU time per case in the median
+	// of the windows after its warm-up (see windows), summed over every
+	// process: the driver (with the in-process Go) and every worker.
 	FullCPUNsPerCase float64 `json:"full_cpu_ns_per_case"`
 	// Ratio is the implementations' own CPU per case (canonicalize and
 	// hash) over FullCPUNsPerCase; HarnessRatio counts decoding in the
@@ -147,8 +148,8 @@ func Run(ctx context.Context, cfg Config) int {
 	res.FullCPUNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
 	res.Ratio = cpuSum / res.FullCPUNsPerCase
 	res.HarnessRatio = decodeSum / res.FullCPUNsPerCase
-	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
-		res.FullCPUNsPerCase/1000, cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
+	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
+		res.FullCPUNsPerCase/1000, windows, cfg.Run/windows, cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		if err := atomicfile.WriteAll(cfg.Out, append(data, '\n')); err != nil {
@@ -297,12 +298,23 @@ type spent struct {
 	adapters        []float64
 }
 
-// spentOn is the span after the run's warm-up, the one its steady rate is
-// measured over, so that a cost per case leaves out starting the workers
-// and compiling their JIT code; or the whole run (driverCPU is then the
-// driver's) if it had no warm-up.
+// windows is how many equal windows the span after a run's warm-up is cut
+// into; the bench takes the median one. A shared host slows a run down for
+// seconds at a time (a run's rate moves between 11,500 and 15,000 cases a
+// second from one second to the next): then the same work takes more CPU,
+// and the median window leaves out what a minority of slowed ones cost.
+const windows = 5
+
+// spentOn is the median window (by CPU per case, every process summed) of
+// the span after the run's warm-up, so that a cost per case leaves out
+// starting the workers and compiling their JIT code, and a passing
+// slowdown of the host; or the whole span if it has no windows, or the
+// whole run (driverCPU is then the driver's) if it had no warm-up.
 func spentOn(rep *report.Report, driverCPU time.Duration) spent {
 	if s := rep.Steady; s != nil {
+		if w := medianWindow(s.Windows); w != nil {
+			s = w
+		}
 		return spent{seconds: s.Seconds, driver: s.DriverCPUSeconds, cases: s.Cases, adapters: s.AdapterCPUSeconds}
 	}
 	sp := spent{seconds: rep.Seconds, driver: driverCPU.Seconds(), cases: rep.Cases}
@@ -310,6 +322,30 @@ func spentOn(rep *report.Report, driverCPU time.Duration) spent {
 		sp.adapters = append(sp.adapters, a.CPUSeconds)
 	}
 	return sp
+}
+
+// medianWindow is the window of median CPU per case, nil if there are none
+// (or one has no case).
+func medianWindow(ws []report.Steady) *report.Steady {
+	perCase := func(w *report.Steady) float64 {
+		cpu := w.DriverCPUSeconds
+		for _, a := range w.AdapterCPUSeconds {
+			cpu += a
+		}
+		return cpu / float64(w.Cases)
+	}
+	var sorted []*report.Steady
+	for i := range ws {
+		if ws[i].Cases == 0 {
+			return nil
+		}
+		sorted = append(sorted, &ws[i])
+	}
+	if len(sorted) == 0 {
+		return nil
+	}
+	slices.SortFunc(sorted, func(a, b *report.Steady) int { return cmp.Compare(perCase(a), perCase(b)) })
+	return sorted[len(sorted)/2]
 }
 
 // steadyRate is a run's rate after its warm-up, or over the whole run if it
@@ -331,7 +367,7 @@ var errInterrupted = errors.New("interrupted")
 func benchRun(ctx context.Context, cfg Config, specs []adapter.Spec) (*report.Report, time.Duration, error) {
 	var sink io.Writer = io.Discard
 	before, _ := procstat.SelfUsage()
-	rep, code := run.Run(ctx, run.Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Seed: cfg.Seed,
+	rep, code := run.Run(ctx, run.Config{Adapters: specs, Workers: cfg.Workers, Batch: cfg.Batch, Duration: cfg.Warmup + cfg.Run, Warmup: cfg.Warmup, Window: cfg.Run / windows, Seed: cfg.Seed,
 		CorpusDir: benchCorpus(cfg.Out), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: sink, Stderr: cfg.Stderr})
 	after, _ := procstat.SelfUsage()
 	switch {

@@ -109,6 +109,9 @@ type Steady struct {
 	// processes, in the order of Report.Adapters (0 in process).
 	DriverCPUSeconds  float64   `json:"driver_cpu_seconds"`
 	AdapterCPUSeconds []float64 `json:"adapter_cpu_seconds"`
+	// Windows cut the same span into equal parts (run.Config.Window), each
+	// with its own figures; none unless asked for.
+	Windows []Steady `json:"windows,omitempty"`
 }
 
 // processes says how the adapter ran: in process, or how many worker

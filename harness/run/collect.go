@@ -48,6 +48,10 @@ type collector struct {
 	warmAt        time.Time // when the warm-up was over (zero before)
 	warmN         uint64    // cases done by then
 	warmCPU       cpuTimes  // and the CPU every process had used
+	// win is the start of the current window after the warm-up (see
+	// Config.Window), windows the ones done.
+	win     mark
+	windows []report.Steady
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -87,6 +91,12 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	c.advance(d.n)
 	if c.cfg.Warmup > 0 && c.warmAt.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
 		c.warmAt, c.warmN, c.warmCPU = time.Now(), c.cases, readCPU(lanes)
+		c.win = mark{c.warmAt, c.warmN, c.warmCPU}
+	}
+	if c.cfg.Window > 0 && !c.warmAt.IsZero() && time.Since(c.win.at) >= c.cfg.Window {
+		now := c.mark(lanes)
+		c.windows = append(c.windows, *since(c.win, now))
+		c.win = now
 	}
 	for _, cl := range d.classes {
 		countBits(&c.classes, cl)

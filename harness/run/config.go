@@ -75,6 +75,10 @@ type Config struct {
 	// Warmup, if positive, is the start of the run that the report's
 	// SteadyRate leaves out.
 	Warmup time.Duration
+	// Window, if positive (with Warmup), cuts the span after the warm-up
+	// into windows of this length too (report.Steady.Windows), so that
+	// the bench can leave out those that a busy host slowed down.
+	Window time.Duration
 	// StatusEvery is the interval of the status line; 0 means
 	// DefaultStatusEvery.
 	StatusEvery time.Duration

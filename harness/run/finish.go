@@ -181,19 +181,36 @@ func readCPU(lanes []*lane.Lane) cpuTimes {
 	return t
 }
 
-// steady is the run after its warm-up, with the CPU time each process spent
-// on it. A worker restarted since the warm-up counts from its new start.
-func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
-	now := readCPU(lanes)
-	s := &report.Steady{Cases: c.cases - c.warmN, Seconds: time.Since(c.warmAt).Seconds(),
-		DriverCPUSeconds: (now.driver - c.warmCPU.driver).Seconds()}
-	for ai := range now.adapters {
+// mark is a moment of the run: its cases done and every process's CPU.
+type mark struct {
+	at    time.Time
+	cases uint64
+	cpu   cpuTimes
+}
+
+func (c *collector) mark(lanes []*lane.Lane) mark {
+	return mark{time.Now(), c.cases, readCPU(lanes)}
+}
+
+// since is the span from a to b, with the CPU time each process spent on
+// it. A worker restarted within it counts from its new start.
+func since(a, b mark) *report.Steady {
+	s := &report.Steady{Cases: b.cases - a.cases, Seconds: b.at.Sub(a.at).Seconds(),
+		DriverCPUSeconds: (b.cpu.driver - a.cpu.driver).Seconds()}
+	for ai := range b.cpu.adapters {
 		before := time.Duration(0)
-		if ai < len(c.warmCPU.adapters) {
-			before = c.warmCPU.adapters[ai]
+		if ai < len(a.cpu.adapters) {
+			before = a.cpu.adapters[ai]
 		}
-		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, max(now.adapters[ai]-before, 0).Seconds())
+		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, max(b.cpu.adapters[ai]-before, 0).Seconds())
 	}
+	return s
+}
+
+// steady is the run after its warm-up, and its windows.
+func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
+	s := since(mark{c.warmAt, c.warmN, c.warmCPU}, c.mark(lanes))
+	s.Windows = c.windows
 	return s
 }
 

@@ -199,3 +199,32 @@ func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
+
+// TestSteadyWindows: the span after the warm-up is cut into windows, each
+// with its cases and every process's CPU, and together they are the span
+// (the last, shorter piece left out).
+func TestSteadyWindows(t *testing.T) {
+	var out, errb bytes.Buffer
+	cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Duration: 2 * time.Second, Warmup: 300 * time.Millisecond, Window: 300 * time.Millisecond,
+		Seed: 4, CorpusDir: t.TempDir(), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: &out, Stderr: &errb}
+	rep, code := Run(context.Background(), cfg)
+	if code != triage.ExitOK || rep.Steady == nil {
+		t.Fatalf("exit %d, steady %v\n%s", code, rep.Steady, errb.String())
+	}
+	s := rep.Steady
+	if len(s.Windows) < 3 {
+		t.Fatalf("%d windows in a %.1fs span of 300ms windows", len(s.Windows), s.Seconds)
+	}
+	var cases uint64
+	var seconds, cpu float64
+	for _, w := range s.Windows {
+		if w.Cases == 0 || w.Seconds < 0.3 || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 {
+			t.Errorf("window %+v: want cases, at least 300ms, the driver's CPU and one figure per adapter", w)
+		}
+		cases, seconds, cpu = cases+w.Cases, seconds+w.Seconds, cpu+w.DriverCPUSeconds
+	}
+	if cases > s.Cases || seconds > s.Seconds+0.01 || cpu > s.DriverCPUSeconds+0.01 {
+		t.Errorf("windows add up to %d cases, %.2fs, %.2fs of driver CPU: more than the span's %d, %.2fs, %.2fs",
+			cases, seconds, cpu, s.Cases, s.Seconds, s.DriverCPUSeconds)
+	}
+}
