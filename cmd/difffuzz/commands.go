@@ -377,7 +377,7 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	cfg := bench.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "generator seed of every phase")
 	fs.IntVar(&cfg.Sample, "sample", 4000, "cases each implementation times in process")
-	fs.DurationVar(&cfg.Run, "run", 20*time.Second, "measured length of the driver-only run and of the full run")
+	fs.DurationVar(&cfg.Run, "run", 20*time.Second, "measured length of the driver-only run, and of the full runs together (one after each of 3 timings of the implementations)")
 	fs.DurationVar(&cfg.Warmup, "warmup", 5*time.Second, "unmeasured start of each run (workers starting, JIT compilation)")
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: one per core)")
 	fs.IntVar(&cfg.Batch, "batch", 0, "cases per batch (0: the run's default)")

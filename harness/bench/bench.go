@@ -32,7 +32,7 @@ type Config struct {
 	Adapters []adapter.Spec
 	Seed     uint64        // the generator seed of every phase
 	Sample   int           // cases each implementation times in process; 0 means 4000
-	Run      time.Duration // measured length of the driver-only and the full run; 0 means 20s
+	Run      time.Duration // measured length of the driver-only run, and of the full runs together (split over the pairs); 0 means 20s
 	Warmup   time.Duration // unmeasured start of each run; 0 means 5s, negative none
 	Workers  int           // as Config.Workers
 	Batch    int           // as Config.Batch
@@ -71,12 +71,18 @@ type Result struct {
 	DriverRSS     int64      `json:"driver_max_rss"`
 	// LimitDecodeRate is LimitRate with decoding in each worker counted.
 	LimitDecodeRate float64 `json:"limit_decode_cases_per_second"`
-	// FullCPUNsPerCase is the full run's CPU time per case in the median
-	// of the windows after its warm-up (see windows), summed over every
-	// process: the driver (with the in-process Go) and every worker.
+	// FullCPUNsPerCase is the CPU time per case of the full run of the
+	// median pair, in the median of the windows after its warm-up (see
+	// windows), summed over every process: the driver (with the
+	// in-process Go) and every worker. FullRate, FullCPU and the rest of
+	// the full run's figures are that run's too.
 	FullCPUNsPerCase float64 `json:"full_cpu_ns_per_case"`
+	// Pairs are the implementations' timings and the full run after them,
+	// each with the ratios of its own figures (shown, not used).
+	Pairs []Pair `json:"pairs"`
 	// Ratio is the implementations' own CPU per case (canonicalize and
-	// hash) over FullCPUNsPerCase; HarnessRatio counts decoding in the
+	// hash; the medians of all their timings) over FullCPUNsPerCase;
+	// HarnessRatio counts decoding in the
 	// implementations' share, so that what is left is the harness's own
 	// overhead: the driver's generation, encoding and comparison, and the
 	// workers' framing. Both are in CPU time, which a busy host cannot move.
@@ -90,7 +96,27 @@ type CPUShare struct {
 	Cores   float64 `json:"cores"`
 }
 
-// Bench runs the three measurements and prints them, "ratio: X.XX" last.
+// pairs is how many times the bench times the implementations (each in a
+// fresh worker process) and then runs the full run, back to back. A shared
+// host slows everything down for tens of seconds at a time (the same work
+// then takes more CPU), and a JIT compiles each worker process its own way:
+// measured once each, minutes apart, either half of a ratio could be the
+// slowed or the unlucky one. Interleaved, each ratio is the medians of the
+// implementations' timings over all pairs over the median pair's full run.
+const pairs = 3
+
+// Pair is one pairing of the implementations' timings with the full run
+// right after them.
+type Pair struct {
+	ImplCPUNsPerCase       float64 `json:"impl_cpu_ns_per_case"`
+	ImplDecodeCPUNsPerCase float64 `json:"impl_decode_cpu_ns_per_case"`
+	FullCPUNsPerCase       float64 `json:"full_cpu_ns_per_case"`
+	FullRate               float64 `json:"full_cases_per_second"`
+	HarnessRatio           float64 `json:"harness_ratio"`
+	Ratio                  float64 `json:"ratio"`
+}
+
+// Run runs the measurements and prints them, "ratio: X.XX" last.
 func Run(ctx context.Context, cfg Config) int {
 	if cfg.Sample <= 0 {
 		cfg.Sample = 4000
@@ -103,12 +129,41 @@ func Run(ctx context.Context, cfg Config) int {
 	}
 	cfg.Warmup = max(cfg.Warmup, 0)
 	res := &Result{Cores: runtime.NumCPU(), Seed: cfg.Seed, Sample: cfg.Sample, Warmup: cfg.Warmup.Seconds()}
-	if err := benchImpls(ctx, cfg, res); err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
-		return triage.ExitSetup
+	driver, driverCPU, err := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
+	if err != nil {
+		return benchFailed(cfg, "the driver-only run", err)
+	}
+	res.DriverRate = steadyRate(driver)
+	dc := spentOn(driver, driverCPU)
+	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, dc.driver/dc.seconds)
+	all := make([]timings, len(cfg.Adapters))
+	slice := cfg
+	slice.Run = cfg.Run / pairs
+	var fulls []*fullRun
+	for k := range pairs {
+		// Made anew each time, so that the full runs' heap does not hold
+		// it: the driver's collections would scan it on the run's bill.
+		impl, decode, err := timeImpls(ctx, cfg, makeSample(cfg), all)
+		if err != nil {
+			fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
+			return triage.ExitSetup
+		}
+		f, err := measureFull(ctx, slice)
+		if err != nil {
+			return benchFailed(cfg, "the full run", err)
+		}
+		p := Pair{ImplCPUNsPerCase: impl, ImplDecodeCPUNsPerCase: decode, FullCPUNsPerCase: f.cpuNsPerCase, FullRate: steadyRate(f.rep)}
+		p.HarnessRatio, p.Ratio = decode/p.FullCPUNsPerCase, impl/p.FullCPUNsPerCase
+		res.Pairs = append(res.Pairs, p)
+		fulls = append(fulls, f)
+		fmt.Fprintf(cfg.Stdout, "pair %d: implementations %.2f µs, %.2f µs with decoding; full run %.2f µs/case at %.0f cases/s; harness ratio %.2f, ratio %.2f\n",
+			k+1, impl/1000, decode/1000, p.FullCPUNsPerCase/1000, p.FullRate, p.HarnessRatio, p.Ratio)
 	}
 	var sum, cpuSum, decodeSum float64
-	for _, r := range res.Impl {
+	for i, s := range cfg.Adapters {
+		r := all[i].rate()
+		r.Name = s.Name
+		res.Impl = append(res.Impl, r)
 		sum, cpuSum, decodeSum = sum+r.NsPerCase, cpuSum+r.CPUNsPerCase, decodeSum+r.DecodeCPUNsPerCase
 		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case; cpu %.2f µs, %.2f µs with decoding)\n",
 			r.Name, r.CasesPerSec, r.NsPerCase/1000, r.CPUNsPerCase/1000, r.DecodeCPUNsPerCase/1000)
@@ -117,39 +172,19 @@ func Run(ctx context.Context, cfg Config) int {
 	res.LimitDecodeRate = float64(res.Cores) / (decodeSum / 1e9)
 	fmt.Fprintf(cfg.Stdout, "limit (%d cores / sum of costs) %.0f cases/s\n", res.Cores, res.LimitRate)
 	fmt.Fprintf(cfg.Stdout, "limit with decoding (%d cores / sum of cpu costs with decoding) %.0f cases/s\n", res.Cores, res.LimitDecodeRate)
-	driver, driverCPU, err := benchRun(ctx, cfg, cfg.Adapters[indexInProcess(cfg.Adapters):indexInProcess(cfg.Adapters)+1])
-	if err != nil {
-		return benchFailed(cfg, "the driver-only run", err)
-	}
-	res.DriverRate = steadyRate(driver)
-	dc := spentOn(driver, driverCPU)
-	fmt.Fprintf(cfg.Stdout, "driver (generate + Go + compare) %.0f cases/s  (%.2f cores)\n", res.DriverRate, dc.driver/dc.seconds)
-	full, fullCPU, err := benchRun(ctx, cfg, cfg.Adapters)
-	if err != nil {
-		return benchFailed(cfg, "the full run", err)
-	}
-	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(full), full.Rate, full.Cases, full.DriverMaxRSS
-	fc := spentOn(full, fullCPU)
-	res.FullCPU = append(res.FullCPU, CPUShare{"driver (with go)", fc.driver / fc.seconds})
-	total := fc.driver
-	for ai, a := range full.Adapters {
-		if a.Starts > 0 {
-			res.FullCPU = append(res.FullCPU, CPUShare{a.Name + " workers", fc.adapters[ai] / fc.seconds})
-			total += fc.adapters[ai]
-		}
-	}
-	res.FullCPU = append(res.FullCPU, CPUShare{"all", total / fc.seconds})
-	fmt.Fprintf(cfg.Stdout, "full run (%s) %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
-		specNames(cfg.Adapters), res.FullRate, cfg.Warmup, full.Rate, full.Cases, full.Seconds)
+	mid := medianPair(res.Pairs)
+	f := fulls[mid]
+	res.HarnessRatio, res.Ratio = decodeSum/f.cpuNsPerCase, cpuSum/f.cpuNsPerCase
+	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(f.rep), f.rep.Rate, f.rep.Cases, f.rep.DriverMaxRSS
+	res.FullCPU, res.FullCPUNsPerCase = f.shares, f.cpuNsPerCase
+	fmt.Fprintf(cfg.Stdout, "full run (%s), pair %d: %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
+		specNames(cfg.Adapters), mid+1, res.FullRate, cfg.Warmup, f.rep.Rate, f.rep.Cases, f.rep.Seconds)
 	for _, c := range res.FullCPU {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
 	}
 	fmt.Fprintf(cfg.Stdout, "driver peak RSS %.1f MiB\n", float64(res.DriverRSS)/(1<<20))
-	res.FullCPUNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
-	res.Ratio = cpuSum / res.FullCPUNsPerCase
-	res.HarnessRatio = decodeSum / res.FullCPUNsPerCase
 	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
-		res.FullCPUNsPerCase/1000, windows, cfg.Run/windows, cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
+		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		if err := atomicfile.WriteAll(cfg.Out, append(data, '\n')); err != nil {
@@ -160,6 +195,45 @@ func Run(ctx context.Context, cfg Config) int {
 	fmt.Fprintf(cfg.Stdout, "harness ratio: %.2f\n", res.HarnessRatio)
 	fmt.Fprintf(cfg.Stdout, "ratio: %.2f\n", res.Ratio)
 	return triage.ExitOK
+}
+
+// fullRun is one full run of the bench: its report, its CPU per case (every
+// process, the median window) and each process's share of the cores then.
+type fullRun struct {
+	rep          *report.Report
+	cpuNsPerCase float64
+	shares       []CPUShare
+}
+
+func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
+	rep, driverCPU, err := benchRun(ctx, cfg, cfg.Adapters)
+	if err != nil {
+		return nil, err
+	}
+	fc := spentOn(rep, driverCPU)
+	f := &fullRun{rep: rep}
+	f.shares = append(f.shares, CPUShare{"driver (with go)", fc.driver / fc.seconds})
+	total := fc.driver
+	for ai, a := range rep.Adapters {
+		if a.Starts > 0 {
+			f.shares = append(f.shares, CPUShare{a.Name + " workers", fc.adapters[ai] / fc.seconds})
+			total += fc.adapters[ai]
+		}
+	}
+	f.shares = append(f.shares, CPUShare{"all", total / fc.seconds})
+	f.cpuNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
+	return f, nil
+}
+
+// medianPair is the index of the pair whose full run's CPU per case is the
+// median.
+func medianPair(ps []Pair) int {
+	idx := make([]int, len(ps))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(ps[a].FullCPUNsPerCase, ps[b].FullCPUNsPerCase) })
+	return idx[len(idx)/2]
 }
 
 func specNames(specs []adapter.Spec) string {
@@ -182,46 +256,37 @@ func indexInProcess(specs []adapter.Spec) int {
 	return 0
 }
 
-// benchImpls has each implementation time itself over the same sample.
-func benchImpls(ctx context.Context, cfg Config, res *Result) error {
+// makeSample is the cases every implementation times itself over.
+func makeSample(cfg Config) []any {
 	g := gen.New(gen.Config{Seed: cfg.Seed})
 	sample := make([]any, cfg.Sample)
 	for i := range sample {
 		sample[i], _ = g.Case(uint64(i))
 	}
-	for _, s := range cfg.Adapters {
-		r, err := timeSpec(ctx, s, sample)
-		if err != nil {
-			return err
-		}
-		r.Name = s.Name
-		res.Impl = append(res.Impl, r)
-	}
-	return nil
+	return sample
 }
 
-// timeSpec times an implementation in processes fresh worker processes,
-// timingsEach times in each, and keeps the median of all its timings for
-// each figure: a JIT compiles each process differently (one TypeScript
-// worker in a few decodes a third slower than the others, for its whole
-// life), and one such process must not move the limit.
-func timeSpec(ctx context.Context, s adapter.Spec, sample []any) (ImplRate, error) {
-	var t timings
-	rounds := 0
-	for range processes {
+// timeImpls has each implementation time itself over the sample in a fresh
+// worker process (a JIT compiles each process differently: one TypeScript
+// worker in a few decodes a third slower than the others for its whole
+// life), adds the timings to all, and returns the sums of this round's
+// medians: the implementations' CPU per case without and with decoding.
+func timeImpls(ctx context.Context, cfg Config, sample []any, all []timings) (impl, decode float64, err error) {
+	for i, s := range cfg.Adapters {
 		a, err := openAdapter(ctx, s)
 		if err != nil {
-			return ImplRate{}, err
+			return 0, 0, err
 		}
-		rounds, err = t.take(ctx, a, sample, rounds)
+		var t timings
+		all[i].rounds, err = t.take(ctx, a, sample, all[i].rounds)
 		a.Close()
 		if err != nil {
-			return ImplRate{}, err
+			return 0, 0, err
 		}
+		all[i].add(t)
+		impl, decode = impl+median(t.cpu), decode+median(t.decode)
 	}
-	r := ImplRate{NsPerCase: median(t.wall), CPUNsPerCase: median(t.cpu), DecodeCPUNsPerCase: median(t.decode)}
-	r.CasesPerSec = 1e9 / r.NsPerCase
-	return r, nil
+	return impl, decode, nil
 }
 
 func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
@@ -235,18 +300,29 @@ func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 	return w, nil
 }
 
-// processes is how many worker processes time each implementation, and
-// timingsEach how many times each of them does: the medians of
-// processes*timingsEach timings are its costs, so that neither one disturbed
-// timing (another process, a collection) nor one unlucky process moves the
-// limit.
-const (
-	processes   = 3
-	timingsEach = 3
-)
+// timingsEach is how many times a worker process times itself: the medians
+// of all of an implementation's timings (pairs*timingsEach) are its costs,
+// so that neither one disturbed timing (another process, a collection) nor
+// one unlucky process moves the limit.
+const timingsEach = 3
 
-// timings holds one implementation's timings per case, by figure.
-type timings struct{ wall, cpu, decode []float64 }
+// timings holds one implementation's timings per case, by figure, and the
+// rounds a timing takes (0 before the first calibration).
+type timings struct {
+	wall, cpu, decode []float64
+	rounds            int
+}
+
+func (t *timings) add(u timings) {
+	t.wall, t.cpu, t.decode = append(t.wall, u.wall...), append(t.cpu, u.cpu...), append(t.decode, u.decode...)
+}
+
+// rate is the implementation's cost: the medians of its timings.
+func (t *timings) rate() ImplRate {
+	r := ImplRate{NsPerCase: median(slices.Clone(t.wall)), CPUNsPerCase: median(slices.Clone(t.cpu)), DecodeCPUNsPerCase: median(slices.Clone(t.decode))}
+	r.CasesPerSec = 1e9 / r.NsPerCase
+	return r
+}
 
 // take has a time itself timingsEach times over sample, each timing of
 // rounds passes; rounds 0 means to calibrate first, with one round, to about
