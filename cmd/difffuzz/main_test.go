@@ -238,7 +238,7 @@ func TestBench(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	for _, want := range []string{"in-process go ", "in-process fake ", "limit (", "driver (generate + Go + compare) ",
-		"full run (go,fake) ", "after a 300ms warm-up", "cpu fake workers", "driver peak RSS"} {
+		"pair 1: ", "pair 3: ", "full run (go,fake), pair ", "after a 300ms warm-up", "cpu fake workers", "driver peak RSS"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in:\n%s", want, stdout)
 		}
@@ -260,6 +260,9 @@ func TestBench(t *testing.T) {
 		FullWhole float64 `json:"full_cases_per_second_whole_run"`
 		Warmup    float64 `json:"warmup_seconds"`
 		Ratio     float64 `json:"ratio"`
+		Pairs     []struct {
+			Full float64 `json:"full_cpu_ns_per_case"`
+		} `json:"pairs"`
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -268,7 +271,8 @@ func TestBench(t *testing.T) {
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 || res.Harness < res.Ratio {
+	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 || res.Harness < res.Ratio ||
+		len(res.Pairs) != 3 || res.Pairs[0].Full <= 0 {
 		t.Errorf("figures %+v", res)
 	}
 	for _, im := range res.Impl {
