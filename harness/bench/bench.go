@@ -144,9 +144,11 @@ func Run(ctx context.Context, cfg Config) int {
 		// Made anew each time, so that the full runs' heap does not hold
 		// it: the driver's collections would scan it on the run's bill.
 		impl, decode, err := timeImpls(ctx, cfg, makeSample(cfg), all)
+		if ctx.Err() != nil {
+			err = errInterrupted
+		}
 		if err != nil {
-			fmt.Fprintf(cfg.Stderr, "difffuzz bench: %v\n", err)
-			return triage.ExitSetup
+			return benchFailed(cfg, "timing the implementations:", err)
 		}
 		f, err := measureFull(ctx, slice)
 		if err != nil {
@@ -205,6 +207,7 @@ type fullRun struct {
 	shares       []CPUShare
 }
 
+// measureFull runs the full run once and takes its figures.
 func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 	rep, driverCPU, err := benchRun(ctx, cfg, cfg.Adapters)
 	if err != nil {

@@ -443,7 +443,8 @@ func (t *tree) stringSteps(id int32, s string, key bool, copies int) {
 	}
 }
 
-// freshChars are the one-character keys freshKey offers, simplest first.
+// freshChars are the one-character keys freshKeys and freshGroupKey offer,
+// simplest first.
 const freshChars = "a0bcdefghijklmnopqrstuvwxyz123456789"
 
 // freshKeys offers to rename each key of object id, but those that are
