@@ -457,11 +457,7 @@ const freshChars = "a0bcdefghijklmnopqrstuvwxyz123456789"
 // rounds that a bigger cut in the next batch would have won.
 func (t *tree) freshKeys(id int32, o canonjson.Object) {
 	var used [128]bool
-	for _, m := range o {
-		if len(m.Key) == 1 && m.Key[0] < 128 {
-			used[m.Key[0]] = true
-		}
-	}
+	markKeys(&used, o)
 	next := 0
 	n := &t.nodes[id]
 	for i, m := range o {
@@ -494,11 +490,7 @@ func (t *tree) freshGroupKey(g group) {
 		if !c.key {
 			return
 		}
-		for _, m := range t.nodes[t.nodes[c.id].parent].v.(canonjson.Object) {
-			if len(m.Key) == 1 && m.Key[0] < 128 {
-				used[m.Key[0]] = true
-			}
-		}
+		markKeys(&used, t.nodes[t.nodes[c.id].parent].v.(canonjson.Object))
 	}
 	for _, r := range freshChars {
 		if !used[r] {
@@ -507,6 +499,15 @@ func (t *tree) freshGroupKey(g group) {
 			c := cand{kind: kStrChar, list: listLast, level: charLevel + groupLevel, node: g.copies[0].id, key: true, grp: t.grp + 1, b: int32(len(g.s)), r: r}
 			t.add(c, k*size, k*weight, k*3, k*cpWeight(r))
 			return
+		}
+	}
+}
+
+// markKeys marks the one-character ASCII keys of o as used.
+func markKeys(used *[128]bool, o canonjson.Object) {
+	for _, m := range o {
+		if len(m.Key) == 1 && m.Key[0] < 128 {
+			used[m.Key[0]] = true
 		}
 	}
 }
