@@ -228,20 +228,39 @@ func mustParse(t *testing.T, s string) any {
 }
 
 // bench prints every figure, "harness ratio:" then "ratio:" last, and
-// writes them as JSON, the CPU times of every implementation included.
+// writes them as JSON, the CPU times of every implementation included. Its
+// ratios are measured inside the full run; with a worker that does not say
+// what its batches cost (a version 1 worker), they are the isolated ones.
 func TestBench(t *testing.T) {
+	for _, mode := range []string{"ok", "v1"} {
+		t.Run(mode, func(t *testing.T) { testBench(t, mode) })
+	}
+}
+
+func testBench(t *testing.T, mode string) {
 	out := filepath.Join(t.TempDir(), "bench.json")
-	code, stdout, errs := runCLI(t, "", "bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", "ok"),
+	code, stdout, errs := runCLI(t, "", "bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", mode),
 		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	for _, want := range []string{"in-process go ", "in-process fake ", "limit (", "driver (generate + Go + compare) ",
-		"pair 1: ", "pair 3: ", "full run (go,fake), pair ", "after a 300ms warm-up", "cpu fake workers", "driver peak RSS"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("no %q in:\n%s", want, stdout)
+	want := []string{"in-process go ", "in-process fake ", "limit (", "driver (generate + Go + compare) ",
+		"pair 1: ", "pair 3: ", "full run (go,fake), pair ", "after a 300ms warm-up", "cpu fake workers", "driver peak RSS",
+		"isolated (the implementations alone over the full run): harness ratio "}
+	silent := "adapter fake does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones"
+	if mode == "ok" {
+		want = append(want, "in the run, per case: every process ", "; the implementations go ", ", fake ")
+	} else {
+		want = append(want, silent)
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("no %q in:\n%s", w, stdout)
 		}
+	}
+	if mode == "ok" && strings.Contains(stdout, silent) {
+		t.Errorf("a worker on the kit called silent:\n%s", stdout)
 	}
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "ratio: ") {
 		t.Errorf("last line %q, want ratio: X.XX", last)
@@ -255,13 +274,21 @@ func TestBench(t *testing.T) {
 			CPU    float64 `json:"cpu_ns_per_case"`
 			Decode float64 `json:"decode_cpu_ns_per_case"`
 		} `json:"implementations"`
-		Harness   float64 `json:"harness_ratio"`
-		Full      float64 `json:"full_cases_per_second"`
-		FullWhole float64 `json:"full_cases_per_second_whole_run"`
-		Warmup    float64 `json:"warmup_seconds"`
-		Ratio     float64 `json:"ratio"`
-		Pairs     []struct {
-			Full float64 `json:"full_cpu_ns_per_case"`
+		Harness         float64 `json:"harness_ratio"`
+		IsolatedHarness float64 `json:"isolated_harness_ratio"`
+		Full            float64 `json:"full_cases_per_second"`
+		FullWhole       float64 `json:"full_cases_per_second_whole_run"`
+		Warmup          float64 `json:"warmup_seconds"`
+		Ratio           float64 `json:"ratio"`
+		IsolatedRatio   float64 `json:"isolated_ratio"`
+		InRun           []struct {
+			Name string
+			CPU  float64 `json:"cpu_ns_per_case"`
+		} `json:"in_run"`
+		Pairs []struct {
+			Full    float64 `json:"full_cpu_ns_per_case"`
+			InRun   float64 `json:"in_run_cpu_ns_per_case"`
+			Harness float64 `json:"harness_ratio"`
 		} `json:"pairs"`
 	}
 	data, err := os.ReadFile(out)
@@ -272,12 +299,22 @@ func TestBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(res.Impl) != 2 || res.Full <= 0 || res.FullWhole <= 0 || res.Warmup != 0.3 || res.Ratio <= 0 || res.Harness < res.Ratio ||
-		len(res.Pairs) != 3 || res.Pairs[0].Full <= 0 {
+		res.IsolatedRatio <= 0 || res.IsolatedHarness < res.IsolatedRatio || len(res.Pairs) != 3 || res.Pairs[0].Full <= 0 {
 		t.Errorf("figures %+v", res)
 	}
 	for _, im := range res.Impl {
 		if im.CPU <= 0 || im.Decode < im.CPU*0.5 {
 			t.Errorf("%s: cpu %.0f ns, with decoding %.0f ns: want both measured", im.Name, im.CPU, im.Decode)
+		}
+	}
+	switch mode {
+	case "ok": // measured in the run: a share of it, each implementation's part said
+		if res.Harness >= 1 || len(res.InRun) != 2 || res.InRun[0].CPU <= 0 || res.InRun[1].CPU <= 0 || res.Pairs[0].InRun <= 0 {
+			t.Errorf("in-run figures %+v", res)
+		}
+	case "v1":
+		if res.Harness != res.IsolatedHarness || res.Ratio != res.IsolatedRatio {
+			t.Errorf("ratios %.3f, %.3f, want the isolated %.3f, %.3f", res.Harness, res.Ratio, res.IsolatedHarness, res.IsolatedRatio)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"difffuzz/harness/compare"
 	"difffuzz/harness/wire"
@@ -27,6 +28,12 @@ type Adapter interface {
 	// Bench has the implementation time rounds passes over cases itself,
 	// by the wall clock and its own CPU clock.
 	Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error)
+	// BatchCPU is the CPU time the implementation has spent on the batches
+	// it answered so far, by its own clock: decoding, converting,
+	// canonicalizing and hashing, not the protocol's framing; 0 if it does
+	// not say. The bench tells the implementations' cost inside a run from
+	// the harness's with it.
+	BatchCPU() time.Duration
 	// Close stops the adapter; it is safe to call more than once.
 	Close() error
 }

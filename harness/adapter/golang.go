@@ -2,7 +2,9 @@ package adapter
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"difffuzz/adapters/go/worker"
@@ -12,8 +14,11 @@ import (
 )
 
 // Go is the in-process adapter for the Go implementation. It is safe for
-// concurrent use: it keeps no state.
-type Go struct{ name string }
+// concurrent use: its one state is a counter.
+type Go struct {
+	name     string
+	batchCPU atomic.Int64 // see BatchCPU
+}
 
 // NewGo returns the in-process Go adapter under the given name ("go" if empty).
 func NewGo(name string) *Go {
@@ -40,11 +45,22 @@ func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
 	// share one allocation per batch, instead of one of each per case.
 	s := scratch.Get().(*kit.Scratch)
 	defer scratch.Put(s)
+	// Locked to its thread, the goroutine can time itself by the thread's
+	// CPU clock, which the rest of the driver does not move.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := procstat.ThreadCPU()
 	for i, c := range b.Cases {
 		out[i] = kit.Compute(kit.Exact, worker.Func, c, true, s)
 	}
+	g.batchCPU.Add(int64(procstat.ThreadCPU() - start))
 	return ctx.Err()
 }
+
+// BatchCPU implements Adapter: the thread CPU time of the digest-only
+// batches, a run's whole load (there is nothing to decode in process). The
+// few batches asked again with text are left out.
+func (g *Go) BatchCPU() time.Duration { return time.Duration(g.batchCPU.Load()) }
 
 // scratch holds the kit's reused memory for digest-only batches; the Go
 // adapter is shared by the lanes, so it cannot live in it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -69,7 +70,13 @@ type Worker struct {
 	msg    wire.Message
 	id     uint64
 	starts int
+	// batchCPU sums what the worker's processes said their batches cost
+	// (wire.Message.BatchCPUNS), in nanoseconds; read while the lane runs.
+	batchCPU atomic.Uint64
 }
+
+// BatchCPU implements Adapter.
+func (w *Worker) BatchCPU() time.Duration { return time.Duration(w.batchCPU.Load()) }
 
 // StartCount is the number of process starts, the first one included.
 func (w *Worker) StartCount() int { return w.starts }
@@ -270,6 +277,7 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 		}
 	}
 	copy(out, w.msg.Results)
+	w.batchCPU.Add(w.msg.BatchCPUNS)
 	return nil
 }
 

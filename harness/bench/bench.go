@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"difffuzz/harness/adapter"
@@ -78,16 +79,39 @@ type Result struct {
 	// the full run's figures are that run's too.
 	FullCPUNsPerCase float64 `json:"full_cpu_ns_per_case"`
 	// Pairs are the implementations' timings and the full run after them,
-	// each with the ratios of its own figures (shown, not used).
+	// each with the ratios of its own figures.
 	Pairs []Pair `json:"pairs"`
-	// Ratio is the implementations' own CPU per case (canonicalize and
-	// hash; the medians of all their timings) over FullCPUNsPerCase;
-	// HarnessRatio counts decoding in the
-	// implementations' share, so that what is left is the harness's own
-	// overhead: the driver's generation, encoding and comparison, and the
-	// workers' framing. Both are in CPU time, which a busy host cannot move.
-	Ratio        float64 `json:"ratio"`
+	// InRun is what each implementation said its batches cost in the full
+	// run of the median pair (see InRun), per case.
+	InRun []ImplShare `json:"in_run"`
+	// HarnessRatio is the implementations' share of the full run's CPU,
+	// both measured in the same seconds of the median pair's full run
+	// (by harness ratio) after its warm-up: what each worker said its
+	// batches cost it (decoding, converting, canonicalizing, hashing; its
+	// own CPU clock) and the in-process Go's thread CPU, over the CPU every
+	// process spent. What is left is the harness's own overhead: the
+	// driver's generation, encoding and comparison, and the workers'
+	// framing. A busy host slows both halves alike, so it cannot move it.
 	HarnessRatio float64 `json:"harness_ratio"`
+	// Ratio is the same share without decoding: each implementation's part
+	// of HarnessRatio times the fraction of its own cost that is
+	// canonicalize and hash, which only the isolated timings can tell
+	// apart (the medians of ImplRate's CPU figures).
+	Ratio float64 `json:"ratio"`
+	// IsolatedHarnessRatio and IsolatedRatio are the same ratios with the
+	// implementations timed alone (LimitDecodeRate and LimitRate's costs,
+	// the medians of all timings) over FullCPUNsPerCase: the machine's limit.
+	// They move with a busy host, which slows a timing and a full run
+	// minutes apart by different amounts; when a worker does not say what
+	// its batches cost, they are the only ratios.
+	IsolatedHarnessRatio float64 `json:"isolated_harness_ratio"`
+	IsolatedRatio        float64 `json:"isolated_ratio"`
+}
+
+// ImplShare is one implementation's cost per case inside a full run.
+type ImplShare struct {
+	Name         string  `json:"name"`
+	CPUNsPerCase float64 `json:"cpu_ns_per_case"`
 }
 
 // CPUShare is one process's CPU use over the full run, as a share of one core.
@@ -106,14 +130,22 @@ type CPUShare struct {
 const pairs = 3
 
 // Pair is one pairing of the implementations' timings with the full run
-// right after them.
+// right after them. Its ratios are Result's, of its own figures; the
+// isolated ones are over FullCPUNsPerCase.
 type Pair struct {
 	ImplCPUNsPerCase       float64 `json:"impl_cpu_ns_per_case"`
 	ImplDecodeCPUNsPerCase float64 `json:"impl_decode_cpu_ns_per_case"`
 	FullCPUNsPerCase       float64 `json:"full_cpu_ns_per_case"`
 	FullRate               float64 `json:"full_cases_per_second"`
-	HarnessRatio           float64 `json:"harness_ratio"`
-	Ratio                  float64 `json:"ratio"`
+	// InRunCPUNsPerCase is the implementations' cost per case inside the
+	// full run, and FullInRunCPUNsPerCase every process's over the same
+	// span (the whole of it after the warm-up).
+	InRunCPUNsPerCase     float64 `json:"in_run_cpu_ns_per_case"`
+	FullInRunCPUNsPerCase float64 `json:"full_in_run_cpu_ns_per_case"`
+	HarnessRatio          float64 `json:"harness_ratio"`
+	Ratio                 float64 `json:"ratio"`
+	IsolatedHarnessRatio  float64 `json:"isolated_harness_ratio"`
+	IsolatedRatio         float64 `json:"isolated_ratio"`
 }
 
 // Run runs the measurements and prints them, "ratio: X.XX" last.
@@ -143,7 +175,7 @@ func Run(ctx context.Context, cfg Config) int {
 	for k := range pairs {
 		// Made anew each time, so that the full runs' heap does not hold
 		// it: the driver's collections would scan it on the run's bill.
-		impl, decode, err := timeImpls(ctx, cfg, makeSample(cfg), all)
+		costs, err := timeImpls(ctx, cfg, makeSample(cfg), all)
 		if ctx.Err() != nil {
 			err = errInterrupted
 		}
@@ -154,18 +186,20 @@ func Run(ctx context.Context, cfg Config) int {
 		if err != nil {
 			return benchFailed(cfg, "the full run", err)
 		}
-		p := Pair{ImplCPUNsPerCase: impl, ImplDecodeCPUNsPerCase: decode, FullCPUNsPerCase: f.cpuNsPerCase, FullRate: steadyRate(f.rep)}
-		p.HarnessRatio, p.Ratio = decode/p.FullCPUNsPerCase, impl/p.FullCPUNsPerCase
+		p := f.pair(costs)
 		res.Pairs = append(res.Pairs, p)
 		fulls = append(fulls, f)
-		fmt.Fprintf(cfg.Stdout, "pair %d: implementations %.2f µs, %.2f µs with decoding; full run %.2f µs/case at %.0f cases/s; harness ratio %.2f, ratio %.2f\n",
-			k+1, impl/1000, decode/1000, p.FullCPUNsPerCase/1000, p.FullRate, p.HarnessRatio, p.Ratio)
+		fmt.Fprintf(cfg.Stdout, "pair %d: full run %.2f µs/case at %.0f cases/s, the implementations %.2f µs of it: harness ratio %.2f, ratio %.2f; alone %.2f µs, %.2f µs with decoding: %.2f, %.2f\n",
+			k+1, p.FullInRunCPUNsPerCase/1000, p.FullRate, p.InRunCPUNsPerCase/1000, p.HarnessRatio, p.Ratio,
+			p.ImplCPUNsPerCase/1000, p.ImplDecodeCPUNsPerCase/1000, p.IsolatedHarnessRatio, p.IsolatedRatio)
 	}
 	var sum, cpuSum, decodeSum float64
+	costs := make([]cost, len(cfg.Adapters))
 	for i, s := range cfg.Adapters {
 		r := all[i].rate()
 		r.Name = s.Name
 		res.Impl = append(res.Impl, r)
+		costs[i] = cost{r.CPUNsPerCase, r.DecodeCPUNsPerCase}
 		sum, cpuSum, decodeSum = sum+r.NsPerCase, cpuSum+r.CPUNsPerCase, decodeSum+r.DecodeCPUNsPerCase
 		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case; cpu %.2f µs, %.2f µs with decoding)\n",
 			r.Name, r.CasesPerSec, r.NsPerCase/1000, r.CPUNsPerCase/1000, r.DecodeCPUNsPerCase/1000)
@@ -176,7 +210,9 @@ func Run(ctx context.Context, cfg Config) int {
 	fmt.Fprintf(cfg.Stdout, "limit with decoding (%d cores / sum of cpu costs with decoding) %.0f cases/s\n", res.Cores, res.LimitDecodeRate)
 	mid := medianPair(res.Pairs)
 	f := fulls[mid]
-	res.HarnessRatio, res.Ratio = decodeSum/f.cpuNsPerCase, cpuSum/f.cpuNsPerCase
+	final := f.pair(costs)
+	res.HarnessRatio, res.Ratio = final.HarnessRatio, final.Ratio
+	res.IsolatedHarnessRatio, res.IsolatedRatio = decodeSum/f.cpuNsPerCase, cpuSum/f.cpuNsPerCase
 	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(f.rep), f.rep.Rate, f.rep.Cases, f.rep.DriverMaxRSS
 	res.FullCPU, res.FullCPUNsPerCase = f.shares, f.cpuNsPerCase
 	fmt.Fprintf(cfg.Stdout, "full run (%s), pair %d: %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
@@ -185,8 +221,15 @@ func Run(ctx context.Context, cfg Config) int {
 		fmt.Fprintf(cfg.Stdout, "  cpu %-18s %.2f cores\n", c.Process, c.Cores)
 	}
 	fmt.Fprintf(cfg.Stdout, "driver peak RSS %.1f MiB\n", float64(res.DriverRSS)/(1<<20))
-	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
+	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations alone %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
 		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
+	res.InRun = f.inRun(cfg.Adapters)
+	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s\n", final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun))
+	fmt.Fprintf(cfg.Stdout, "isolated (the implementations alone over the full run): harness ratio %.2f, ratio %.2f\n", res.IsolatedHarnessRatio, res.IsolatedRatio)
+	if silent := f.silent(cfg.Adapters); silent != "" {
+		fmt.Fprintf(cfg.Stdout, "%s does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones\n", silent)
+		res.HarnessRatio, res.Ratio = res.IsolatedHarnessRatio, res.IsolatedRatio
+	}
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(res, "", "  ")
 		if err := atomicfile.WriteAll(cfg.Out, append(data, '\n')); err != nil {
@@ -200,11 +243,17 @@ func Run(ctx context.Context, cfg Config) int {
 }
 
 // fullRun is one full run of the bench: its report, its CPU per case (every
-// process, the median window) and each process's share of the cores then.
+// process, the median window) and each process's share of the cores then;
+// and over the whole span after its warm-up, what each adapter's
+// implementation said its batches cost (batch, seconds; nil with no
+// warm-up), every process's CPU (total, seconds) and the cases.
 type fullRun struct {
 	rep          *report.Report
 	cpuNsPerCase float64
 	shares       []CPUShare
+	batch        []float64
+	total        float64
+	cases        uint64
 }
 
 // measureFull runs the full run once and takes its figures.
@@ -225,17 +274,85 @@ func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 	}
 	f.shares = append(f.shares, CPUShare{"all", total / fc.seconds})
 	f.cpuNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
+	if s := rep.Steady; s != nil {
+		f.batch, f.total, f.cases = s.BatchCPUSeconds, s.DriverCPUSeconds, s.Cases
+		for _, a := range s.AdapterCPUSeconds {
+			f.total += a
+		}
+	}
 	return f, nil
 }
 
-// medianPair is the index of the pair whose full run's CPU per case is the
-// median.
+// cost is one implementation's CPU per case alone: canonicalize and hash,
+// and with decoding.
+type cost struct{ cpu, decode float64 }
+
+// pair is the run's figures and ratios with the implementations' costs
+// alone (per adapter, from its pair's timings or from all of them).
+func (f *fullRun) pair(costs []cost) Pair {
+	p := Pair{FullCPUNsPerCase: f.cpuNsPerCase, FullRate: steadyRate(f.rep)}
+	var inRun, canon float64
+	for ai, c := range costs {
+		p.ImplCPUNsPerCase, p.ImplDecodeCPUNsPerCase = p.ImplCPUNsPerCase+c.cpu, p.ImplDecodeCPUNsPerCase+c.decode
+		if ai < len(f.batch) && c.decode > 0 {
+			inRun += f.batch[ai]
+			canon += f.batch[ai] * min(c.cpu/c.decode, 1)
+		}
+	}
+	p.IsolatedHarnessRatio, p.IsolatedRatio = p.ImplDecodeCPUNsPerCase/f.cpuNsPerCase, p.ImplCPUNsPerCase/f.cpuNsPerCase
+	if f.silent(nil) != "" || f.total <= 0 {
+		p.HarnessRatio, p.Ratio = p.IsolatedHarnessRatio, p.IsolatedRatio
+		return p
+	}
+	perCase := 1e9 / float64(max(f.cases, 1))
+	p.InRunCPUNsPerCase, p.FullInRunCPUNsPerCase = inRun*perCase, f.total*perCase
+	p.HarnessRatio, p.Ratio = inRun/f.total, canon/f.total
+	return p
+}
+
+// silent names the first adapter whose implementation did not say what its
+// batches cost in the run (all of them, with no warm-up to measure after),
+// or is "" if every one did. specs gives the names; nil says only whether.
+func (f *fullRun) silent(specs []adapter.Spec) string {
+	for ai := range f.rep.Adapters {
+		if f.batch == nil || ai >= len(f.batch) || f.batch[ai] <= 0 {
+			if specs == nil {
+				return "?"
+			}
+			return "adapter " + specs[ai].Name
+		}
+	}
+	return ""
+}
+
+// inRun is each implementation's cost per case inside the run.
+func (f *fullRun) inRun(specs []adapter.Spec) []ImplShare {
+	var out []ImplShare
+	for ai, b := range f.batch {
+		out = append(out, ImplShare{specs[ai].Name, b * 1e9 / float64(max(f.cases, 1))})
+	}
+	return out
+}
+
+// describeShares is "go 8.10 µs, python 80.20 µs".
+func describeShares(shares []ImplShare) string {
+	var parts []string
+	for _, s := range shares {
+		parts = append(parts, fmt.Sprintf("%s %.2f µs", s.Name, s.CPUNsPerCase/1000))
+	}
+	if parts == nil {
+		return "(not measured)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// medianPair is the index of the pair whose harness ratio is the median.
 func medianPair(ps []Pair) int {
 	idx := make([]int, len(ps))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(ps[a].FullCPUNsPerCase, ps[b].FullCPUNsPerCase) })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(ps[a].HarnessRatio, ps[b].HarnessRatio) })
 	return idx[len(idx)/2]
 }
 
@@ -272,24 +389,25 @@ func makeSample(cfg Config) []any {
 // timeImpls has each implementation time itself over the sample in a fresh
 // worker process (a JIT compiles each process differently: one TypeScript
 // worker in a few decodes a third slower than the others for its whole
-// life), adds the timings to all, and returns the sums of this round's
-// medians: the implementations' CPU per case without and with decoding.
-func timeImpls(ctx context.Context, cfg Config, sample []any, all []timings) (impl, decode float64, err error) {
+// life), adds the timings to all, and returns each one's costs: this
+// round's medians.
+func timeImpls(ctx context.Context, cfg Config, sample []any, all []timings) ([]cost, error) {
+	var costs []cost
 	for i, s := range cfg.Adapters {
 		a, err := openAdapter(ctx, s)
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
 		var t timings
 		all[i].rounds, err = t.take(ctx, a, sample, all[i].rounds)
 		a.Close()
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
 		all[i].add(t)
-		impl, decode = impl+median(t.cpu), decode+median(t.decode)
+		costs = append(costs, cost{median(t.cpu), median(t.decode)})
 	}
-	return impl, decode, nil
+	return costs, nil
 }
 
 func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {

@@ -109,6 +109,11 @@ type Steady struct {
 	// processes, in the order of Report.Adapters (0 in process).
 	DriverCPUSeconds  float64   `json:"driver_cpu_seconds"`
 	AdapterCPUSeconds []float64 `json:"adapter_cpu_seconds"`
+	// BatchCPUSeconds is what each adapter's implementation said its
+	// batches cost over it (decoding, canonicalizing, hashing), the
+	// in-process Go's included: the part of the CPU above that is not the
+	// harness's. 0 for a worker that does not say (batch_cpu_ns).
+	BatchCPUSeconds []float64 `json:"batch_cpu_seconds"`
 	// Windows cut the same span into equal parts (run.Config.Window), each
 	// with its own figures; none unless asked for.
 	Windows []Steady `json:"windows,omitempty"`

@@ -159,10 +159,12 @@ func repeatCases(command string, n uint64) string {
 }
 
 // cpuTimes is the CPU time used so far by the driver and by each adapter's
-// live worker processes (summed over the lanes).
+// live worker processes, and what each adapter's implementation says it
+// spent on its batches (adapter.Adapter.BatchCPU), summed over the lanes.
 type cpuTimes struct {
 	driver   time.Duration
 	adapters []time.Duration
+	batches  []time.Duration
 }
 
 // readCPU reads every process's CPU time now.
@@ -171,11 +173,12 @@ func readCPU(lanes []*lane.Lane) cpuTimes {
 	for _, l := range lanes {
 		for ai, a := range l.Adapters() {
 			if len(t.adapters) <= ai {
-				t.adapters = append(t.adapters, 0)
+				t.adapters, t.batches = append(t.adapters, 0), append(t.batches, 0)
 			}
 			if w, ok := a.(*adapter.Worker); ok {
 				t.adapters[ai] += procstat.ProcessCPU(w.Pid())
 			}
+			t.batches[ai] += a.BatchCPU()
 		}
 	}
 	return t
@@ -198,13 +201,20 @@ func since(a, b mark) *report.Steady {
 	s := &report.Steady{Cases: b.cases - a.cases, Seconds: b.at.Sub(a.at).Seconds(),
 		DriverCPUSeconds: (b.cpu.driver - a.cpu.driver).Seconds()}
 	for ai := range b.cpu.adapters {
-		before := time.Duration(0)
-		if ai < len(a.cpu.adapters) {
-			before = a.cpu.adapters[ai]
-		}
-		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, max(b.cpu.adapters[ai]-before, 0).Seconds())
+		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, grown(a.cpu.adapters, b.cpu.adapters, ai))
+		s.BatchCPUSeconds = append(s.BatchCPUSeconds, grown(a.cpu.batches, b.cpu.batches, ai))
 	}
 	return s
+}
+
+// grown is how many seconds to[i] grew by from from[i] (0 if from has
+// none yet); never negative, since a restarted worker's clock starts anew.
+func grown(from, to []time.Duration, i int) float64 {
+	before := time.Duration(0)
+	if i < len(from) {
+		before = from[i]
+	}
+	return max(to[i]-before, 0).Seconds()
 }
 
 // steady is the run after its warm-up, and its windows.

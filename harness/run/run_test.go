@@ -218,8 +218,16 @@ func TestSteadyWindows(t *testing.T) {
 	var cases uint64
 	var seconds, cpu float64
 	for _, w := range s.Windows {
-		if w.Cases == 0 || w.Seconds < 0.3 || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 {
+		if w.Cases == 0 || w.Seconds < 0.3 || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 || len(w.BatchCPUSeconds) != 2 {
 			t.Errorf("window %+v: want cases, at least 300ms, the driver's CPU and one figure per adapter", w)
+			continue
+		}
+		// What the implementations said their batches cost is there, and is
+		// a part of what their processes spent (/proc counts in 10 ms ticks).
+		for ai, spent := range []float64{w.DriverCPUSeconds, w.AdapterCPUSeconds[1]} {
+			if b := w.BatchCPUSeconds[ai]; b <= 0 || b > spent+0.02 {
+				t.Errorf("window %+v: adapter %d's batches took %.3fs of its process's %.3fs", w, ai, b, spent)
+			}
 		}
 		cases, seconds, cpu = cases+w.Cases, seconds+w.Seconds, cpu+w.DriverCPUSeconds
 	}

@@ -170,7 +170,20 @@ func (e *Encoder) Hello(h Hello) ([]byte, error) {
 
 // Results encodes a worker's results response.
 func (e *Encoder) Results(id uint64, results []Result) ([]byte, error) {
-	e.begin(TypeResults, 3)
+	return e.TimedResults(id, results, 0)
+}
+
+// TimedResults is Results with the batch's batch_cpu_ns: the CPU time the
+// worker spent on it, from having the request's bytes to having its
+// results; 0 leaves the field out.
+func (e *Encoder) TimedResults(id uint64, results []Result, cpuNS uint64) ([]byte, error) {
+	if cpuNS == 0 {
+		e.begin(TypeResults, 3)
+	} else {
+		e.begin(TypeResults, 4)
+		e.field("batch_cpu_ns")
+		_ = e.enc.EncodeUint(cpuNS)
+	}
 	e.field("id")
 	_ = e.enc.EncodeUint(id)
 	e.field("results")

@@ -85,6 +85,8 @@ func (dd *Decoder) field(key string, m *Message) (err error) {
 		m.Bench.DecodeElapsedNS, err = d.DecodeUint64()
 	case "decode_cpu_ns":
 		m.Bench.DecodeCPUNS, err = d.DecodeUint64()
+	case "batch_cpu_ns":
+		m.BatchCPUNS, err = d.DecodeUint64()
 	case "count":
 		m.Bench.Count, err = d.DecodeUint64()
 	case "message":

@@ -82,6 +82,12 @@ type Message struct {
 	DigestOnly bool  // TypeBatch request: results may leave out Canonical
 
 	Results []Result // TypeResults
+	// BatchCPUNS is the CPU time a worker says it spent on the batch
+	// (TypeResults, version 2, optional; 0 if not said): decoding the
+	// cases, converting, canonicalizing and hashing them, but not reading,
+	// encoding or writing frames. The bench charges it to the
+	// implementation and the rest of the worker's CPU to the harness.
+	BatchCPUNS uint64
 
 	Bench BenchTimes // TypeBench response
 

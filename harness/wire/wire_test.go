@@ -186,6 +186,25 @@ func TestResultsRoundTrip(t *testing.T) {
 	}
 }
 
+// A results response may say what its batch cost the worker; without the
+// field, the cost is 0, unknown.
+func TestTimedResultsRoundTrip(t *testing.T) {
+	in := []Result{{Digest: make([]byte, DigestSize)}}
+	for _, cpu := range []uint64{0, 1, 123456789} {
+		frame, err := NewEncoder().TimedResults(5, in, cpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m Message
+		if err := NewDecoder().Decode(frame[4:], &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Type != TypeResults || m.ID != 5 || len(m.Results) != 1 || m.BatchCPUNS != cpu {
+			t.Errorf("cpu %d: got %+v", cpu, m)
+		}
+	}
+}
+
 // A digest_only batch says so, and its answers may leave the text out: the
 // digests come back, each in its own 32 bytes.
 func TestDigestOnlyRoundTrip(t *testing.T) {

@@ -216,7 +216,9 @@ func (t *tamper) results(m wire.Message) []byte {
 				m.Results[i].Digest = make([]byte, wire.DigestSize)
 			}
 		}
+	case "v1": // a version 1 worker does not say what a batch cost
+		m.BatchCPUNS = 0
 	}
-	f, _ := t.enc.Results(m.ID, m.Results)
+	f, _ := t.enc.TimedResults(m.ID, m.Results, m.BatchCPUNS)
 	return f
 }

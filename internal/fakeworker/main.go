@@ -23,7 +23,7 @@
 //	oversized     answers with a frame length over the cap
 //	truncated     answers with half a frame, then exits
 //	overclaim     a native worker that calls every object inexpressible
-//	v1            a correct worker that says hello in protocol version 1 (no model)
+//	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
 package main
 
 import (

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // clockTick is USER_HZ, the unit of /proc/PID/stat times; 100 on Linux.
@@ -65,4 +67,15 @@ func CurrentRSS() int64 {
 	}
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize())
+}
+
+// ThreadCPU is the calling thread's CPU time so far; 0 where the platform
+// has no per-thread clock. It means something only to a goroutine locked to
+// its thread (runtime.LockOSThread) for as long as it is timing itself.
+func ThreadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }

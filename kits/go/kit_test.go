@@ -123,8 +123,8 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// Serve answers a hello, a batch (with an inexpressible case), a bench and
-// a request it cannot read, then ends cleanly at EOF.
+// Serve answers a hello, a batch (with an inexpressible case, and its
+// cost), a bench and a request it cannot read, then ends cleanly at EOF.
 func TestServe(t *testing.T) {
 	enc, dec := wire.NewEncoder(), wire.NewDecoder()
 	var in bytes.Buffer
@@ -160,6 +160,9 @@ func TestServe(t *testing.T) {
 	}
 	if r := msgs[1].Results; len(r) != 2 || string(r[0].Canonical) != `{"a":1}` || r[1].Inexpressible != "duplicate_key" {
 		t.Errorf("results %+v", r)
+	}
+	if msgs[1].BatchCPUNS == 0 {
+		t.Error("results do not say what the batch cost (batch_cpu_ns)")
 	}
 	if b := msgs[2].Bench; b.Count != 3 || b.ElapsedNS == 0 || b.DecodeElapsedNS == 0 {
 		t.Errorf("bench %+v", b)

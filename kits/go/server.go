@@ -44,25 +44,29 @@ func (s *server) send(frame []byte, err error) error {
 // handle answers one request frame. Only a failure to write is an error: a
 // request that cannot be read is answered with an error response.
 func (s *server) handle(body []byte) error {
+	start := procstat.SelfCPU()
 	if err := s.dec.Decode(body, &s.msg); err != nil {
 		return s.send(s.enc.Error(0, err.Error()))
 	}
 	switch s.msg.Type {
 	case wire.TypeBatch:
-		return s.batch()
+		return s.batch(start)
 	case wire.TypeBench:
 		return s.bench(body)
 	}
 	return s.send(s.enc.Error(s.msg.ID, fmt.Sprintf("unknown request type %q", s.msg.Type)))
 }
 
-func (s *server) batch() error {
+// batch answers a batch request whose decoding began at start (this
+// process's CPU clock), and says what it cost from there (batch_cpu_ns).
+func (s *server) batch(start time.Duration) error {
 	cases := s.msg.Cases
 	s.results = slices.Grow(s.results[:0], len(cases))[:len(cases)]
 	for i, c := range cases {
 		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, &s.scratch)
 	}
-	frame, err := s.enc.Results(s.msg.ID, s.results)
+	cpu := max(procstat.SelfCPU()-start, 1) // 0 would say "not timed"
+	frame, err := s.enc.TimedResults(s.msg.ID, s.results, uint64(cpu))
 	if err != nil { // a response over the cap: say so, keep serving
 		frame, err = s.enc.Error(s.msg.ID, fmt.Sprintf("results: %v", err))
 	}

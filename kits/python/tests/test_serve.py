@@ -162,6 +162,7 @@ def test_batch_shapes_answer_alike() -> None:
     first += packer.pack("id") + packer.pack(2)
     undecodable = b"\xa2\xff\xfe"  # invalid UTF-8
     last, cases_first, careful = answers(batch(1, cases), first, batch(3, cases[:2] + [undecodable] + cases[2:]))
+    assert cases_first.pop("batch_cpu_ns") > 0
     assert cases_first == {"type": "results", "id": 2, "results": last["results"]}
     assert careful["results"][:2] + careful["results"][3:] == last["results"]
     assert careful["results"][2]["error"] == "unsupported_value"
@@ -196,8 +197,21 @@ def test_large_responses() -> None:
 def test_empty_batch_and_ids() -> None:
     big_id = 2**64 - 1
     zero, big = answers(msgpack.packb({"type": "batch", "id": 0, "cases": []}), batch(big_id, []))
+    assert zero.pop("batch_cpu_ns") > 0
     assert zero == {"type": "results", "id": 0, "results": []}
     assert big["id"] == big_id
+
+
+def test_results_say_what_their_batch_cost() -> None:
+    """Each results response carries its batch's CPU time, by either way of
+    reading a batch; the loop's other responses carry none."""
+    heavy = [envelope(Members([("k" * 1000, list(range(200)))])) for _ in range(50)]
+    careful = batch(2, [b"\xa2\xff\xfe"] * 3)  # invalid UTF-8: read the careful way
+    fast, slow, bench_response = answers(batch(1, heavy), careful, request({"type": "bench", "id": 3, "rounds": 1}, [1]))
+    assert type(fast["batch_cpu_ns"]) is int and fast["batch_cpu_ns"] > 0
+    assert type(slow["batch_cpu_ns"]) is int and slow["batch_cpu_ns"] > 0
+    assert len(slow["results"]) == 3
+    assert "batch_cpu_ns" not in bench_response
 
 
 def test_bench_times_every_v2_field() -> None:

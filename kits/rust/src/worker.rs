@@ -121,6 +121,7 @@ where
     /// Decodes one request and writes its response (an `error` response when
     /// the request cannot be read as one).
     fn answer<W: Write>(&mut self, body: &[u8], output: &mut W) -> io::Result<()> {
+        let start = thread_cpu_ns();
         let request = match Request::parse(body) {
             Ok(r) => r,
             Err((id, why)) => return self.send(output, id, |out| write_error(out, id, &why)),
@@ -130,7 +131,12 @@ where
         send(&mut self.response, output, id, |out| {
             let written = match request.kind {
                 Kind::Batch { digest_only } => {
-                    write_results(out, id, digest_only, &request.cases, work)
+                    write_results(out, id, digest_only, &request.cases, work).map(|()| {
+                        // What the batch cost, decoding included (see
+                        // docs/adapter-protocol.md); 0 would mean "not said".
+                        let cpu = thread_cpu_ns().saturating_sub(start).max(1);
+                        write_uint_field(out, "batch_cpu_ns", cpu);
+                    })
                 }
                 Kind::Bench { rounds } => work
                     .bench(&request.cases, rounds)
@@ -363,7 +369,7 @@ where
     M: Model,
     F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
 {
-    write_map_len(out, 3);
+    write_map_len(out, 4); // batch_cpu_ns comes last, once the work is done
     write_str_field(out, "type", "results");
     write_uint_field(out, "id", id);
     write_str(out, "results");

@@ -176,6 +176,11 @@ fn a_batch_answers_canonical_refused_internal_and_inexpressible_in_order() {
         &Mp::Binary(br#"{"args":{"v":0},"tool_name":"t"}"#.to_vec())
     );
     assert_eq!(results.len(), 12);
+    // Each results message says what its batch cost.
+    for response in &out[1..3] {
+        let cpu = field(response, "batch_cpu_ns").as_u64();
+        assert!(cpu.is_some_and(|ns| ns > 0), "batch_cpu_ns {cpu:?}");
+    }
     // digest_only: the digest alone.
     let digest_only = field(&out[2], "results").as_array().unwrap();
     assert_eq!(
