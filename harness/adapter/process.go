@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"difffuzz/harness/wire"
+
+	"golang.org/x/sys/unix"
 )
 
 // Grace periods of the stop escalation: stdin closed, then SIGINT, then SIGKILL.
@@ -56,6 +58,8 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 		outW.Close()
 		return nil, err
 	}
+	growPipe(inW)
+	growPipe(outR)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -95,6 +99,20 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// pipeSize is the capacity asked for each of a worker's pipes: a batch's
+// frame (about 80 KB at the default batch) then crosses in one write and
+// one wake-up of the reader instead of several. It is the kernel's default
+// pipe-max-size; an unprivileged process may ask for no more.
+const pipeSize = 1 << 20
+
+// growPipe asks for pipeSize on f's pipe; where the kernel refuses (its
+// limits, another system), the pipe keeps its size, which only costs speed.
+func growPipe(f *os.File) {
+	if rc, err := f.SyscallConn(); err == nil {
+		rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+	}
 }
 
 // waitTimeout waits for wg up to d and says whether it finished.

@@ -84,6 +84,10 @@ type Result struct {
 	// InRun is what each implementation said its batches cost in the full
 	// run of the median pair (see InRun), per case.
 	InRun []ImplShare `json:"in_run"`
+	// Harness is the rest of each process's CPU per case over the same
+	// span: the driver's beyond the in-process Go's batches, each adapter's
+	// workers' beyond what they said their batches cost.
+	Harness []ImplShare `json:"harness"`
 	// HarnessRatio is the implementations' share of the full run's CPU,
 	// both measured in the same seconds of the median pair's full run
 	// (by harness ratio) after its warm-up: what each worker said its
@@ -224,7 +228,9 @@ func Run(ctx context.Context, cfg Config) int {
 	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations alone %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
 		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	res.InRun = f.inRun(cfg.Adapters)
-	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s\n", final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun))
+	res.Harness = f.harness(cfg.Adapters)
+	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s; the harness %s\n",
+		final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), describeShares(res.Harness))
 	fmt.Fprintf(cfg.Stdout, "isolated (the implementations alone over the full run): harness ratio %.2f, ratio %.2f\n", res.IsolatedHarnessRatio, res.IsolatedRatio)
 	if silent := f.silent(cfg.Adapters); silent != "" {
 		fmt.Fprintf(cfg.Stdout, "%s does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones\n", silent)
@@ -254,6 +260,7 @@ type fullRun struct {
 	batch        []float64
 	total        float64
 	cases        uint64
+	steady       *report.Steady
 }
 
 // measureFull runs the full run once and takes its figures.
@@ -275,7 +282,7 @@ func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 	f.shares = append(f.shares, CPUShare{"all", total / fc.seconds})
 	f.cpuNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
 	if s := rep.Steady; s != nil {
-		f.batch, f.total, f.cases = s.BatchCPUSeconds, s.DriverCPUSeconds, s.Cases
+		f.batch, f.total, f.cases, f.steady = s.BatchCPUSeconds, s.DriverCPUSeconds, s.Cases, s
 		for _, a := range s.AdapterCPUSeconds {
 			f.total += a
 		}
@@ -332,6 +339,26 @@ func (f *fullRun) inRun(specs []adapter.Spec) []ImplShare {
 		out = append(out, ImplShare{specs[ai].Name, b * 1e9 / float64(max(f.cases, 1))})
 	}
 	return out
+}
+
+// harness is each process's CPU per case inside the run beyond its
+// implementation's: the driver's (less the in-process adapters' batches),
+// then each worker-backed adapter's workers'.
+func (f *fullRun) harness(specs []adapter.Spec) []ImplShare {
+	if f.steady == nil || len(f.batch) < len(specs) {
+		return nil
+	}
+	perCase := 1e9 / float64(max(f.cases, 1))
+	driver := ImplShare{Name: "driver", CPUNsPerCase: f.steady.DriverCPUSeconds * perCase}
+	var workers []ImplShare
+	for ai, s := range specs {
+		if s.InProcess {
+			driver.CPUNsPerCase -= f.batch[ai] * perCase
+			continue
+		}
+		workers = append(workers, ImplShare{s.Name + " workers", (f.steady.AdapterCPUSeconds[ai] - f.batch[ai]) * perCase})
+	}
+	return append([]ImplShare{driver}, workers...)
 }
 
 // describeShares is "go 8.10 µs, python 80.20 µs".

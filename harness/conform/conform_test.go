@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
@@ -126,6 +128,30 @@ func TestLoadFixtures(t *testing.T) {
 			t.Errorf("%s: loaded %+v", tt.name, files)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
+		}
+	}
+}
+
+// A worker's batch_cpu_ns is optional; said, it cannot exceed what every
+// core gives over the batch's round trip.
+func TestBatchCost(t *testing.T) {
+	cores := time.Duration(runtime.NumCPU())
+	for _, tc := range []struct {
+		cpu, wall time.Duration
+		want      string // "" for an error
+	}{
+		{0, time.Second, "batch cost not said"},
+		{3 * time.Millisecond, 5 * time.Millisecond, "batch cost 3ms of CPU"},
+		{cores*time.Second + 5*time.Millisecond, time.Second, "batch cost"},
+		{cores*time.Second + 11*time.Millisecond, time.Second, ""},
+		{time.Hour, time.Millisecond, ""},
+	} {
+		got, err := batchCost(tc.cpu, tc.wall)
+		switch {
+		case tc.want == "" && err == nil:
+			t.Errorf("batchCost(%v, %v) = %q, want an error", tc.cpu, tc.wall, got)
+		case tc.want != "" && (err != nil || !strings.HasPrefix(got, tc.want)):
+			t.Errorf("batchCost(%v, %v) = %q, %v; want %q...", tc.cpu, tc.wall, got, err, tc.want)
 		}
 	}
 }

@@ -3,8 +3,10 @@ package conform
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
@@ -54,6 +56,7 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 		cases[i], _ = g.Case(uint64(i))
 	}
 	out := make([]wire.Result, len(cases))
+	cpuBefore, start := r.w.BatchCPU(), time.Now()
 	if err := r.w.RunBatch(ctx, &adapter.Batch{Cases: cases, DigestOnly: true}, out); err != nil {
 		if f, ok := adapter.AsFailure(err); ok {
 			r.stderrTail("digest-only", f.Stderr)
@@ -78,7 +81,25 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 	if texts > 0 {
 		how = fmt.Sprintf("%d texts sent anyway (allowed)", texts)
 	}
-	return fmt.Sprintf("%d cases, %s", len(cases), how), fails.err(len(cases), "cases")
+	cost, err := batchCost(r.w.BatchCPU()-cpuBefore, time.Since(start))
+	if err != nil {
+		fails.add(r, "digest-only", "%v", err)
+	}
+	return fmt.Sprintf("%d cases, %s, %s", len(cases), how, cost), fails.err(len(cases), "cases")
+}
+
+// batchCost describes what a worker said a batch cost it (batch_cpu_ns),
+// which the bench charges to the implementation; a worker may leave it out,
+// but no process spends more CPU than all the cores give over the batch's
+// round trip.
+func batchCost(cpu, wall time.Duration) (string, error) {
+	if cpu == 0 {
+		return "batch cost not said (no batch_cpu_ns: the bench then times it alone)", nil
+	}
+	if limit := wall*time.Duration(runtime.NumCPU()) + 10*time.Millisecond; cpu > limit {
+		return "", fmt.Errorf("batch_cpu_ns says %v of CPU for a batch answered in %v on %d cores (nanoseconds?)", cpu, wall, runtime.NumCPU())
+	}
+	return fmt.Sprintf("batch cost %v of CPU", cpu.Round(time.Microsecond)), nil
 }
 
 // emptyBatch checks that a batch of no cases gets a results list of none.
