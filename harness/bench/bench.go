@@ -203,7 +203,7 @@ func Run(ctx context.Context, cfg Config) int {
 		r := all[i].rate()
 		r.Name = s.Name
 		res.Impl = append(res.Impl, r)
-		costs[i] = cost{r.CPUNsPerCase, r.DecodeCPUNsPerCase}
+		costs[i] = all[i].cost()
 		sum, cpuSum, decodeSum = sum+r.NsPerCase, cpuSum+r.CPUNsPerCase, decodeSum+r.DecodeCPUNsPerCase
 		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case; cpu %.2f µs, %.2f µs with decoding)\n",
 			r.Name, r.CasesPerSec, r.NsPerCase/1000, r.CPUNsPerCase/1000, r.DecodeCPUNsPerCase/1000)
@@ -291,8 +291,8 @@ func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 }
 
 // cost is one implementation's CPU per case alone: canonicalize and hash,
-// and with decoding.
-type cost struct{ cpu, decode float64 }
+// and with decoding; and split, the share of the second that is the first.
+type cost struct{ cpu, decode, split float64 }
 
 // pair is the run's figures and ratios with the implementations' costs
 // alone (per adapter, from its pair's timings or from all of them).
@@ -303,7 +303,7 @@ func (f *fullRun) pair(costs []cost) Pair {
 		p.ImplCPUNsPerCase, p.ImplDecodeCPUNsPerCase = p.ImplCPUNsPerCase+c.cpu, p.ImplDecodeCPUNsPerCase+c.decode
 		if ai < len(f.batch) && c.decode > 0 {
 			inRun += f.batch[ai]
-			canon += f.batch[ai] * min(c.cpu/c.decode, 1)
+			canon += f.batch[ai] * c.split
 		}
 	}
 	p.IsolatedHarnessRatio, p.IsolatedRatio = p.ImplDecodeCPUNsPerCase/f.cpuNsPerCase, p.ImplCPUNsPerCase/f.cpuNsPerCase
@@ -432,7 +432,7 @@ func timeImpls(ctx context.Context, cfg Config, sample []any, all []timings) ([]
 			return nil, err
 		}
 		all[i].add(t)
-		costs = append(costs, cost{median(t.cpu), median(t.decode)})
+		costs = append(costs, t.cost())
 	}
 	return costs, nil
 }
@@ -463,6 +463,21 @@ type timings struct {
 
 func (t *timings) add(u timings) {
 	t.wall, t.cpu, t.decode = append(t.wall, u.wall...), append(t.cpu, u.cpu...), append(t.decode, u.decode...)
+}
+
+// cost is the medians of the timings' CPU figures, and the median of
+// their splits: each timing's two loops run back to back, so a slowed host
+// moves both alike, where the medians of either may come from different
+// seconds.
+func (t *timings) cost() cost {
+	splits := make([]float64, len(t.cpu))
+	for i := range splits {
+		splits[i] = 1
+		if t.decode[i] > 0 {
+			splits[i] = min(t.cpu[i]/t.decode[i], 1)
+		}
+	}
+	return cost{median(slices.Clone(t.cpu)), median(slices.Clone(t.decode)), median(splits)}
 }
 
 // rate is the implementation's cost: the medians of its timings.

@@ -202,3 +202,19 @@ func TestScratchNeverReusesADigest(t *testing.T) {
 		}
 	}
 }
+
+// A text is hashed a chunk at a time up to serialHashMax and in one call
+// past it: either way, and at every boundary, the digest is BLAKE3's.
+func TestDigestOfEveryLength(t *testing.T) {
+	var s kit.Scratch
+	for _, n := range []int{0, 1, 64, 1023, 1024, 1025, 2048, 5000, 16383, 16384, 16385, 40000, 1 << 20} {
+		text := bytes.Repeat([]byte{'x', 0x80, 7}, n/3+1)[:n]
+		fn := func(dst []byte, _ any) ([]byte, error) { return append(dst, text...), nil }
+		want := blake3.Sum256(text)
+		for _, digestOnly := range []bool{true, false} {
+			if r := kit.Compute(kit.Exact, fn, nil, digestOnly, &s); !bytes.Equal(r.Digest, want[:]) {
+				t.Errorf("%d bytes (digest only %v): digest %x, want %x", n, digestOnly, r.Digest, want)
+			}
+		}
+	}
+}
