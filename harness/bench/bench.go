@@ -72,6 +72,10 @@ type Result struct {
 	DriverRSS     int64      `json:"driver_max_rss"`
 	// LimitDecodeRate is LimitRate with decoding in each worker counted.
 	LimitDecodeRate float64 `json:"limit_decode_cases_per_second"`
+	// LimitInRunRate is the decode-inclusive limit measured inside the
+	// median pair's full run: the cores over the implementations' CPU per
+	// case there (Pair.InRunCPUNsPerCase); 0 if a worker did not say.
+	LimitInRunRate float64 `json:"limit_in_run_cases_per_second"`
 	// FullCPUNsPerCase is the CPU time per case of the full run of the
 	// median pair, in the median of the windows after its warm-up (see
 	// windows), summed over every process: the driver (with the
@@ -229,8 +233,11 @@ func Run(ctx context.Context, cfg Config) int {
 		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
 	res.InRun = f.inRun(cfg.Adapters)
 	res.Harness = f.harness(cfg.Adapters)
-	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s; the harness %s\n",
-		final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), describeShares(res.Harness))
+	if final.InRunCPUNsPerCase > 0 {
+		res.LimitInRunRate = float64(res.Cores) / (final.InRunCPUNsPerCase / 1e9)
+	}
+	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s (%.2f µs: a limit of %.0f cases/s on %d cores); the harness %s\n",
+		final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), final.InRunCPUNsPerCase/1000, res.LimitInRunRate, res.Cores, describeShares(res.Harness))
 	fmt.Fprintf(cfg.Stdout, "isolated (the implementations alone over the full run): harness ratio %.2f, ratio %.2f\n", res.IsolatedHarnessRatio, res.IsolatedRatio)
 	if silent := f.silent(cfg.Adapters); silent != "" {
 		fmt.Fprintf(cfg.Stdout, "%s does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones\n", silent)
