@@ -116,42 +116,81 @@ func encodeString(e *msgpack.Encoder, s string) error {
 	if utf8.ValidString(s) {
 		return e.EncodeString(s)
 	}
-	units, err := wtf8ToUTF16(s)
+	n, err := utf16Len(s)
 	if err != nil {
 		return err
 	}
-	if err := e.EncodeExtHeader(ExtUTF16, 2*len(units)); err != nil {
+	if err := e.EncodeExtHeader(ExtUTF16, 2*n); err != nil {
 		return err
 	}
-	buf := make([]byte, 2*len(units))
-	for i, u := range units {
-		buf[2*i], buf[2*i+1] = byte(u), byte(u>>8)
+	// The code units go out through a small buffer, not a slice of them
+	// and another of their bytes: a long string costs no garbage.
+	var buf [512]byte
+	k := 0
+	for _, u := range wtf8Units(s) {
+		if k == len(buf) {
+			if _, err := e.Writer().Write(buf[:k]); err != nil {
+				return err
+			}
+			k = 0
+		}
+		buf[k], buf[k+1] = byte(u), byte(u>>8)
+		k += 2
 	}
-	_, err = e.Writer().Write(buf)
+	_, err = e.Writer().Write(buf[:k])
 	return err
 }
 
-// wtf8ToUTF16 converts a string that is UTF-8 except for surrogate code points
-// in their 3-byte generalized form (WTF-8) into UTF-16 code units.
-func wtf8ToUTF16(s string) ([]uint16, error) {
-	units := make([]uint16, 0, len(s))
+// wtf8Units yields the UTF-16 code units of s, a string that is UTF-8
+// except for surrogate code points in their 3-byte generalized form
+// (WTF-8), checked by utf16Len.
+func wtf8Units(s string) func(func(int, uint16) bool) {
+	return func(yield func(int, uint16) bool) {
+		i := 0
+		for at := 0; at < len(s); {
+			r, n := utf8.DecodeRuneInString(s[at:])
+			if r == utf8.RuneError && n == 1 { // a surrogate, by utf16Len
+				r, n = 0xD000|rune(s[at+1]&0x3F)<<6|rune(s[at+2]&0x3F), 3
+			}
+			at += n
+			if r >= 0x10000 {
+				hi, lo := utf16.EncodeRune(r)
+				if !yield(i, uint16(hi)) || !yield(i+1, uint16(lo)) {
+					return
+				}
+				i += 2
+				continue
+			}
+			if !yield(i, uint16(r)) {
+				return
+			}
+			i++
+		}
+	}
+}
+
+// utf16Len is how many UTF-16 code units s has, or an error if it is not
+// UTF-8 or WTF-8.
+func utf16Len(s string) (int, error) {
+	units := 0
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			if i+3 > len(s) || s[i] != 0xED || s[i+1] < 0xA0 || s[i+1] > 0xBF || s[i+2] < 0x80 || s[i+2] > 0xBF {
-				return nil, fmt.Errorf("string is not UTF-8 or WTF-8 at byte %d", i)
+				return 0, fmt.Errorf("string is not UTF-8 or WTF-8 at byte %d", i)
 			}
-			units = append(units, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
-			i += 3
-			continue
+			n = 3
 		}
-		units = utf16.AppendRune(units, r)
+		units++
+		if r >= 0x10000 {
+			units++
+		}
 		i += n
 	}
 	return units, nil
 }
 
-// utf16ToWTF8 is the inverse of wtf8ToUTF16: pairs become one rune, lone
+// utf16ToWTF8 is the inverse of wtf8Units: pairs become one rune, lone
 // surrogates their 3-byte form.
 func utf16ToWTF8(units []uint16) string {
 	buf := make([]byte, 0, len(units)*3)

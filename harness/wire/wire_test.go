@@ -23,6 +23,8 @@ func TestValueRoundTrip(t *testing.T) {
 		big10("1000000000000000000000000000000"),
 		0.0, math.Copysign(0, -1), 1e21, 5e-324, math.Inf(1), math.Inf(-1), 1.5,
 		"", "a", "\u00e9\U0001F600", "\xed\xa0\x80", "a\xed\xbf\xbfb",
+		// Ext 2 past its 512-byte write buffer, a pair split across a write.
+		strings.Repeat("\U0001F600", 300) + "\xed\xa0\x80", "x" + strings.Repeat("\U0001F600", 200) + "\xed\xb0\x80" + strings.Repeat("\u00e9", 300),
 		[]any{}, []any{int64(1), []any{nil}},
 		canonjson.Object{}, canonjson.Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
 	}
