@@ -76,7 +76,7 @@ func TestAdapterCheckGoWorker(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, want)
 	}
 	for _, check := range []string{"PASS handshake (protocol 2, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
-		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out)", "PASS eof"} {
+		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out, batch cost ", "PASS eof"} {
 		if !strings.Contains(out, check) {
 			t.Errorf("no %q line", check)
 		}
@@ -127,13 +127,15 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 }
 
 // The digest-only check holds a digest to the text it stands for, also
-// when the text is left out.
+// when the text is left out, and reports what the worker said the batch
+// cost (a version 1 worker says nothing).
 func TestAdapterCheckDigestOnly(t *testing.T) {
 	tests := []struct {
 		mode string
 		line string
 	}{
-		{"ok", "PASS digest-only (2000 cases, texts left out)"},
+		{"ok", "PASS digest-only (2000 cases, texts left out, batch cost "},
+		{"v1", "PASS digest-only (2000 cases, texts left out, batch cost not said"},
 		{"lie-digest", "FAIL digest-only: "},
 		{"keyorder", "FAIL digest-only: "},
 	}
