@@ -182,7 +182,9 @@ def test_batch_shapes_answer_alike(worker: Worker) -> None:
     first = packer.pack_map_header(3) + packer.pack("cases") + packer.pack_array_header(len(cases))
     first += b"".join(pack(c) for c in cases) + packer.pack("type") + packer.pack("batch")
     worker.send(first + packer.pack("id") + packer.pack(2))
-    assert worker.receive() == {"type": "results", "id": 2, "results": last}
+    response = worker.receive()
+    assert response.pop("batch_cpu_ns") > 0  # what the batch cost, which every results message says
+    assert response == {"type": "results", "id": 2, "results": last}
     undecodable = b"\x82\xa9tool_name\xa1t\xa4args\x81\xa1a\xa2\xff\xfe"  # invalid UTF-8
     careful = worker.request({"type": "batch", "id": 3}, cases[:2] + [undecodable] + cases[2:])["results"]
     assert careful[:2] + careful[3:] == last
