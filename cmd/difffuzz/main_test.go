@@ -262,6 +262,9 @@ func testBench(t *testing.T, mode string) {
 	if mode == "ok" && strings.Contains(stdout, silent) {
 		t.Errorf("a worker on the kit called silent:\n%s", stdout)
 	}
+	if mode == "v1" && strings.Contains(stdout, "in the run, per case") {
+		t.Errorf("in-run figures of a run that could not measure them:\n%s", stdout)
+	}
 	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "ratio: ") {
 		t.Errorf("last line %q, want ratio: X.XX", last)
 	}

@@ -236,11 +236,14 @@ func Run(ctx context.Context, cfg Config) int {
 	if final.InRunCPUNsPerCase > 0 {
 		res.LimitInRunRate = float64(res.Cores) / (final.InRunCPUNsPerCase / 1e9)
 	}
-	fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s (%.2f µs: a limit of %.0f cases/s on %d cores); the harness %s\n",
-		final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), final.InRunCPUNsPerCase/1000, res.LimitInRunRate, res.Cores, describeShares(res.Harness))
+	why := f.unmeasured(cfg.Adapters)
+	if why == "" {
+		fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s (%.2f µs: a limit of %.0f cases/s on %d cores); the harness %s\n",
+			final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), final.InRunCPUNsPerCase/1000, res.LimitInRunRate, res.Cores, describeShares(res.Harness))
+	}
 	fmt.Fprintf(cfg.Stdout, "isolated (the implementations alone over the full run): harness ratio %.2f, ratio %.2f\n", res.IsolatedHarnessRatio, res.IsolatedRatio)
-	if silent := f.silent(cfg.Adapters); silent != "" {
-		fmt.Fprintf(cfg.Stdout, "%s does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones\n", silent)
+	if why != "" {
+		fmt.Fprintf(cfg.Stdout, "%s: the ratios below are the isolated ones\n", why)
 		res.HarnessRatio, res.Ratio = res.IsolatedHarnessRatio, res.IsolatedRatio
 	}
 	if cfg.Out != "" {
@@ -314,7 +317,7 @@ func (f *fullRun) pair(costs []cost) Pair {
 		}
 	}
 	p.IsolatedHarnessRatio, p.IsolatedRatio = p.ImplDecodeCPUNsPerCase/f.cpuNsPerCase, p.ImplCPUNsPerCase/f.cpuNsPerCase
-	if f.silent(nil) != "" || f.total <= 0 {
+	if f.unmeasured(nil) != "" {
 		p.HarnessRatio, p.Ratio = p.IsolatedHarnessRatio, p.IsolatedRatio
 		return p
 	}
@@ -324,16 +327,20 @@ func (f *fullRun) pair(costs []cost) Pair {
 	return p
 }
 
-// silent names the first adapter whose implementation did not say what its
-// batches cost in the run (all of them, with no warm-up to measure after),
-// or is "" if every one did. specs gives the names; nil says only whether.
-func (f *fullRun) silent(specs []adapter.Spec) string {
+// unmeasured says why the run's own seconds give no ratio, or is "" if
+// they do: a run with no span after a warm-up to measure, or an adapter
+// whose implementation did not say what its batches cost (specs gives the
+// names; nil leaves them out).
+func (f *fullRun) unmeasured(specs []adapter.Spec) string {
+	if f.steady == nil || f.total <= 0 {
+		return "the full run had no span after a warm-up to measure (-warmup)"
+	}
 	for ai := range f.rep.Adapters {
-		if f.batch == nil || ai >= len(f.batch) || f.batch[ai] <= 0 {
+		if ai >= len(f.batch) || f.batch[ai] <= 0 {
 			if specs == nil {
-				return "?"
+				return "an adapter does not say what its batches cost"
 			}
-			return "adapter " + specs[ai].Name
+			return fmt.Sprintf("adapter %s does not say what its batches cost (batch_cpu_ns)", specs[ai].Name)
 		}
 	}
 	return ""
@@ -373,9 +380,6 @@ func describeShares(shares []ImplShare) string {
 	var parts []string
 	for _, s := range shares {
 		parts = append(parts, fmt.Sprintf("%s %.2f µs", s.Name, s.CPUNsPerCase/1000))
-	}
-	if parts == nil {
-		return "(not measured)"
 	}
 	return strings.Join(parts, ", ")
 }
