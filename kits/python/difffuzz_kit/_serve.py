@@ -254,15 +254,16 @@ def run(worker: Worker, inp: BinaryIO, out: BinaryIO) -> int:
                 return 0
             start = time.process_time_ns()
             request, response = worker.handle(body)
-            if response.get("type") == "results":
+            batch = response.get("type") == "results"
+            if batch:
                 response["batch_cpu_ns"] = max(time.process_time_ns() - start + freeing, 1)
             sender.send(response)
             # A request decoded whole is freed while the driver already has
-            # the response, instead of before it. Freeing the cases belongs
-            # to decoding them: its cost goes with the next batch's.
+            # the response, instead of before it. Freeing a batch's cases
+            # belongs to decoding them: its cost goes with the next batch's.
             start = time.process_time_ns()
             del request, response, body
-            freeing = time.process_time_ns() - start
+            freeing = time.process_time_ns() - start if batch else 0
             if gc.get_count()[0] > GC_BACKLOG:
                 gc.collect()
     finally:
