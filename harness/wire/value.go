@@ -116,81 +116,69 @@ func encodeString(e *msgpack.Encoder, s string) error {
 	if utf8.ValidString(s) {
 		return e.EncodeString(s)
 	}
-	n, err := utf16Len(s)
-	if err != nil {
-		return err
-	}
-	if err := e.EncodeExtHeader(ExtUTF16, 2*n); err != nil {
+	if err := e.EncodeExtHeader(ExtUTF16, 2*utf16Len(s)); err != nil {
 		return err
 	}
 	// The code units go out through a small buffer, not a slice of them
 	// and another of their bytes: a long string costs no garbage.
 	var buf [512]byte
 	k := 0
-	for _, u := range wtf8Units(s) {
-		if k == len(buf) {
+	for i := 0; i < len(s); {
+		if k+4 > len(buf) {
 			if _, err := e.Writer().Write(buf[:k]); err != nil {
 				return err
 			}
 			k = 0
 		}
-		buf[k], buf[k+1] = byte(u), byte(u>>8)
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			if r, n = utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && n == 1 {
+				if r, n = surrogateAt(s, i); n == 0 {
+					return fmt.Errorf("string is not UTF-8 or WTF-8 at byte %d", i)
+				}
+			}
+		}
+		i += n
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			buf[k], buf[k+1], buf[k+2], buf[k+3] = byte(hi), byte(hi>>8), byte(lo), byte(lo>>8)
+			k += 4
+			continue
+		}
+		buf[k], buf[k+1] = byte(r), byte(r>>8)
 		k += 2
 	}
-	_, err = e.Writer().Write(buf[:k])
+	_, err := e.Writer().Write(buf[:k])
 	return err
 }
 
-// wtf8Units yields the UTF-16 code units of s, a string that is UTF-8
-// except for surrogate code points in their 3-byte generalized form
-// (WTF-8), checked by utf16Len.
-func wtf8Units(s string) func(func(int, uint16) bool) {
-	return func(yield func(int, uint16) bool) {
-		i := 0
-		for at := 0; at < len(s); {
-			r, n := utf8.DecodeRuneInString(s[at:])
-			if r == utf8.RuneError && n == 1 { // a surrogate, by utf16Len
-				r, n = 0xD000|rune(s[at+1]&0x3F)<<6|rune(s[at+2]&0x3F), 3
+// utf16Len is how many UTF-16 code units a WTF-8 string has: one for each
+// byte that starts a code point, two for an astral one (a 4-byte form). It
+// does not check s; encodeString does as it writes the units.
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c&0xC0 != 0x80 {
+			n++
+			if c >= 0xF0 {
+				n++
 			}
-			at += n
-			if r >= 0x10000 {
-				hi, lo := utf16.EncodeRune(r)
-				if !yield(i, uint16(hi)) || !yield(i+1, uint16(lo)) {
-					return
-				}
-				i += 2
-				continue
-			}
-			if !yield(i, uint16(r)) {
-				return
-			}
-			i++
 		}
 	}
+	return n
 }
 
-// utf16Len is how many UTF-16 code units s has, or an error if it is not
-// UTF-8 or WTF-8.
-func utf16Len(s string) (int, error) {
-	units := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			if i+3 > len(s) || s[i] != 0xED || s[i+1] < 0xA0 || s[i+1] > 0xBF || s[i+2] < 0x80 || s[i+2] > 0xBF {
-				return 0, fmt.Errorf("string is not UTF-8 or WTF-8 at byte %d", i)
-			}
-			n = 3
-		}
-		units++
-		if r >= 0x10000 {
-			units++
-		}
-		i += n
+// surrogateAt decodes the surrogate code point in its 3-byte generalized
+// form (WTF-8) at s[i:], with its length, or returns length 0 if there is
+// none.
+func surrogateAt(s string, i int) (rune, int) {
+	if i+3 > len(s) || s[i] != 0xED || s[i+1] < 0xA0 || s[i+1] > 0xBF || s[i+2] < 0x80 || s[i+2] > 0xBF {
+		return 0, 0
 	}
-	return units, nil
+	return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), 3
 }
 
-// utf16ToWTF8 is the inverse of wtf8Units: pairs become one rune, lone
+// utf16ToWTF8 is the inverse of encodeString's ext 2 form: pairs become one rune, lone
 // surrogates their 3-byte form.
 func utf16ToWTF8(units []uint16) string {
 	buf := make([]byte, 0, len(units)*3)

@@ -247,3 +247,13 @@ func TestDigestOnlyRoundTrip(t *testing.T) {
 		t.Errorf("digests overlap: %+v", got)
 	}
 }
+
+// A string that is neither UTF-8 nor WTF-8 cannot go on the wire: the
+// batch fails to encode rather than send bytes no worker could read alike.
+func TestEncodeRefusesBrokenStrings(t *testing.T) {
+	for _, s := range []string{"\xff", "a\xed\xa0", "\xc0\x80", "\xed\xa0\x80\xfe", strings.Repeat("\U0001F600", 200) + "\x80"} {
+		if _, err := EncodeCases([]any{s}); err == nil || !strings.Contains(err.Error(), "not UTF-8 or WTF-8") {
+			t.Errorf("%q: error %v, want one saying it is not UTF-8 or WTF-8", s, err)
+		}
+	}
+}
