@@ -102,9 +102,10 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 }
 
 // pipeSize is the capacity asked for each of a worker's pipes: a batch's
-// frame (about 80 KB at the default batch) then crosses in one write and
-// one wake-up of the reader instead of several. It is the kernel's default
-// pipe-max-size; an unprivileged process may ask for no more.
+// frame (about 190 KB on average at the default batch) then crosses in one
+// write and one wake-up of the reader instead of several. It is the
+// kernel's default pipe-max-size; an unprivileged process may ask for no
+// more.
 const pipeSize = 1 << 20
 
 // growPipe asks for pipeSize on f's pipe; where the kernel refuses (its
