@@ -1,6 +1,7 @@
 // Package procstat reads the CPU time and memory of processes, so that the
 // bench can charge a run's cost to every process that did the work, the
-// driver and its workers alike, in CPU time that a busy host cannot move.
+// driver and its workers alike; and the calling thread's CPU time, so that
+// the in-process Go implementation can tell its own share of the driver's.
 package procstat
 
 import (
