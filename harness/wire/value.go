@@ -178,8 +178,8 @@ func surrogateAt(s string, i int) (rune, int) {
 	return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), 3
 }
 
-// utf16ToWTF8 is the inverse of encodeString's ext 2 form: pairs become one rune, lone
-// surrogates their 3-byte form.
+// utf16ToWTF8 is the inverse of encodeString's ext 2 form: pairs become one
+// rune, lone surrogates their 3-byte form.
 func utf16ToWTF8(units []uint16) string {
 	buf := make([]byte, 0, len(units)*3)
 	for i := 0; i < len(units); i++ {
