@@ -87,11 +87,11 @@ type Result struct {
 	Pairs []Pair `json:"pairs"`
 	// InRun is what each implementation said its batches cost in the full
 	// run of the median pair (see InRun), per case.
-	InRun []ImplShare `json:"in_run"`
+	InRun []CaseCost `json:"in_run"`
 	// Harness is the rest of each process's CPU per case over the same
 	// span: the driver's beyond the in-process Go's batches, each adapter's
 	// workers' beyond what they said their batches cost.
-	Harness []ImplShare `json:"harness"`
+	Harness []CaseCost `json:"harness"`
 	// HarnessRatio is the implementations' share of the full run's CPU,
 	// both measured in the same seconds of the median pair's full run
 	// (by harness ratio) after its warm-up: what each worker said its
@@ -116,8 +116,9 @@ type Result struct {
 	IsolatedRatio        float64 `json:"isolated_ratio"`
 }
 
-// ImplShare is one implementation's cost per case inside a full run.
-type ImplShare struct {
+// CaseCost is a CPU cost per case inside a full run: an implementation's,
+// or the harness's in one process.
+type CaseCost struct {
 	Name         string  `json:"name"`
 	CPUNsPerCase float64 `json:"cpu_ns_per_case"`
 }
@@ -220,7 +221,7 @@ func Run(ctx context.Context, cfg Config) int {
 	f := fulls[mid]
 	final := f.pair(costs)
 	res.HarnessRatio, res.Ratio = final.HarnessRatio, final.Ratio
-	res.IsolatedHarnessRatio, res.IsolatedRatio = decodeSum/f.cpuNsPerCase, cpuSum/f.cpuNsPerCase
+	res.IsolatedHarnessRatio, res.IsolatedRatio = final.IsolatedHarnessRatio, final.IsolatedRatio
 	res.FullRate, res.FullRateWhole, res.FullCases, res.DriverRSS = steadyRate(f.rep), f.rep.Rate, f.rep.Cases, f.rep.DriverMaxRSS
 	res.FullCPU, res.FullCPUNsPerCase = f.shares, f.cpuNsPerCase
 	fmt.Fprintf(cfg.Stdout, "full run (%s), pair %d: %.0f cases/s after a %v warm-up (%.0f cases/s with it; %d cases in %.1fs)\n",
@@ -239,7 +240,7 @@ func Run(ctx context.Context, cfg Config) int {
 	why := f.unmeasured(cfg.Adapters)
 	if why == "" {
 		fmt.Fprintf(cfg.Stdout, "in the run, per case: every process %.2f µs; the implementations %s (%.2f µs: a limit of %.0f cases/s on %d cores); the harness %s\n",
-			final.FullInRunCPUNsPerCase/1000, describeShares(res.InRun), final.InRunCPUNsPerCase/1000, res.LimitInRunRate, res.Cores, describeShares(res.Harness))
+			final.FullInRunCPUNsPerCase/1000, describeCosts(res.InRun), final.InRunCPUNsPerCase/1000, res.LimitInRunRate, res.Cores, describeCosts(res.Harness))
 	}
 	fmt.Fprintf(cfg.Stdout, "isolated (the implementations alone over the full run): harness ratio %.2f, ratio %.2f\n", res.IsolatedHarnessRatio, res.IsolatedRatio)
 	if why != "" {
@@ -259,18 +260,13 @@ func Run(ctx context.Context, cfg Config) int {
 }
 
 // fullRun is one full run of the bench: its report, its CPU per case (every
-// process, the median window) and each process's share of the cores then;
-// and over the whole span after its warm-up, what each adapter's
-// implementation said its batches cost (batch, seconds; nil with no
-// warm-up), every process's CPU (total, seconds) and the cases.
+// process, the median window) and each process's share of the cores then.
+// Its own ratios are taken over the whole span after its warm-up, the
+// report's Steady.
 type fullRun struct {
 	rep          *report.Report
 	cpuNsPerCase float64
 	shares       []CPUShare
-	batch        []float64
-	total        float64
-	cases        uint64
-	steady       *report.Steady
 }
 
 // measureFull runs the full run once and takes its figures.
@@ -291,12 +287,6 @@ func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 	}
 	f.shares = append(f.shares, CPUShare{"all", total / fc.seconds})
 	f.cpuNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
-	if s := rep.Steady; s != nil {
-		f.batch, f.total, f.cases, f.steady = s.BatchCPUSeconds, s.DriverCPUSeconds, s.Cases, s
-		for _, a := range s.AdapterCPUSeconds {
-			f.total += a
-		}
-	}
 	return f, nil
 }
 
@@ -308,35 +298,50 @@ type cost struct{ cpu, decode, split float64 }
 // alone (per adapter, from its pair's timings or from all of them).
 func (f *fullRun) pair(costs []cost) Pair {
 	p := Pair{FullCPUNsPerCase: f.cpuNsPerCase, FullRate: steadyRate(f.rep)}
-	var inRun, canon float64
-	for ai, c := range costs {
+	for _, c := range costs {
 		p.ImplCPUNsPerCase, p.ImplDecodeCPUNsPerCase = p.ImplCPUNsPerCase+c.cpu, p.ImplDecodeCPUNsPerCase+c.decode
-		if ai < len(f.batch) && c.decode > 0 {
-			inRun += f.batch[ai]
-			canon += f.batch[ai] * c.split
-		}
 	}
 	p.IsolatedHarnessRatio, p.IsolatedRatio = p.ImplDecodeCPUNsPerCase/f.cpuNsPerCase, p.ImplCPUNsPerCase/f.cpuNsPerCase
+	p.HarnessRatio, p.Ratio = p.IsolatedHarnessRatio, p.IsolatedRatio
 	if f.unmeasured(nil) != "" {
-		p.HarnessRatio, p.Ratio = p.IsolatedHarnessRatio, p.IsolatedRatio
 		return p
 	}
-	perCase := 1e9 / float64(max(f.cases, 1))
-	p.InRunCPUNsPerCase, p.FullInRunCPUNsPerCase = inRun*perCase, f.total*perCase
-	p.HarnessRatio, p.Ratio = inRun/f.total, canon/f.total
+	var inRun, canon float64
+	for ai, c := range costs {
+		b := f.rep.Steady.BatchCPUSeconds[ai]
+		inRun, canon = inRun+b, canon+b*c.split
+	}
+	total := f.spanCPU()
+	p.InRunCPUNsPerCase, p.FullInRunCPUNsPerCase = inRun*f.perCase(), total*f.perCase()
+	p.HarnessRatio, p.Ratio = inRun/total, canon/total
 	return p
 }
+
+// spanCPU is every process's CPU seconds over the span after the warm-up.
+func (f *fullRun) spanCPU() float64 {
+	s := f.rep.Steady
+	total := s.DriverCPUSeconds
+	for _, a := range s.AdapterCPUSeconds {
+		total += a
+	}
+	return total
+}
+
+// perCase turns seconds over the span after the warm-up into nanoseconds
+// per case.
+func (f *fullRun) perCase() float64 { return 1e9 / float64(max(f.rep.Steady.Cases, 1)) }
 
 // unmeasured says why the run's own seconds give no ratio, or is "" if
 // they do: a run with no span after a warm-up to measure, or an adapter
 // whose implementation did not say what its batches cost (specs gives the
 // names; nil leaves them out).
 func (f *fullRun) unmeasured(specs []adapter.Spec) string {
-	if f.steady == nil || f.total <= 0 {
+	s := f.rep.Steady
+	if s == nil || f.spanCPU() <= 0 {
 		return "the full run had no span after a warm-up to measure (-warmup)"
 	}
 	for ai := range f.rep.Adapters {
-		if ai >= len(f.batch) || f.batch[ai] <= 0 {
+		if ai >= len(s.BatchCPUSeconds) || s.BatchCPUSeconds[ai] <= 0 {
 			if specs == nil {
 				return "an adapter does not say what its batches cost"
 			}
@@ -347,10 +352,13 @@ func (f *fullRun) unmeasured(specs []adapter.Spec) string {
 }
 
 // inRun is each implementation's cost per case inside the run.
-func (f *fullRun) inRun(specs []adapter.Spec) []ImplShare {
-	var out []ImplShare
-	for ai, b := range f.batch {
-		out = append(out, ImplShare{specs[ai].Name, b * 1e9 / float64(max(f.cases, 1))})
+func (f *fullRun) inRun(specs []adapter.Spec) []CaseCost {
+	if f.rep.Steady == nil {
+		return nil
+	}
+	var out []CaseCost
+	for ai, b := range f.rep.Steady.BatchCPUSeconds {
+		out = append(out, CaseCost{specs[ai].Name, b * f.perCase()})
 	}
 	return out
 }
@@ -358,25 +366,25 @@ func (f *fullRun) inRun(specs []adapter.Spec) []ImplShare {
 // harness is each process's CPU per case inside the run beyond its
 // implementation's: the driver's (less the in-process adapters' batches),
 // then each worker-backed adapter's workers'.
-func (f *fullRun) harness(specs []adapter.Spec) []ImplShare {
-	if f.steady == nil || len(f.batch) < len(specs) {
+func (f *fullRun) harness(specs []adapter.Spec) []CaseCost {
+	s := f.rep.Steady
+	if s == nil || len(s.BatchCPUSeconds) < len(specs) {
 		return nil
 	}
-	perCase := 1e9 / float64(max(f.cases, 1))
-	driver := ImplShare{Name: "driver", CPUNsPerCase: f.steady.DriverCPUSeconds * perCase}
-	var workers []ImplShare
-	for ai, s := range specs {
-		if s.InProcess {
-			driver.CPUNsPerCase -= f.batch[ai] * perCase
+	driver := CaseCost{Name: "driver", CPUNsPerCase: s.DriverCPUSeconds * f.perCase()}
+	var workers []CaseCost
+	for ai, spec := range specs {
+		if spec.InProcess {
+			driver.CPUNsPerCase -= s.BatchCPUSeconds[ai] * f.perCase()
 			continue
 		}
-		workers = append(workers, ImplShare{s.Name + " workers", (f.steady.AdapterCPUSeconds[ai] - f.batch[ai]) * perCase})
+		workers = append(workers, CaseCost{spec.Name + " workers", (s.AdapterCPUSeconds[ai] - s.BatchCPUSeconds[ai]) * f.perCase()})
 	}
-	return append([]ImplShare{driver}, workers...)
+	return append([]CaseCost{driver}, workers...)
 }
 
-// describeShares is "go 8.10 µs, python 80.20 µs".
-func describeShares(shares []ImplShare) string {
+// describeCosts is "go 8.10 µs, python 80.20 µs".
+func describeCosts(shares []CaseCost) string {
 	var parts []string
 	for _, s := range shares {
 		parts = append(parts, fmt.Sprintf("%s %.2f µs", s.Name, s.CPUNsPerCase/1000))

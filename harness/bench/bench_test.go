@@ -32,9 +32,6 @@ func TestPairRatios(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fullRun{rep: &report.Report{Adapters: []report.AdapterReport{{Name: "go"}, {Name: "py", Starts: 1}}, Steady: tc.steady}, cpuNsPerCase: 5000}
-			if s := tc.steady; s != nil {
-				f.batch, f.total, f.cases, f.steady = s.BatchCPUSeconds, s.DriverCPUSeconds+s.AdapterCPUSeconds[1], s.Cases, s
-			}
 			p := f.pair(costs)
 			for _, c := range []struct {
 				what      string
