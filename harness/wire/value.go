@@ -103,11 +103,11 @@ func encodeBig(e *msgpack.Encoder, v *big.Int) error {
 	case v.IsUint64():
 		return e.EncodeUint(v.Uint64())
 	}
-	text := v.Text(10)
-	if err := e.EncodeExtHeader(ExtBigInt, len(text)); err != nil {
+	digits := v.Append(nil, 10)
+	if err := e.EncodeExtHeader(ExtBigInt, len(digits)); err != nil {
 		return err
 	}
-	_, err := e.Writer().Write([]byte(text))
+	_, err := e.Writer().Write(digits)
 	return err
 }
 
