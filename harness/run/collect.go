@@ -45,11 +45,10 @@ type collector struct {
 	// adapter's native model could not hold; absentN is the total.
 	inexpressible [][64]uint64
 	absentN       []uint64
-	warmAt        time.Time // when the warm-up was over (zero before)
-	warmN         uint64    // cases done by then
-	warmCPU       cpuTimes  // and the CPU every process had used
-	// win is the start of the current window after the warm-up (see
-	// Config.Window), windows the ones done.
+	// warm is when the warm-up was over (its at is zero before); win is
+	// the start of the current window after it (see Config.Window),
+	// windows the ones done.
+	warm    mark
 	win     mark
 	windows []report.Steady
 	// done holds the numbers of finished batches past the prefix: prefix
@@ -89,11 +88,11 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	c.compared += uint64(d.compared)
 	c.cov.Merge(d.cov)
 	c.advance(d.n)
-	if c.cfg.Warmup > 0 && c.warmAt.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
-		c.warmAt, c.warmN, c.warmCPU = time.Now(), c.cases, readCPU(lanes)
-		c.win = mark{c.warmAt, c.warmN, c.warmCPU}
+	if c.cfg.Warmup > 0 && c.warm.at.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
+		c.warm = c.mark(lanes)
+		c.win = c.warm
 	}
-	if c.cfg.Window > 0 && !c.warmAt.IsZero() && time.Since(c.win.at) >= c.cfg.Window {
+	if c.cfg.Window > 0 && !c.warm.at.IsZero() && time.Since(c.win.at) >= c.cfg.Window {
 		now := c.mark(lanes)
 		c.windows = append(c.windows, *since(c.win, now))
 		c.win = now

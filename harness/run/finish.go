@@ -84,7 +84,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
-	if !c.warmAt.IsZero() && c.cases > c.warmN {
+	if !c.warm.at.IsZero() && c.cases > c.warm.cases {
 		rep.Steady = c.steady(lanes)
 		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds
 	}
@@ -219,7 +219,7 @@ func grown(from, to []time.Duration, i int) float64 {
 
 // steady is the run after its warm-up, and its windows.
 func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
-	s := since(mark{c.warmAt, c.warmN, c.warmCPU}, c.mark(lanes))
+	s := since(c.warm, c.mark(lanes))
 	s.Windows = c.windows
 	return s
 }
