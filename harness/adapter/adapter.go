@@ -46,6 +46,11 @@ type Batch struct {
 	// may still send the text. The fuzzing loop sets it and asks again with
 	// text for the cases whose digests differ.
 	DigestOnly bool
+	// ValidUTF8, if set, holds for each case whether all its strings and
+	// keys are known to be valid UTF-8, which spares the encoder checking
+	// each one (wire.EncodeCases). The fuzzing loop sets it from the
+	// generator's classes (gen.Classes.ValidUTF8).
+	ValidUTF8 []bool
 
 	once    sync.Once
 	encoded []byte
@@ -54,7 +59,7 @@ type Batch struct {
 
 // Encoded is the cases' msgpack array.
 func (b *Batch) Encoded() ([]byte, error) {
-	b.once.Do(func() { b.encoded, b.err = wire.EncodeCases(b.Cases) })
+	b.once.Do(func() { b.encoded, b.err = wire.EncodeCases(b.Cases, b.ValidUTF8) })
 	return b.encoded, b.err
 }
 

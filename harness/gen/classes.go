@@ -80,6 +80,12 @@ const (
 // implementation.
 const OutOfDomainClasses = ClassLoneSurrogate | ClassDuplicateKey | ClassTooDeep | ClassBadEnvelope | ClassNonStringKey | ClassUnsupported
 
+// ValidUTF8 reports whether every string and key of a case with classes c
+// is valid UTF-8. The generator writes a surrogate code point only as a
+// lone surrogate, so only ClassLoneSurrogate cases hold WTF-8; the wire
+// encoder then need not check each string of the others.
+func (c Classes) ValidUTF8() bool { return c&ClassLoneSurrogate == 0 }
+
 // AllClasses is the union of every defined class.
 const AllClasses = classEnd - 1
 

@@ -192,10 +192,14 @@ func TestCasesAgreeWithTheGoImplementation(t *testing.T) {
 // shape is what TestBounds measures of a value.
 type shape struct {
 	depth, width, strLen int
+	wtf8                 bool // a string or key that is not valid UTF-8
 }
 
 func measure(v any, level int, sh *shape) {
-	str := func(s string) { sh.strLen = max(sh.strLen, utf8.RuneCountInString(s)) }
+	str := func(s string) {
+		sh.strLen = max(sh.strLen, utf8.RuneCountInString(s))
+		sh.wtf8 = sh.wtf8 || !utf8.ValidString(s)
+	}
 	switch v := v.(type) {
 	case string:
 		str(v)
@@ -217,6 +221,23 @@ func measure(v any, level int, sh *shape) {
 				str(k)
 			}
 			measure(m.Value, level+1, sh)
+		}
+	}
+}
+
+// TestValidUTF8 checks the promise the wire encoder relies on: a case whose
+// classes say ValidUTF8 holds no string or key that is not valid UTF-8. (The
+// converse need not hold: a bad envelope may drop the lone surrogate.)
+func TestValidUTF8(t *testing.T) {
+	for _, cfg := range []Config{{Seed: 3}, {Seed: 4, OutOfDomain: 0.5}} {
+		g := New(cfg)
+		for i := range sampleSize(t) {
+			v, c := g.Case(uint64(i))
+			var sh shape
+			measure(v, 1, &sh)
+			if sh.wtf8 && c.ValidUTF8() {
+				t.Fatalf("seed %d case %d (%s): ValidUTF8, but a string is not UTF-8\n%.300s", cfg.Seed, i, c, text(v))
+			}
 		}
 	}
 }

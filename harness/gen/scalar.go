@@ -96,10 +96,23 @@ func appendWTF8(buf []byte, cp rune) []byte {
 	return utf8.AppendRune(buf, cp)
 }
 
-func (s *state) appendWord(n int) {
+func (s *state) appendWord(n int) { s.buf = s.appendWords(s.buf, n) }
+
+// appendWords appends n word characters to buf. It is small and pickCP's
+// flavorWord path, drawing the same bits, without a call and the checks
+// for special characters per character: word strings are most strings.
+func (s *state) appendWords(buf []byte, n int) []byte {
+	r, k := s.reserve, s.reserveBits
 	for range n {
-		s.buf = append(s.buf, wordChars[s.small(len(wordChars))])
+		if k < 16 {
+			r, k = s.u64(), 64
+		}
+		buf = append(buf, wordChars[(r&0xFFFF)*uint64(len(wordChars))>>16])
+		r >>= 16
+		k -= 16
 	}
+	s.reserve, s.reserveBits = r, k
+	return buf
 }
 
 func (s *state) astralCP() rune {
@@ -156,6 +169,10 @@ func (s *state) strLen() int { return s.intn(s.intn(s.cfg.MaxStringLen+1) + 1) }
 func (s *state) strN(n, flavor int) string {
 	if n == 0 {
 		return ""
+	}
+	if flavor == flavorWord {
+		s.buf = s.appendWords(s.buf[:0], n)
+		return string(s.buf)
 	}
 	// The loop works on locals: writing s.buf per character would cost a
 	// GC write barrier each time.

@@ -55,17 +55,19 @@ func (r *runner) makeBatch(n uint64) batch {
 		size = r.cfg.Cases - first
 	}
 	b := batch{n: n, indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
+	valid := make([]bool, size)
 	for i := range b.cases {
 		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
 		b.indexes[i] = idx
 		var cells gen.Cells
 		b.cases[i], b.classes[i], cells = r.gen.CaseCells(idx)
+		valid[i] = b.classes[i].ValidUTF8()
 		b.cov.Add(&cells)
 	}
 	// Encoding here keeps it off the lanes, and on a long-lived goroutine
 	// whose stack has already grown for the deepest cases. An error shows
 	// again when a worker asks for the encoding.
-	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
+	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true, ValidUTF8: valid}
 	_, _ = b.wire.Encoded()
 	return b
 }

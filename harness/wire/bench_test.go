@@ -7,21 +7,25 @@ import (
 	"difffuzz/harness/gen"
 )
 
-func sampleCases(n int) []any {
+// sampleCases returns n generated cases and, for each, whether the
+// generator vouches for its strings (gen.Classes.ValidUTF8), as a run has.
+func sampleCases(n int) ([]any, []bool) {
 	g := gen.New(gen.Config{Seed: 1})
-	cases := make([]any, n)
+	cases, valid := make([]any, n), make([]bool, n)
 	for i := range cases {
-		cases[i], _ = g.Case(uint64(i))
+		var c gen.Classes
+		cases[i], c = g.Case(uint64(i))
+		valid[i] = c.ValidUTF8()
 	}
-	return cases
+	return cases, valid
 }
 
 // BenchmarkEncodeCases is the driver's cost to put one batch on the wire.
 func BenchmarkEncodeCases(b *testing.B) {
-	cases := sampleCases(256)
+	cases, valid := sampleCases(256)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := EncodeCases(cases); err != nil {
+		if _, err := EncodeCases(cases, valid); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -30,7 +34,7 @@ func BenchmarkEncodeCases(b *testing.B) {
 
 // BenchmarkDecodeResults is the driver's cost to read one worker's answer.
 func BenchmarkDecodeResults(b *testing.B) {
-	cases := sampleCases(256)
+	cases, _ := sampleCases(256)
 	results := make([]Result, len(cases))
 	for i, c := range cases {
 		out, err := canonjson.Canonical(c)

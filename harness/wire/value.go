@@ -34,7 +34,9 @@ type Unsupported struct{ Reason string }
 
 var errDepth = fmt.Errorf("value nested deeper than %d", MaxDepth)
 
-func encodeValue(e *msgpack.Encoder, v any, depth int) error {
+// encodeValue writes v. With utf8, every string in v is known to be valid
+// UTF-8 and goes out as str unchecked (see EncodeCases).
+func encodeValue(e *msgpack.Encoder, v any, depth int, utf8 bool) error {
 	if depth > MaxDepth {
 		return errDepth
 	}
@@ -52,13 +54,13 @@ func encodeValue(e *msgpack.Encoder, v any, depth int) error {
 	case float64:
 		return e.EncodeFloat64(v)
 	case string:
-		return encodeString(e, v)
+		return encodeString(e, v, utf8)
 	case []any:
 		if err := e.EncodeArrayLen(len(v)); err != nil {
 			return err
 		}
 		for _, x := range v {
-			if err := encodeValue(e, x, depth+1); err != nil {
+			if err := encodeValue(e, x, depth+1, utf8); err != nil {
 				return err
 			}
 		}
@@ -68,10 +70,10 @@ func encodeValue(e *msgpack.Encoder, v any, depth int) error {
 			return err
 		}
 		for _, m := range v {
-			if err := encodeString(e, m.Key); err != nil {
+			if err := encodeString(e, m.Key, utf8); err != nil {
 				return err
 			}
-			if err := encodeValue(e, m.Value, depth+1); err != nil {
+			if err := encodeValue(e, m.Value, depth+1, utf8); err != nil {
 				return err
 			}
 		}
@@ -82,10 +84,10 @@ func encodeValue(e *msgpack.Encoder, v any, depth int) error {
 			return err
 		}
 		for _, m := range v {
-			if err := encodeValue(e, m.Key, depth+1); err != nil {
+			if err := encodeValue(e, m.Key, depth+1, utf8); err != nil {
 				return err
 			}
-			if err := encodeValue(e, m.Value, depth+1); err != nil {
+			if err := encodeValue(e, m.Value, depth+1, utf8); err != nil {
 				return err
 			}
 		}
@@ -111,9 +113,10 @@ func encodeBig(e *msgpack.Encoder, v *big.Int) error {
 	return err
 }
 
-// encodeString sends valid UTF-8 as str and WTF-8 (lone surrogates) as ext 2.
-func encodeString(e *msgpack.Encoder, s string) error {
-	if utf8.ValidString(s) {
+// encodeString sends valid UTF-8 as str and WTF-8 (lone surrogates) as ext 2;
+// known says that s is valid UTF-8.
+func encodeString(e *msgpack.Encoder, s string, known bool) error {
+	if known || utf8.ValidString(s) {
 		return e.EncodeString(s)
 	}
 	if err := e.EncodeExtHeader(ExtUTF16, 2*utf16Len(s)); err != nil {
@@ -374,7 +377,7 @@ var errNotMap = errors.New("frame is not a msgpack map")
 // JSON cannot write (a non-string key, bin data).
 func EncodeValue(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := encodeValue(msgpack.NewEncoder(&buf), v, 1); err != nil {
+	if err := encodeValue(msgpack.NewEncoder(&buf), v, 1, false); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
