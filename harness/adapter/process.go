@@ -116,6 +116,56 @@ func growPipe(f *os.File) {
 	}
 }
 
+// writeParts writes the parts of one frame to f with vectored writes, as
+// f.Write of their concatenation would (its deadline included): a batch's
+// cases, encoded once and shared by the lane's workers, are then not
+// copied into each worker's frame.
+func writeParts(f *os.File, parts ...[]byte) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for len(parts) > 0 {
+			n, err := unix.Writev(int(fd), parts)
+			switch {
+			case err == unix.EINTR:
+				continue
+			case err == unix.EAGAIN:
+				return false // the poller waits for room, or the deadline
+			case err != nil:
+				werr = err
+				return true
+			}
+			parts = skip(parts, n)
+		}
+		return true
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return &os.PathError{Op: "write", Path: f.Name(), Err: err}
+	}
+	return nil
+}
+
+// skip drops the first n bytes of parts.
+func skip(parts [][]byte, n int) [][]byte {
+	for n > 0 && len(parts) > 0 {
+		k := min(n, len(parts[0]))
+		parts[0], n = parts[0][k:], n-k
+		if len(parts[0]) == 0 {
+			parts = parts[1:]
+		}
+	}
+	for len(parts) > 0 && len(parts[0]) == 0 {
+		parts = parts[1:]
+	}
+	return parts
+}
+
 // waitTimeout waits for wg up to d and says whether it finished.
 func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 	done := make(chan struct{})

@@ -167,9 +167,9 @@ func (w *Worker) ensure(ctx context.Context) error {
 	return w.start(ctx)
 }
 
-// roundTrip sends one request frame and reads the response into w.msg,
-// checking its type and id. Any error is a *Failure, and the process is gone.
-func (w *Worker) roundTrip(ctx context.Context, frame []byte, want string, n int) error {
+// roundTrip sends one request frame (in parts, see writeParts) and reads
+// the response into w.msg, checking its type and id. Any error is a *Failure, and the process is gone.
+func (w *Worker) roundTrip(ctx context.Context, want string, n int, frame ...[]byte) error {
 	deadline := time.Now().Add(w.cfg.deadline(n))
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
@@ -183,7 +183,7 @@ func (w *Worker) roundTrip(ctx context.Context, frame []byte, want string, n int
 	})
 	defer stop()
 	w.proc.stdin.SetWriteDeadline(deadline)
-	if _, err := w.proc.stdin.Write(frame); err != nil {
+	if err := writeParts(w.proc.stdin, frame...); err != nil {
 		return w.fail(ctx, err)
 	}
 	body, err := w.read(deadline)
@@ -259,11 +259,11 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}
 	w.id++
-	frame, err := w.enc.BatchEncoded(w.id, encoded, b.DigestOnly)
+	head, err := w.enc.BatchHead(w.id, encoded, b.DigestOnly)
 	if err != nil {
 		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}
-	if err := w.roundTrip(ctx, frame, wire.TypeResults, len(cases)); err != nil {
+	if err := w.roundTrip(ctx, wire.TypeResults, len(cases), head, encoded); err != nil {
 		return err
 	}
 	if len(w.msg.Results) != len(cases) {
@@ -292,7 +292,7 @@ func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (wire.Bench
 		return wire.BenchTimes{}, fmt.Errorf("adapter %s: encode bench: %w", w.cfg.Name, err)
 	}
 	// The worker runs two timed loops, the second one decoding too.
-	if err := w.roundTrip(ctx, frame, wire.TypeBench, 3*len(cases)*rounds); err != nil {
+	if err := w.roundTrip(ctx, wire.TypeBench, 3*len(cases)*rounds, frame); err != nil {
 		return wire.BenchTimes{}, err
 	}
 	return w.msg.Bench, nil

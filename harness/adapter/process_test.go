@@ -1,0 +1,80 @@
+package adapter
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSkip(t *testing.T) {
+	tests := []struct {
+		parts []string
+		n     int
+		want  string // the rest, parts joined by |
+	}{
+		{[]string{"ab", "cd"}, 0, "ab|cd"},
+		{[]string{"ab", "cd"}, 1, "b|cd"},
+		{[]string{"ab", "cd"}, 2, "cd"},
+		{[]string{"ab", "cd"}, 3, "d"},
+		{[]string{"ab", "cd"}, 4, ""},
+		{[]string{"", "ab", "", "cd"}, 2, "cd"},
+		{[]string{"ab", "", ""}, 2, ""},
+	}
+	for _, tt := range tests {
+		var parts [][]byte
+		for _, p := range tt.parts {
+			parts = append(parts, []byte(p))
+		}
+		var got []string
+		for _, p := range skip(parts, tt.n) {
+			got = append(got, string(p))
+		}
+		if g := strings.Join(got, "|"); g != tt.want {
+			t.Errorf("skip(%q, %d) = %q, want %q", tt.parts, tt.n, g, tt.want)
+		}
+	}
+}
+
+// Parts far larger than a pipe holds arrive whole and in order, the writer
+// waiting for the reader as a plain write would.
+func TestWritePartsFillsThePipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	head, body := []byte("head"), bytes.Repeat([]byte("0123456789"), 300_000) // 3 MB: several pipes full
+	got := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	w.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	if err := writeParts(w, head, body); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if b := <-got; !bytes.Equal(b, append(head, body...)) {
+		t.Errorf("read %d bytes, not the %d written in order", len(b), len(head)+len(body))
+	}
+}
+
+// With no reader, a full pipe makes writeParts fail at its deadline with
+// os.ErrDeadlineExceeded, which a worker's round trip takes for a hang.
+func TestWritePartsDeadline(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+	err = writeParts(w, []byte("x"), make([]byte, 4<<20))
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("error %v, want os.ErrDeadlineExceeded", err)
+	}
+}
