@@ -168,7 +168,8 @@ func (w *Worker) ensure(ctx context.Context) error {
 }
 
 // roundTrip sends one request frame (in parts, see writeParts) and reads
-// the response into w.msg, checking its type and id. Any error is a *Failure, and the process is gone.
+// the response into w.msg, checking its type and id. Any error is a
+// *Failure, and the process is gone.
 func (w *Worker) roundTrip(ctx context.Context, want string, n int, frame ...[]byte) error {
 	deadline := time.Now().Add(w.cfg.deadline(n))
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {

@@ -98,9 +98,10 @@ func appendWTF8(buf []byte, cp rune) []byte {
 
 func (s *state) appendWord(n int) { s.buf = s.appendWords(s.buf, n) }
 
-// appendWords appends n word characters to buf. It is small and pickCP's
-// flavorWord path, drawing the same bits, without a call and the checks
-// for special characters per character: word strings are most strings.
+// appendWords appends n word characters to buf, each drawn as
+// small(len(wordChars)) would draw it (pickCP's flavorWord path), but
+// without a call and the checks for special characters per character:
+// word strings are most of a case's strings.
 func (s *state) appendWords(buf []byte, n int) []byte {
 	r, k := s.reserve, s.reserveBits
 	for range n {

@@ -34,9 +34,9 @@ type Unsupported struct{ Reason string }
 
 var errDepth = fmt.Errorf("value nested deeper than %d", MaxDepth)
 
-// encodeValue writes v. With utf8, every string in v is known to be valid
+// encodeValue writes v. With known, every string in v is known to be valid
 // UTF-8 and goes out as str unchecked (see EncodeCases).
-func encodeValue(e *msgpack.Encoder, v any, depth int, utf8 bool) error {
+func encodeValue(e *msgpack.Encoder, v any, depth int, known bool) error {
 	if depth > MaxDepth {
 		return errDepth
 	}
@@ -54,13 +54,13 @@ func encodeValue(e *msgpack.Encoder, v any, depth int, utf8 bool) error {
 	case float64:
 		return e.EncodeFloat64(v)
 	case string:
-		return encodeString(e, v, utf8)
+		return encodeString(e, v, known)
 	case []any:
 		if err := e.EncodeArrayLen(len(v)); err != nil {
 			return err
 		}
 		for _, x := range v {
-			if err := encodeValue(e, x, depth+1, utf8); err != nil {
+			if err := encodeValue(e, x, depth+1, known); err != nil {
 				return err
 			}
 		}
@@ -70,10 +70,10 @@ func encodeValue(e *msgpack.Encoder, v any, depth int, utf8 bool) error {
 			return err
 		}
 		for _, m := range v {
-			if err := encodeString(e, m.Key, utf8); err != nil {
+			if err := encodeString(e, m.Key, known); err != nil {
 				return err
 			}
-			if err := encodeValue(e, m.Value, depth+1, utf8); err != nil {
+			if err := encodeValue(e, m.Value, depth+1, known); err != nil {
 				return err
 			}
 		}
@@ -84,10 +84,10 @@ func encodeValue(e *msgpack.Encoder, v any, depth int, utf8 bool) error {
 			return err
 		}
 		for _, m := range v {
-			if err := encodeValue(e, m.Key, depth+1, utf8); err != nil {
+			if err := encodeValue(e, m.Key, depth+1, known); err != nil {
 				return err
 			}
-			if err := encodeValue(e, m.Value, depth+1, utf8); err != nil {
+			if err := encodeValue(e, m.Value, depth+1, known); err != nil {
 				return err
 			}
 		}
