@@ -202,14 +202,14 @@ func Run(ctx context.Context, cfg Config) int {
 			k+1, p.FullInRunCPUNsPerCase/1000, p.FullRate, p.InRunCPUNsPerCase/1000, p.HarnessRatio, p.Ratio,
 			p.ImplCPUNsPerCase/1000, p.ImplDecodeCPUNsPerCase/1000, p.IsolatedHarnessRatio, p.IsolatedRatio)
 	}
-	var sum, cpuSum, decodeSum float64
+	var sum, decodeSum float64
 	costs := make([]cost, len(cfg.Adapters))
 	for i, s := range cfg.Adapters {
-		r := all[i].rate()
+		costs[i] = all[i].cost()
+		r := all[i].rate(costs[i])
 		r.Name = s.Name
 		res.Impl = append(res.Impl, r)
-		costs[i] = all[i].cost()
-		sum, cpuSum, decodeSum = sum+r.NsPerCase, cpuSum+r.CPUNsPerCase, decodeSum+r.DecodeCPUNsPerCase
+		sum, decodeSum = sum+r.NsPerCase, decodeSum+r.DecodeCPUNsPerCase
 		fmt.Fprintf(cfg.Stdout, "in-process %-8s %10.0f cases/s  (%.2f µs/case; cpu %.2f µs, %.2f µs with decoding)\n",
 			r.Name, r.CasesPerSec, r.NsPerCase/1000, r.CPUNsPerCase/1000, r.DecodeCPUNsPerCase/1000)
 	}
@@ -231,7 +231,7 @@ func Run(ctx context.Context, cfg Config) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "driver peak RSS %.1f MiB\n", float64(res.DriverRSS)/(1<<20))
 	fmt.Fprintf(cfg.Stdout, "full run cpu %.2f µs/case (every process, the median of %d windows of %v); implementations alone %.2f µs, %.2f µs with decoding; wall-clock ratio %.2f\n",
-		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), cpuSum/1000, decodeSum/1000, res.FullRate/res.LimitRate)
+		res.FullCPUNsPerCase/1000, windows, (slice.Run / windows).Round(time.Millisecond), final.ImplCPUNsPerCase/1000, final.ImplDecodeCPUNsPerCase/1000, res.FullRate/res.LimitRate)
 	res.InRun = f.inRun(cfg.Adapters)
 	res.Harness = f.harness(cfg.Adapters)
 	if final.InRunCPUNsPerCase > 0 {
@@ -499,9 +499,10 @@ func (t *timings) cost() cost {
 	return cost{median(slices.Clone(t.cpu)), median(slices.Clone(t.decode)), median(splits)}
 }
 
-// rate is the implementation's cost: the medians of its timings.
-func (t *timings) rate() ImplRate {
-	r := ImplRate{NsPerCase: median(slices.Clone(t.wall)), CPUNsPerCase: median(slices.Clone(t.cpu)), DecodeCPUNsPerCase: median(slices.Clone(t.decode))}
+// rate is the implementation's cost: the median of its wall-clock timings
+// beside c, the medians of its CPU figures (cost).
+func (t *timings) rate(c cost) ImplRate {
+	r := ImplRate{NsPerCase: median(slices.Clone(t.wall)), CPUNsPerCase: c.cpu, DecodeCPUNsPerCase: c.decode}
 	r.CasesPerSec = 1e9 / r.NsPerCase
 	return r
 }
