@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -286,5 +287,37 @@ func TestEncodeCasesKnownUTF8(t *testing.T) {
 	}
 	if !bytes.Equal(known, checked) {
 		t.Errorf("encoding with ValidUTF8 differs from the checked one (%d against %d bytes)", len(known), len(checked))
+	}
+}
+
+// TestAppendBig checks the stack path of big integers' digits against
+// math/big: around each 10^19 chunk, at the word limit and past it (where
+// math/big takes over), signed, and over random magnitudes of 1 to 9 words.
+func TestAppendBig(t *testing.T) {
+	pow := func(b, e int64) *big.Int { return new(big.Int).Exp(big.NewInt(b), big.NewInt(e), nil) }
+	add := func(x *big.Int, d int64) *big.Int { return new(big.Int).Add(x, big.NewInt(d)) }
+	values := []*big.Int{
+		big.NewInt(0), big.NewInt(7), big.NewInt(-7),
+		pow(10, 19), add(pow(10, 19), -1), add(pow(10, 19), 1), pow(10, 38), add(pow(10, 38), -1),
+		pow(2, 64), add(pow(2, 64), -1), pow(2, 128), add(pow(2, 128), -1),
+		add(pow(2, 512), -1), pow(2, 512), new(big.Int).Neg(add(pow(2, 512), -1)),
+		new(big.Int).Neg(pow(2, 64)), new(big.Int).Neg(pow(10, 57)),
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		words := make([]big.Word, 1+rng.IntN(9))
+		for i := range words {
+			words[i] = big.Word(rng.Uint64() >> rng.IntN(64))
+		}
+		v := new(big.Int).SetBits(words)
+		if rng.IntN(2) == 0 {
+			v.Neg(v)
+		}
+		values = append(values, v)
+	}
+	for _, v := range values {
+		if got, want := string(appendBig([]byte("x"), v)), "x"+v.String(); got != want {
+			t.Errorf("appendBig(%s) = %s", want[1:], got[1:])
+		}
 	}
 }
