@@ -38,8 +38,10 @@ func Open(ctx context.Context, specs []adapter.Spec, log io.Writer) (*Lane, erro
 // inputs (a bug report's 10 MB case) go alone and no frame nears the cap.
 const maxBatchText = 4 << 20
 
-// DefaultBatch is how many cases a batch holds: the fuzzing run's default
-// and what one-shot work sends at most; defined here alone.
+// DefaultBatch is the most cases one-shot work sends a batch (Judge, and
+// by default the survey): small enough that a replay or a minimization
+// round waits on no long batch. A fuzzing run has its own default
+// (run.DefaultBatch).
 const DefaultBatch = 256
 
 // Judge runs cases through every adapter, up to DefaultBatch (and

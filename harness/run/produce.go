@@ -23,9 +23,12 @@ const producers = 2
 
 // produce generates batches off the lanes' goroutines, so that no worker
 // waits while its next batch is made; the channel is closed when the case
-// count is reached or ctx ends.
+// count is reached or ctx ends. It is unbuffered: each producer holds the
+// batch it made until a lane takes it, which is ahead enough (a batch takes
+// a producer a tenth of the time it takes a lane), and at most a batch per
+// lane and per producer is alive, which bounds the driver's memory.
 func (r *runner) produce(ctx context.Context) <-chan batch {
-	out := make(chan batch, len(r.lanes))
+	out := make(chan batch)
 	var wg sync.WaitGroup
 	for range producers {
 		wg.Add(1)
