@@ -51,6 +51,10 @@ type Batch struct {
 	// each one (wire.EncodeCases). The fuzzing loop sets it from the
 	// generator's classes (gen.Classes.ValidUTF8).
 	ValidUTF8 []bool
+	// Storage, if not nil, is where the encoding goes (from its start; it
+	// grows as needed): a run hands each batch the storage of one it has
+	// finished (Release), so that no batch allocates its own.
+	Storage []byte
 
 	once    sync.Once
 	encoded []byte
@@ -59,9 +63,31 @@ type Batch struct {
 
 // Encoded is the cases' msgpack array.
 func (b *Batch) Encoded() ([]byte, error) {
-	b.once.Do(func() { b.encoded, b.err = wire.EncodeCases(b.Cases, b.ValidUTF8) })
+	b.once.Do(func() {
+		if b.Storage == nil {
+			b.encoded, b.err = wire.EncodeCases(b.Cases, b.ValidUTF8)
+			return
+		}
+		b.encoded, b.err = wire.AppendCases(b.Storage[:0], b.Cases, b.ValidUTF8)
+	})
 	return b.encoded, b.err
 }
+
+// Release gives up the encoding's storage, for another batch's Storage.
+// Every round trip of the batch must have ended: a worker's has once its
+// answer is read, since the frame's bytes are copied into the pipe as they
+// are written. The batch must not be sent again.
+func (b *Batch) Release() []byte {
+	b.once.Do(func() {}) // a batch released unencoded stays so
+	s := b.encoded
+	if s == nil {
+		s = b.Storage
+	}
+	b.encoded, b.Storage, b.err = nil, nil, errReleased
+	return s[:0]
+}
+
+var errReleased = errors.New("batch encoding used after Release")
 
 // FailureKind tells how an adapter failed a batch.
 type FailureKind string

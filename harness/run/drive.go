@@ -62,7 +62,9 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			}
 			return err
 		}
-		results <- r.judge(l, &b, outs, ok)
+		d := r.judge(l, &b, outs, ok)
+		r.recycle(b.wire) // every round trip of the batch has ended
+		results <- d
 	}
 }
 

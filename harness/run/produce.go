@@ -29,6 +29,7 @@ const producers = 2
 // lane and per producer is alive, which bounds the driver's memory.
 func (r *runner) produce(ctx context.Context) <-chan batch {
 	out := make(chan batch)
+	r.storage = make(chan []byte, len(r.lanes)+producers)
 	var wg sync.WaitGroup
 	for range producers {
 		wg.Add(1)
@@ -70,7 +71,27 @@ func (r *runner) makeBatch(n uint64) batch {
 	// Encoding here keeps it off the lanes, and on a long-lived goroutine
 	// whose stack has already grown for the deepest cases. An error shows
 	// again when a worker asks for the encoding.
-	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true, ValidUTF8: valid}
+	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true, ValidUTF8: valid, Storage: r.takeStorage()}
 	_, _ = b.wire.Encoded()
 	return b
+}
+
+// takeStorage is a finished batch's encoding buffer, or nil if none is
+// free yet.
+func (r *runner) takeStorage() []byte {
+	select {
+	case s := <-r.storage:
+		return s
+	default:
+		return nil
+	}
+}
+
+// recycle keeps a finished batch's encoding buffer for the next batch made;
+// b must not be sent again.
+func (r *runner) recycle(b *adapter.Batch) {
+	select {
+	case r.storage <- b.Release():
+	default: // as many spare as batches can be alive: let it go
+	}
 }

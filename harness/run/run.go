@@ -24,6 +24,9 @@ type runner struct {
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
+	// storage holds finished batches' encoding buffers for new ones
+	// (adapter.Batch.Storage), at most one per lane and per producer.
+	storage chan []byte
 }
 
 // Run fuzzes until the duration, the case count or ctx ends, and returns the
