@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"difffuzz/harness/wire"
+	"difffuzz/internal/procstat"
 )
 
 // Defaults of Spec's zero values, defined here alone.
@@ -73,10 +74,20 @@ type Worker struct {
 	// batchCPU sums what the worker's processes said their batches cost
 	// (wire.Message.BatchCPUNS), in nanoseconds; read while the lane runs.
 	batchCPU atomic.Uint64
+	// cpuAtBatch is the current process's CPU time, in nanoseconds, when
+	// its last batch's answer was read; read while the lane runs.
+	cpuAtBatch atomic.Int64
 }
 
 // BatchCPU implements Adapter.
 func (w *Worker) BatchCPU() time.Duration { return time.Duration(w.batchCPU.Load()) }
+
+// CPUAtBatch is the CPU time the current process had used when its last
+// batch's answer was read (0 before its first). Set against BatchCPU, it
+// spans the same whole batches: a reading taken at any other moment cuts
+// through a batch, which at thousands of cases is a sizeable share of a
+// few seconds of a worker's CPU.
+func (w *Worker) CPUAtBatch() time.Duration { return time.Duration(w.cpuAtBatch.Load()) }
 
 // StartCount is the number of process starts, the first one included.
 func (w *Worker) StartCount() int { return w.starts }
@@ -120,6 +131,7 @@ func (w *Worker) start(ctx context.Context) error {
 	}
 	w.proc = p
 	w.starts++
+	w.cpuAtBatch.Store(0)
 	timeout := w.cfg.StartTimeout
 	if timeout <= 0 {
 		timeout = DefaultStartTimeout
@@ -279,6 +291,7 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 	}
 	copy(out, w.msg.Results)
 	w.batchCPU.Add(w.msg.BatchCPUNS)
+	w.cpuAtBatch.Store(int64(procstat.ProcessCPU(w.Pid())))
 	return nil
 }
 

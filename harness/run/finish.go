@@ -167,7 +167,9 @@ type cpuTimes struct {
 	batches  []time.Duration
 }
 
-// readCPU reads every process's CPU time now.
+// readCPU reads every process's CPU time: the driver's now, each worker's
+// as of its last batch, so that it spans the same batches as the worker's
+// own figures.
 func readCPU(lanes []*lane.Lane) cpuTimes {
 	t := cpuTimes{driver: procstat.SelfCPU()}
 	for _, l := range lanes {
@@ -176,7 +178,7 @@ func readCPU(lanes []*lane.Lane) cpuTimes {
 				t.adapters, t.batches = append(t.adapters, 0), append(t.batches, 0)
 			}
 			if w, ok := a.(*adapter.Worker); ok {
-				t.adapters[ai] += procstat.ProcessCPU(w.Pid())
+				t.adapters[ai] += w.CPUAtBatch() // the same batches as BatchCPU
 			}
 			t.batches[ai] += a.BatchCPU()
 		}

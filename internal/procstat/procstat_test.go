@@ -1,6 +1,7 @@
 package procstat
 
 import (
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -24,5 +25,27 @@ func TestThreadCPU(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if slept := ThreadCPU() - before; slept > 10*time.Millisecond {
 		t.Errorf("50 ms of sleep took %v of thread CPU", slept)
+	}
+}
+
+// ProcessCPU reads a process's CPU clock: for this process it agrees with
+// getrusage to well under a clock tick, and with /proc to a tick or two.
+func TestProcessCPU(t *testing.T) {
+	x := 0
+	for deadline := time.Now().Add(50 * time.Millisecond); time.Now().Before(deadline); {
+		x++
+	}
+	self, clock, stat := SelfCPU(), ProcessCPU(os.Getpid()), statCPU(os.Getpid())
+	if d := clock - self; d < -2*time.Millisecond || d > 2*time.Millisecond {
+		t.Errorf("ProcessCPU = %v, getrusage %v (x=%d)", clock, self, x)
+	}
+	if d := clock - stat; d < -20*time.Millisecond || d > 20*time.Millisecond {
+		t.Errorf("ProcessCPU = %v, /proc %v", clock, stat)
+	}
+	if clock < 40*time.Millisecond {
+		t.Errorf("ProcessCPU = %v after 50 ms of work", clock)
+	}
+	if got := ProcessCPU(-1); got != 0 {
+		t.Errorf("ProcessCPU(-1) = %v, want 0", got)
 	}
 }
