@@ -114,7 +114,8 @@ func EncodeCases(cases []any, validUTF8 []bool) ([]byte, error) {
 
 // AppendCases is EncodeCases appending to dst. A caller that hands each
 // batch the storage of an earlier one spares it a buffer of a megabyte or
-// more zeroed and grown (0.45 µs a case of the driver at batches of 2,048).
+// more zeroed and grown (at batches of 2,048, the driver's CPU for 262,144
+// cases went from about 5.5 to 4.8 s).
 func AppendCases(dst []byte, cases []any, validUTF8 []bool) ([]byte, error) {
 	buf := bytes.NewBuffer(dst)
 	enc := msgpack.NewEncoder(buf)

@@ -127,7 +127,7 @@ func encodeBig(e *msgpack.Encoder, v *big.Int) error {
 // appendBig writes itself; smallBigDigits bounds their count, sign
 // included. The generator's integers outside 64 bits have two to four
 // words, and math/big's Append allocates twice for each, which cost the
-// driver about 0.5 µs a case.
+// driver about 0.5 µs a case in CPU profiles.
 const (
 	smallBigWords  = 8
 	smallBigDigits = 1 + smallBigWords*64*31/100 + 1 // log10(2) < 0.31
