@@ -59,7 +59,13 @@ func (c *collector) finish(lanes []*lane.Lane, err error, interrupted bool) *rep
 		rep.Error = err.Error()
 	}
 	if interrupted {
-		rep.Command = repeatCases(c.cfg.Command, c.prefix*uint64(c.cfg.Batch))
+		rep.Command = ""
+		if n := c.ranCases(); n > 0 {
+			rep.Command = repeatCases(c.cfg.Command, n)
+		} else if c.cfg.Command != "" {
+			// -cases 0 would mean no limit: there is nothing to repeat.
+			fmt.Fprintln(c.cfg.Stderr, "difffuzz: interrupted before the first batch finished: nothing to repeat")
+		}
 	}
 	triage.Finish(rep, triage.Policy{KnownPath: c.cfg.KnownPath, UpdateKnown: c.cfg.UpdateKnown,
 		CheckStale: c.cfg.Shards == 1 && !interrupted, Interrupted: interrupted, Outputs: c.cfg.Outputs}, c.cfg.Stdout, c.cfg.Stderr)
@@ -136,6 +142,17 @@ func (c *collector) setupFailed(err error) *report.Report {
 		fmt.Fprintf(c.cfg.Stderr, "difffuzz: %v\n", werr)
 	}
 	return rep
+}
+
+// ranCases is how many cases from the first an interrupted run finished:
+// its done prefix of batches, but no more than -cases, since the last
+// batch of a bounded run may be short.
+func (c *collector) ranCases() uint64 {
+	n := c.prefix * uint64(c.cfg.Batch)
+	if c.cfg.Cases > 0 {
+		n = min(n, c.cfg.Cases)
+	}
+	return n
 }
 
 // repeatCases is the command that repeats the first n cases of an
