@@ -11,7 +11,7 @@ MAX_FRAME = 64 * 1024 * 1024
 
 #: Largest frame buffer a FrameReader or FrameWriter keeps for the next
 #: frame; a rarer giant frame gets a buffer of its own, so that memory stays
-#: flat after it. Batches of a few hundred cases are well below.
+#: flat after it. A fuzzing run's batch of 2,048 cases is about 1.5 MB.
 KEEP_BUFFER = 4 * 1024 * 1024
 
 _LENGTH = struct.Struct(">I")
