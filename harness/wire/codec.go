@@ -96,7 +96,7 @@ func (e *Encoder) BatchRaw(id uint64, cases [][]byte) ([]byte, error) {
 var lastCasesSize atomic.Int64
 
 // EncodeCases encodes cases as one msgpack array, so that a batch going to
-// several workers is encoded once (see BatchEncoded).
+// several workers is encoded once (see BatchHead).
 //
 // validUTF8, if not nil, holds for each case whether all of its strings and
 // keys are known to be valid UTF-8, as the generator knows of its cases
@@ -128,22 +128,13 @@ func AppendCases(dst []byte, cases []any, validUTF8 []bool) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// BatchEncoded encodes a batch request around cases from EncodeCases. With
+// BatchHead is the start of a batch request's frame around cases from
+// EncodeCases, all but the cases: its length prefix counts them, so the
+// frame is the head followed by cases. Written together in one vectored
+// write, they spare copying a batch's cases into each worker's frame. With
 // digestOnly the request says so, and the worker may leave the canonical
 // text out of its results: the fuzzing loop compares digests first, so most
 // texts would cross the pipe only to be thrown away.
-func (e *Encoder) BatchEncoded(id uint64, cases []byte, digestOnly bool) ([]byte, error) {
-	if _, err := e.BatchHead(id, cases, digestOnly); err != nil {
-		return nil, err
-	}
-	e.buf.Write(cases)
-	return e.buf.Bytes(), nil
-}
-
-// BatchHead is the start of BatchEncoded's frame, all but the cases: its
-// length prefix counts them, so the frame is the head followed by cases.
-// Written together in one vectored write, they spare copying a batch's
-// cases into each worker's frame.
 func (e *Encoder) BatchHead(id uint64, cases []byte, digestOnly bool) ([]byte, error) {
 	if digestOnly {
 		e.begin(TypeBatch, 4)

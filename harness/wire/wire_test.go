@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -217,9 +218,13 @@ func TestDigestOnlyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, digestOnly := range []bool{false, true} {
-		frame, err := NewEncoder().BatchEncoded(9, cases, digestOnly)
+		head, err := NewEncoder().BatchHead(9, cases, digestOnly)
 		if err != nil {
 			t.Fatal(err)
+		}
+		frame := append(bytes.Clone(head), cases...)
+		if n := binary.BigEndian.Uint32(frame); int(n) != len(frame)-4 {
+			t.Errorf("digestOnly %v: length prefix %d, frame body %d bytes", digestOnly, n, len(frame)-4)
 		}
 		var m Message
 		if err := NewDecoder().Decode(frame[4:], &m); err != nil {
