@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
@@ -323,6 +325,50 @@ func TestAppendBig(t *testing.T) {
 	for _, v := range values {
 		if got, want := string(appendBig([]byte("x"), v)), "x"+v.String(); got != want {
 			t.Errorf("appendBig(%s) = %s", want[1:], got[1:])
+		}
+	}
+}
+
+// TestUTF16Form checks the ext 2 form of lone-surrogate strings, whose
+// length is counted and whose ASCII runs are widened eight bytes at a
+// time, against a rune at a time: over random mixes of ASCII runs, 2-, 3-
+// and 4-byte characters and lone surrogates, at every alignment.
+func TestUTF16Form(t *testing.T) {
+	pieces := []string{"a", "abcdefgh", "0123456789abcdefghij", "\"\\\x00\x7f", "\u00e9", "\u20ac", "\U0001F600", "\xed\xa0\x80", "\xed\xbf\xbf"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 2000 {
+		var b strings.Builder
+		last := ""
+		for range r.IntN(40) {
+			p := pieces[r.IntN(len(pieces))]
+			if last == "\xed\xa0\x80" && p == "\xed\xbf\xbf" {
+				continue // a pair, which WTF-8 writes as one astral character
+			}
+			b.WriteString(p)
+			last = p
+		}
+		b.WriteString("\xed\xa0\x80"[:3*(n%2)]) // half of them end on a lone one
+		b.WriteString(strings.Repeat("x", n%9))
+		s := b.String()
+		want := 0
+		for i := 0; i < len(s); {
+			c, size := utf8.DecodeRuneInString(s[i:])
+			if c == utf8.RuneError && size == 1 {
+				c, size = surrogateAt(s, i)
+			}
+			want += max(utf16.RuneLen(c), 1) // -1 for a surrogate
+			i += size
+		}
+		if got := utf16Len(s); got != want {
+			t.Fatalf("utf16Len(%q) = %d, want %d", s, got, want)
+		}
+		data, err := EncodeValue(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		back, err := DecodeValue(data)
+		if err != nil || back != s {
+			t.Fatalf("%q came back as %q (%v)", s, back, err)
 		}
 	}
 }
