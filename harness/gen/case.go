@@ -625,22 +625,36 @@ func (s *state) chain(level, depth int) any {
 	if s.oneIn(2) {
 		v = s.array(level+depth-1, s.intn(3))
 	}
+	var elems slab[any]
+	var members slab[canonjson.Member]
 	for d := depth - 2; d >= 0; d-- {
 		sib := s.oneIn(8)
 		if sib {
 			s.at(2, 0, level+d, false)
 		}
+		// About half the levels left are of each kind, two members for a
+		// level in eight.
+		hint := d*9/16 + 8
 		if s.oneIn(2) {
 			if sib {
-				v = []any{s.scalar(), v}
+				a := elems.take(2, hint)
+				a[0], a[1] = s.scalar(), v
+				v = a
 			} else {
-				v = []any{v}
+				a := elems.take(1, hint)
+				a[0] = v
+				v = a
 			}
 			continue
 		}
 		s.at(1, 0, level+d, true)
 		k := s.key()
-		o := canonjson.Object{{Key: k, Value: v}}
+		n := 1
+		if sib {
+			n = 2
+		}
+		o := canonjson.Object(members.take(n, hint))[:1]
+		o[0] = canonjson.Member{Key: k, Value: v}
 		if sib {
 			s.at(2, 1, level+d, true)
 			k := s.uniqueKey(o)
@@ -650,6 +664,26 @@ func (s *state) chain(level, depth int) any {
 		v = o
 	}
 	return v
+}
+
+// slab hands out the small backing arrays of a deep case's levels, one or
+// a few elements each, from a few larger allocations: a chain or path of
+// hundreds of levels otherwise costs a small allocation per level for them
+// (besides the one for each level's interface box, which no slab can
+// save). Each array taken has its capacity cut to its length, so that an
+// append to it (an injected member) moves it rather than overwrite its
+// neighbour.
+type slab[T any] struct{ free []T }
+
+// take returns n zero elements; when the slab runs out it refills with
+// max(n, hint), hint being how many more are likely to be wanted.
+func (sl *slab[T]) take(n, hint int) []T {
+	if len(sl.free) < n {
+		sl.free = make([]T, max(n, hint))
+	}
+	t := sl.free[:n:n]
+	sl.free = sl.free[n:]
+	return t
 }
 
 // wide builds a container with far more members than MaxWidth, of

@@ -569,13 +569,16 @@ func (s *state) longOccurrence(p *probe, flavor int) string {
 // only chains. It is built bottom-up, without recursion.
 func (s *state) path(h any, level int) any {
 	v := h
+	var elems slab[any]
+	var members slab[canonjson.Member]
 	for l := level - 1; l >= 3; l-- {
 		extra := 0
 		if s.oneIn(4) {
 			extra = s.between(1, 3)
 		}
 		if s.small(4) != 0 { // arrays mostly: 2 bytes a level
-			a := make([]any, 1+extra)
+			// Three levels in four, 1.5 elements each.
+			a := elems.take(1+extra, (l-3)*9/8+8)
 			at := s.intn(len(a))
 			for i := range a {
 				a[i] = int64(i)
@@ -584,7 +587,7 @@ func (s *state) path(h any, level int) any {
 			v = a
 			continue
 		}
-		o := make(canonjson.Object, 1+extra)
+		o := canonjson.Object(members.take(1+extra, (l-3)*3/8+8))
 		at := s.intn(len(o))
 		for i := range o {
 			o[i] = canonjson.Member{Key: fillerKeys[i], Value: int64(i)}
