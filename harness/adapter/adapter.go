@@ -46,44 +46,37 @@ type Batch struct {
 	// may still send the text. The fuzzing loop sets it and asks again with
 	// text for the cases whose digests differ.
 	DigestOnly bool
-	// ValidUTF8, if set, holds for each case whether all its strings and
-	// keys are known to be valid UTF-8, which spares the encoder checking
-	// each one (wire.EncodeCases). The fuzzing loop sets it from the
-	// generator's classes (gen.Classes.ValidUTF8).
-	ValidUTF8 []bool
-	// Storage, if not nil, is where the encoding goes (from its start; it
-	// grows as needed): a run hands each batch the storage of one it has
-	// finished (Release), so that no batch allocates its own.
-	Storage []byte
 
 	once    sync.Once
 	encoded []byte
 	err     error
 }
 
-// Encoded is the cases' msgpack array.
+// Encoded is the cases' msgpack array (wire.EncodeCases), encoded at the
+// first call unless UseEncoding gave it.
 func (b *Batch) Encoded() ([]byte, error) {
-	b.once.Do(func() {
-		if b.Storage == nil {
-			b.encoded, b.err = wire.EncodeCases(b.Cases, b.ValidUTF8)
-			return
-		}
-		b.encoded, b.err = wire.AppendCases(b.Storage[:0], b.Cases, b.ValidUTF8)
-	})
+	b.once.Do(func() { b.encoded, b.err = wire.EncodeCases(b.Cases, nil) })
 	return b.encoded, b.err
 }
 
-// Release gives up the encoding's storage, for another batch's Storage.
+// UseEncoding gives the batch its cases' encoding and the error of making
+// it, made by the caller (wire.CaseEncoder) as it made the cases: the
+// fuzzing loop encodes each case as it generates it, into the storage of a
+// batch it has released, and with the generator's word that its strings
+// are UTF-8. It must come before the batch is first sent; Encoded then
+// returns what it was given.
+func (b *Batch) UseEncoding(encoded []byte, err error) {
+	b.once.Do(func() { b.encoded, b.err = encoded, err })
+}
+
+// Release gives up the encoding's storage, for another batch's encoding.
 // Every round trip of the batch must have ended: a worker's has once its
 // answer is read, since the frame's bytes are copied into the pipe as they
 // are written. The batch must not be sent again.
 func (b *Batch) Release() []byte {
 	b.once.Do(func() {}) // a batch released unencoded stays so
 	s := b.encoded
-	if s == nil {
-		s = b.Storage
-	}
-	b.encoded, b.Storage, b.err = nil, nil, errReleased
+	b.encoded, b.err = nil, errReleased
 	return s[:0]
 }
 

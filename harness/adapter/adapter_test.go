@@ -9,10 +9,10 @@ import (
 	"difffuzz/harness/wire"
 )
 
-// TestBatchStorage checks that a batch encodes into the storage it is
-// given, from its start, with the bytes a fresh encoding has; that the
-// storage grows when it is short; and that a released batch cannot be sent.
-func TestBatchStorage(t *testing.T) {
+// TestBatchEncoding checks that a batch encodes its cases at first use,
+// or returns the encoding (or error) it was given; and that a released
+// batch hands back the encoding's storage and cannot be sent.
+func TestBatchEncoding(t *testing.T) {
 	cases := []any{
 		canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "k", Value: []any{int64(1), "v", 1.5}}}}},
 		canonjson.Object{{Key: "tool_name", Value: "u"}, {Key: "args", Value: canonjson.Object{}}},
@@ -21,31 +21,34 @@ func TestBatchStorage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	given := append(make([]byte, 0, 4096), want...)
+	broken := errors.New("case 1: cannot encode")
 	tests := []struct {
 		name    string
-		storage []byte
-		reused  bool // the encoding lies in the storage given
+		use     func(b *Batch)
+		want    []byte
+		wantErr error
+		reused  bool // Encoded returns the very bytes given
 	}{
-		{"none", nil, false},
-		{"room", append(make([]byte, 0, 4096), "stale bytes"...), true},
-		{"short", make([]byte, 3), false},
+		{"encoded at first use", func(*Batch) {}, want, nil, false},
+		{"given", func(b *Batch) { b.UseEncoding(given, nil) }, want, nil, true},
+		{"given an error", func(b *Batch) { b.UseEncoding(nil, broken) }, nil, broken, false},
+		{"given too late", func(b *Batch) { b.Encoded(); b.UseEncoding([]byte("stale"), nil) }, want, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &Batch{Cases: cases, Storage: tt.storage}
+			b := &Batch{Cases: cases}
+			tt.use(b)
 			got, err := b.Encoded()
-			if err != nil {
-				t.Fatal(err)
+			if !errors.Is(err, tt.wantErr) || !bytes.Equal(got, tt.want) {
+				t.Fatalf("Encoded = %x, %v; want %x, %v", got, err, tt.want, tt.wantErr)
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("Encoded = %x, want %x", got, want)
-			}
-			if reused := tt.storage != nil && &got[0] == &tt.storage[:1][0]; reused != tt.reused {
-				t.Errorf("encoded in the storage given: %v, want %v", reused, tt.reused)
+			if reused := len(got) > 0 && &got[0] == &given[0]; reused != tt.reused {
+				t.Errorf("Encoded returned the bytes given: %v, want %v", reused, tt.reused)
 			}
 			s := b.Release()
-			if len(s) != 0 || cap(s) < len(want) {
-				t.Errorf("Release = len %d cap %d, want len 0 and cap at least %d", len(s), cap(s), len(want))
+			if len(s) != 0 || cap(s) < len(tt.want) {
+				t.Errorf("Release = len %d cap %d, want len 0 and cap at least %d", len(s), cap(s), len(tt.want))
 			}
 			if _, err := b.Encoded(); !errors.Is(err, errReleased) {
 				t.Errorf("Encoded after Release: err %v, want %v", err, errReleased)

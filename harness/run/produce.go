@@ -6,6 +6,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	"difffuzz/harness/wire"
 )
 
 // batch is a run of consecutive case numbers of this shard.
@@ -59,20 +60,21 @@ func (r *runner) makeBatch(n uint64) batch {
 		size = r.cfg.Cases - first
 	}
 	b := batch{n: n, indexes: make([]uint64, size), cases: make([]any, size), classes: make([]gen.Classes, size)}
-	valid := make([]bool, size)
+	// Each case is encoded as soon as it is made, while its values are
+	// still in the caches (wire.CaseEncoder), here rather than on a lane,
+	// and on a long-lived goroutine whose stack has already grown for the
+	// deepest cases. An error shows when a worker asks for the encoding.
+	enc := wire.NewCaseEncoder(r.takeStorage(), int(size))
 	for i := range b.cases {
 		idx := (first+uint64(i))*r.cfg.Shards + r.cfg.Shard
 		b.indexes[i] = idx
 		var cells gen.Cells
 		b.cases[i], b.classes[i], cells = r.gen.CaseCells(idx)
-		valid[i] = b.classes[i].ValidUTF8()
+		enc.Add(b.cases[i], b.classes[i].ValidUTF8())
 		b.cov.Add(&cells)
 	}
-	// Encoding here keeps it off the lanes, and on a long-lived goroutine
-	// whose stack has already grown for the deepest cases. An error shows
-	// again when a worker asks for the encoding.
-	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true, ValidUTF8: valid, Storage: r.takeStorage()}
-	_, _ = b.wire.Encoded()
+	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
+	b.wire.UseEncoding(enc.Bytes())
 	return b
 }
 

@@ -25,7 +25,7 @@ type runner struct {
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
 	// storage holds finished batches' encoding buffers for new ones
-	// (adapter.Batch.Storage), at most one per lane and per producer.
+	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
 }
 

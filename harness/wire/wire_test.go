@@ -372,3 +372,47 @@ func TestUTF16Form(t *testing.T) {
 		}
 	}
 }
+
+// A CaseEncoder given its cases one at a time makes EncodeCases' bytes, and
+// refuses an array of the wrong length or a case it cannot encode, naming
+// the case, with every later call.
+func TestCaseEncoder(t *testing.T) {
+	cases := []any{"a", int64(1), []any{canonjson.Object{{Key: "k", Value: 1.5}}}, "\xed\xa0\x80"}
+	want, err := EncodeCases(cases, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		n       int   // the array's announced length
+		add     []any // the cases added
+		wantErr string
+	}{
+		{"whole", len(cases), cases, ""},
+		{"short", len(cases), cases[:2], "2 cases added to an array of 4"},
+		{"long", 2, cases, "case 2 of an array of 2"},
+		{"broken", 3, []any{"a", "\xff", int64(1)}, "case 1: string is not UTF-8 or WTF-8 at byte 0"},
+		{"unencodable", 2, []any{struct{}{}, "a"}, "case 0: cannot encode struct {}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ce := NewCaseEncoder([]byte("stale"), tt.n)
+			for _, c := range tt.add {
+				ce.Add(c, false)
+			}
+			got, err := ce.Bytes()
+			if tt.wantErr == "" {
+				if err != nil || !bytes.Equal(got, append([]byte("stale"), want...)) {
+					t.Fatalf("Bytes = %x, %v; want %x after the stale prefix", got, err, want)
+				}
+				return
+			}
+			if err == nil || err.Error() != tt.wantErr {
+				t.Fatalf("Bytes error %v, want %q", err, tt.wantErr)
+			}
+			if err := ce.Add("a", true); err == nil || err.Error() != tt.wantErr {
+				t.Errorf("Add after the error: %v, want %q again", err, tt.wantErr)
+			}
+		})
+	}
+}
