@@ -71,8 +71,9 @@ func (b *Batch) UseEncoding(encoded []byte, err error) {
 
 // Release gives up the encoding's storage, for another batch's encoding.
 // Every round trip of the batch must have ended: a worker's has once its
-// answer is read, since the frame's bytes are copied into the pipe as they
-// are written. The batch must not be sent again.
+// answer is read, since a worker answers only once it has read the whole
+// frame, and until then the pipe holds the frame's pages, not a copy of
+// them (see writeParts). The batch must not be sent again.
 func (b *Batch) Release() []byte {
 	b.once.Do(func() {}) // a batch released unencoded stays so
 	s := b.encoded

@@ -116,19 +116,36 @@ func growPipe(f *os.File) {
 	}
 }
 
-// writeParts writes the parts of one frame to f with vectored writes, as
-// f.Write of their concatenation would (its deadline included): a batch's
-// cases, encoded once and shared by the lane's workers, are then not
-// copied into each worker's frame.
+// writeParts writes the parts of one frame to f, as f.Write of their
+// concatenation would (its deadline included), without copying them: into
+// a pipe, vmsplice hands the pipe the parts' pages by reference, and the
+// reader copies straight out of them. A batch's cases, encoded once and
+// shared by the lane's workers, are then copied neither into each worker's
+// frame nor into each pipe (the copying into the pipes, and the pipes'
+// pages, were 0.45 µs a case of the driver's CPU in a run's perf profile).
+// So the parts must stay unchanged until the reader has read them, which a
+// worker has once it answers (see Batch.Release). Where f is not a pipe, a
+// vectored write copies them.
 func writeParts(f *os.File, parts ...[]byte) error {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return err
 	}
 	var werr error
+	splice := true
 	err = rc.Write(func(fd uintptr) bool {
 		for len(parts) > 0 {
-			n, err := unix.Writev(int(fd), parts)
+			var n int
+			var err error
+			if splice {
+				n, err = unix.Vmsplice(int(fd), iovecs(parts), unix.SPLICE_F_NONBLOCK)
+				if err == unix.EBADF || err == unix.EINVAL || err == unix.ENOSYS {
+					splice = false // not a pipe, or no vmsplice here
+					continue
+				}
+			} else {
+				n, err = unix.Writev(int(fd), parts)
+			}
 			switch {
 			case err == unix.EINTR:
 				continue
@@ -149,6 +166,19 @@ func writeParts(f *os.File, parts ...[]byte) error {
 		return &os.PathError{Op: "write", Path: f.Name(), Err: err}
 	}
 	return nil
+}
+
+// iovecs describes the non-empty parts for vmsplice.
+func iovecs(parts [][]byte) []unix.Iovec {
+	iov := make([]unix.Iovec, 0, len(parts))
+	for _, p := range parts {
+		if len(p) > 0 {
+			v := unix.Iovec{Base: &p[0]}
+			v.SetLen(len(p))
+			iov = append(iov, v)
+		}
+	}
+	return iov
 }
 
 // skip drops the first n bytes of parts.

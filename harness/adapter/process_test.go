@@ -78,3 +78,40 @@ func TestWritePartsDeadline(t *testing.T) {
 		t.Errorf("error %v, want os.ErrDeadlineExceeded", err)
 	}
 }
+
+// Into a pipe, writeParts hands over the parts' pages, not copies: a change
+// to a part before it is read shows in what is read, which is why a batch's
+// storage waits for its answers (Batch.Release). Into a file, which cannot
+// take pages, it copies them.
+func TestWritePartsByReference(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	head, body := []byte("head:"), bytes.Repeat([]byte("a"), 8192)
+	if err := writeParts(w, head, nil, body); err != nil {
+		t.Fatal(err)
+	}
+	copy(body, "changed")
+	got := make([]byte, len(head)+len(body))
+	if _, err := io.ReadFull(r, got); err != nil {
+		t.Fatal(err)
+	}
+	if want := append([]byte("head:"), body...); !bytes.Equal(got, want) {
+		t.Errorf("read %.20q..., want %.20q...: the pipe holds a copy", got, want)
+	}
+
+	f, err := os.Create(t.TempDir() + "/frame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := writeParts(f, []byte("head:"), []byte("body")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(f.Name()); err != nil || string(b) != "head:body" {
+		t.Errorf("file holds %q (%v), want %q", b, err, "head:body")
+	}
+}
