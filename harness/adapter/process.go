@@ -140,8 +140,11 @@ func writeParts(f *os.File, parts ...[]byte) error {
 			var err error
 			if splice {
 				n, err = unix.Vmsplice(int(fd), iovecs(parts), unix.SPLICE_F_NONBLOCK)
-				if err == unix.EBADF || err == unix.EINVAL || err == unix.ENOSYS {
-					splice = false // not a pipe, or no vmsplice here
+				switch err {
+				case unix.EBADF, unix.EINVAL, unix.ENOSYS, unix.EPERM:
+					// Not a pipe, no vmsplice here, or a sandbox's
+					// syscall filter refuses it.
+					splice = false
 					continue
 				}
 			} else {
