@@ -17,6 +17,7 @@ import (
 type adapterFlags struct {
 	config       string
 	names        string
+	reference    string
 	extra        []string
 	batchTimeout time.Duration
 	caseTimeout  time.Duration
@@ -25,6 +26,7 @@ type adapterFlags struct {
 func (a *adapterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.config, "config", "difffuzz.toml", "the adapters' config `file`")
 	fs.StringVar(&a.names, "adapters", "", "comma-separated adapters to run, reference first (default: all built-ins and every -adapter)")
+	fs.StringVar(&a.reference, "reference", "", "the adapter whose outcomes are the truth that the others are judged against (default: the first)")
 	fs.Func("adapter", "add or replace a worker-backed adapter: `NAME=COMMAND` (split on spaces; repeatable)", func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want NAME=COMMAND, got %q", s)
@@ -78,6 +80,15 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 	}
 	if len(chosen) < 2 {
 		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d", len(chosen))
+	}
+	if a.reference != "" {
+		i := indexOf(chosen, a.reference)
+		if i < 0 {
+			return nil, fmt.Errorf("-reference %s: not among the adapters run (%s)", a.reference, strings.Join(names(chosen), ", "))
+		}
+		ref := chosen[i]
+		copy(chosen[1:i+1], chosen[:i])
+		chosen[0] = ref
 	}
 	for i := range chosen {
 		w := &chosen[i]

@@ -84,6 +84,8 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
 	seed := fs.String("seed", "", "generator seed (default: random, printed)")
 	fs.StringVar(&cfg.CorpusDir, "corpus", run.DefaultCorpus, "folder for findings")
+	fs.IntVar(&cfg.KeepPerBucket, "keep", run.DefaultKeepPerBucket, "examples of each bucket written to -corpus (the lowest case index among them); the rest are counted")
+	fs.BoolVar(&cfg.KeepAll, "keep-all", false, "write every finding to -corpus, however many (no bound on disk)")
 	cfg.Outputs = outputFlags(fs, true)
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")
 	fs.BoolVar(&cfg.UpdateKnown, "update-known", false, "rewrite the -known file to the divergences this run finds")

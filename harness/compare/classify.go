@@ -1,41 +1,19 @@
 package compare
 
 import (
-	"slices"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
-
-// Classify names the difference of two canonical texts that first differ at
-// off, from what the common prefix says is being written there: a number, a
-// string, or an object key (a key that is another key altogether means the
-// members come in another order).
-func Classify(a, b []byte, off int) Kind {
-	st := scan(a[:off])
-	switch {
-	case st.inString && st.key:
-		ka, kb := token(a, st.start), token(b, st.start)
-		if !slices.Equal(unescape(ka), unescape(kb)) {
-			return KindKeyOrder
-		}
-		return KindString
-	case st.inString:
-		return KindString
-	case st.inNumber || numberStart(at(a, off)) || numberStart(at(b, off)):
-		return KindNumber
-	case st.keyNext && (at(a, off) == '"' || at(b, off) == '"'):
-		return KindKeyOrder
-	}
-	return KindStructure
-}
 
 type scanState struct {
 	inString bool
 	key      bool // the open string is an object key
 	keyNext  bool // the next token would be a key
 	inNumber bool
-	start    int // offset of the open string's quote
+	start    int   // offset of the open string's quote
+	objects  []int // offsets of the open objects' braces, innermost last
+	inObject bool  // the innermost open container is an object
 }
 
 // scan runs a tiny JSON tokenizer over a prefix of canonical text.
@@ -62,11 +40,15 @@ func scan(p []byte) scanState {
 			st.keyNext = false
 		case '{':
 			stack = append(stack, ch)
+			st.objects = append(st.objects, i)
 			st.keyNext = true
 		case '[':
 			stack = append(stack, ch)
 		case '}', ']':
 			if len(stack) > 0 {
+				if stack[len(stack)-1] == '{' && len(st.objects) > 0 {
+					st.objects = st.objects[:len(st.objects)-1]
+				}
 				stack = stack[:len(stack)-1]
 			}
 		case ',':
@@ -77,6 +59,7 @@ func scan(p []byte) scanState {
 			st.inNumber = true
 		}
 	}
+	st.inObject = len(stack) > 0 && stack[len(stack)-1] == '{'
 	return st
 }
 

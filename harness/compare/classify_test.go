@@ -2,59 +2,102 @@ package compare
 
 import "testing"
 
-// TestClassify covers every kind of difference the survey of other
-// libraries shows (docs/survey.md): a key spelled otherwise is an escaping
-// difference, never an ordering one, however it is spelled.
-func TestClassify(t *testing.T) {
+// TestCause covers every root cause the survey of other libraries and the
+// SDKs tried so far show (docs/survey.md, docs/triage.md): each names what
+// was written, not where, and a key that is spelled otherwise is an escaping
+// difference, never an ordering one.
+func TestCause(t *testing.T) {
 	tests := []struct {
-		name string
-		a, b string // the reference's text, the other's
-		want Kind
+		name  string
+		a, b  string // the reference's text, the other's
+		kind  Kind
+		cause string
 	}{
-		// Keys spelled otherwise: the same code points.
-		{"raw line separator key", `{"\u2028":0}`, "{\"\u2028\":0}", KindString},
-		{"raw BMP key", `{"args":{"\u00e9":1},"tool_name":"t"}`, `{"args":{"é":1},"tool_name":"t"}`, KindString},
-		{"raw astral key", `{"\ud83d\ude00":1}`, `{"😀":1}`, KindString},
-		{"raw astral key after a raw one", `{"é\ud83d\ude00":1}`, `{"é😀":1}`, KindString},
-		{"raw DEL key", `{"\u007f":1}`, "{\"\x7f\":1}", KindString},
-		{"upper-case hex key", `{"\u00e9":1}`, `{"\u00E9":1}`, KindString},
-		{"escaped solidus key", `{"a/b":1}`, `{"a\/b":1}`, KindString},
-		{"short escape key", `{"\n":1}`, `{"\u000a":1}`, KindString},
-		{"html escape key", `{"<":1}`, `{"\u003c":1}`, KindString},
-		{"raw surrogate (WTF-8) key", `{"\ud800":1}`, "{\"\xed\xa0\x80\":1}", KindString},
+		// Keys spelled otherwise: the same code points, the same causes as in values.
+		{"raw line separator key", `{"\u2028":0}`, "{\"\u2028\":0}", KindString, `U+2028 written raw (want \u2028)`},
+		{"raw BMP key", `{"args":{"\u00e9":1},"tool_name":"t"}`, `{"args":{"é":1},"tool_name":"t"}`, KindString, `non-ASCII written raw (want \uXXXX)`},
+		{"raw astral key", `{"\ud83d\ude00":1}`, `{"😀":1}`, KindString, `an astral character written raw (want a \uXXXX pair)`},
+		{"raw astral key after a raw one", `{"é\ud83d\ude00":1}`, `{"é😀":1}`, KindString, `an astral character written raw (want a \uXXXX pair)`},
+		{"raw DEL key", `{"\u007f":1}`, "{\"\x7f\":1}", KindString, `U+007F written raw (want \u007f)`},
+		{"upper-case hex key", `{"\u00e9":1}`, `{"\u00E9":1}`, KindString, `non-ASCII written as \uXXXX in upper case (want \uXXXX)`},
+		{"escaped solidus key", `{"a/b":1}`, `{"a\/b":1}`, KindString, "a `/` written as a short escape (want raw)"},
+		{"short escape key", `{"\n":1}`, `{"\u000a":1}`, KindString, `a control character with a short escape written as \uXXXX (want its short escape)`},
+		{"html escape key", `{"<":1}`, `{"\u003c":1}`, KindString, `printable ASCII written as \uXXXX (want raw)`},
+		{"raw surrogate (WTF-8) key", `{"\ud800":1}`, "{\"\xed\xa0\x80\":1}", KindString, `a lone surrogate written raw (want \uXXXX)`},
+		{"unescaped quote in a key", `{"a\"b":1}`, `{"a"b":1}`, KindKeyEscape, "a `\"` in a key left unescaped"},
+		{"unescaped backslash in a key", `{"a\\n":1}`, `{"a\n":1}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindKeyEscape, "an astral character in a key written as a lone surrogate"},
+		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindKeyEscape, "non-ASCII in a key written as a byte that is not UTF-8"},
+		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindKeyEscape, "a lone surrogate in a key written as U+FFFD"},
 		// Keys that are other keys: the members come in another order.
-		{"UTF-16 order, raw", `{"\uff61":1,"\ud83d\ude00":2}`, `{"😀":2,"｡":1}`, KindKeyOrder},
-		{"UTF-16 order, escaped", `{"\uff61":1,"\ud83d\ude00":2}`, `{"\ud83d\ude00":2,"\uff61":1}`, KindKeyOrder},
-		{"prefix key", `{"a":1,"ab":2}`, `{"ab":2,"a":1}`, KindKeyOrder},
-		{"two lone surrogates", `{"\ud800":1,"\udc00":2}`, `{"\udc00":2,"\ud800":1}`, KindKeyOrder},
-		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindKeyOrder},
-		{"invalid byte is no code point", "{\"\xe9\":1}", `{"\u00e9":1}`, KindKeyOrder},
-		{"next key differs", `{"a":1,"b":2}`, `{"a":1,"c":2}`, KindKeyOrder},
+		{"UTF-16 order, raw", `{"\uff61":1,"\ud83d\ude00":2}`, `{"😀":2,"｡":1}`, KindKeyOrder, "keys in UTF-16 order"},
+		{"UTF-16 order, escaped", `{"\uff61":1,"\ud83d\ude00":2}`, `{"\ud83d\ude00":2,"\uff61":1}`, KindKeyOrder, "keys in UTF-16 order"},
+		{"prefix key", `{"a":1,"ab":2,"b":3}`, `{"b":3,"ab":2,"a":1}`, KindKeyOrder, "keys in reverse order"},
+		{"integer-like keys", `{"10":1,"2":2,"a":3}`, `{"2":2,"10":1,"a":3}`, KindKeyOrder, "integer-like keys first (JavaScript property order)"},
+		{"shuffled", `{"a":1,"b":2,"c":3}`, `{"b":2,"a":1,"c":3}`, KindKeyOrder, "keys out of order"},
+		{"__proto__ dropped", `{"__proto__":1,"a":2}`, `{"a":2}`, KindStructure, "a member `__proto__` dropped"},
+		{"a member more", `{"a":"x"}`, `{"a":"x","b":2}`, KindStructure, "a member added"},
 		// Values.
-		{"raw BMP value", `{"s":"\u00e9"}`, `{"s":"é"}`, KindString},
-		{"html escape value", `{"s":"<"}`, `{"s":"\u003c"}`, KindString},
-		{"raw DEL value", `{"s":"\u007f"}`, "{\"s\":\"\x7f\"}", KindString},
-		{"exponent padding", `[1e-7]`, `[1e-07]`, KindNumber},
-		{"exponent form", `[1e+21]`, `[1000000000000000000000]`, KindNumber},
-		{"negative zero", `[0]`, `[-0]`, KindNumber},
-		{"float zero", `[1]`, `[1.0]`, KindNumber},
-		{"NaN as null", `{"x":NaN}`, `{"x":null}`, KindNumber},
-		{"Infinity as null", `[Infinity]`, `[null]`, KindNumber},
-		{"big integer rounded", `[9007199254740993]`, `[9007199254740992]`, KindNumber},
-		{"other literal", `[true]`, `[null]`, KindStructure},
-		{"a member more", `{"a":"x"}`, `{"a":"x","b":2}`, KindStructure},
-		{"an element more", `{"a":[[]]}`, `{"a":[[],2]}`, KindStructure},
+		{"raw BMP value", `{"s":"\u00e9"}`, `{"s":"é"}`, KindString, `non-ASCII written raw (want \uXXXX)`},
+		{"html escape value", `{"s":"<"}`, `{"s":"\u003c"}`, KindString, `printable ASCII written as \uXXXX (want raw)`},
+		{"raw DEL value", `{"s":"\u007f"}`, "{\"s\":\"\x7f\"}", KindString, `U+007F written raw (want \u007f)`},
+		{"raw control value", `["\u0001"]`, "[\"\x01\"]", KindString, `a control character written raw (want \uXXXX)`},
+		{"unescaped quote in a value", `["a\"b"]`, `["a"b"]`, KindString, "a `\"` left unescaped"},
+		{"cut at NUL", `["a\u0000b"]`, `["a"]`, KindString, "a string cut short at U+0000"},
+		{"lone surrogate replaced in a value", `["\ud800"]`, `["\ufffd"]`, KindString, "a lone surrogate written as U+FFFD"},
+		// Numbers.
+		{"exponent padding", `[1e-7]`, `[1e-07]`, KindNumber, "an exponent spelled otherwise (with leading zeros)"},
+		{"exponent without plus", `[1e+21]`, `[1e21]`, KindNumber, "an exponent spelled otherwise (without its +)"},
+		{"1e21 in full", `[1e+21]`, `[1000000000000000000000]`, KindNumber, "a number of 1e21 or more printed in full (want exponent form)"},
+		{"1e-7 in full", `[1e-7]`, `[0.0000001]`, KindNumber, "a number below 1e-6 printed in full (want exponent form)"},
+		{"python repr", `[10000000000000000]`, `[1e+16]`, KindNumber, "an integer past 2^53 written in exponent form"},
+		{"negative zero", `[0]`, `[-0]`, KindNumber, "-0 written with its sign (want 0)"},
+		{"float zero", `[1]`, `[1.0]`, KindNumber, "an integer written as a decimal"},
+		{"NaN as null", `{"x":NaN}`, `{"x":null}`, KindNumber, "NaN written as null"},
+		{"Infinity as null", `[Infinity]`, `[null]`, KindNumber, "Infinity written as null"},
+		{"big integer rounded", `[18446744073709551616]`, `[18446744073709552000]`, KindNumber, "an integer past 2^53 rounded through a double"},
+		{"not shortest", `[0.3]`, `[0.30000000000000004]`, KindNumber, "another value of a decimal"},
+		{"number as string", `[1]`, `["1"]`, KindNumber, "an integer written as a string"},
+		// Structure.
+		{"other literal", `[true]`, `[null]`, KindStructure, "null where want a boolean"},
+		{"whitespace", `[1,2]`, `[1, 2]`, KindStructure, "whitespace where want a number"},
+		{"an element more", `{"a":[[]]}`, `{"a":[[],2]}`, KindStructure, "a `,` where want the array's end"},
 	}
 	for _, tt := range tests {
 		off := FirstDiff([]byte(tt.a), []byte(tt.b))
 		if off < 0 {
 			t.Fatalf("%s: the texts are equal", tt.name)
 		}
-		if got := Classify([]byte(tt.a), []byte(tt.b), off); got != tt.want {
-			t.Errorf("%s: Classify(%s, %s) = %s, want %s", tt.name, tt.a, tt.b, got, tt.want)
+		kind, cause := Cause([]byte(tt.a), []byte(tt.b), off)
+		if kind != tt.kind || cause != tt.cause {
+			t.Errorf("%s: Cause(%s, %s) = %s: %q, want %s: %q", tt.name, tt.a, tt.b, kind, cause, tt.kind, tt.cause)
 		}
-		if got := Classify([]byte(tt.b), []byte(tt.a), off); got != tt.want {
-			t.Errorf("%s: reversed: %s, want %s", tt.name, got, tt.want)
+	}
+}
+
+// A failure's cause keeps its type and message and drops what is particular
+// to one input, and says whether the input was valid.
+func TestFailureCause(t *testing.T) {
+	valid := Outcome{Canonical: []byte(`[1]`)}
+	tests := []struct {
+		name string
+		a, b Outcome
+		want string
+	}{
+		{"recursion on valid input", valid, Outcome{Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded while calling a Python object"},
+			"RecursionError: maximum recursion depth exceeded while calling a Python object on valid input"},
+		{"a deliberate rejection", Outcome{Error: "too_deep"}, Outcome{Error: "internal", Detail: "ValueError: depth 1001 is more than 1000"},
+			"ValueError: depth N is more than N on out-of-domain input (want too_deep)"},
+		{"quoted text", valid, Outcome{Error: "internal", Detail: "TypeError: keys must be str, not 'tuple'\nmore"},
+			"TypeError: keys must be str, not … on valid input"},
+		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
+			"worker exited: exit status N (attempt to subtract with overflow) on valid input"},
+		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
+			"Error: bad⟨U+007F⟩ char on valid input"},
+	}
+	for _, tt := range tests {
+		if got := failureCause(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -1,11 +1,15 @@
 // Package compare decides whether the adapters agree on a case and, when
-// they do not, names the divergence: which adapters side with which, and what
-// kind of difference comes first. The name (the signature) is what findings
-// are grouped by, so that one bug is one report.
+// they do not, names the divergence against the reference: which adapters
+// deviate from it, the kind of the first difference, and its cause as a
+// person would say it ("U+007F written raw (want \u007f)"). That name (the
+// signature) is what findings are grouped by, so that one root cause is one
+// bug report. The reference is the truth: it is never named as a deviant,
+// however many implementations disagree with it (docs/triage.md).
 package compare
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 
 	"lukechampine.com/blake3"
@@ -53,6 +57,7 @@ const (
 	KindDigest    Kind = "digest"        // same canonical bytes, a wrong digest
 	KindNumber    Kind = "number"        // first difference inside a number
 	KindString    Kind = "string_escape" // inside a string's escaping or content
+	KindKeyEscape Kind = "key_escape"    // an object key's own text differs
 	KindKeyOrder  Kind = "key_order"     // object members in another order
 	KindStructure Kind = "structure"     // anything else
 )
@@ -64,9 +69,11 @@ type Verdict struct {
 	// first adapter; Groups[0] holds the reference (adapter 0) unless its
 	// outcome is absent. Absent outcomes are in no group.
 	Groups [][]int
-	// Base is the index in Groups of the baseline: the largest group, the
-	// earliest on a tie (so the reference's when it is among the largest).
-	Base int
+	// Base is the index in Groups of the baseline: the reference's group.
+	// Only when the reference could not express the case is it the largest
+	// group (the earliest on a tie), and NoReference is set.
+	Base        int
+	NoReference bool
 	// Deviations has one entry per group other than the baseline.
 	Deviations []Deviation
 }
@@ -77,9 +84,20 @@ type Verdict struct {
 type Deviation struct {
 	Group int  // index in Verdict.Groups
 	Kind  Kind // the kind of the first difference from the baseline
+	// Cause is the root cause of the difference as a person reads it, the
+	// same wherever in the text it shows: see cause.go.
+	Cause string
 	// Offset is the byte offset of that difference in the canonical text,
 	// or -1 when it is not a text difference.
 	Offset int
+}
+
+// Unanimous reports whether every implementation but the reference agrees
+// against it: a hint for people (perhaps the reference is wrong), never a
+// change of the verdict, since the reference stays the truth.
+func (v Verdict) Unanimous() bool {
+	return !v.Agree && !v.NoReference && len(v.Groups) == 2 && len(v.Groups[v.Base]) == 1 &&
+		len(v.Groups[1-v.Base]) > 1
 }
 
 // Comparator compares outcomes; it keeps scratch space, so one per goroutine.
@@ -168,16 +186,18 @@ func (c *Comparator) Compare(outs []Outcome) Verdict {
 			v.Groups[g] = append(v.Groups[g], i)
 		}
 	}
-	for g := range v.Groups {
-		if len(v.Groups[g]) > len(v.Groups[v.Base]) {
-			v.Base = g
+	if outs[0].Absent() {
+		v.NoReference = true
+		for g := range v.Groups {
+			if len(v.Groups[g]) > len(v.Groups[v.Base]) {
+				v.Base = g
+			}
 		}
 	}
 	base := outs[v.Groups[v.Base][0]]
 	for g, members := range v.Groups {
 		if g != v.Base {
-			k, off := kind(base, outs[members[0]])
-			v.Deviations = append(v.Deviations, Deviation{Group: g, Kind: k, Offset: off})
+			v.Deviations = append(v.Deviations, deviation(g, base, outs[members[0]]))
 		}
 	}
 	return v
@@ -211,29 +231,34 @@ func (c *Comparator) same(outs []Outcome, i, j int) bool {
 		(a.Canonical != nil || bytes.Equal(a.Digest, b.Digest))
 }
 
-func kind(a, b Outcome) (Kind, int) {
+// deviation judges outcome b of group g against the baseline a.
+func deviation(g int, a, b Outcome) Deviation {
+	d := Deviation{Group: g, Offset: -1}
 	switch {
 	case a.Failure == FailCrash || b.Failure == FailCrash:
-		return KindCrash, -1
+		d.Kind, d.Cause = KindCrash, failureCause(a, b)
 	case a.Failure == FailHang || b.Failure == FailHang:
-		return KindHang, -1
+		d.Kind, d.Cause = KindHang, failureCause(a, b)
 	case a.Error == "internal" || b.Error == "internal":
-		return KindInternal, -1
+		d.Kind, d.Cause = KindInternal, failureCause(a, b)
 	case (a.Error == "") != (b.Error == ""):
-		return KindRejection, -1
+		d.Kind, d.Cause = KindRejection, rejectionCause(a, b)
 	case a.Error != "":
-		return KindErrorCode, -1
+		d.Kind, d.Cause = KindErrorCode, fmt.Sprintf("%s where want %s", b.Error, a.Error)
 	case bytes.Equal(a.Canonical, b.Canonical):
-		return KindDigest, -1 // equal bytes in different groups: a digest is wrong
+		// equal bytes in different groups: a digest is wrong
+		d.Kind, d.Cause = KindDigest, "digest is not BLAKE3 of its own text"
+	default:
+		d.Offset = FirstDiff(a.Canonical, b.Canonical)
+		d.Kind, d.Cause = Cause(a.Canonical, b.Canonical, d.Offset)
 	}
-	off := FirstDiff(a.Canonical, b.Canonical)
-	return Classify(a.Canonical, b.Canonical, off), off
+	return d
 }
 
 // Signatures names the bugs a verdict shows, one per deviation, for grouping
-// findings: the kind of difference and the adapters that deviate, as
-// "key_order: ts". The baseline is left out, so that a bug keeps its name
-// when another bug splits the baseline in some case.
+// findings: the kind of difference, its cause and the adapters that deviate,
+// as "key_order: keys in UTF-16 order: ts". The reference is never named,
+// so that a bug keeps its name however the others split in some case.
 func (c *Comparator) Signatures(v Verdict) []Signature {
 	var sigs []Signature
 	for _, d := range v.Deviations {
@@ -242,7 +267,7 @@ func (c *Comparator) Signatures(v Verdict) []Signature {
 			names[j] = c.names[k]
 		}
 		sort.Strings(names)
-		sigs = append(sigs, Signature{Kind: d.Kind, Deviants: names})
+		sigs = append(sigs, Signature{Kind: d.Kind, Cause: d.Cause, Deviants: names})
 	}
 	return sigs
 }

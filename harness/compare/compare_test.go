@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -23,20 +24,21 @@ func TestCompare(t *testing.T) {
 	}{
 		{"agree", []Outcome{out(good), out(good), out(good)}, ""},
 		{"same error agrees", []Outcome{{Error: "too_deep"}, {Error: "too_deep"}, {Error: "too_deep"}}, ""},
-		{"number", []Outcome{out(good), out(good), out(`{"args":{"a":1000000000000000000000,"b":"\u00e9"},"tool_name":"t"}`)}, "number: c"},
-		{"string escape", []Outcome{out(good), out(`{"args":{"a":1e+21,"b":"é"},"tool_name":"t"}`), out(good)}, "string_escape: b"},
-		{"key order", []Outcome{out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`), out(`{"args":{"\ud83d\ude00":2,"\uff61":1},"tool_name":"t"}`), out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`)}, "key_order: b"},
-		{"key order, prefix key", []Outcome{out(`{"a":1,"ab":2}`), out(`{"ab":2,"a":1}`), out(`{"a":1,"ab":2}`)}, "key_order: b"},
-		{"negative zero", []Outcome{out(`{"x":0}`), out(`{"x":-0}`), out(`{"x":0}`)}, "number: b"},
-		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: b"},
-		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: b"},
-		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: b"},
-		{"crash", []Outcome{out(good), {Failure: FailCrash}, out(good)}, "crash: b"},
-		{"hang", []Outcome{out(good), out(good), {Failure: FailHang}}, "hang: c"},
-		{"internal", []Outcome{out(good), {Error: "internal"}, out(good)}, "internal: b"},
-		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: b; number: c"},
-		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: b"},
-		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: a"},
+		{"number", []Outcome{out(good), out(good), out(`{"args":{"a":1000000000000000000000,"b":"\u00e9"},"tool_name":"t"}`)}, "number: a number of 1e21 or more printed in full (want exponent form): c"},
+		{"string escape", []Outcome{out(good), out(`{"args":{"a":1e+21,"b":"é"},"tool_name":"t"}`), out(good)}, `string_escape: non-ASCII written raw (want \uXXXX): b`},
+		{"key order", []Outcome{out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`), out(`{"args":{"\ud83d\ude00":2,"\uff61":1},"tool_name":"t"}`), out(`{"args":{"\uff61":1,"\ud83d\ude00":2},"tool_name":"t"}`)}, "key_order: keys in UTF-16 order: b"},
+		{"key order, prefix key", []Outcome{out(`{"a":1,"ab":2}`), out(`{"ab":2,"a":1}`), out(`{"a":1,"ab":2}`)}, "key_order: keys in reverse order: b"},
+		{"negative zero", []Outcome{out(`{"x":0}`), out(`{"x":-0}`), out(`{"x":0}`)}, "number: -0 written with its sign (want 0): b"},
+		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: digest is not BLAKE3 of its own text: b"},
+		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: accepts out-of-domain input (want lone_surrogate): b"},
+		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: lone_surrogate where want duplicate_key: b"},
+		{"crash", []Outcome{out(good), {Failure: FailCrash, Detail: "worker exited: signal: segmentation fault"}, out(good)}, "crash: worker exited: signal: segmentation fault on valid input: b"},
+		{"hang", []Outcome{out(good), out(good), {Failure: FailHang, Detail: "no answer in 12s"}}, "hang: no answer in Ns on valid input: c"},
+		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded on valid input: b"},
+		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b; number: an integer with other digits: c"},
+		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
+		// The reference is the truth, however many disagree with it.
+		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip (a decimal): b, c"},
 	}
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
@@ -118,25 +120,67 @@ func BenchmarkCompareAgree(b *testing.B) {
 	}
 }
 
-// A signature's text form reads back as the same signature, and a text
-// that is not one is an error.
+// A signature's text form reads back as the same signature, a cause may
+// hold ": ", and a text that is not one is an error; the old form without
+// a cause says how to update.
 func TestSignatureRoundTrip(t *testing.T) {
-	for _, text := range []string{"key_order: ts", "number: rust ts", "crash: go-worker"} {
+	for _, text := range []string{
+		"key_order: keys in UTF-16 order: ts",
+		"number: a number of 1e21 or more printed in full (want exponent form): rust, ts",
+		"internal: RecursionError: maximum recursion depth exceeded on valid input: go-worker",
+	} {
 		s, err := ParseSignature(text)
 		if err != nil || s.String() != text {
 			t.Errorf("ParseSignature(%q) = %v, %v", text, s, err)
 		}
 	}
-	if s, _ := ParseSignature("number: ts rust"); s.String() != "number: rust ts" {
+	if s, _ := ParseSignature("number: x: ts, rust"); s.String() != "number: x: rust, ts" {
 		t.Errorf("deviants not sorted: %v", s)
 	}
-	for _, bad := range []string{"", "number", "number: ", ": ts"} {
+	for _, bad := range []string{"", "number", "number: ", ": ts", "number: : ts", "number: x: "} {
 		if _, err := ParseSignature(bad); err == nil {
 			t.Errorf("ParseSignature(%q) accepted", bad)
 		}
 	}
-	sigs, err := SplitSignatures("number: ts; key_order: go rust")
-	if err != nil || JoinSignatures(sigs) != "number: ts; key_order: go rust" || !sigs[1].Deviates("rust") || sigs[0].Deviates("go") {
+	if _, err := ParseSignature("key_order: rust ts"); !errors.Is(err, ErrOldSignature) {
+		t.Errorf("old form: %v, want ErrOldSignature", err)
+	}
+	sigs, err := SplitSignatures("number: x: ts; key_order: y: go, rust")
+	if err != nil || JoinSignatures(sigs) != "number: x: ts; key_order: y: go, rust" || !sigs[1].Deviates("rust") || sigs[0].Deviates("go") {
 		t.Errorf("SplitSignatures = %v, %v", sigs, err)
+	}
+}
+
+// When every other implementation agrees against the reference, the
+// verdict still names them, and the rendering says so as a hint.
+func TestUnanimousHint(t *testing.T) {
+	c := New([]string{"ref", "b", "c"})
+	outs := []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}
+	v := c.Compare(outs)
+	if !v.Unanimous() {
+		t.Fatal("not unanimous")
+	}
+	if r := c.Render(v, outs); !strings.Contains(r, "hint: every other implementation agrees against the reference ref") {
+		t.Errorf("render lacks the hint:\n%s", r)
+	}
+	if v := c.Compare([]Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.5]`)}); v.Unanimous() {
+		t.Error("unanimous with one deviant")
+	}
+}
+
+// Texts shown at the terminal keep their line: control and invisible
+// characters are written as ⟨U+XXXX⟩.
+func TestVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é":       "plain é",
+		"a\x7fb\u2028":  "a⟨U+007F⟩b⟨U+2028⟩",
+		"line\nbreak":   "line⟨U+000A⟩break",
+		"stray\xffbyte": "stray⟨0xFF⟩byte",
+		"real \ufffd":   "real ⟨U+FFFD⟩",
+		"bom\ufeff":     "bom⟨U+FEFF⟩",
+	} {
+		if got := Visible(in); got != want {
+			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

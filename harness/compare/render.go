@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -20,12 +21,43 @@ func Describe(o Outcome) string {
 	return string(o.Canonical)
 }
 
+// Visible is s as it may be shown to people: a character that would not
+// show or would break the line (a control character, DEL, U+2028, a byte
+// order mark, a stray byte) is written as ⟨U+XXXX⟩, since an implementation
+// may well write one raw.
+func Visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if !shows(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8RuneError && isStray(s[i:]):
+			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
+		case shows(r):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		}
+	}
+	return b.String()
+}
+
+func shows(r rune) bool { return r != utf8RuneError && (unicode.IsPrint(r) || r == ' ') }
+
 // Render is the readable diff of a divergence: each adapter's outcome, the
 // first differing byte with context, and go-cmp's diff of the two sides.
 func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 	var sb strings.Builder
 	for i, o := range outs {
-		fmt.Fprintf(&sb, "  %-10s %s\n", c.names[i], clip(Describe(o), 400))
+		fmt.Fprintf(&sb, "  %-10s %s\n", c.names[i], Visible(clip(Describe(o), 400)))
 	}
 	if v.Agree {
 		return sb.String()
@@ -33,13 +65,16 @@ func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 	a := v.Groups[v.Base][0]
 	for _, d := range v.Deviations {
 		b := v.Groups[d.Group][0]
-		fmt.Fprintf(&sb, "  %s vs %s: %s\n", c.names[b], c.names[a], d.Kind)
+		fmt.Fprintf(&sb, "  %s vs %s: %s: %s\n", c.names[b], c.names[a], d.Kind, d.Cause)
 		if d.Offset >= 0 {
 			fmt.Fprintf(&sb, "  first difference at byte %d:\n    %-10s %s\n    %-10s %s\n", d.Offset,
 				c.names[a], context(outs[a].Canonical, d.Offset), c.names[b], context(outs[b].Canonical, d.Offset))
 		}
-		diff := cmp.Diff(Describe(outs[a]), Describe(outs[b]))
+		diff := cmp.Diff(Visible(Describe(outs[a])), Visible(Describe(outs[b])))
 		fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
+	}
+	if v.Unanimous() {
+		fmt.Fprintf(&sb, "  hint: every other implementation agrees against the reference %s; the reference stays the truth\n", c.names[0])
 	}
 	return sb.String()
 }
@@ -50,7 +85,7 @@ func context(b []byte, off int) string {
 	if off > len(b) {
 		off = len(b)
 	}
-	return fmt.Sprintf("...%s>>>%s...", b[lo:off], b[off:hi])
+	return Visible(fmt.Sprintf("...%s>>>%s...", b[lo:off], b[off:hi]))
 }
 
 func clip(s string, n int) string {
@@ -64,3 +99,9 @@ func indent(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return "    " + strings.Join(lines, "\n    ") + "\n"
 }
+
+const utf8RuneError = '\uFFFD'
+
+// isStray reports whether s starts with a byte that is not UTF-8 (rather
+// than a U+FFFD written out).
+func isStray(s string) bool { return !strings.HasPrefix(s, "\uFFFD") }

@@ -1,39 +1,68 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// Signature names one bug: the kind of the first difference and the
-// adapters that deviate from the baseline, sorted. Findings are grouped by
-// it, the known list and the corpus store it, and its text form,
-// "key_order: rust ts", is written by String and read by ParseSignature
-// alone.
+// Signature names one bug: the kind of the first difference, its cause, and
+// the adapters that deviate from the reference, sorted. Findings are grouped
+// by it, the known list and the corpus store it, and its text form,
+// "key_order: keys in UTF-16 order: rust, ts", is written by String and read
+// by ParseSignature alone.
 type Signature struct {
 	Kind     Kind
+	Cause    string
 	Deviants []string
 }
 
-// String is the signature's text form, "KIND: A B".
-func (s Signature) String() string { return string(s.Kind) + ": " + strings.Join(s.Deviants, " ") }
+// The separators of a signature's text form. A cause never holds a
+// line break nor signatureSep (see cleanCause), and a kind or an adapter
+// name never holds ": ", so the text splits back at its first and last ": ".
+const (
+	partSep    = ": "
+	deviantSep = ", "
+)
+
+// String is the signature's text form, "KIND: CAUSE: A, B".
+func (s Signature) String() string {
+	return string(s.Kind) + partSep + s.Cause + partSep + strings.Join(s.Deviants, deviantSep)
+}
 
 // Equal reports whether s and t name the same bug.
 func (s Signature) Equal(t Signature) bool {
-	return s.Kind == t.Kind && slices.Equal(s.Deviants, t.Deviants)
+	return s.Kind == t.Kind && s.Cause == t.Cause && slices.Equal(s.Deviants, t.Deviants)
 }
 
 // Deviates reports whether adapter name is among the deviants.
 func (s Signature) Deviates(name string) bool { return slices.Contains(s.Deviants, name) }
 
+// ErrOldSignature marks a signature in the form of difffuzz before causes,
+// "KIND: A B", which names no cause and cannot be matched to a bug now.
+var ErrOldSignature = errors.New(`signature in the old form "KIND: ADAPTER..." without a cause; ` +
+	`rewrite the list with -update-known (difffuzz run -known FILE -update-known), then give every entry its reason again`)
+
 // ParseSignature reads a signature's text form.
 func ParseSignature(text string) (Signature, error) {
-	kind, names, ok := strings.Cut(text, ": ")
-	if !ok || kind == "" || strings.TrimSpace(names) == "" {
-		return Signature{}, fmt.Errorf("signature %q: want \"KIND: ADAPTER...\"", text)
+	kind, rest, ok := strings.Cut(text, partSep)
+	if !ok || kind == "" {
+		return Signature{}, fmt.Errorf("signature %q: want \"KIND: CAUSE: ADAPTER, ...\"", text)
 	}
-	s := Signature{Kind: Kind(kind), Deviants: strings.Fields(names)}
+	i := strings.LastIndex(rest, partSep)
+	if i < 0 {
+		return Signature{}, fmt.Errorf("signature %q: %w", text, ErrOldSignature)
+	}
+	s := Signature{Kind: Kind(kind), Cause: rest[:i]}
+	for _, n := range strings.Split(rest[i+len(partSep):], deviantSep) {
+		if n = strings.TrimSpace(n); n != "" {
+			s.Deviants = append(s.Deviants, n)
+		}
+	}
+	if s.Cause == "" || len(s.Deviants) == 0 {
+		return Signature{}, fmt.Errorf("signature %q: want \"KIND: CAUSE: ADAPTER, ...\"", text)
+	}
 	slices.Sort(s.Deviants)
 	return s, nil
 }

@@ -60,6 +60,9 @@ func Name(input any) string {
 	return hex.EncodeToString(sum[:16]) + ".json"
 }
 
+// Path is where Write stores an entry of input in dir.
+func Path(dir string, input any) string { return filepath.Join(dir, Name(input)) }
+
 // Write stores e in dir (made if missing) atomically, and returns its path.
 // An entry already there under the same name is kept: it holds the same
 // input, and keeping it is what makes concurrent writers lose nothing. The
@@ -69,7 +72,7 @@ func Write(dir string, e *Entry) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("corpus: %w", err)
 	}
-	path := filepath.Join(dir, Name(e.Input))
+	path := Path(dir, e.Input)
 	if _, err := os.Stat(path); err == nil && !supersedes(e, path) {
 		return path, nil
 	}

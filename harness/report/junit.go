@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+
+	"difffuzz/harness/compare"
 )
 
 // The JUnit XML that CI systems read (the Ant/Jenkins schema): testsuites,
@@ -138,12 +140,13 @@ func (r *Report) pairCases() []junitCase {
 	return cases
 }
 
-// Deviants is the set of adapter names a signature ("KIND: A B") names.
+// Deviants is the set of adapter names a signature names.
 func Deviants(sig string) map[string]bool {
-	_, names, _ := strings.Cut(sig, ": ")
 	set := map[string]bool{}
-	for _, n := range strings.Fields(names) {
-		set[n] = true
+	if s, err := compare.ParseSignature(sig); err == nil {
+		for _, n := range s.Deviants {
+			set[n] = true
+		}
 	}
 	return set
 }

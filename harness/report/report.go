@@ -9,6 +9,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"difffuzz/harness/compare"
 )
 
 // Report is the outcome of a run, written as JSON with -report and printed
@@ -32,8 +34,9 @@ type Report struct {
 	Adapters    []AdapterReport `json:"adapters"`
 	Divergences uint64          `json:"divergences"`
 	// FirstDivergenceSeconds and FirstDivergenceCases say when the first
-	// divergence was counted: seconds into the run, and cases run by the end
-	// of the batch that held it (how fast a run finds a bug); 0 without one.
+	// divergence was found: seconds into the run when it was counted, and
+	// the cases of this shard up to and including the first diverging case
+	// in case order (how fast a run finds a bug); 0 without one.
 	FirstDivergenceSeconds float64 `json:"first_divergence_seconds,omitempty"`
 	FirstDivergenceCases   uint64  `json:"first_divergence_cases,omitempty"`
 	Distinct               []Group `json:"distinct"`
@@ -55,11 +58,20 @@ type Report struct {
 	Exit             int     `json:"exit"`
 }
 
-// Group is one distinct divergence: every finding with the same signature.
+// Group is one bucket: every finding with the same signature, that is the
+// same kind, root cause and deviating implementations (docs/triage.md).
 type Group struct {
-	Signature string `json:"signature"`
-	Kind      string `json:"kind"`
-	Count     uint64 `json:"count"`
+	Signature string   `json:"signature"`
+	Kind      string   `json:"kind"`
+	Cause     string   `json:"cause,omitempty"`
+	Deviants  []string `json:"deviants,omitempty"`
+	Count     uint64   `json:"count"`
+	// Written is how many of its findings are in the corpus (at most the
+	// run's -keep, unless -keep-all), the minimized one apart.
+	Written uint64 `json:"written,omitempty"`
+	// Unanimous is the hint that every implementation but the reference
+	// agrees against it; the reference stays the truth.
+	Unanimous bool `json:"unanimous,omitempty"`
 	// First is the corpus file of the first finding of the group.
 	First string `json:"first"`
 	// Example is the first finding's input in extended JSON.
@@ -69,8 +81,12 @@ type Group struct {
 	Minimized      string `json:"minimized,omitempty"`
 	MinimizedPath  string `json:"minimized_path,omitempty"`
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
-	MinimizeNote   string `json:"minimize_note,omitempty"`
-	Diff           string `json:"diff"`
+	// MinimizeIncomplete says the minimizer stopped before its result was
+	// 1-minimal (its time ran out): a smaller example may exist, and more
+	// -minimize-time would find it. MinimizeNote says so for people.
+	MinimizeIncomplete bool   `json:"minimize_incomplete,omitempty"`
+	MinimizeNote       string `json:"minimize_note,omitempty"`
+	Diff               string `json:"diff"`
 	// KnownReason is the known list's reason when the divergence is accepted.
 	KnownReason string `json:"known_reason,omitempty"`
 }
@@ -96,6 +112,16 @@ type AdapterReport struct {
 	// edge class (a case counts once in each of its classes).
 	Inexpressible        uint64       `json:"inexpressible,omitempty"`
 	InexpressibleByClass []ClassCount `json:"inexpressible_by_class,omitempty"`
+	// InexpressibleByReason splits them by the reason the worker gave
+	// (each case once), most first.
+	InexpressibleByReason []ReasonCount `json:"inexpressible_by_reason,omitempty"`
+}
+
+// ReasonCount is how many cases an adapter could not express for one
+// reason.
+type ReasonCount struct {
+	Reason string `json:"reason"`
+	Cases  uint64 `json:"cases"`
 }
 
 // Steady is the part of a run after its warm-up, with the CPU time that
@@ -128,12 +154,30 @@ func (a AdapterReport) processes() string {
 	return fmt.Sprintf("%d worker processes (%d restarts)", a.Starts, a.Restarts)
 }
 
-// InexpressibleText is the count of inexpressible cases by class, for
-// people: "12 (duplicate-key 10, lone-surrogate 2)".
+// writtenText notes how many of a bucket's findings are on disk, when not
+// all of them are.
+func (g Group) writtenText() string {
+	if g.Written == 0 || g.Written >= g.Count {
+		return ""
+	}
+	return fmt.Sprintf(", %d in the corpus", g.Written)
+}
+
+// listSome is up to n of items, and how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more (the JSON report lists them all)", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// InexpressibleText is the count of inexpressible cases by reason, for
+// people: "12 (repeated keys 10, lone surrogate 2)". The counts by edge
+// class (which overlap) are in the JSON report.
 func (a AdapterReport) InexpressibleText() string {
 	var parts []string
-	for _, c := range a.InexpressibleByClass {
-		parts = append(parts, fmt.Sprintf("%s %d", c.Class, c.Cases))
+	for _, c := range a.InexpressibleByReason {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Reason, c.Cases))
 	}
 	return fmt.Sprintf("%d (%s)", a.Inexpressible, strings.Join(parts, ", "))
 }
@@ -189,7 +233,8 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s %s: %d batches, %.2f ms/batch, %d failures, %d protocol errors, %s\n",
 			a.Name, a.Impl, a.Version, a.Batches, a.MeanBatchMs, a.Failures, a.ProtocolErrors, a.processes())
 		if a.Inexpressible > 0 {
-			fmt.Fprintf(w, "  %-10s cannot express %s\n", "", a.InexpressibleText())
+			fmt.Fprintf(w, "  %-10s cannot express %s of %d cases (%.0f%% expressible)\n", "", a.InexpressibleText(), r.Compared,
+				100*float64(r.Compared-min(a.Inexpressible, r.Compared))/float64(max(r.Compared, 1)))
 		}
 	}
 	var unhit, counts []string
@@ -209,7 +254,7 @@ func (r *Report) Summary(w io.Writer) {
 		never := r.UnhitCells()
 		fmt.Fprintf(w, "  context coverage: %d of %d (class × context) cells hit", len(r.Cells)-len(never), len(r.Cells))
 		if len(never) > 0 {
-			fmt.Fprintf(w, "; never hit: %s", strings.Join(never, ", "))
+			fmt.Fprintf(w, "; never hit: %s", listSome(never, 10))
 		}
 		fmt.Fprintln(w)
 	}
@@ -218,11 +263,17 @@ func (r *Report) Summary(w io.Writer) {
 		if g.KnownReason != "" {
 			known = " [known: " + g.KnownReason + "]"
 		}
-		fmt.Fprintf(w, "bug %d: %s (%d findings, first %s)%s\n", i+1, g.Signature, g.Count, g.First, known)
+		fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", i+1, compare.Visible(g.Signature), g.Count, g.writtenText(), g.First, known)
+		if g.Unanimous {
+			fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
+		}
 		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, Clip(g.Minimized, 300), g.MinimizedPath)
+			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
+			if g.MinimizeIncomplete {
+				fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
+			}
 		} else {
-			fmt.Fprintf(w, "  example: %s\n", Clip(g.Example, 300))
+			fmt.Fprintf(w, "  example: %s\n", compare.Visible(Clip(g.Example, 300)))
 			if g.MinimizeNote != "" {
 				fmt.Fprintf(w, "  not minimized: %s\n", g.MinimizeNote)
 			}

@@ -7,7 +7,6 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
@@ -29,6 +28,7 @@ type group struct {
 // touches it.
 type collector struct {
 	cfg      *Config
+	keep     *keeper
 	names    []string
 	cmp      *compare.Comparator // for rendering diffs
 	start    time.Time
@@ -45,6 +45,7 @@ type collector struct {
 	// adapter's native model could not hold; absentN is the total.
 	inexpressible [][64]uint64
 	absentN       []uint64
+	absentWhy     []map[string]uint64 // per adapter, by the worker's reason
 	// warm is when the warm-up was over (its at is zero before); win is
 	// the start of the current window after it (see Config.Window),
 	// windows the ones done.
@@ -56,29 +57,34 @@ type collector struct {
 	// are exactly what an interrupted run can be repeated with.
 	done   map[uint64]bool
 	prefix uint64
-	// firstAt and firstCases are when the first finding was counted: its
-	// run time, and the cases run by the end of its batch (0 before).
+	// firstAt is when the first finding was counted, and firstIndex the
+	// lowest case index of a finding, so that the report says how many cases
+	// it took to the case, not to the batch.
 	firstAt    time.Duration
-	firstCases uint64
+	firstIndex uint64
 }
 
-func newCollector(cfg *Config, names []string) *collector {
+func newCollector(cfg *Config, names []string, keep *keeper) *collector {
 	now := time.Now()
-	return &collector{cfg: cfg, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
-		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), done: map[uint64]bool{}}
+	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
+		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{}}
 }
 
-// add takes a lane's batch: it writes each finding to the corpus, then counts
-// it. A corpus that cannot be written ends the run.
+// add takes a lane's batch: it writes each finding the keeper wants to the
+// corpus, then counts it. A corpus that cannot be written ends the run.
 func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	for _, f := range d.findings {
-		path, err := corpus.Write(c.cfg.CorpusDir, f.entry)
-		if err != nil {
-			return err
+		path := ""
+		if f.entry != nil {
+			var err error
+			if path, err = c.keep.write(c.cfg.CorpusDir, f.entry, f.signatures, f.index); err != nil {
+				return err
+			}
 		}
 		if c.found == 0 {
-			c.firstAt, c.firstCases = time.Since(c.start), c.cases+uint64(d.cases)
+			c.firstAt, c.firstIndex = time.Since(c.start), f.index
 		}
+		c.firstIndex = min(c.firstIndex, f.index)
 		c.found++
 		for _, sig := range f.signatures {
 			c.count(sig, f, path)
@@ -102,6 +108,10 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	}
 	for _, a := range d.inexpressible {
 		c.absentN[a.adapter]++
+		if c.absentWhy[a.adapter] == nil {
+			c.absentWhy[a.adapter] = map[string]uint64{}
+		}
+		c.absentWhy[a.adapter][a.reason]++
 		countBits(&c.inexpressible[a.adapter], a.classes)
 	}
 	return nil
@@ -130,12 +140,12 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 	key := sig.String()
 	g := c.groups[key]
 	if g == nil {
-		g = &group{sig: sig, Group: report.Group{Signature: key, Kind: string(sig.Kind)}}
+		g = &group{sig: sig, Group: report.Group{Signature: key, Kind: string(sig.Kind), Cause: sig.Cause, Deviants: sig.Deviants}}
 		c.groups[key] = g
 		c.order = append(c.order, key)
 		g.example(c.cmp, f, path)
-		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", key, report.Clip(g.Example, 300), g.Diff)
-	} else if f.index < g.index {
+		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", compare.Visible(key), compare.Visible(report.Clip(g.Example, 300)), g.Diff)
+	} else if f.index < g.index && f.input != nil {
 		g.example(c.cmp, f, path)
 	}
 	g.Count++
@@ -145,6 +155,7 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 func (g *group) example(cmp *compare.Comparator, f finding, path string) {
 	g.input, g.index, g.First = f.input, f.index, path
 	g.Example, g.Diff = string(canonjson.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
+	g.Unanimous = f.verdict.Unanimous()
 }
 
 // status prints the one-line progress report.
@@ -171,22 +182,18 @@ func (c *collector) status(lanes []*lane.Lane, final bool) {
 		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), procstat.CurrentRSS()>>20, strings.Join(lat, ", "))
 }
 
-// absentSummary is the status line's note of inexpressible cases, by
-// adapter and edge class, "" if none.
+// absentSummary is the status line's note of the cases each adapter with a
+// native model could express (and so test), "" if every adapter expressed
+// every case; the reasons are in the summary.
 func (c *collector) absentSummary() string {
 	var parts []string
 	for ai, n := range c.absentN {
-		if n == 0 {
-			continue
+		if n > 0 && c.compared > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", c.names[ai], 100*float64(c.compared-min(n, c.compared))/float64(c.compared)))
 		}
-		var byClass []string
-		for _, cc := range classCounts(&c.inexpressible[ai], false) {
-			byClass = append(byClass, fmt.Sprintf("%s %d", cc.Class, cc.Cases))
-		}
-		parts = append(parts, fmt.Sprintf("%s %d (%s)", c.names[ai], n, strings.Join(byClass, ", ")))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "  inexpressible: " + strings.Join(parts, ", ")
+	return "  expressible: " + strings.Join(parts, ", ")
 }

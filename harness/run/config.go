@@ -66,8 +66,14 @@ type Config struct {
 	Shard, Shards uint64
 	// Gen configures the generator; its Seed is overwritten by Seed.
 	Gen gen.Config
-	// CorpusDir receives every finding; "" means DefaultCorpus.
+	// CorpusDir receives the findings; "" means DefaultCorpus.
 	CorpusDir string
+	// KeepPerBucket is how many examples of each bucket (signature) are
+	// written to CorpusDir, the lowest case index always among them; the
+	// rest are counted. 0 means DefaultKeepPerBucket; KeepAll writes every
+	// finding, as difffuzz did before buckets had causes.
+	KeepPerBucket int
+	KeepAll       bool
 	// Outputs are the files the report is written to, by format.
 	Outputs report.Outputs
 	// KnownPath is the list of accepted divergences; "" means none. With it,
@@ -110,6 +116,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.CorpusDir == "" {
 		c.CorpusDir = DefaultCorpus
+	}
+	if c.KeepPerBucket <= 0 {
+		c.KeepPerBucket = DefaultKeepPerBucket
+	}
+	if c.KeepAll {
+		c.KeepPerBucket = 0 // the keeper's "keep everything"
 	}
 	if c.MinimizeTime == 0 {
 		c.MinimizeTime = DefaultMinimizeTime

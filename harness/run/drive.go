@@ -9,8 +9,9 @@ import (
 	"difffuzz/harness/lane"
 )
 
-// finding is one case on which the adapters disagreed, with its corpus
-// entry made on the lane that ran it.
+// finding is one case on which the adapters disagreed. Only a finding the
+// keeper wants carries its input, outcomes and corpus entry (made on the
+// lane that ran it); the others are counted by their signatures alone.
 type finding struct {
 	index      uint64
 	input      any
@@ -35,6 +36,7 @@ type batchDone struct {
 type absent struct {
 	adapter int
 	classes gen.Classes
+	reason  string
 }
 
 // drive is one lane's loop: take a batch, run it, judge it. A batch taken is
@@ -79,17 +81,20 @@ func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bo
 		d.compared++
 		for ai, o := range outs[i] {
 			if o.Absent() {
-				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i]})
+				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i], o.Inexpressible})
 			}
 		}
 		v := cmp.Compare(outs[i])
 		if v.Agree {
 			continue
 		}
-		o := append([]compare.Outcome(nil), outs[i]...)
-		f := finding{index: b.indexes[i], input: c, outs: o, verdict: v, signatures: cmp.Signatures(v)}
-		f.entry = l.Entry(c, v, f.signatures, o)
-		f.entry.Seed, f.entry.Index, f.entry.Generated = r.cfg.Seed, f.index, true
+		f := finding{index: b.indexes[i], signatures: cmp.Signatures(v)}
+		if r.keep.wants(f.signatures, f.index) {
+			f.input, f.verdict = c, v
+			f.outs = append([]compare.Outcome(nil), outs[i]...)
+			f.entry = l.Entry(c, v, f.signatures, f.outs)
+			f.entry.Seed, f.entry.Index, f.entry.Generated = r.cfg.Seed, f.index, true
+		}
 		d.findings = append(d.findings, f)
 	}
 	return d

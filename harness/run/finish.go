@@ -30,6 +30,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
 		res, err := l.Minimize(mctx, g.input, g.sig)
+		outOfTime := mctx.Err() != nil
 		cancel()
 		if ctx.Err() != nil {
 			return nil
@@ -46,6 +47,11 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 		}
 		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(canonjson.AppendText(nil, res.Input)), path, res.Rounds
 		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
+		if outOfTime {
+			g.MinimizeIncomplete = true
+			g.MinimizeNote = fmt.Sprintf("the minimizer stopped after %d rounds when its %v ran out; "+
+				"a longer -minimize-time (or difffuzz minimize %s) may shrink it further", res.Rounds, c.cfg.MinimizeTime, g.First)
+		}
 	}
 	return nil
 }
@@ -79,12 +85,21 @@ func (c *collector) finish(lanes []*lane.Lane, err error, interrupted bool) *rep
 	return rep
 }
 
+// firstCases is how many of this shard's cases it took to the first finding
+// in case order, that case included; 0 without one.
+func (c *collector) firstCases() uint64 {
+	if c.found == 0 {
+		return 0
+	}
+	return (c.firstIndex-c.cfg.Shard)/c.cfg.Shards + 1
+}
+
 // report is the run's report without its verdict.
 func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	rep := &report.Report{
 		Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
-		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases,
+		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases(),
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
 	cpu, rss := procstat.SelfUsage()
@@ -97,9 +112,12 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	for ai := range rep.Adapters {
 		rep.Adapters[ai].Inexpressible = c.absentN[ai]
 		rep.Adapters[ai].InexpressibleByClass = classCounts(&c.inexpressible[ai], false)
+		rep.Adapters[ai].InexpressibleByReason = reasonCounts(c.absentWhy[ai])
 	}
 	for _, key := range c.order {
-		rep.Distinct = append(rep.Distinct, c.groups[key].Group)
+		g := c.groups[key].Group
+		g.Written = uint64(c.keep.written(key))
+		rep.Distinct = append(rep.Distinct, g)
 	}
 	sort.SliceStable(rep.Distinct, func(i, j int) bool {
 		a, b := rep.Distinct[i], rep.Distinct[j]
@@ -119,6 +137,18 @@ func classCounts(counts *[64]uint64, zeros bool) []report.ClassCount {
 			out = append(out, report.ClassCount{Class: cl.String(), Cases: n})
 		}
 	}
+	return out
+}
+
+// reasonCounts lists inexpressible counts by reason, most first.
+func reasonCounts(why map[string]uint64) []report.ReasonCount {
+	var out []report.ReasonCount
+	for r, n := range why {
+		out = append(out, report.ReasonCount{Reason: r, Cases: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Cases > out[j].Cases || out[i].Cases == out[j].Cases && out[i].Reason < out[j].Reason
+	})
 	return out
 }
 

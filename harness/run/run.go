@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -24,6 +25,7 @@ type runner struct {
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
+	keep   *keeper // shared by the lanes (wants) and the collector (write)
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
@@ -41,9 +43,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	if cfg.Cases > 0 {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
-	r.col = newCollector(&r.cfg, r.names)
+	r.keep = newKeeper(cfg.KeepPerBucket)
+	r.col = newCollector(&r.cfg, r.names, r.keep)
 	if cfg.KnownPath != "" {
-		if _, err := triage.LoadKnown(cfg.KnownPath); err != nil {
+		var old *triage.OldFormError
+		if _, err := triage.LoadKnown(cfg.KnownPath); err != nil && !(cfg.UpdateKnown && errors.As(err, &old)) {
 			return r.col.setupFailed(err), triage.ExitSetup
 		}
 	}

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -44,7 +45,8 @@ func Finish(rep *report.Report, p Policy, stdout, stderr io.Writer) {
 
 func applyKnown(rep *report.Report, p Policy, stderr io.Writer) error {
 	k, err := LoadKnown(p.KnownPath)
-	if err != nil {
+	var old *OldFormError
+	if err != nil && !(p.UpdateKnown && errors.As(err, &old)) {
 		return err
 	}
 	if p.UpdateKnown {

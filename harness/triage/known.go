@@ -3,13 +3,15 @@ package triage
 import (
 	"bufio"
 	"bytes"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/report"
-	"difffuzz/internal/atomicfile"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
+
+	"difffuzz/harness/compare"
+	"difffuzz/harness/report"
+	"difffuzz/internal/atomicfile"
 )
 
 // Known is the checked-in list of accepted divergences, in the spirit of the
@@ -22,12 +24,16 @@ import (
 type Known struct {
 	Reasons map[string]string // signature -> reason
 	order   []string
+	// legacy holds the reasons of old-form entries ("KIND: A B"), which
+	// Update carries to the new entries of the same kind and adapters.
+	legacy map[string]string
 }
 
 // LoadKnown reads a known list; a missing file is an empty list, so that a
 // first run with -update-known can create it.
 func LoadKnown(path string) (*Known, error) {
-	k := &Known{Reasons: map[string]string{}}
+	k := &Known{Reasons: map[string]string{}, legacy: map[string]string{}}
+	var oldLines []int
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return k, nil
@@ -41,12 +47,15 @@ func LoadKnown(path string) (*Known, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		sig, reason, _ := strings.Cut(text, "#")
-		sig, reason = strings.TrimSpace(sig), strings.TrimSpace(reason)
+		sig, reason := cutReason(text)
 		_, perr := compare.ParseSignature(sig)
 		switch {
+		case errors.Is(perr, compare.ErrOldSignature):
+			k.legacy[sig] = reason
+			oldLines = append(oldLines, line)
+			continue
 		case perr != nil:
-			return nil, fmt.Errorf("%s:%d: %q is not a divergence signature (KIND: ADAPTERS)", path, line, sig)
+			return nil, fmt.Errorf("%s:%d: %q is not a divergence signature (KIND: CAUSE: ADAPTER, ...)", path, line, sig)
 		case reason == "":
 			return nil, fmt.Errorf("%s:%d: entry %q has no reason (write: SIGNATURE # REASON)", path, line, sig)
 		case k.Reasons[sig] != "":
@@ -55,7 +64,48 @@ func LoadKnown(path string) (*Known, error) {
 		k.Reasons[sig] = reason
 		k.order = append(k.order, sig)
 	}
-	return k, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("known divergences: %w", err)
+	}
+	if len(oldLines) > 0 {
+		return k, &OldFormError{Path: path, Lines: oldLines}
+	}
+	return k, nil
+}
+
+// OldFormError is a known list with entries in the form of difffuzz before
+// buckets had causes. LoadKnown returns it with the list, whose old entries
+// Update can still take reasons from.
+type OldFormError struct {
+	Path  string
+	Lines []int
+}
+
+func (e *OldFormError) Error() string {
+	return fmt.Sprintf("%s: line %d (and %d more) names a bug the old way, \"KIND: ADAPTER...\", without its cause; "+
+		"rewrite the list with difffuzz run -known %s -update-known (old reasons are carried to the entries of the same kind and adapters), "+
+		"then check every entry's reason", e.Path, e.Lines[0], len(e.Lines)-1, e.Path)
+}
+
+// cutReason splits "SIGNATURE # REASON" at its first " # " (a signature's
+// cause never holds one).
+func cutReason(text string) (sig, reason string) {
+	sig, reason, _ = strings.Cut(text+" ", " # ")
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sig), " #")), strings.TrimSpace(reason)
+}
+
+// legacyReason is the reason an old-form entry gave the bug of sig's kind
+// and adapters, marked as carried over, or "".
+func (k *Known) legacyReason(sig string) string {
+	s, err := compare.ParseSignature(sig)
+	if err != nil {
+		return ""
+	}
+	old := string(s.Kind) + ": " + strings.Join(s.Deviants, " ")
+	if r := k.legacy[old]; r != "" {
+		return r + " (carried over from \"" + old + "\": check it)"
+	}
+	return ""
 }
 
 // Mark marks the report's divergences as known or new and lists the stale
@@ -95,6 +145,9 @@ func (k *Known) Update(path string, r *report.Report) error {
 	sort.Strings(sigs)
 	for _, sig := range sigs {
 		reason := k.Reasons[sig]
+		if reason == "" {
+			reason = k.legacyReason(sig)
+		}
 		if reason == "" {
 			reason = fmt.Sprintf("TODO: explain or fix (seed %d)", r.Seed)
 		}

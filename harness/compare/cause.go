@@ -1,0 +1,221 @@
+package compare
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf16"
+)
+
+// Cause names the kind and the root cause of the difference between the
+// reference's canonical text a and a deviant's text b, which first differ at
+// byte off. The cause is told from what is written there, never from where:
+// the same escaping bug in a key and in a value is one cause, so that it is
+// one bucket, while two escaping bugs are two. It reads like "U+007F written
+// raw (want \u007f)" or "keys in UTF-16 order".
+func Cause(a, b []byte, off int) (Kind, string) {
+	st := scan(a[:off])
+	switch {
+	case st.inString:
+		return stringCause(a, b, st)
+	case st.inNumber || numberStart(at(a, off)) || numberStart(at(b, off)):
+		return numberCause(a, b, off)
+	case st.inObject && (member(at(a, off)) || member(at(b, off))):
+		if k, cause, ok := memberCause(a, b, st.objects[len(st.objects)-1]); ok {
+			return k, cause
+		}
+	}
+	return KindStructure, fmt.Sprintf("%s where want %s", tokenName(b, off), tokenName(a, off))
+}
+
+// Classify is the kind of Cause alone.
+func Classify(a, b []byte, off int) Kind {
+	k, _ := Cause(a, b, off)
+	return k
+}
+
+// stringCause names a difference inside the string that opens at st.start:
+// the first unit (a character, raw or escaped) whose spelling differs.
+func stringCause(a, b []byte, st scanState) (Kind, string) {
+	p := st.start + 1
+	for p < len(a) {
+		n := unitLen(a[p:])
+		if p+n > len(b) || !bytes.Equal(a[p:p+n], b[p:p+n]) {
+			break
+		}
+		p += n
+	}
+	ua, ub := readUnit(a[p:]), readUnit(b[p:])
+	switch {
+	case ua.cp == '"' && !ua.end && ub.end:
+		if st.key {
+			return KindKeyEscape, "a `\"` in a key left unescaped"
+		}
+		return KindString, "a `\"` left unescaped"
+	case ua.cp == '\\' && ua.form == formShort && !ub.end && ub.form != formRaw && ub.cp != '\\':
+		if st.key {
+			return KindKeyEscape, "a `\\` in a key left unescaped"
+		}
+		return KindString, "a `\\` left unescaped"
+	}
+	if st.key && (ua.end || ub.end || ua.cp != ub.cp) {
+		if k, cause, ok := keyListCause(a, b, st); ok {
+			return k, cause
+		}
+	}
+	where := ""
+	if st.key {
+		where = " in a key"
+	}
+	switch {
+	case ua.end:
+		return stringKind(st), "a string written past its end (" + charClass(ub.cp) + " added)"
+	case ub.end:
+		return stringKind(st), "a string cut short at " + charClass(ua.cp)
+	case ua.cp == ub.cp:
+		return KindString, fmt.Sprintf("%s written %s (want %s)", charClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
+	}
+	return stringKind(st), fmt.Sprintf("%s%s written as %s", charClass(ua.cp), where, charClass(ub.cp))
+}
+
+// stringKind is the kind of a difference in the string's own text.
+func stringKind(st scanState) Kind {
+	if st.key {
+		return KindKeyEscape
+	}
+	return KindString
+}
+
+// keyListCause tells whether a key that reads as another key is the object's
+// members in another order, or another set of members.
+func keyListCause(a, b []byte, st scanState) (Kind, string, bool) {
+	if len(st.objects) == 0 {
+		return "", "", false
+	}
+	ka, kb := objectKeys(a, st.objects[len(st.objects)-1]), objectKeys(b, st.objects[len(st.objects)-1])
+	if !slices.Contains(ka, keyOf(b, st.start)) {
+		return "", "", false // the key itself was written wrong
+	}
+	k, cause := keysCause(ka, kb)
+	return k, cause, true
+}
+
+// member reports whether c starts or ends an object member.
+func member(c byte) bool { return c == '"' || c == ',' || c == '}' }
+
+// memberCause names a difference at a member boundary of the object at
+// start: another member comes first, or one is missing or added; not ok
+// when the keys are the same.
+func memberCause(a, b []byte, start int) (Kind, string, bool) {
+	ka, kb := objectKeys(a, start), objectKeys(b, start)
+	if slices.Equal(ka, kb) {
+		return "", "", false
+	}
+	k, cause := keysCause(ka, kb)
+	return k, cause, true
+}
+
+// keysCause compares the reference's keys ka of an object with a deviant's
+// kb, in their written order.
+func keysCause(ka, kb []string) (Kind, string) {
+	sa, sb := slices.Sorted(slices.Values(ka)), slices.Sorted(slices.Values(kb))
+	if !slices.Equal(sa, sb) {
+		return KindStructure, membersCause(ka, kb)
+	}
+	rev := slices.Clone(ka)
+	slices.Reverse(rev)
+	switch {
+	case slices.Equal(kb, utf16Order(ka)):
+		return KindKeyOrder, "keys in UTF-16 order"
+	case slices.Equal(kb, jsOrder(ka)):
+		return KindKeyOrder, "integer-like keys first (JavaScript property order)"
+	case slices.Equal(kb, rev):
+		return KindKeyOrder, "keys in reverse order"
+	}
+	return KindKeyOrder, "keys out of order"
+}
+
+// membersCause names how a deviant's keys kb differ from the reference's ka
+// as sets: a member dropped or added (the key named when it is one that
+// hosts treat specially).
+func membersCause(ka, kb []string) string {
+	dropped, added := minus(ka, kb), minus(kb, ka)
+	switch {
+	case len(dropped) > 0 && len(added) == 0:
+		return "a member " + special(dropped) + "dropped"
+	case len(added) > 0 && len(dropped) == 0:
+		return "a member " + special(added) + "added"
+	}
+	return "another set of members"
+}
+
+// special names a key among keys that hosts treat specially, for the cause.
+func special(keys []string) string {
+	for _, k := range keys {
+		if k == "__proto__" || k == "constructor" || k == "prototype" {
+			return "`" + k + "` "
+		}
+	}
+	return ""
+}
+
+// minus is the keys of x, counted with repeats, that y lacks.
+func minus(x, y []string) []string {
+	left := slices.Clone(y)
+	var out []string
+	for _, k := range x {
+		if i := slices.Index(left, k); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+		} else {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// utf16Order is keys sorted by UTF-16 code units, as JavaScript sorts.
+func utf16Order(keys []string) []string {
+	out := slices.Clone(keys)
+	slices.SortStableFunc(out, func(x, y string) int {
+		return slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
+	})
+	return out
+}
+
+// jsOrder is the order a JavaScript object gives keys inserted in code
+// point order: the integer-like ones first, by value, then the rest.
+func jsOrder(keys []string) []string {
+	var ints, rest []string
+	for _, k := range keys {
+		if arrayIndex(k) {
+			ints = append(ints, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	slices.SortStableFunc(ints, func(x, y string) int {
+		if len(x) != len(y) {
+			return len(x) - len(y)
+		}
+		return strings.Compare(x, y)
+	})
+	return append(ints, rest...)
+}
+
+// arrayIndex reports whether k is a canonical array index, which a
+// JavaScript object orders before its other keys.
+func arrayIndex(k string) bool {
+	if k == "0" {
+		return true
+	}
+	if k == "" || k[0] == '0' || len(k) > 10 || len(k) == 10 && k > "4294967294" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

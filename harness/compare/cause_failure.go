@@ -1,0 +1,89 @@
+package compare
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// failureCause names a crash, a hang or an internal error of the deviant b
+// (or, rarely, of the reference a) by the failure's type and first line,
+// with its numbers and quoted text normalized away, and by whether the
+// input was valid: a crash on valid input never shares a bucket with a
+// deliberate rejection of what the reference rejects too.
+func failureCause(a, b Outcome) string {
+	if b.Failure == "" && b.Error != "internal" {
+		return "answers where the reference failed: " + failureLine(a)
+	}
+	return failureLine(b) + validity(a)
+}
+
+// rejectionCause names one side rejecting what the other writes out.
+func rejectionCause(a, b Outcome) string {
+	if b.Error != "" {
+		return "rejects valid input with " + b.Error
+	}
+	return "accepts out-of-domain input (want " + a.Error + ")"
+}
+
+// validity says what the reference made of the input a failure is on.
+func validity(ref Outcome) string {
+	switch {
+	case ref.Error != "" && ref.Error != "internal":
+		return " on out-of-domain input (want " + ref.Error + ")"
+	case ref.Failure == "" && ref.Error == "":
+		return " on valid input"
+	}
+	return ""
+}
+
+// failureLine is a failure's first telling line, normalized: what it says
+// of every input that fails the same way.
+func failureLine(o Outcome) string {
+	lines := strings.Split(strings.TrimSpace(o.Detail), "\n")
+	line := strings.TrimSpace(lines[0])
+	if o.Failure != "" {
+		// Detail is the driver's word ("exit status 101") and the stderr
+		// tail; the worker's own last line says more of the cause.
+		for i := len(lines) - 1; i > 0; i-- {
+			if l := strings.TrimSpace(lines[i]); l != "" {
+				line = line + " (" + l + ")"
+				break
+			}
+		}
+	}
+	if line == "" {
+		line = "no message"
+	}
+	return normalize(line)
+}
+
+var (
+	quoted = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+	hexNum = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	digits = regexp.MustCompile(`[0-9]+`)
+)
+
+// normalize keeps what a failure message says of its kind and drops what it
+// says of one input: quoted text, numbers, addresses; at most 120 bytes, on
+// one line, and never a separator of a signature's text form.
+func normalize(s string) string {
+	s = quoted.ReplaceAllString(s, "…")
+	s = hexNum.ReplaceAllString(s, "0x…")
+	s = digits.ReplaceAllString(s, "N")
+	return cleanCause(s)
+}
+
+// cleanCause makes s fit in a signature: visible, one line, without "; ",
+// at most 120 bytes.
+func cleanCause(s string) string {
+	s = strings.NewReplacer("; ", ", ", " # ", " #").Replace(Visible(s))
+	if len(s) > 120 {
+		cut := 120
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}

@@ -1,0 +1,176 @@
+package compare
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// unit is one character of a string token as written: raw, or an escape.
+type unit struct {
+	cp   rune // the code point; a lone surrogate is itself; invalidByte+b for a stray byte
+	form form
+	end  bool // the string's closing quote (or the end of the text)
+}
+
+// form is how a character is spelled in a string token.
+type form int
+
+const (
+	formRaw         form = iota
+	formShort            // \n \" \\ and the other two-character escapes
+	formHex              // \uXXXX in lower case (two of them for an astral character)
+	formHexUpper         // \uXXXX with upper-case hex digits
+	formAstralHex        // \uXXXX\uXXXX of a surrogate pair written for an astral character
+	formAstralUpper      // the same with upper-case hex digits
+)
+
+// describe says how a deviant spelled cp, for "written ...".
+func (f form) describe(cp rune) string {
+	switch f {
+	case formRaw:
+		return "raw"
+	case formShort:
+		return "as a short escape"
+	case formHexUpper, formAstralUpper:
+		return "as \\uXXXX in upper case"
+	}
+	if cp >= 0x10000 {
+		return "as a \\uXXXX pair"
+	}
+	return "as \\uXXXX"
+}
+
+// spell says how the reference spelled cp, for "(want ...)": the escape
+// itself when the class is one character, the shape of it otherwise.
+func (f form) spell(cp rune) string {
+	switch f {
+	case formRaw:
+		return "raw"
+	case formShort:
+		if single(cp) {
+			return shortEscape(cp)
+		}
+		return "its short escape"
+	}
+	if cp >= 0x10000 {
+		return "a \\uXXXX pair"
+	}
+	if single(cp) {
+		return fmt.Sprintf("\\u%04x", cp)
+	}
+	return "\\uXXXX"
+}
+
+func shortEscape(cp rune) string {
+	switch cp {
+	case '"':
+		return `\"`
+	case '\\':
+		return `\\`
+	case '/':
+		return `\/`
+	case '\b':
+		return `\b`
+	case '\f':
+		return `\f`
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	return "?"
+}
+
+// unitLen is the length in bytes of the unit at the start of s, at least 1.
+func unitLen(s []byte) int {
+	if len(s) == 0 {
+		return 1
+	}
+	if s[0] == '\\' {
+		_, n := escape(s)
+		return n
+	}
+	if s[0] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := decodeRaw(s)
+	return n
+}
+
+// readUnit reads the unit at the start of s.
+func readUnit(s []byte) unit {
+	if len(s) == 0 || s[0] == '"' {
+		return unit{end: true}
+	}
+	if s[0] != '\\' {
+		if s[0] < utf8.RuneSelf {
+			return unit{cp: rune(s[0])}
+		}
+		r, _ := decodeRaw(s)
+		return unit{cp: r}
+	}
+	r, n := escape(s)
+	switch {
+	case n == 2:
+		return unit{cp: r, form: formShort}
+	case n == 12:
+		if upperHex(s[2:6]) || upperHex(s[8:12]) {
+			return unit{cp: r, form: formAstralUpper}
+		}
+		return unit{cp: r, form: formAstralHex}
+	case n == 6 && upperHex(s[2:6]):
+		return unit{cp: r, form: formHexUpper}
+	}
+	return unit{cp: r, form: formHex}
+}
+
+func upperHex(h []byte) bool {
+	for _, c := range h {
+		if c >= 'A' && c <= 'F' {
+			return true
+		}
+	}
+	return false
+}
+
+// single reports whether cp is a class of its own in charClass.
+func single(cp rune) bool {
+	switch cp {
+	case '"', '\\', '/', 0x7f, 0x2028, 0x2029, 0xfffd, 0xfeff, 0:
+		return true
+	}
+	return false
+}
+
+// charClass names the class of characters cp belongs to, as a root cause
+// names them: one character where a bug is often about that one (DEL, a
+// quote, U+2028), else a class whose members one bug treats alike.
+func charClass(cp rune) string {
+	switch {
+	case cp >= invalidByte:
+		return "a byte that is not UTF-8"
+	case cp == '"':
+		return "a `\"`"
+	case cp == '\\':
+		return "a `\\`"
+	case cp == '/':
+		return "a `/`"
+	case single(cp):
+		return fmt.Sprintf("U+%04X", cp)
+	case cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t':
+		return "a control character with a short escape"
+	case cp < 0x20:
+		return "a control character"
+	case cp < 0x7f:
+		return "printable ASCII"
+	case cp >= 0xd800 && cp <= 0xdfff:
+		return "a lone surrogate"
+	case cp >= 0x10000:
+		return "an astral character"
+	case cp >= 0x80 && cp <= 0x9f:
+		return "a C1 control character"
+	}
+	return "non-ASCII"
+}
