@@ -8,12 +8,14 @@ import (
 
 // failureCause names a crash, a hang or an internal error of the deviant b
 // (or, rarely, of the reference a) by the failure's type and first line,
-// with its numbers and quoted text normalized away, and by whether the
-// input was valid: a crash on valid input never shares a bucket with a
-// deliberate rejection of what the reference rejects too.
+// with its numbers and quoted text normalized away, and an internal error
+// also by whether the input was valid.
 func failureCause(a, b Outcome) string {
-	if b.Failure == "" && b.Error != "internal" {
+	switch {
+	case b.Failure == "" && b.Error != "internal":
 		return "answers where the reference failed: " + failureLine(a)
+	case b.Failure != "":
+		return failureLine(b) // the worker's own words tell crashes apart
 	}
 	return failureLine(b) + validity(a)
 }
@@ -26,11 +28,13 @@ func rejectionCause(a, b Outcome) string {
 	return "accepts out-of-domain input (want " + a.Error + ")"
 }
 
-// validity says what the reference made of the input a failure is on.
+// validity says what the reference made of the input an internal error is
+// on, so that a crash on valid input never shares a bucket with a
+// deliberate rejection of what the spec rejects too.
 func validity(ref Outcome) string {
 	switch {
 	case ref.Error != "" && ref.Error != "internal":
-		return " on out-of-domain input (want " + ref.Error + ")"
+		return " on out-of-domain input"
 	case ref.Failure == "" && ref.Error == "":
 		return " on valid input"
 	}

@@ -14,8 +14,8 @@ func sample() *Report {
 		Seconds: 60, Cases: 1000, Compared: 1000, Rate: 16.7,
 		Adapters: []AdapterReport{{Name: "python"}, {Name: "go"}, {Name: "ts"}},
 		Distinct: []Group{
-			{Signature: "key_order: ts", Kind: "key_order", Count: 3, Minimized: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
-			{Signature: "number: go", Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
+			{Signature: "key_order: keys in UTF-16 order: ts", Kind: "key_order", Count: 3, Minimized: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
+			{Signature: "number: a number of 1e21 or more printed in full (want exponent form): go", Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
 		},
 		Divergences: 4,
 		Coverage:    []ClassCount{{"astral", 10}, {"too-deep", 0}},
@@ -99,7 +99,7 @@ func hasAttr(el xml.StartElement, name string) bool {
 
 func TestJUnitValidatesAndSaysWhatFailed(t *testing.T) {
 	r := sample()
-	markKnown(r, map[string]string{"number: go": "tracked upstream"}, "digest: rust")
+	markKnown(r, map[string]string{"number: a number of 1e21 or more printed in full (want exponent form): go": "tracked upstream"}, "digest: digest is not BLAKE3 of its own text: rust")
 	data := r.JUnit()
 	validateJUnit(t, data)
 	var suites junitSuites
@@ -112,7 +112,7 @@ func TestJUnitValidatesAndSaysWhatFailed(t *testing.T) {
 		t.Errorf("tests %d failures %d skipped %d, want 6, 4, 1", s.Tests, s.Failures, s.Skipped)
 	}
 	text := string(data)
-	for _, want := range []string{`name="key_order: ts"`, `\uff61`, "diff &lt;&amp;&gt;", `name="python agrees with go"`, "stale known divergence: digest: rust", "known: tracked upstream"} {
+	for _, want := range []string{`name="key_order: keys in UTF-16 order: ts"`, `\uff61`, "diff &lt;&amp;&gt;", `name="python agrees with go"`, "stale known divergence: digest: digest is not BLAKE3 of its own text: rust", "known: tracked upstream"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("JUnit lacks %q", want)
 		}
@@ -134,14 +134,14 @@ func markKnown(r *Report, reasons map[string]string, stale ...string) {
 func TestMarkdownAndSummary(t *testing.T) {
 	r := sample()
 	md := string(r.Markdown())
-	for _, want := range []string{"## difffuzz: 2 new or stale divergences", "| 1000 | 1000 | 60.0s |", "#### `key_order: ts` (3 findings)", "| too-deep | 0 **never hit** |", "Repeat with `difffuzz run -seed 7`"} {
+	for _, want := range []string{"## difffuzz: 2 new or stale divergences", "| 1000 | 1000 | 60.0s |", "#### `key_order: keys in UTF-16 order: ts` (3 findings)", "| too-deep | 0 **never hit** |", "Repeat with `difffuzz run -seed 7`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
 	var b bytes.Buffer
 	r.Summary(&b)
-	for _, want := range []string{"edge classes never hit: too-deep", "bug 1: key_order: ts (3 findings", "repeat with: difffuzz run -seed 7"} {
+	for _, want := range []string{"edge classes never hit: too-deep", "bug 1: key_order: keys in UTF-16 order: ts (3 findings", "repeat with: difffuzz run -seed 7"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
 		}

@@ -72,9 +72,9 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 		wantCode int
 		cases    uint64
 	}{
-		{"crash", "__proto__", "crash: fake", triage.ExitDivergence, 1500},
-		{"hang", "__proto__", "hang: fake", triage.ExitDivergence, 256},
-		{"lie-digest", "", "digest: fake", triage.ExitDivergence, 300},
+		{"crash", "__proto__", "crash: worker exited with status N (EOF) (fakeworker: crashing on the marked case): fake", triage.ExitDivergence, 1500},
+		{"hang", "__proto__", "hang: no answer before the deadline (fakeworker: hanging on the marked case): fake", triage.ExitDivergence, 256},
+		{"lie-digest", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 300},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -99,7 +99,7 @@ func TestKnownDivergences(t *testing.T) {
 	run := func(mode string) int {
 		return quietRun(t, Config{Adapters: specs(t, mode), Workers: 1, Cases: 2000, Seed: 5, CorpusDir: filepath.Join(dir, "corpus"), KnownPath: known, MinimizeTime: -1})
 	}
-	os.WriteFile(known, []byte("# accepted\nnumber: fake # the fake prints big floats as integers\n"), 0o644)
+	os.WriteFile(known, []byte("# accepted\nnumber: a number of 1e21 or more printed in full (want exponent form): fake # the fake prints big floats as integers\n"), 0o644)
 	if code := run("number"); code != triage.ExitOK {
 		t.Errorf("listed divergence: exit %d, want 0", code)
 	}
@@ -109,9 +109,21 @@ func TestKnownDivergences(t *testing.T) {
 	if code := run("ok"); code != triage.ExitDivergence {
 		t.Errorf("stale entry alone: exit %d, want 1", code)
 	}
-	os.WriteFile(known, []byte("number: fake\n"), 0o644)
+	os.WriteFile(known, []byte("number: a number of 1e21 or more printed in full (want exponent form): fake\n"), 0o644)
 	if code := run("number"); code != triage.ExitSetup {
 		t.Errorf("entry without a reason: exit %d, want 2", code)
+	}
+	// A list in the old form (no cause) is a setup error that says how to
+	// update it, and -update-known carries its reasons over.
+	os.WriteFile(known, []byte("number: fake # the fake prints big floats as integers\n"), 0o644)
+	if code := run("number"); code != triage.ExitSetup {
+		t.Errorf("old-form entry: exit %d, want 2", code)
+	}
+	code := quietRun(t, Config{Adapters: specs(t, "number"), Workers: 1, Cases: 2000, Seed: 5, CorpusDir: filepath.Join(dir, "corpus"),
+		KnownPath: known, UpdateKnown: true, MinimizeTime: -1})
+	data, _ := os.ReadFile(known)
+	if code != triage.ExitOK || !strings.Contains(string(data), "number: a number of 1e21 or more printed in full (want exponent form): fake # the fake prints big floats as integers (carried over") {
+		t.Errorf("update of an old list: exit %d, list:\n%s", code, data)
 	}
 }
 
@@ -154,8 +166,8 @@ func TestDigestFirstFindingsCarryText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Signature != "key_order: fake" {
-			t.Errorf("finding with signature %q, want only key_order: fake", e.Signature)
+		if e.Signature != "key_order: keys in UTF-16 order: fake" {
+			t.Errorf("finding with signature %q, want only key_order: keys in UTF-16 order: fake", e.Signature)
 		}
 		for _, o := range e.Outcomes {
 			if o.Canonical == "" || len(o.Digest) != 64 {
@@ -169,8 +181,8 @@ func TestDigestFirstFindingsCarryText(t *testing.T) {
 }
 
 // A native worker's inexpressible answers are never compared nor counted
-// as divergences: they are counted per adapter and edge class, in the
-// status line, the summary and the report.
+// as divergences: they are counted per adapter, by reason and by edge
+// class, and the status line and the summary give the expressible share.
 func TestInexpressibleCountedNotCompared(t *testing.T) {
 	var out, errb bytes.Buffer
 	cfg := Config{Adapters: specs(t, "native"), Workers: 1, Cases: 3000, Seed: 3, CorpusDir: t.TempDir(), MinimizeTime: -1,
@@ -190,7 +202,16 @@ func TestInexpressibleCountedNotCompared(t *testing.T) {
 	if rep.Adapters[0].Inexpressible != 0 {
 		t.Errorf("the exact Go adapter has %d inexpressible cases", rep.Adapters[0].Inexpressible)
 	}
-	if !strings.Contains(out.String(), "cannot express") || !strings.Contains(errb.String(), "inexpressible: fake ") {
+	reasons := map[string]uint64{}
+	var sum uint64
+	for _, r := range fake.InexpressibleByReason {
+		reasons[r.Reason], sum = r.Cases, sum+r.Cases
+	}
+	if sum != fake.Inexpressible || reasons["duplicate_key"] == 0 || reasons["lone_surrogate"] == 0 {
+		t.Errorf("inexpressible %d by reason %v: want them all, duplicate keys and lone surrogates among them", fake.Inexpressible, reasons)
+	}
+	if !strings.Contains(out.String(), "cannot express") || !strings.Contains(out.String(), "duplicate_key ") ||
+		!strings.Contains(out.String(), "% expressible") || !strings.Contains(errb.String(), "expressible: fake ") {
 		t.Errorf("summary or status line does not show the inexpressible cases:\n%s\n%s", out.String(), lastLines(errb.String(), 5))
 	}
 }
