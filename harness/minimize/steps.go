@@ -74,6 +74,22 @@ const (
 	lists
 )
 
+// Passes, as Stats counts them: one per list, then the merged candidates.
+const (
+	passMerge = int(lists)
+	passes    = passMerge + 1
+)
+
+// passNames are the passes' names in Stats (see Pass.Name).
+var passNames = [passes]string{
+	listScalar: "replace",
+	listRange:  "chunks",
+	listHoist:  "hoist",
+	listEdit:   "edit",
+	listLast:   "last",
+	passMerge:  "merge",
+}
+
 // simple is a replacement value shared by every candidate that uses it,
 // with its measure.
 type simple struct {
