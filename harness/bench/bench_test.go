@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"bytes"
+	"errors"
 	"math"
 	"testing"
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/report"
+	"difffuzz/harness/triage"
 )
 
 // A run's ratios come from its own seconds: the implementations' batches
@@ -63,5 +66,23 @@ func TestTimingsCost(t *testing.T) {
 	}
 	if z := (&timings{cpu: []float64{5}, decode: []float64{0}}).cost(); z.split != 1 {
 		t.Errorf("no decode time: split %v, want 1", z.split)
+	}
+}
+
+// A failed phase is named in the message, and an interrupted one exits as
+// interrupted however it is wrapped.
+func TestBenchFailed(t *testing.T) {
+	for _, tc := range []struct {
+		err      error
+		msg      string
+		wantCode int
+	}{
+		{&phaseError{"the full run", errors.New("could not start (see above)")}, "difffuzz bench: the full run could not start (see above); no ratio\n", triage.ExitSetup},
+		{&phaseError{"timing the implementations:", errInterrupted}, "difffuzz bench: timing the implementations: interrupted; no ratio\n", triage.ExitInterrupted},
+	} {
+		var stderr bytes.Buffer
+		if code := benchFailed(Config{Stderr: &stderr}, tc.err); code != tc.wantCode || stderr.String() != tc.msg {
+			t.Errorf("exit %d, %q; want %d, %q", code, stderr.String(), tc.wantCode, tc.msg)
+		}
 	}
 }

@@ -55,13 +55,17 @@
 //
 // Choosing the batch is what keeps rounds few. Steps are kept in four
 // lists (simple replacements, chunks of containers, hoists of containers,
-// string/key/number steps), each sorted coarsest and biggest first; a
+// string/key/number steps) and a fifth of the steps that wait (bad values
+// for bad values, fresh keys), each sorted coarsest and biggest first; a
 // batch takes from every list, in shares that follow each list's recent
 // success rate, and within a list alternately from its top and from where
 // the previous round stopped. A round keeps the smallest failing
 // candidate, and the next round also tries all of that round's compatible
 // failing steps merged into one candidate, which is how a hundred
-// independent simplifications land in one round.
+// independent simplifications land in one round. Stats counts, for each
+// list (a pass, in the terms of Hypothesis's shrinker) and for the merged
+// candidates, the candidates tried, those that kept failing and those
+// taken, so that a pass that never pays shows.
 package minimize
 
 import (
@@ -105,8 +109,31 @@ type Stats struct {
 	StartSize, EndSize int
 	// Minimal reports that the last round found no failing candidate: the
 	// result is 1-minimal for the step set (no single step shrinks it
-	// further). It is false when MaxRounds, ctx or an error stopped the run.
+	// further). It is false when MaxRounds, ctx or an error stopped the run:
+	// a caller may then say that more time would shrink it further.
 	Minimal bool
+	// Passes are the lists of steps and the merged candidates, in the
+	// package documentation's order, merge last. Their Tried add up to
+	// Candidates less the first (reproduction) call's one, their Shrinks
+	// to Steps; the merge pass's Shrinks are Merged.
+	Passes []Pass
+}
+
+// Pass counts what one list of steps (see the package documentation) did
+// over a minimization, as Hypothesis's shrinker counts each of its passes:
+// a pass whose candidates never keep failing is a dead step, and the
+// counts show which lists pay.
+type Pass struct {
+	// Name is the list's: "replace" (simple values, hoisted scalars),
+	// "chunks" (of containers), "hoist" (containers by descendants),
+	// "edit" (strings, keys, numbers, objects to arrays), "last" (bad
+	// values for bad values, fresh keys: they wait for every other list),
+	// or "merge" (a round's compatible failing steps at once).
+	Name string
+	// Tried is how many of the pass's candidates were passed to fails,
+	// Hits how many of those still failed, and Shrinks how many times one
+	// of them became the next value (at most one a round).
+	Tried, Hits, Shrinks int
 }
 
 // ErrNotReproducible is returned when the original value does not fail
@@ -148,6 +175,10 @@ func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats,
 		opt.MaxRounds = DefaultMaxRounds
 	}
 	m := &minimizer{fails: fails}
+	m.stats.Passes = make([]Pass, passes)
+	for p := range m.stats.Passes {
+		m.stats.Passes[p].Name = passNames[p]
+	}
 	m.tree.build(v, isEnvelope(v))
 	m.stats.StartSize = m.tree.size()
 	m.stats.EndSize = m.stats.StartSize
@@ -222,6 +253,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		}
 		var failing []*cand
 		var pick any
+		pickPass := -1
 		pickSize, pickWeight := t.size(), t.weight()
 		var hits, tries [lists]float64
 		for i := range batch {
@@ -231,20 +263,29 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 				hits[c.list]++
 				failing = append(failing, c)
 				if smaller(c.size, c.weight, pickSize, pickWeight) {
-					pick, pickSize, pickWeight = vals[i], c.size, c.weight
+					pick, pickPass, pickSize, pickWeight = vals[i], int(c.list), c.size, c.weight
 				}
 			}
 		}
 		for l := range lists {
 			m.hits[l] = m.hits[l]/2 + hits[l]
 			m.tries[l] = m.tries[l]/2 + tries[l]
+			m.stats.Passes[l].Tried += int(tries[l])
+			m.stats.Passes[l].Hits += int(hits[l])
 		}
-		if merged != nil && res[len(batch)] && smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
-			pick = merged
-			m.stats.Merged++
+		if merged != nil {
+			m.stats.Passes[passMerge].Tried++
+			if res[len(batch)] {
+				m.stats.Passes[passMerge].Hits++
+				if smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
+					pick, pickPass = merged, passMerge
+					m.stats.Merged++
+				}
+			}
 		}
 		merged = nil
 		if pick != nil {
+			m.stats.Passes[pickPass].Shrinks++
 			m.rot, m.rotLevel = m.sched.rot, m.sched.rotLevel // the next round goes on from here
 			slices.SortFunc(failing, compareCands)
 			if mv := t.merge(failing); mv != nil {

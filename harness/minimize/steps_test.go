@@ -1,0 +1,49 @@
+package minimize
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	canonjson "difffuzz/adapters/go"
+	"difffuzz/harness/gen"
+)
+
+// TestPredictedMeasure checks that the sizes and weights computed without
+// building candidates match the built candidates, and that the tree's
+// size is the extended text's length: the ordering of candidates and the
+// termination argument rest on both.
+func TestPredictedMeasure(t *testing.T) {
+	g := gen.New(gen.Config{Seed: 8, OutOfDomain: 0.3})
+	for i := range uint64(60) {
+		v, _ := g.Case(i)
+		var tr tree
+		tr.build(v, isEnvelope(v))
+		if tr.size() != len(canonjson.AppendText(nil, v)) {
+			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(canonjson.AppendText(nil, v)), canonjson.AppendText(nil, v))
+		}
+		text := canonjson.AppendText(nil, v)
+		for _, n := range tr.nodes {
+			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, canonjson.AppendText(nil, n.v)) {
+				t.Fatalf("case %d: node text at %d is %s", i, n.start, got)
+			}
+		}
+		tr.candidates()
+		cands := slices.Clone(tr.sorted)
+		if len(cands) > 3000 {
+			cands = cands[:3000]
+		}
+		var check tree
+		for j, c := range cands {
+			built := tr.apply(&c)
+			check.build(built, false)
+			if check.size() != c.size || check.weight() != c.weight {
+				t.Fatalf("case %d candidate %d (kind %d): predicted %d/%d, built %d/%d\n%s\n%s", i, j, c.kind,
+					c.size, c.weight, check.size(), check.weight(), canonjson.AppendText(nil, v), canonjson.AppendText(nil, built))
+			}
+			if c.size > tr.size() || (c.size == tr.size() && c.weight >= tr.weight()) {
+				t.Fatalf("candidate %d is not smaller", j)
+			}
+		}
+	}
+}
