@@ -52,10 +52,8 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		// The driver's live heap is small and flat (a batch per lane and
 		// per producer); collecting less often buys back CPU for the
-		// implementations: at 400 rather than 200 the driver spent about
-		// 2 µs less a case (of 23) for a peak resident set of about 120 MiB
-		// rather than 90 with batches of 256, about 280 MiB with the
-		// default 2,048 (README, Performance).
+		// implementations at the price of a larger peak resident set
+		// (the measurements are in docs/performance.md).
 		debug.SetGCPercent(400)
 	}
 	// Before any worker starts, so that they all inherit it.

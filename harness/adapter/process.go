@@ -122,8 +122,8 @@ func growPipe(f *os.File) {
 // a pipe, vmsplice hands the pipe the parts' pages by reference, and the
 // reader copies straight out of them. A batch's cases, encoded once and
 // shared by the lane's workers, are then copied neither into each worker's
-// frame nor into each pipe (the copying into the pipes, and the pipes'
-// pages, were 0.45 µs a case of the driver's CPU in a run's perf profile).
+// frame nor into each pipe (what that saves the driver is in
+// docs/performance.md).
 // So the parts must stay unchanged until the reader has read them, which a
 // worker has once it answers (see Batch.Release). Where f is not a pipe, a
 // vectored write copies them.

@@ -30,10 +30,9 @@ const (
 // DefaultBatch is the cases of a batch when Config.Batch is 0. It is
 // large because the driver and the workers share the cores: each batch is
 // a round of wake-ups and switches between processes, each of which then
-// runs with cold caches. On 2 cores, 30-second runs at 2,048 did 13,671
-// and 13,979 cases a second against 12,798 and 11,497 at 256, and the
-// harness's own share of a run's CPU fell from about 12% to 10%, most of
-// it the driver's (README, Performance). The price is a longer wait for a hung
+// runs with cold caches. On 2 cores, batches of 2,048 did more cases a
+// second than 256, and the harness's own share of a run's CPU fell, most of
+// it the driver's (docs/performance.md). The price is a longer wait for a hung
 // batch (batch_timeout + n * case_timeout: 51 s at the defaults) and a
 // coarser -cases in an interrupted run's repeat line.
 const DefaultBatch = 2048
@@ -42,8 +41,7 @@ const DefaultBatch = 2048
 // core. A lane already keeps a worker process per language busy at once,
 // so that many lanes keep every core busy; one more lane only adds
 // processes that preempt each other mid-batch (on 2 cores, 3 lanes did
-// fewer cases a second than 2, at 10% more CPU a case: README,
-// Performance).
+// fewer cases a second than 2, at more CPU a case: docs/performance.md).
 func DefaultWorkers() int { return runtime.NumCPU() }
 
 // Config is a fuzzing run. Zero values mean the defaults above.

@@ -127,8 +127,8 @@ func encodeBig(e *msgpack.Encoder, v *big.Int) error {
 // smallBigWords is the longest integer, in 64-bit words, whose digits
 // appendBig writes itself; smallBigDigits bounds their count, sign
 // included. The generator's integers outside 64 bits have two to four
-// words, and math/big's Append allocates twice for each, which cost the
-// driver about 0.5 µs a case in CPU profiles.
+// words, and math/big's Append allocates twice for each, which showed in
+// the driver's CPU profiles (docs/performance.md).
 const (
 	smallBigWords  = 8
 	smallBigDigits = 1 + smallBigWords*64*31/100 + 1 // log10(2) < 0.31

@@ -6,8 +6,8 @@
 // policy a worker that wakes up (its batch arrived) preempts the one
 // running, which loses its caches halfway through a batch. SCHED_BATCH
 // makes a waking process wait for the running one's time slice instead
-// (on 2 cores, about 3% less CPU a case and 3% more cases a second: README,
-// Performance). It also yields to interactive programs, which keep the
+// (on 2 cores, less CPU a case and more cases a second:
+// docs/performance.md). It also yields to interactive programs, which keep the
 // default policy, so a long fuzzing job on a laptop is the better
 // neighbour.
 package batchsched

@@ -160,9 +160,8 @@ type Scratch struct {
 // serialHashMax is the longest text hashed by writing it a chunk at a time.
 // Given more than a chunk (1 KiB) in one Write, blake3 hashes it in
 // goroutines, one per subtree, and waits for them: on a busy process that
-// costs more than it saves until about 16 KiB (a 1.5 KiB text takes 2.7 µs
-// a chunk at a time, 4.4 µs at once with GOMAXPROCS=1 and 6.1 µs with 2),
-// and a sixth of the generator's texts are over 1 KiB.
+// costs more than it saves until about 16 KiB (docs/performance.md), and a
+// sixth of the generator's texts are over 1 KiB.
 const serialHashMax = 16 << 10
 
 // sum is BLAKE3-256 of text; a nil Scratch hashes as blake3.Sum256 does.

@@ -14,7 +14,7 @@ import (
 // edge class, must each be found within a case budget by the real driver
 // and worker processes. A generator change that loses one of these classes
 // fails here. The budgets are several times what the full hunt needed
-// (README, "Fuzzing power").
+// (docs/mutants.md).
 func TestShortHunt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts difffuzz and the mutant worker")
