@@ -74,7 +74,7 @@ func stringCause(a, b []byte, st scanState) (Kind, string) {
 	case ub.end:
 		return stringKind(st), "a string cut short at " + charClass(ua.cp)
 	case ua.cp == ub.cp:
-		return KindString, fmt.Sprintf("%s written %s (want %s)", charClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
+		return KindString, fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
 	}
 	return stringKind(st), fmt.Sprintf("%s%s written as %s", charClass(ua.cp), where, charClass(ub.cp))
 }

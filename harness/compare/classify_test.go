@@ -14,7 +14,8 @@ func TestCause(t *testing.T) {
 		cause string
 	}{
 		// Keys spelled otherwise: the same code points, the same causes as in values.
-		{"raw line separator key", `{"\u2028":0}`, "{\"\u2028\":0}", KindString, `U+2028 written raw (want \u2028)`},
+		{"raw line separator key", `{"\u2028":0}`, "{\"\u2028\":0}", KindString, `non-ASCII written raw (want \uXXXX)`},
+		{"raw NUL", `["\u0000"]`, "[\"\x00\"]", KindString, `a control character written raw (want \uXXXX)`},
 		{"raw BMP key", `{"args":{"\u00e9":1},"tool_name":"t"}`, `{"args":{"é":1},"tool_name":"t"}`, KindString, `non-ASCII written raw (want \uXXXX)`},
 		{"raw astral key", `{"\ud83d\ude00":1}`, `{"😀":1}`, KindString, `an astral character written raw (want a \uXXXX pair)`},
 		{"raw astral key after a raw one", `{"é\ud83d\ude00":1}`, `{"é😀":1}`, KindString, `an astral character written raw (want a \uXXXX pair)`},

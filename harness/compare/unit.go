@@ -135,13 +135,28 @@ func upperHex(h []byte) bool {
 	return false
 }
 
-// single reports whether cp is a class of its own in charClass.
+// single reports whether cp is a class of its own in formClass.
 func single(cp rune) bool {
 	switch cp {
-	case '"', '\\', '/', 0x7f, 0x2028, 0x2029, 0xfffd, 0xfeff, 0:
+	case '"', '\\', '/', 0x7f:
 		return true
 	}
 	return false
+}
+
+// formClass names the class of cp for a difference of spelling alone: the
+// classes one escaping rule treats alike, so that a bug that writes every
+// non-ASCII character raw is one cause whichever characters a case holds
+// (U+2028 and a byte order mark among them), while DEL, the quote, the
+// backslash and the solidus, each with rules of its own, stay apart.
+func formClass(cp rune) string {
+	switch {
+	case cp == 0:
+		return "a control character"
+	case cp >= 0x80 && cp < 0x10000 && (cp < 0xd800 || cp > 0xdfff):
+		return "non-ASCII"
+	}
+	return charClass(cp)
 }
 
 // charClass names the class of characters cp belongs to, as a root cause
@@ -157,7 +172,7 @@ func charClass(cp rune) string {
 		return "a `\\`"
 	case cp == '/':
 		return "a `/`"
-	case single(cp):
+	case single(cp), cp == 0, cp == 0x2028, cp == 0x2029, cp == 0xfffd, cp == 0xfeff:
 		return fmt.Sprintf("U+%04X", cp)
 	case cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t':
 		return "a control character with a short escape"

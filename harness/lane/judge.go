@@ -97,6 +97,10 @@ type Minimized struct {
 	Outs    []compare.Outcome
 	Verdict compare.Verdict
 	Rounds  int
+	// Minimal is false when the minimizer stopped (its time ran out)
+	// before a whole round left the input unchanged: the input may shrink
+	// further.
+	Minimal bool
 }
 
 // Minimize shrinks input while it keeps diverging with signature sig: the
@@ -124,7 +128,7 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 	if err != nil {
 		return nil, err
 	}
-	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Rounds: st.Rounds}, nil
+	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Rounds: st.Rounds, Minimal: st.Minimal}, nil
 }
 
 // Entry is the corpus entry of a divergence: the input, the kind, the

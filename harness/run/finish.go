@@ -30,7 +30,6 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
 		res, err := l.Minimize(mctx, g.input, g.sig)
-		outOfTime := mctx.Err() != nil
 		cancel()
 		if ctx.Err() != nil {
 			return nil
@@ -47,7 +46,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 		}
 		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(canonjson.AppendText(nil, res.Input)), path, res.Rounds
 		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
-		if outOfTime {
+		if !res.Minimal {
 			g.MinimizeIncomplete = true
 			g.MinimizeNote = fmt.Sprintf("the minimizer stopped after %d rounds when its %v ran out; "+
 				"a longer -minimize-time (or difffuzz minimize %s) may shrink it further", res.Rounds, c.cfg.MinimizeTime, g.First)
