@@ -30,11 +30,11 @@ func TestShortHunt(t *testing.T) {
 		{"depth-513", 10000},
 	}
 	difffuzz := testworker.Binary(t, "difffuzz/cmd/difffuzz")
-	mutant := testworker.Binary(t, "difffuzz/internal/mutant")
+	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
 	for _, tt := range hunts {
 		t.Run(tt.mutant, func(t *testing.T) {
 			var out bytes.Buffer
-			h := Hunt{Difffuzz: difffuzz, Mutant: mutant, Config: "../../../difffuzz.toml", Duration: 30 * time.Second, Cases: tt.cases,
+			h := Hunt{Difffuzz: difffuzz, Mutant: mutant, Config: "../../difffuzz.toml", Duration: 30 * time.Second, Cases: tt.cases,
 				MinimizeTime: 10 * time.Second, Seed: "1", Out: t.TempDir(), Only: []string{tt.mutant}, Stdout: &out}
 			rs, err := h.Run(context.Background())
 			if err != nil {
