@@ -73,17 +73,3 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
-
-// The table has one row per mutant and says which were not found.
-func TestTable(t *testing.T) {
-	rs := []Result{
-		{Name: "a", Desc: "x | y", Found: true, Seconds: 0.5, Cases: 256, Minimized: `{"tool_name":"","args":{}}`},
-		{Name: "b", Desc: "z", Note: "not found in 9 cases"},
-	}
-	got := Table(rs, time.Minute)
-	for _, want := range []string{"| `a` | x \\| y | yes | 0.50 | 256 | 26 |", "| `b` | z | **no** (not found in 9 cases) | > 60 | | |", "mutants: 1/2 found"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("table lacks %q:\n%s", want, got)
-		}
-	}
-}
