@@ -54,7 +54,7 @@ $(DIFFFUZZ): $(GO_SRC)
 bin/canonjson-worker: $(GO_SRC)
 	go build -o $@ ./cmd/canonjson-worker
 bin/mutant: $(GO_SRC)
-	go build -o $@ ./internal/mutant
+	go build -o $@ ./cmd/mutant
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
@@ -113,13 +113,14 @@ bench: build
 
 ## mutants: hunt every one-bug implementation of the mutant zoo with difffuzz
 ## run against the in-process Go, up to MUTANT_DURATION each (README "Fuzzing
-## power"); MUTANT_ARGS='-only NAME,NAME' hunts a few. Its short version is a
-## Go test (internal/mutant/hunt), so part of make test.
+## power"); writes docs/mutants.md. MUTANT_ARGS='-only NAME,NAME -md=' hunts a
+## few and leaves the page alone. Its short version is a Go test
+## (cmd/mutanthunt), so part of make test.
 MUTANT_DURATION ?= 60s
 MUTANT_ARGS ?=
 .PHONY: mutants
 mutants: go
-	go run ./internal/mutant/hunt -duration $(MUTANT_DURATION) $(MUTANT_ARGS)
+	go run ./cmd/mutanthunt -duration $(MUTANT_DURATION) -md docs/mutants.md $(MUTANT_ARGS)
 
 clean:
 	rm -rf bin out adapters/ts/dist kits/ts/dist adapters/rust/target kits/rust/target $(VENV)

@@ -27,7 +27,7 @@ func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	fake := testworker.Binary(t, "difffuzz/internal/fakeworker")
+	fake := testworker.Binary(t, "difffuzz/cmd/fakeworker")
 	config, err := os.ReadFile("../../difffuzz.toml")
 	if err != nil {
 		t.Fatal(err)

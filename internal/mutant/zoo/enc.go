@@ -1,7 +1,7 @@
 // Package zoo is difffuzz's mutant zoo: one-bug implementations of canonical
 // JSON (docs/canonical-json.md), each a named, described variation of one
-// compact encoder, served as workers by internal/mutant and hunted by
-// internal/mutant/hunt. A mutant the fuzzer does not find in a short run
+// compact encoder, served as workers by cmd/mutant and hunted by
+// cmd/mutanthunt. A mutant the fuzzer does not find in a short run
 // marks an edge class, or a context of one, that the generator does not
 // reach (issue 14).
 //

@@ -30,11 +30,11 @@ func TestShortHunt(t *testing.T) {
 		{"depth-513", 10000},
 	}
 	difffuzz := testworker.Binary(t, "difffuzz/cmd/difffuzz")
-	mutant := testworker.Binary(t, "difffuzz/internal/mutant")
+	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
 	for _, tt := range hunts {
 		t.Run(tt.mutant, func(t *testing.T) {
 			var out bytes.Buffer
-			h := Hunt{Difffuzz: difffuzz, Mutant: mutant, Config: "../../../difffuzz.toml", Duration: 30 * time.Second, Cases: tt.cases,
+			h := Hunt{Difffuzz: difffuzz, Mutant: mutant, Config: "../../difffuzz.toml", Duration: 30 * time.Second, Cases: tt.cases,
 				MinimizeTime: 10 * time.Second, Seed: "1", Out: t.TempDir(), Only: []string{tt.mutant}, Stdout: &out}
 			rs, err := h.Run(context.Background())
 			if err != nil {
@@ -70,20 +70,6 @@ func TestSummary(t *testing.T) {
 	for _, tt := range tests {
 		if got := Summary(tt.rs); got != tt.want {
 			t.Errorf("Summary(%v) = %q, want %q", tt.rs, got, tt.want)
-		}
-	}
-}
-
-// The table has one row per mutant and says which were not found.
-func TestTable(t *testing.T) {
-	rs := []Result{
-		{Name: "a", Desc: "x | y", Found: true, Seconds: 0.5, Cases: 256, Minimized: `{"tool_name":"","args":{}}`},
-		{Name: "b", Desc: "z", Note: "not found in 9 cases"},
-	}
-	got := Table(rs, time.Minute)
-	for _, want := range []string{"| `a` | x \\| y | yes | 0.50 | 256 | 26 |", "| `b` | z | **no** (not found in 9 cases) | > 60 | | |", "mutants: 1/2 found"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
 }

@@ -8,8 +8,8 @@
 //
 //	difffuzz run -adapters go,mutant -adapter 'mutant=bin/mutant utf16-key-order' -duration 60s
 //
-// `make mutants` (internal/mutant/hunt) hunts them all. The zoo itself is
-// package zoo.
+// `make mutants` (cmd/mutanthunt) hunts them all. The zoo itself is
+// package zoo (internal/mutant/zoo).
 package main
 
 import (

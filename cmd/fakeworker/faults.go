@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"math/big"
@@ -221,4 +222,32 @@ func (t *tamper) results(m wire.Message) []byte {
 	}
 	f, _ := t.enc.TimedResults(m.ID, m.Results, m.BatchCPUNS)
 	return f
+}
+
+// diverging is the Go implementation with one systematic bug on the share
+// of cases that chosen picks: a space after the canonical text.
+func diverging(share float64) kit.Func {
+	return func(dst []byte, v any) ([]byte, error) {
+		out, err := worker.Func(dst, v)
+		if err != nil || len(out) == len(dst) || !spoilable(out[len(dst)]) || !chosen(v, share) {
+			return out, err
+		}
+		return append(out, ' '), nil
+	}
+}
+
+// spoilable reports whether a canonical text starting with first still
+// classifies as a structure difference with a space after it: an object, an
+// array or a string, not a number or a literal, whose last character a
+// space would extend.
+func spoilable(first byte) bool { return first == '{' || first == '[' || first == '"' }
+
+// chosen reports whether case v is among the share of cases that diverge:
+// its extended JSON text's FNV-1a hash, as a fraction of 2^64, is below
+// share. It depends on v alone, so a case is chosen in every batch, run and
+// retry.
+func chosen(v any, share float64) bool {
+	h := fnv.New64a()
+	h.Write(canonjson.AppendText(nil, v))
+	return float64(h.Sum64()>>11)/(1<<53) < share
 }

@@ -3,7 +3,7 @@
 // deliberate fault: a spec bug in the implementation it hands the kit, or a
 // tampering of the frames the kit writes, as its argument says.
 //
-// Usage: fakeworker MODE [MARK]
+// Usage: fakeworker MODE [MARK | SHARE]
 //
 //	ok            a correct worker
 //	native        a correct worker on the kit's native model (map[string]any)
@@ -11,6 +11,7 @@
 //	number        prints floats of 1e21 and up without an exponent
 //	stubborn      a correct worker that ignores SIGINT and does not exit when stdin closes
 //	differ        answers every case with the same wrong text, so every case diverges
+//	diverge SHARE answers about SHARE (0 to 1) of the cases with a wrong text, otherwise as ok
 //	crash MARK    exits with status 3 on a case whose text contains MARK
 //	abort MARK    kills itself with SIGABRT on such a case
 //	hang MARK     never answers a batch holding such a case
@@ -24,6 +25,18 @@
 //	truncated     answers with half a frame, then exits
 //	overclaim     a native worker that calls every object inexpressible
 //	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
+//
+// The diverge mode is for measuring a run that finds divergences, as make
+// bench does with 10% of its cases diverging: a run against it must judge,
+// re-ask and bucket as it would against a real bug. Which cases diverge
+// depends on the case alone (a hash of its extended JSON text), so a case
+// diverges in every run, batch and retry. Its one bug is a space after the
+// canonical text, of which the digest is taken as usual: every divergence
+// has the signature "structure: NAME", one bucket. Only a text that is an
+// object, an array or a string gets the space (after a number or a literal
+// the difference would read as a number's); the share is of those cases,
+// nearly all of the generator's. A case the reference rejects is rejected
+// alike.
 package main
 
 import (
@@ -31,6 +44,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -40,17 +54,22 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: fakeworker MODE [MARK]")
+		fmt.Fprintln(os.Stderr, "usage: fakeworker MODE [MARK | SHARE]")
 		os.Exit(2)
 	}
-	mode, mark := os.Args[1], ""
+	mode, arg := os.Args[1], ""
 	if len(os.Args) > 2 {
-		mark = os.Args[2]
+		arg = os.Args[2]
 	}
-	os.Exit(serve(mode, mark))
+	os.Exit(serve(mode, arg))
 }
 
-func serve(mode, mark string) int {
+// serve runs the worker of mode; arg is its MARK or SHARE.
+func serve(mode, arg string) int {
+	if mode == "diverge" {
+		return serveDiverging(arg)
+	}
+	mark := arg
 	switch mode {
 	case "exit-at-start":
 		fmt.Fprintln(os.Stderr, "fakeworker: refusing to start")
@@ -79,4 +98,28 @@ func serve(mode, mark string) int {
 		time.Sleep(time.Hour)
 	}
 	return code
+}
+
+// parseShare reads diverge's SHARE, a fraction of the cases from 0 to 1.
+func parseShare(s string) (float64, error) {
+	share, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("share %q: %w", s, err)
+	}
+	if !(share >= 0 && share <= 1) {
+		return 0, fmt.Errorf("share %v: want a fraction from 0 to 1", share)
+	}
+	return share, nil
+}
+
+// serveDiverging runs the diverge mode's worker over SHARE of the cases.
+func serveDiverging(arg string) int {
+	share, err := parseShare(arg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakeworker: diverge: %v\n", err)
+		return 2
+	}
+	opts := worker.Options
+	opts.Name, opts.Version = "fakeworker-diverge", "0.0.1"
+	return kit.Serve(os.Stdin, os.Stdout, os.Stderr, opts, diverging(share))
 }

@@ -1,4 +1,4 @@
-// Hunt measures difffuzz's fuzzing power on the mutant zoo (package zoo):
+// Mutanthunt measures difffuzz's fuzzing power on the mutant zoo (package zoo):
 // `make mutants` runs it. For each mutant it runs
 //
 //	difffuzz run -adapters go,mutant -adapter 'mutant=bin/mutant NAME' -duration 60s -seed 1 ...
@@ -13,8 +13,26 @@
 //
 // where the median runs over every mutant, one not found counting as
 // slower than any found. Every run's corpus, report and log are kept under
-// -out, with a Markdown table of the results (table.md). The exit status is
-// 0 when every mutant was found, 1 when one was not, 2 on a setup error.
+// -out, with a Markdown table of the results (table.md). With -md PATH it
+// also writes the results as a page, with the command that made it, as
+// `make mutants` does to docs/mutants.md; a partial hunt (-only) should not
+// rewrite that page, so give it an empty -md, as in
+//
+//	make mutants MUTANT_ARGS="-only float-17g -md="
+//
+// The exit status is 0 when every mutant was found, 1 when one was not, 2 on
+// a setup error.
+//
+// Flags:
+//
+//	-duration D       the longest hunt of one mutant (60s)
+//	-cases N          the most cases of one hunt (0: no limit)
+//	-minimize-time D  the longest minimization of one finding (3m)
+//	-seed S           the generator seed of every hunt (1)
+//	-only A,B         hunt these mutants only
+//	-out DIR          every run's files (out/mutants)
+//	-md PATH          write the results page there (empty: none)
+//	-difffuzz, -mutant, -config   the programs and difffuzz's adapter config
 package main
 
 import (
@@ -33,11 +51,13 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
+	"difffuzz/internal/atomicfile"
 	"difffuzz/internal/mutant/zoo"
 )
 
@@ -52,6 +72,7 @@ type Hunt struct {
 	Seed         string        // the generator's seed, the same for every mutant
 	Out          string        // folder for every run's files
 	Only         []string      // mutants to hunt; empty means all
+	MD           string        // the results page (Markdown); "" means none
 	Stdout       io.Writer     // the results
 	Stderr       io.Writer     // logs
 }
@@ -79,6 +100,7 @@ func main() {
 	flag.StringVar(&h.Seed, "seed", "1", "the generator seed of every hunt")
 	flag.StringVar(&h.Out, "out", "out/mutants", "folder for every run's corpus, report and log")
 	flag.StringVar(&only, "only", "", "comma-separated mutants to hunt (default: all)")
+	flag.StringVar(&h.MD, "md", "", "write the results as a Markdown page to this file (make mutants: docs/mutants.md)")
 	flag.Parse()
 	if only != "" {
 		h.Only = strings.Split(only, ",")
@@ -106,6 +128,7 @@ func (h *Hunt) Run(ctx context.Context) ([]Result, error) {
 	if len(ms) == 0 {
 		return nil, fmt.Errorf("no mutant named %v", h.Only)
 	}
+	start := time.Now()
 	var results []Result
 	for _, m := range ms {
 		r, err := h.one(ctx, m)
@@ -116,7 +139,33 @@ func (h *Hunt) Run(ctx context.Context) ([]Result, error) {
 		results = append(results, r)
 	}
 	fmt.Fprintln(h.Stdout, Summary(results))
-	return results, os.WriteFile(filepath.Join(h.Out, "table.md"), []byte(Table(results, h.Duration)), 0o644)
+	if err := atomicfile.Write(filepath.Join(h.Out, "table.md"), []byte(Table(results, h.Duration))); err != nil {
+		return results, err
+	}
+	if h.MD == "" {
+		return results, nil
+	}
+	page := Markdown(results, Page{Command: h.Command(), Limit: h.Duration, Took: time.Since(start)})
+	return results, atomicfile.WriteAll(h.MD, []byte(page))
+}
+
+// Command is the command line that makes the hunt again, for its page: the
+// flags that change the results, the programs and folders left out.
+func (h *Hunt) Command() string {
+	args := []string{"go run ./cmd/mutanthunt", "-duration", h.Duration.String(), "-minimize-time", h.MinimizeTime.String(), "-seed", h.Seed}
+	if h.Cases > 0 {
+		args = append(args, "-cases", fmt.Sprint(h.Cases))
+	}
+	if len(h.Only) > 0 {
+		args = append(args, "-only", strings.Join(h.Only, ","))
+	}
+	if h.Config != "" {
+		args = append(args, "-config", h.Config)
+	}
+	if h.MD != "" {
+		args = append(args, "-md", h.MD)
+	}
+	return strings.Join(args, " ")
 }
 
 // huntBatch is the cases of a hunt's batch. A hunt is timed to its first
@@ -260,9 +309,13 @@ func (r Result) Line(limit time.Duration) string {
 	return fmt.Sprintf("%-28s found %6.2fs %9d cases  minimized %7s  %s", r.Name, r.Seconds, r.Cases, size, clip(r.Minimized+r.Note, 100))
 }
 
+// clip is s cut to at most n bytes, at a character's start, and marked so.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "..."
 }
@@ -293,24 +346,4 @@ func Summary(rs []Result) string {
 		}
 	}
 	return fmt.Sprintf("mutants: %d/%d found, median %s s", found, len(rs), med)
-}
-
-// Table is the results as a Markdown table.
-func Table(rs []Result, limit time.Duration) string {
-	var b strings.Builder
-	b.WriteString("| mutant | bug | found | seconds | cases | minimized (bytes) |\n|---|---|---|---|---|---|\n")
-	for _, r := range rs {
-		desc := strings.ReplaceAll(r.Desc, "|", "\\|")
-		if !r.Found {
-			fmt.Fprintf(&b, "| `%s` | %s | **no** (%s) | > %.0f | | |\n", r.Name, desc, r.Note, limit.Seconds())
-			continue
-		}
-		size := "not minimized"
-		if r.Minimized != "" {
-			size = fmt.Sprint(len(r.Minimized))
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | yes | %.2f | %d | %s |\n", r.Name, desc, r.Seconds, r.Cases, size)
-	}
-	fmt.Fprintf(&b, "\n%s\n", Summary(rs))
-	return b.String()
 }
