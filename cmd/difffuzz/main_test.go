@@ -33,8 +33,8 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 		mode string
 		kind string
 	}{
-		{"keyorder", "key_order: wrong"},
-		{"number", "number: wrong"},
+		{"keyorder", "key_order: keys in UTF-16 order: wrong"},
+		{"number", "number: a number of 1e21 or more printed in full (want exponent form): wrong"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestMinimizeFile(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	for _, want := range []string{"before (number: wrong)", "after (", `"args":{"":1e+21}`, "wrote "} {
+	for _, want := range []string{"before (number: a number of 1e21 or more printed in full (want exponent form): wrong)", "after (", `"args":{"":1e+21}`, "wrote "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -203,7 +203,7 @@ func TestCheckMalformedInput(t *testing.T) {
 func TestPromote(t *testing.T) {
 	dir := t.TempDir()
 	input := filepath.Join(dir, "min.json")
-	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signature: "number: ts"}
+	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signature: "number: a number of 1e21 or more printed in full (want exponent form): ts"}
 	os.WriteFile(input, e.Marshal(), 0o644)
 	list := filepath.Join(dir, "regressions.jsonl")
 	for i := 0; i < 2; i++ {
