@@ -51,8 +51,8 @@ func TestDivergeShare(t *testing.T) {
 			continue
 		}
 		diverged = append(diverged, cs[i])
-		if len(j.Signatures) != 1 || j.Signatures[0].String() != "structure: fake" {
-			t.Errorf("case %d: signatures %v, want [structure: fake]", i, j.Signatures)
+		if len(j.Signatures) != 1 || j.Signatures[0].String() != "structure: whitespace where want the end of the text: fake" {
+			t.Errorf("case %d: signatures %v, want [structure: whitespace where want the end of the text: fake]", i, j.Signatures)
 		}
 	}
 	got := float64(len(diverged)) / float64(spoilableCases)

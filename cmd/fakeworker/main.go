@@ -32,7 +32,8 @@
 // depends on the case alone (a hash of its extended JSON text), so a case
 // diverges in every run, batch and retry. Its one bug is a space after the
 // canonical text, of which the digest is taken as usual: every divergence
-// has the signature "structure: NAME", one bucket. Only a text that is an
+// has the signature "structure: whitespace where want the end of the text:
+// NAME", one bucket. Only a text that is an
 // object, an array or a string gets the space (after a number or a literal
 // the difference would read as a number's); the share is of those cases,
 // nearly all of the generator's. A case the reference rejects is rejected

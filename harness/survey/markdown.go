@@ -48,7 +48,13 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "and \"cannot express\" it when its value model cannot hold the case at all (a repeated\n")
 	fmt.Fprintf(b, "key in a dict, an integer past 2^53 in a float, a lone surrogate in a string), so it\n")
 	fmt.Fprintf(b, "was never called. A case carries every edge class it exercises; `none` is the cases\n")
-	fmt.Fprintf(b, "that carry none. In the examples below, a character that would not show (a control\n")
+	fmt.Fprintf(b, "that carry none. A cell's verdict comes from the class's own cases, those where it is\n")
+	fmt.Fprintf(b, "the only edge class, so that another class's bug cannot come first in them: a\n")
+	fmt.Fprintf(b, "`float-format` cell says whether the library formats floats. A cell marked * had no\n")
+	fmt.Fprintf(b, "case of its own, and its verdict comes from every case that carries the class. Each\n")
+	fmt.Fprintf(b, "library then lists its distinct root causes, each with a minimized example; a\n")
+	fmt.Fprintf(b, "divergence is named by its cause as the fuzzing run names it ([triage.md](triage.md)).\n")
+	fmt.Fprintf(b, "In the examples below, a character that would not show (a control\n")
 	fmt.Fprintf(b, "character, DEL, U+2028, a byte order mark) that a library wrote raw is shown as ⟨U+XXXX⟩.\n\n")
 	fmt.Fprintf(b, "This page was made by\n\n```sh\n%s\n```\n\n", r.Command)
 	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`.\n\n")
@@ -65,7 +71,7 @@ func writeLibraries(b *strings.Builder, r *Result) {
 		}
 		var sigs []string
 		for _, d := range l.Divergences {
-			sigs = append(sigs, "`"+kindOf(d.Signature)+"`")
+			sigs = append(sigs, cell(causeOf(d.Signature)))
 		}
 		fmt.Fprintf(b, "| %s | %s | `%s` | %s | %s | %s | %s | %s |\n", l.Name, l.Language, l.Package, l.Version,
 			percent(l.Agree, l.Cases), percent(l.Diverge, l.Cases), percent(l.Inexpressible, l.Cases), strings.Join(sigs, ", "))
@@ -99,17 +105,21 @@ func matrixCell(l *Library, i int) string {
 		return ""
 	}
 	c := l.Cells[i]
-	var parts []string
-	if c.Diverge > 0 {
-		parts = append(parts, "✗ "+percent(c.Diverge, c.Cases)+" "+kindOf(topKey(c.Kinds)))
+	n, mark := c.Verdict(), ""
+	if c.Own.Cases == 0 {
+		mark = "*"
 	}
-	if c.Inexpressible > 0 {
-		parts = append(parts, "∅ "+percent(c.Inexpressible, c.Cases))
+	var parts []string
+	if n.Diverge > 0 {
+		parts = append(parts, "✗ "+percent(n.Diverge, n.Cases)+" "+cell(causeOf(topKey(n.Kinds))))
+	}
+	if n.Inexpressible > 0 {
+		parts = append(parts, "∅ "+percent(n.Inexpressible, n.Cases))
 	}
 	if len(parts) == 0 {
-		return "✓"
+		return "✓" + mark
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, " · ") + mark
 }
 
 // writeDivergences lists one library's distinct divergences, each with its
@@ -125,7 +135,7 @@ func writeDivergences(b *strings.Builder, l *Library) {
 		fmt.Fprintf(b, "No divergence.\n\n")
 	}
 	for _, d := range l.Divergences {
-		fmt.Fprintf(b, "### `%s`: %d cases (%s)\n\n", kindOf(d.Signature), d.Count, percent(d.Count, l.Cases))
+		fmt.Fprintf(b, "### %s: %d cases (%s)\n\n", cell(causeOf(d.Signature)), d.Count, percent(d.Count, l.Cases))
 		fmt.Fprintf(b, "In cases of the classes %s.", codeList(d.Classes))
 		if !d.Minimized {
 			fmt.Fprintf(b, " The example is not 1-minimal (time ran out).")
@@ -135,6 +145,16 @@ func writeDivergences(b *strings.Builder, l *Library) {
 		}
 		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", clip(d.Input), clip(d.Reference), l.Name, clip(d.Library))
 	}
+}
+
+// causeOf is a signature's kind and cause, without the adapter names, as
+// "`string_escape`: non-ASCII written raw (want \uXXXX)".
+func causeOf(sig string) string {
+	s, err := compare.ParseSignature(sig)
+	if err != nil {
+		return sig
+	}
+	return "`" + string(s.Kind) + "`: " + compare.Visible(s.Cause)
 }
 
 // kindOf is a signature's kind, without the adapter names.

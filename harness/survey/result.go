@@ -54,6 +54,37 @@ type Cell struct {
 	Kinds map[string]int `json:"kinds,omitempty"`
 	// Reasons counts the inexpressible cases by reason.
 	Reasons map[string]int `json:"reasons,omitempty"`
+	// Own counts the class's own cases, those where it is the only edge
+	// class: a bug of another class cannot come first in them, so they
+	// alone say whether the library handles this class. The cell's verdict
+	// comes from them when there are any.
+	Own Counts `json:"own"`
+}
+
+// Counts are a cell's cases by outcome, and the diverging ones by
+// signature.
+type Counts struct {
+	Cases         int            `json:"cases"`
+	Agree         int            `json:"agree"`
+	Diverge       int            `json:"diverge"`
+	Inexpressible int            `json:"inexpressible"`
+	Kinds         map[string]int `json:"kinds,omitempty"`
+}
+
+// add counts one case.
+func (c *Counts) add(j judgement) {
+	c.Cases++
+	switch {
+	case j.outs[1].Absent():
+		c.Inexpressible++
+	case !j.verdict.Agree:
+		c.Diverge++
+		for _, s := range j.sigs {
+			c.Kinds = inc(c.Kinds, s)
+		}
+	default:
+		c.Agree++
+	}
 }
 
 // Divergence is one distinct way a library differs from the reference: a
@@ -88,19 +119,30 @@ const (
 	StateDiverges  State = "diverges"
 )
 
-// State is the cell's verdict: diverges if any case did.
+// State is the cell's verdict from its own cases when it has any (see
+// Own), else from all its cases: diverges if any case did.
 func (c *Cell) State() State {
+	n := c.Verdict()
 	switch {
-	case c.Cases == 0:
+	case n.Cases == 0:
 		return StateEmpty
-	case c.Diverge > 0:
+	case n.Diverge > 0:
 		return StateDiverges
-	case c.Inexpressible == c.Cases:
+	case n.Inexpressible == n.Cases:
 		return StateNoExpress
-	case c.Inexpressible > 0:
+	case n.Inexpressible > 0:
 		return StatePartial
 	}
 	return StateAgrees
+}
+
+// Verdict is the counts the cell's verdict comes from: its own cases, or
+// all of them when it has none of its own.
+func (c *Cell) Verdict() Counts {
+	if c.Own.Cases > 0 {
+		return c.Own
+	}
+	return Counts{Cases: c.Cases, Agree: c.Agree, Diverge: c.Diverge, Inexpressible: c.Inexpressible, Kinds: c.Kinds}
 }
 
 // classNames are the matrix's columns: every edge class, then "none" for
@@ -156,6 +198,9 @@ func (lr *Library) add(classes gen.Classes, input any, j judgement) {
 			}
 		default:
 			cell.Agree++
+		}
+		if classes&(classes-1) == 0 { // at most one class: the cell's own case
+			cell.Own.add(j)
 		}
 	}
 }

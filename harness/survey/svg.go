@@ -67,13 +67,14 @@ func drawCell(c *svg.SVG, x, y int, lib *Library, i int) {
 
 // cellLabel is the share the cell's colour is about.
 func cellLabel(cell *Cell) string {
+	n := cell.Verdict()
 	switch cell.State() {
 	case StateEmpty:
 		return "n/a"
 	case StateDiverges:
-		return percent(cell.Diverge, cell.Cases)
+		return percent(n.Diverge, n.Cases)
 	case StateNoExpress, StatePartial:
-		return "∅ " + percent(cell.Inexpressible, cell.Cases)
+		return "∅ " + percent(n.Inexpressible, n.Cases)
 	}
 	return "ok"
 }
