@@ -10,6 +10,7 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 
 	"lukechampine.com/blake3"
@@ -259,6 +260,10 @@ func deviation(g int, a, b Outcome) Deviation {
 // findings: the kind of difference, its cause and the adapters that deviate,
 // as "key_order: keys in UTF-16 order: ts". The reference is never named,
 // so that a bug keeps its name however the others split in some case.
+//
+// Two groups whose outputs differ, but first differ from the reference in
+// the same way, share one signature: their other differences come later in
+// the text, and are other causes.
 func (c *Comparator) Signatures(v Verdict) []Signature {
 	var sigs []Signature
 	for _, d := range v.Deviations {
@@ -267,7 +272,12 @@ func (c *Comparator) Signatures(v Verdict) []Signature {
 			names[j] = c.names[k]
 		}
 		sort.Strings(names)
-		sigs = append(sigs, Signature{Kind: d.Kind, Cause: d.Cause, Deviants: names})
+		s := Signature{Kind: d.Kind, Cause: d.Cause, Deviants: names}
+		if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Bucket() == s.Bucket() }); i >= 0 {
+			sigs[i] = sigs[i].Merge(s)
+			continue
+		}
+		sigs = append(sigs, s)
 	}
 	return sigs
 }

@@ -35,7 +35,7 @@ func TestCompare(t *testing.T) {
 		{"crash", []Outcome{out(good), {Failure: FailCrash, Detail: "worker exited: signal: segmentation fault"}, out(good)}, "crash: worker exited: signal: segmentation fault: b"},
 		{"hang", []Outcome{out(good), out(good), {Failure: FailHang, Detail: "no answer in 12s"}}, "hang: no answer in Ns: c"},
 		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded on valid input: b"},
-		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b; number: an integer with other digits: c"},
+		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b, c"}, // one cause, two outputs,
 		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
 		// The reference is the truth, however many disagree with it.
 		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip (a decimal): b, c"},
@@ -182,5 +182,19 @@ func TestVisible(t *testing.T) {
 		if got := Visible(in); got != want {
 			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A bucket is a root cause: a case that shows it in fewer implementations
+// (another bug of one came first) is covered by it, another cause is not.
+func TestBucketCovers(t *testing.T) {
+	both, _ := ParseSignature("string_escape: U+007F written raw (want \\u007f): a, c")
+	one, _ := ParseSignature("string_escape: U+007F written raw (want \\u007f): c")
+	other, _ := ParseSignature("string_escape: non-ASCII written raw (want \\uXXXX): c")
+	if !both.Covers(one) || one.Covers(both) || both.Covers(other) || both.Bucket() != one.Bucket() {
+		t.Errorf("Covers: %v %v %v", both.Covers(one), one.Covers(both), both.Covers(other))
+	}
+	if m := one.Merge(both); !m.Equal(both) {
+		t.Errorf("Merge = %v, want %v", m, both)
 	}
 }

@@ -36,6 +36,38 @@ func (s Signature) Equal(t Signature) bool {
 	return s.Kind == t.Kind && s.Cause == t.Cause && slices.Equal(s.Deviants, t.Deviants)
 }
 
+// Bucket is the root cause s names, without the implementations: a run
+// keeps one bucket per root cause, and names in it every implementation
+// that showed it (see Covers).
+func (s Signature) Bucket() string { return string(s.Kind) + partSep + s.Cause }
+
+// Covers reports whether s names t's root cause in every implementation t
+// names, and perhaps more: a case that shows the cause in fewer of them
+// (another bug of one came first) still belongs to the bucket.
+func (s Signature) Covers(t Signature) bool {
+	if s.Kind != t.Kind || s.Cause != t.Cause {
+		return false
+	}
+	for _, n := range t.Deviants {
+		if !s.Deviates(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// Merge is s naming the implementations of t too; both name one cause.
+func (s Signature) Merge(t Signature) Signature {
+	names := slices.Clone(s.Deviants)
+	for _, n := range t.Deviants {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return Signature{Kind: s.Kind, Cause: s.Cause, Deviants: names}
+}
+
 // Deviates reports whether adapter name is among the deviants.
 func (s Signature) Deviates(name string) bool { return slices.Contains(s.Deviants, name) }
 

@@ -104,7 +104,8 @@ type Minimized struct {
 }
 
 // Minimize shrinks input while it keeps diverging with signature sig: the
-// same adapters on each side and the same kind of first difference.
+// same kind and cause of first difference, in at least the adapters sig
+// names (Signature.Covers).
 func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (*Minimized, error) {
 	fails := func(ctx context.Context, cands []any) ([]bool, error) {
 		js, err := l.Judge(ctx, cands)
@@ -113,7 +114,7 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 		}
 		res := make([]bool, len(js))
 		for i, j := range js {
-			res[i] = j.Answered && slices.ContainsFunc(j.Signatures, sig.Equal)
+			res[i] = j.Answered && slices.ContainsFunc(j.Signatures, func(s compare.Signature) bool { return s.Covers(sig) })
 		}
 		return res, nil
 	}

@@ -13,15 +13,18 @@ import (
 	"difffuzz/internal/procstat"
 )
 
-// group is one distinct divergence as the collector keeps it. Its example
-// is the finding with the lowest case index, whichever lane answered first,
-// so that the same seed and case count give the same report and minimize
-// the same input.
+// group is one bucket, one root cause, as the collector keeps it. Its
+// signature names every implementation that showed the cause in some case;
+// its example is the finding with the lowest case index, whichever lane
+// answered first, so that the same seed and case count give the same
+// report and minimize the same input, and exampleSig is the signature that
+// example showed, which its minimization keeps.
 type group struct {
 	report.Group
-	sig   compare.Signature
-	input any
-	index uint64
+	sig        compare.Signature
+	exampleSig compare.Signature
+	input      any
+	index      uint64
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
@@ -37,7 +40,7 @@ type collector struct {
 	cases    uint64
 	compared uint64
 	found    uint64
-	groups   map[string]*group // by signature text
+	groups   map[string]*group // by root cause (Signature.Bucket)
 	order    []string
 	classes  [64]uint64
 	cov      gen.Coverage
@@ -135,25 +138,37 @@ func countBits(counts *[64]uint64, cl gen.Classes) {
 	}
 }
 
-// count adds a finding to the group of one of its signatures.
+// count adds a finding to the bucket of one of its signatures. A bucket
+// that an implementation joins is news, and said so like a new one.
 func (c *collector) count(sig compare.Signature, f finding, path string) {
-	key := sig.String()
+	key := sig.Bucket()
 	g := c.groups[key]
-	if g == nil {
-		g = &group{sig: sig, Group: report.Group{Signature: key, Kind: string(sig.Kind), Cause: sig.Cause, Deviants: sig.Deviants}}
+	switch {
+	case g == nil:
+		g = &group{sig: sig}
 		c.groups[key] = g
 		c.order = append(c.order, key)
-		g.example(c.cmp, f, path)
-		fmt.Fprintf(c.cfg.Stderr, "difffuzz: new divergence %s\n  input: %s\n%s", compare.Visible(key), compare.Visible(report.Clip(g.Example, 300)), g.Diff)
-	} else if f.index < g.index && f.input != nil {
-		g.example(c.cmp, f, path)
+		g.example(c.cmp, f, path, sig)
+		c.announce("new divergence", g)
+	case !g.sig.Covers(sig):
+		g.sig = g.sig.Merge(sig)
+		c.announce("more implementations in", g)
 	}
+	if f.index < g.index && f.input != nil {
+		g.example(c.cmp, f, path, sig)
+	}
+	g.Signature, g.Kind, g.Cause, g.Deviants = g.sig.String(), string(g.sig.Kind), g.sig.Cause, g.sig.Deviants
 	g.Count++
 }
 
-// example makes f the group's example.
-func (g *group) example(cmp *compare.Comparator, f finding, path string) {
-	g.input, g.index, g.First = f.input, f.index, path
+func (c *collector) announce(what string, g *group) {
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(report.Clip(g.Example, 300)), g.Diff)
+}
+
+// example makes f, which shows the bucket's cause as sig, the group's
+// example.
+func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
+	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
 	g.Example, g.Diff = string(canonjson.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
 	g.Unanimous = f.verdict.Unanimous()
 }

@@ -29,7 +29,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 	for _, key := range c.order {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
-		res, err := l.Minimize(mctx, g.input, g.sig)
+		res, err := l.Minimize(mctx, g.input, g.exampleSig)
 		cancel()
 		if ctx.Err() != nil {
 			return nil

@@ -55,7 +55,7 @@ func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, s := range sigs {
-		b := k.buckets[s.String()]
+		b := k.buckets[s.Bucket()]
 		if b == nil || len(b.files) < k.limit || index < b.min {
 			return true
 		}
@@ -83,7 +83,7 @@ func (k *keeper) write(dir string, e *corpus.Entry, sigs []compare.Signature, in
 	defer k.mu.Unlock()
 	created := os.IsNotExist(statErr)
 	for _, s := range sigs {
-		key := s.String()
+		key := s.Bucket()
 		b := k.buckets[key]
 		if b == nil {
 			b = &kept{min: index}
@@ -125,8 +125,8 @@ func (k *keeper) trim(b *kept) error {
 	return nil
 }
 
-// written is how many examples of the bucket with this signature text are
-// on disk.
+// written is how many examples of the bucket (Signature.Bucket) are on
+// disk.
 func (k *keeper) written(key string) int {
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -188,16 +189,25 @@ func regroup(rep *report.Report, dir string) error {
 			rep.Divergences++
 		}
 		sigs, err := compare.SplitSignatures(e.Signature)
+		if errors.Is(err, compare.ErrOldSignature) {
+			return fmt.Errorf("%s: written by a difffuzz before buckets had causes; replay it (difffuzz replay %s) to see its bucket now", names[i], names[i])
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", names[i], err)
 		}
 		for _, s := range sigs {
-			sig := s.String()
-			g := groups[sig]
+			g := groups[s.Bucket()]
 			if g == nil {
-				g = &report.Group{Signature: sig, Kind: string(s.Kind)}
-				groups[sig] = g
+				g = &report.Group{Kind: string(s.Kind), Cause: s.Cause}
+				groups[s.Bucket()] = g
 			}
+			// One bucket per root cause, naming every implementation
+			// that showed it in some shard.
+			merged := s
+			if old, err := compare.ParseSignature(g.Signature); err == nil {
+				merged = old.Merge(s)
+			}
+			g.Signature, g.Deviants = merged.String(), merged.Deviants
 			text := string(canonjson.AppendText(nil, e.Input))
 			switch {
 			case e.MinimizedFrom != "":
