@@ -2,6 +2,7 @@
 // JSON as a difffuzz worker (docs/adapter-protocol.md), on the Go worker kit:
 //
 //	mutant NAME     serve mutant NAME on stdin and stdout ("ok": no bug)
+//	mutant A+B+...  serve one implementation with the bugs of A, B, ... at once
 //	mutant -list    print NAME<TAB>description for every mutant
 //
 // Hunt one with difffuzz against the in-process Go implementation:
@@ -16,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"difffuzz/internal/mutant/zoo"
 	kit "difffuzz/kits/go"
@@ -24,7 +26,7 @@ import (
 func main() {
 	list := flag.Bool("list", false, "print NAME<TAB>description for every mutant")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: mutant NAME | mutant -list")
+		fmt.Fprintln(os.Stderr, "usage: mutant NAME[+NAME...] | mutant -list")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -38,9 +40,9 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	m, ok := zoo.Lookup(flag.Arg(0))
-	if !ok {
-		fmt.Fprintf(os.Stderr, "mutant: no mutant %q (mutant -list names them)\n", flag.Arg(0))
+	m, err := zoo.Combine(strings.Split(flag.Arg(0), "+")...)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mutant: %v\n", err)
 		os.Exit(2)
 	}
 	kit.Main(kit.Options{Name: "mutant-" + m.Name, Version: "0"}, m.Func())

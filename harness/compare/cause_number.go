@@ -35,6 +35,8 @@ func numberSpelling(ta, tb string) string {
 	switch {
 	case ta == "0" && (tb == "-0" || strings.HasPrefix(tb, "-0.") || tb == "-0e0"):
 		return "-0 written with its sign (want 0)"
+	case sa == "an integer past 2^53" && isInteger(tb) && sameDouble(ta, tb):
+		return "an integer past 2^53 rounded through a double"
 	case sa != sb && hasExp(ta) && !hasExp(tb) && expSign(ta) == '+':
 		return "a number of 1e21 or more printed in full (want exponent form)"
 	case sa != sb && hasExp(ta) && !hasExp(tb):
@@ -45,8 +47,6 @@ func numberSpelling(ta, tb string) string {
 		return fmt.Sprintf("%s written as %s", sa, sb)
 	case hasExp(ta) && mantissa(ta) == mantissa(tb):
 		return "an exponent spelled otherwise (" + expSpelling(tb) + ")"
-	case sa == "an integer past 2^53" && sameDouble(ta, tb):
-		return "an integer past 2^53 rounded through a double"
 	case sa == "an integer past 2^53" || sa == "an integer":
 		return sa + " with other digits"
 	case sameDouble(ta, tb):
@@ -76,8 +76,12 @@ func shape(t string) string {
 	return "an integer"
 }
 
-// maxSafe is 2^53, past which a double no longer holds every integer.
-var maxSafe = new(big.Int).Lsh(big.NewInt(1), 53)
+// maxSafe is 2^53 - 1, JavaScript's Number.MAX_SAFE_INTEGER: past it a
+// double no longer holds every integer.
+var maxSafe = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 53), big.NewInt(1))
+
+// isInteger reports whether a number token is written as an integer.
+func isInteger(t string) bool { return !strings.ContainsAny(t, ".eEIN") }
 
 func hasExp(t string) bool { return strings.ContainsAny(t, "eE") }
 

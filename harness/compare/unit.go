@@ -34,9 +34,6 @@ func (f form) describe(cp rune) string {
 	case formHexUpper, formAstralUpper:
 		return "as \\uXXXX in upper case"
 	}
-	if cp >= 0x10000 {
-		return "as a \\uXXXX pair"
-	}
 	return "as \\uXXXX"
 }
 
@@ -51,9 +48,6 @@ func (f form) spell(cp rune) string {
 			return shortEscape(cp)
 		}
 		return "its short escape"
-	}
-	if cp >= 0x10000 {
-		return "a \\uXXXX pair"
 	}
 	if single(cp) {
 		return fmt.Sprintf("\\u%04x", cp)
@@ -147,14 +141,15 @@ func single(cp rune) bool {
 // formClass names the class of cp for a difference of spelling alone: the
 // classes one escaping rule treats alike, so that a bug that writes every
 // non-ASCII character raw is one cause whichever characters a case holds
-// (U+2028 and a byte order mark among them), while DEL, the quote, the
-// backslash and the solidus, each with rules of its own, stay apart.
+// (U+2028, a byte order mark and astral characters among them), while DEL,
+// the quote, the backslash and the solidus, each with rules of its own,
+// stay apart.
 func formClass(cp rune) string {
 	switch {
 	case cp == 0:
 		return "a control character"
-	case cp >= 0x80 && cp < 0x10000 && (cp < 0xd800 || cp > 0xdfff):
-		return "non-ASCII"
+	case cp >= 0x80 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff):
+		return "non-ASCII" // an astral character's escape is a pair of \uXXXX
 	}
 	return charClass(cp)
 }

@@ -338,6 +338,63 @@ var Mutants = []Mutant{
 			return nil
 		}
 	}},
+
+	// Failures of real SDKs, each a bucket of its own beside the others.
+	{"key-quote-raw", "a '\"' in a key written unescaped (keys written by hand)", func(e *Enc) {
+		e.String = func(e *Enc, dst []byte, s string, key bool) []byte {
+			if !key {
+				return e.Quote(dst, s)
+			}
+			return e.QuoteWith(dst, s, func(dst []byte, r rune, _, _ int) []byte {
+				if r == '"' {
+					return append(dst, '"')
+				}
+				return e.char(dst, r)
+			})
+		}
+	}},
+	{"nan-rejected", "NaN and the infinities refused (Python's allow_nan=False)", func(e *Enc) {
+		e.Text = func(text []byte) error {
+			if _, special := scanText(text); special {
+				return errors.New("ValueError: Out of range float values are not JSON compliant")
+			}
+			return nil
+		}
+	}},
+	{"deep-recursion", "context: valid values nested more than 300 deep fail (a recursion limit)", func(e *Enc) {
+		e.Text = func(text []byte) error {
+			if depth, _ := scanText(text); depth > 300 {
+				return fmt.Errorf("RecursionError: maximum recursion depth exceeded at depth %d", depth)
+			}
+			return nil
+		}
+	}},
+}
+
+// scanText reads a canonical text for the deepest nesting and whether it
+// holds a NaN or an infinity.
+func scanText(text []byte) (depth int, special bool) {
+	level, inString, escaped := 0, false, false
+	for _, c := range text {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			level++
+			depth = max(depth, level)
+		case c == '}' || c == ']':
+			level--
+		case c == 'N' || c == 'I':
+			special = true
+		}
+	}
+	return depth, special
 }
 
 // finite writes finite non-zero floats with f, the rest as the spec does.

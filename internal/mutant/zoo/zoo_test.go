@@ -159,6 +159,10 @@ func witnesses(t *testing.T) map[string]any {
 		"empty-array-null": e(`[]`),
 		"wide-array-1024":  signed(ints(1025)),
 		"text-over-1mib":   signed(strings.Repeat("a", 1<<20)),
+
+		"key-quote-raw":  whole(`{"tool_name":"t","args":{"a\"b":1}}`),
+		"nan-rejected":   e(`[1,NaN]`),
+		"deep-recursion": signed(nest(320)), // valid, deeper than 300
 	}
 }
 

@@ -1,0 +1,79 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"difffuzz/harness/adapter"
+	"difffuzz/harness/report"
+	"difffuzz/internal/testworker"
+)
+
+// TestPlantedCauses plants ten root causes in three implementations built
+// from the mutant zoo, some shared and some not, and runs them against the
+// reference: every cause must come out as exactly one bucket, named after
+// the implementations that have it (never the reference), labelled with
+// its cause and minimized. Among them: an unescaped key, one cause in keys
+// and values (DEL), a failure on deep valid input beside a deliberate
+// rejection of NaN, UTF-16 key order, and two different escaping bugs.
+func TestPlantedCauses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 12,000 cases through three workers and minimizes ten buckets")
+	}
+	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
+	impls := map[string]string{
+		"sdk-a": "utf16-key-order+del-raw+nan-rejected+deep-recursion",
+		"sdk-b": "utf16-key-order+html-escape+raw-non-ascii+bigint-double",
+		"sdk-c": "del-raw+key-quote-raw+float-no-exp+neg-zero",
+	}
+	want := map[string][]string{ // root cause -> the implementations that have it
+		"key_order: keys in UTF-16 order":                                                       {"sdk-a", "sdk-b"},
+		`string_escape: U+007F written raw (want \u007f)`:                                       {"sdk-a", "sdk-c"},
+		"internal: ValueError: Out of range float values are not JSON compliant on valid input": {"sdk-a"},
+		"internal: RecursionError: maximum recursion depth exceeded at depth N on valid input":  {"sdk-a"},
+		`string_escape: printable ASCII written as \uXXXX (want raw)`:                           {"sdk-b"},
+		`string_escape: non-ASCII written raw (want \uXXXX)`:                                    {"sdk-b"},
+		"number: an integer past 2^53 rounded through a double":                                 {"sdk-b"},
+		"key_escape: a `\"` in a key left unescaped":                                            {"sdk-c"},
+		"number: a number of 1e21 or more printed in full (want exponent form)":                 {"sdk-c"},
+		"number: -0 written with its sign (want 0)":                                             {"sdk-c"},
+	}
+	specs := []adapter.Spec{{Name: "reference", InProcess: true}}
+	for _, name := range []string{"sdk-a", "sdk-b", "sdk-c"} {
+		specs = append(specs, adapter.Spec{Name: name, Command: []string{mutant, impls[name]}})
+	}
+	var out, errb bytes.Buffer
+	rep, _ := Run(context.Background(), Config{Adapters: specs, Workers: 1, Cases: 12000, Seed: 11, CorpusDir: t.TempDir(),
+		MinimizeTime: 20 * time.Second, Stdout: &out, Stderr: &errb})
+	got := map[string]report.Group{}
+	for _, g := range rep.Distinct {
+		got[g.Kind+": "+g.Cause] = g
+	}
+	for cause, deviants := range want {
+		g, ok := got[cause]
+		switch {
+		case !ok:
+			t.Errorf("planted cause %q: no bucket", cause)
+			continue
+		case !slices.Equal(g.Deviants, deviants):
+			t.Errorf("bucket %q names %v, want %v", cause, g.Deviants, deviants)
+		case g.Minimized == "":
+			t.Errorf("bucket %q not minimized: %s", cause, g.MinimizeNote)
+		}
+		if slices.Contains(g.Deviants, "reference") || strings.HasSuffix(g.Signature, "reference") {
+			t.Errorf("bucket %q names the reference", g.Signature)
+		}
+	}
+	for cause, g := range got {
+		if _, ok := want[cause]; !ok {
+			t.Errorf("a bucket no cause was planted for: %s (%d findings), example %s", g.Signature, g.Count, report.Clip(g.Example, 200))
+		}
+	}
+	if t.Failed() {
+		t.Logf("summary:\n%s\n%s", out.String(), lastLines(errb.String(), 20))
+	}
+}
