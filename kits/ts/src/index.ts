@@ -3,7 +3,7 @@
  * whole adapter protocol (docs/adapter-protocol.md) around a function from a
  * case to its canonical bytes. See README.md.
  */
-export { serve, PROTOCOL, type ErrorCode, type Outcome, type ServeOptions, type ExactWorker, type NativeWorker, type WorkerInfo } from "./serve.js";
+export { serve, PROTOCOL, ERROR_CODES, INTERNAL, type ErrorCode, type Outcome, type ServeOptions, type ExactWorker, type NativeWorker, type WorkerInfo } from "./serve.js";
 export {
   WireDecoder,
   ExactObject,
