@@ -15,8 +15,8 @@
 //	                   text sent anyway) against the Go implementation
 //	empty-batch        an empty batch gets an empty results list
 //	large-values       a 4 MiB string, a 100,000-element array, a 50,000-member object
-//	malformed/...      bad frame bodies (error frame, then the worker goes on),
-//	                   bad frame lengths (error frame or exit status 2) and
+//	malformed/...      bad frame bodies (error frame of id 0 or the body's, then the worker goes on),
+//	                   bad frame lengths (error frame of id 0 or exit status 2) and
 //	                   input that ends inside a frame (exit status 2)
 //	eof                closing stdin ends the worker with status 0
 //
