@@ -8,7 +8,8 @@ import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
-import { ExactObject, WireDecoder, type ExactMember, type ExactOptions, type ItemSink, type SinkChooser } from "./values.js";
+import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
+import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
 
 /** The protocol version this kit speaks. */
 export const PROTOCOL = 2;
@@ -50,7 +51,7 @@ export interface WorkerInfo {
   output?: NodeJS.WritableStream;
 }
 
-/** A worker over the exact model (values.ts): lossless, for the project's own library. */
+/** A worker over the exact model (model.ts): lossless, for the project's own library. */
 export interface ExactWorker extends WorkerInfo, ExactOptions {
   model: "exact";
 }

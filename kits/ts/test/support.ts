@@ -6,7 +6,7 @@
  */
 import { after } from "node:test";
 import { killWorkers } from "../src/testing.js";
-import { ExactObject, type ExactMember } from "../src/values.js";
+import { ExactObject, type ExactMember } from "../src/model.js";
 
 export { Worker, cat, concat, header, mp, mpCall, mpNest, type Message } from "../src/testing.js";
 
