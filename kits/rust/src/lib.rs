@@ -28,6 +28,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod cases;
 mod cpu;
 pub mod decode;
 pub mod frame;
@@ -35,9 +36,10 @@ pub mod frame;
 pub mod native;
 pub mod pool;
 mod request;
-mod worker;
+mod response;
+mod serve;
 
-pub use worker::{run, serve};
+pub use serve::{run, serve};
 
 /// Who the worker is: its hello frame, less what the [`Model`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
