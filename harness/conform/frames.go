@@ -103,7 +103,11 @@ func (r *runner) expectErrorFrame(p *proc, b badBody) error {
 		return fmt.Errorf("after %s: answered %q, want an error frame", b.what, m.Type)
 	}
 	if m.ID != 0 && m.ID != b.id {
-		return fmt.Errorf("after %s: an error frame with id %d, want %d or 0", b.what, m.ID, b.id)
+		want := "0"
+		if b.id != 0 {
+			want = fmt.Sprintf("%d or 0", b.id)
+		}
+		return fmt.Errorf("after %s: an error frame with id %d, want %s", b.what, m.ID, want)
 	}
 	return nil
 }
