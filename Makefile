@@ -18,7 +18,7 @@ DIFFFUZZ := bin/difffuzz
 GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
 
 .PHONY: difffuzz test build bench fixtures fixtures-check replay smoke infra-check \
-        test-go test-python test-ts test-rust python ts rust go clean
+        test-go test-python test-ts test-rust python ts rust go examples conform clean
 
 ## build: every adapter and the driver
 build: python ts rust go
@@ -56,13 +56,43 @@ bin/canonjson-worker: $(GO_SRC)
 bin/mutant: $(GO_SRC)
 	go build -o $@ ./cmd/mutant
 
+## examples: the kits' example workers (docs/your-sdk.md), for conform; the
+## Python one runs from the venv (python), the TypeScript one is built with its
+## kit (ts)
+GO_EXAMPLE   := bin/kit-example-go
+RUST_EXAMPLE := kits/rust/example/target/release/example-worker
+examples: python ts $(GO_EXAMPLE) $(RUST_EXAMPLE)
+$(GO_EXAMPLE): $(GO_SRC)
+	go build -o $@ ./kits/go/example
+$(RUST_EXAMPLE): $(shell find kits/rust/src kits/rust/example/src -name '*.rs' 2>/dev/null) kits/rust/Cargo.toml kits/rust/example/Cargo.toml kits/rust/example/Cargo.lock
+	cargo build --quiet --release --locked --manifest-path kits/rust/example/Cargo.toml
+
+## conform (part of make test): difffuzz adapter check on every worker, the
+## project's four and the kits' four examples, each example against its
+## failure list (kits/*/example/known-failures.txt: the naive baselines fail
+## on content). A worker's whole output goes to out/conform/NAME.txt, and to
+## the terminal when its check fails.
+CONFORM_CASES ?= 2000
+CONFORM = @mkdir -p out/conform; $(DIFFFUZZ) adapter check -cases $(CONFORM_CASES) $(2) '$(1)' >out/conform/$(3).txt 2>&1 \
+	&& echo "conform $(3): $$(tail -n 1 out/conform/$(3).txt)" \
+	|| { cat out/conform/$(3).txt; echo "conform $(3): FAILED (make conform)"; exit 1; }
+conform: build examples
+	$(call CONFORM,python,,python)
+	$(call CONFORM,ts,,ts)
+	$(call CONFORM,rust,,rust)
+	$(call CONFORM,go-worker,,go-worker)
+	$(call CONFORM,$(PY) kits/python/example/worker.py,-known kits/python/example/known-failures.txt,python-example)
+	$(call CONFORM,node kits/ts/dist/example/worker.js,-known kits/ts/example/known-failures.txt,ts-example)
+	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
+	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
+
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust fixtures-check replay smoke infra-check survey-short
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -123,7 +153,7 @@ mutants: go
 	go run ./cmd/mutanthunt -duration $(MUTANT_DURATION) -md docs/mutants.md $(MUTANT_ARGS)
 
 clean:
-	rm -rf bin out adapters/ts/dist kits/ts/dist adapters/rust/target kits/rust/target $(VENV)
+	rm -rf bin out adapters/ts/dist kits/ts/dist adapters/rust/target kits/rust/target kits/rust/example/target $(VENV)
 
 ## survey: every library of survey/survey.toml against the reference; writes
 ## docs/survey.md, docs/survey.svg and out/survey.json (SURVEY_ARGS='-cases N')

@@ -33,12 +33,14 @@ func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
 // adapterCheck is "difffuzz adapter check": the conformance run of one
 // worker (package conform). It prints a PASS or FAIL line a check and the
 // summary "N passed, N failed"; it exits 0 when every check passed, 1 when
-// one failed, 2 on a usage or setup error.
+// one failed, 2 on a usage or setup error. With -known, the checks of the
+// failure list must fail and the others pass (conform.Config.Known).
 func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
 	configPath := fs.String("config", "difffuzz.toml", "the adapters' config `file`")
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the `folder` of the fixture files (*.jsonl)")
+	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
 		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))
@@ -54,6 +56,11 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	spec, err := resolveWorker(*configPath, fs.Arg(0))
 	if err != nil {
 		return c.usageError(fs, "%v", err)
+	}
+	if *knownPath != "" {
+		if cfg.Known, err = conform.LoadKnown(*knownPath); err != nil {
+			return c.usageError(fs, "%v", err)
+		}
 	}
 	cfg.Worker, cfg.Cases = spec, *cases
 	if *cases == 0 {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -233,5 +235,51 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 				t.Errorf("unexpected %q in:\n%s", tt.refuse, out)
 			}
 		})
+	}
+}
+
+// A failure list excuses exactly the checks it names: the run passes when
+// they fail, fails when one of them passes, and refuses a name that is no
+// check.
+func TestAdapterCheckKnownFailures(t *testing.T) {
+	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
+	flags := []string{"-cases", "512", "-timeout", "5s"}
+	_, out, _ := checkAdapter(t, keyorder, flags...)
+	fails := failed(out)
+	if len(fails) == 0 {
+		t.Fatalf("the keyorder worker failed no check:\n%s", out)
+	}
+	list := func(names ...string) string {
+		p := filepath.Join(t.TempDir(), "known.txt")
+		if err := os.WriteFile(p, []byte("# the worker's failure list\n\n"+strings.Join(names, "  # why\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	args := func(known string) []string {
+		return []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-known", known, "-cases", "512", "-timeout", "5s"}
+	}
+
+	code, out, _ := runCLIRaw(t, append(args(list(fails...)), keyorder)...)
+	if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("every failure listed: exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
+	}
+	if !strings.Contains(out, "FAIL "+fails[0]+" (known): ") {
+		t.Errorf("no known FAIL line for %s:\n%s", fails[0], out)
+	}
+
+	code, out, _ = runCLIRaw(t, append(args(list(append(fails, "eof")...)), keyorder)...)
+	if code != 1 || !strings.Contains(out, "FAIL eof: passes now, but the failure list says it fails") || !strings.HasSuffix(out, " 1 failed, "+strconv.Itoa(len(fails))+" known\n") {
+		t.Errorf("a passing check listed: exit %d, want 1 and a stale FAIL line:\n%s", code, out)
+	}
+
+	code, out, _ = runCLIRaw(t, append(args(list(fails[1:]...)), keyorder)...)
+	if code != 1 || !strings.Contains(out, "FAIL "+fails[0]+": ") {
+		t.Errorf("a failure left off the list: exit %d, want 1:\n%s", code, out)
+	}
+
+	code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
+	if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
+		t.Errorf("a misspelt check: exit %d, want 2; stderr %q", code, errs)
 	}
 }

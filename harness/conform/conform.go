@@ -15,13 +15,19 @@
 //	                   text sent anyway) against the Go implementation
 //	empty-batch        an empty batch gets an empty results list
 //	large-values       a 4 MiB string, a 100,000-element array, a 50,000-member object
-//	malformed/...      bad frame bodies (error frame, then the worker goes on),
-//	                   bad frame lengths (error frame or exit status 2) and
+//	malformed/...      bad frame bodies (error frame of id 0 or the body's, then the worker goes on),
+//	                   bad frame lengths (error frame of id 0 or exit status 2) and
 //	                   input that ends inside a frame (exit status 2)
 //	eof                closing stdin ends the worker with status 0
 //
 // When the worker does not say hello no other check can run, and Run stops
 // there.
+//
+// A worker may come with a failure list (Config.Known), as protobuf's
+// testees do: the checks it is known to fail. A listed check that fails
+// prints "FAIL <check> (known): <reason>" and does not fail the run; a
+// listed check that passes does, so that the list cannot go stale. The
+// summary line then adds ", N known".
 // Details that do not fit a check's line (more failing cases, the worker's
 // stderr) go to Config.Stderr.
 package conform
@@ -30,6 +36,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"difffuzz/harness/adapter"
@@ -64,6 +72,10 @@ type Config struct {
 	Cases int
 	// Seed is the generator's seed; 0 means DefaultSeed.
 	Seed uint64
+	// Known is the worker's failure list: the names of the checks it is
+	// known to fail (nil: none). A name that is no check of the run is a
+	// setup error.
+	Known []string
 	// Stdout gets the PASS and FAIL lines and the summary; Stderr the
 	// details. Nil discards.
 	Stdout, Stderr io.Writer
@@ -71,7 +83,10 @@ type Config struct {
 
 // Summary counts the checks of a run.
 type Summary struct {
-	Passed, Failed int
+	// Failed counts the checks that failed against the failure list: a
+	// check not on it that failed, or one on it that passed. Known counts
+	// the listed checks that failed, as listed.
+	Passed, Failed, Known int
 	// Started says whether the worker said hello; when it did not, no
 	// other check ran.
 	Started bool
@@ -96,6 +111,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	r := newRunner(cfg)
+	if err := r.checkKnown(fixtures); err != nil {
+		return Summary{}, err
+	}
 	defer r.close()
 	r.report(ctx, check{"handshake", r.handshake})
 	if r.w == nil {
@@ -134,4 +152,36 @@ func (r *runner) checks(fixtures []fixtureFile) []check {
 		cs = append(cs, check{"malformed/" + f.name, r.fatalInputCheck(f)})
 	}
 	return append(cs, check{"eof", r.eof})
+}
+
+// checkKnown refuses a failure list that names no check of the run: a
+// misspelt name would otherwise excuse nothing and never be noticed.
+func (r *runner) checkKnown(fixtures []fixtureFile) error {
+	names := map[string]bool{"handshake": true}
+	for _, c := range r.checks(fixtures) {
+		names[c.name] = true
+	}
+	for _, k := range r.cfg.Known {
+		if !names[k] {
+			return fmt.Errorf("failure list: %q is no check of this run", k)
+		}
+	}
+	return nil
+}
+
+// LoadKnown reads a failure list: one check name a line; blank lines and
+// lines starting with # are skipped, and so is what follows a # on a line.
+func LoadKnown(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("failure list: %w", err)
+	}
+	var names []string
+	for _, l := range strings.Split(string(b), "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		if l = strings.TrimSpace(l); l != "" {
+			names = append(names, l)
+		}
+	}
+	return names, nil
 }

@@ -17,14 +17,15 @@ type badBody struct {
 	name string
 	what string // for messages: "after <what>"
 	body string
+	id   uint64 // the body's id: the error frame's is 0 or this (the protocol asks only that an unknown id be 0)
 }
 
 var badBodies = []badBody{
-	{"not-msgpack", "a body that is not msgpack (0xc1)", "\xc1"},
-	{"not-a-map", "a body that is an array, not a map", "\x91\x01"},
-	{"no-type", "a map without type", "\x82\xa2id\x07\xa5cases\x90"},
-	{"unknown-type", `a request of type "frobnicate"`, "\x83\xa4type\xaafrobnicate\xa2id\x07\xa5cases\x90"},
-	{"cases-not-array", "a batch whose cases is the integer 5", "\x83\xa4type\xa5batch\xa2id\x07\xa5cases\x05"},
+	{"not-msgpack", "a body that is not msgpack (0xc1)", "\xc1", 0},
+	{"not-a-map", "a body that is an array, not a map", "\x91\x01", 0},
+	{"no-type", "a map without type", "\x82\xa2id\x07\xa5cases\x90", 7},
+	{"unknown-type", `a request of type "frobnicate"`, "\x83\xa4type\xaafrobnicate\xa2id\x07\xa5cases\x90", 7},
+	{"cases-not-array", "a batch whose cases is the integer 5", "\x83\xa4type\xa5batch\xa2id\x07\xa5cases\x05", 7},
 }
 
 // fatalInput is input the stream cannot recover from: a frame length of 0
@@ -101,6 +102,13 @@ func (r *runner) expectErrorFrame(p *proc, b badBody) error {
 	if m.Type != wire.TypeError {
 		return fmt.Errorf("after %s: answered %q, want an error frame", b.what, m.Type)
 	}
+	if m.ID != 0 && m.ID != b.id {
+		want := "0"
+		if b.id != 0 {
+			want = fmt.Sprintf("%d or 0", b.id)
+		}
+		return fmt.Errorf("after %s: an error frame with id %d, want %s", b.what, m.ID, want)
+	}
 	return nil
 }
 
@@ -129,6 +137,8 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 	switch {
 	case answered && m.Type != wire.TypeError:
 		return "", fmt.Errorf("answered %q, want an error frame or nothing, then exit status 2", m.Type)
+	case answered && m.ID != 0:
+		return "", fmt.Errorf("an error frame with id %d, want 0 (no request was read)", m.ID)
 	case err != nil && !errors.Is(err, io.EOF):
 		return "", fmt.Errorf("%w; want an error frame or exit status 2", err)
 	}

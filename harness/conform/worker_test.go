@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 //	lenient   answers a zero frame length with an error frame and goes on
 //	nocap     does not check the cap: waits for the body of any length
 //	selfkill  dies by SIGKILL on a bad length, exits 1 at the end of input
+//	wrongid   gives every error frame the id 9, and exits 2 on a bad length
 func testWorker(mode string) int {
 	in := bufio.NewReader(os.Stdin)
 	enc := wire.NewEncoder()
@@ -58,19 +59,25 @@ func testWorker(mode string) int {
 					continue
 				}
 				return 2
+			case "wrongid":
+				send(enc.Error(9, "bad length"))
+				return 2
 			}
 		}
 		body := make([]byte, n) // nocap: waits for a body of any length
 		if _, err := io.ReadFull(in, body); err != nil {
 			return 2
 		}
-		send(answer(enc, body))
+		send(answer(enc, body, mode))
 	}
 }
 
-func answer(enc *wire.Encoder, body []byte) ([]byte, error) {
+func answer(enc *wire.Encoder, body []byte, mode string) ([]byte, error) {
 	var m wire.Message
 	if err := wire.NewDecoder().Decode(body, &m); err != nil || m.Type != wire.TypeBatch {
+		if mode == "wrongid" {
+			return enc.Error(9, "not a batch")
+		}
 		return enc.Error(0, "not a batch")
 	}
 	results := make([]wire.Result, len(m.Cases))
@@ -80,7 +87,7 @@ func answer(enc *wire.Encoder, body []byte) ([]byte, error) {
 	return enc.Results(m.ID, results)
 }
 
-func TestFatalInputsAndEOF(t *testing.T) {
+func TestMalformedInputsAndEOF(t *testing.T) {
 	tests := []struct {
 		mode, check string
 		pass        bool
@@ -93,6 +100,10 @@ func TestFatalInputsAndEOF(t *testing.T) {
 		{"nocap", "malformed/over-cap", false, "after a frame length of 64 MiB + 1: no answer within 1s (hang)"},
 		{"selfkill", "malformed/zero-length", false, "worker was killed by signal 9 (killed) without an error frame, want status 2"},
 		{"selfkill", "eof", false, "worker exited with status 1 after its stdin closed, want status 0"},
+		{"lenient", "malformed/unknown-type", true, ""},
+		{"wrongid", "malformed/zero-length", false, "an error frame with id 9, want 0 (no request was read)"},
+		{"wrongid", "malformed/not-msgpack", false, "an error frame with id 9, want 0"},
+		{"wrongid", "malformed/unknown-type", false, "an error frame with id 9, want 7 or 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.check, func(t *testing.T) {

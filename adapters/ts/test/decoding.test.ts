@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InvalidUtf8, UnknownExt, WireDecoder } from "@difffuzz/kit";
 import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
-import { cat, concat, mp, mpCall, mpNest } from "./support.js";
+import { cat, concat, mp, mpCall, mpNest } from "@difffuzz/kit/testing";
 
 /** The worker's decoder (src/worker.ts): the exact model, maps made JsonObjects. */
 const decoder = (): WireDecoder => new WireDecoder({ object: (members) => new JsonObject(members) });

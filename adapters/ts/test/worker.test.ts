@@ -5,102 +5,18 @@
  * is tested in the kit (kits/ts/test/serve.test.ts).
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
-import { decode } from "@msgpack/msgpack";
 import { blake3 } from "@noble/hashes/blake3.js";
-import { FrameReader } from "@difffuzz/kit";
-import { cat, mp, mpCall, mpNest } from "./support.js";
+import { Worker, cat, killWorkers, mp, mpCall, mpNest, type Message } from "@difffuzz/kit/testing";
 
 const WORKER = fileURLToPath(new URL("../src/worker.js", import.meta.url));
 
-type Message = Record<string, unknown>;
-
-/** A running worker with a frame-level conversation API. */
-class Worker {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly reader = new FrameReader();
-  private readonly frames: Message[] = [];
-  private waiting: (() => void) | undefined;
-  readonly exited: Promise<number | null>;
-  stderr = "";
-
-  constructor() {
-    this.child = spawn(process.execPath, [WORKER], { stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stdout.on("data", (chunk: Buffer) => {
-      this.reader.push(chunk);
-      for (let body = this.reader.next(); body !== undefined; body = this.reader.next()) {
-        // copied so that bin values decode as plain Uint8Array, not Buffer views
-        this.frames.push(decode(new Uint8Array(body), { useBigInt64: true }) as Message);
-      }
-      this.waiting?.();
-    });
-    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = once(this.child, "exit").then(([code]) => code as number | null);
-    running.add(this);
-    void this.exited.then(() => running.delete(this));
-  }
-
-  /** Ends a worker that a failed test left running. */
-  kill(): void {
-    this.child.kill("SIGKILL");
-  }
-
-  /** Sends raw bytes (a frame, part of one, or garbage). */
-  write(bytes: Uint8Array): void {
-    this.child.stdin.write(bytes);
-  }
-
-  /** Sends one frame holding these msgpack bytes. */
-  sendBody(body: Uint8Array): void {
-    this.write(cat(header(body.length), body));
-  }
-
-  /** Sends one request built from msgpack fragments: a map of string keys. */
-  sendRequest(fields: Record<string, Uint8Array>): void {
-    this.sendBody(mp.map(...Object.entries(fields).map(([k, v]): [Uint8Array, Uint8Array] => [mp.str(k), v])));
-  }
-
-  /** The next response frame (fails the test after a few seconds). */
-  async next(): Promise<Message> {
-    const deadline = Date.now() + 10_000;
-    while (this.frames.length === 0) {
-      if (Date.now() > deadline) throw new Error(`no response; stderr: ${this.stderr}`);
-      await Promise.race([
-        new Promise<void>((resolve) => (this.waiting = resolve)),
-        this.exited,
-        new Promise((resolve) => setTimeout(resolve, 200)),
-      ]);
-    }
-    return this.frames.shift()!;
-  }
-
-  /** Closes stdin and returns the exit status. */
-  async close(): Promise<number | null> {
-    this.child.stdin.end();
-    return this.exited;
-  }
-
-  get pending(): number {
-    return this.frames.length;
-  }
-}
-
-/** Workers not yet exited, so that a failing test cannot leave one running. */
-const running = new Set<Worker>();
-after(() => {
-  for (const worker of running) worker.kill();
-});
-
-function header(n: number): Uint8Array {
-  return Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
-}
+after(killWorkers);
 
 /** A started worker whose hello has been read and checked. */
 async function started(): Promise<Worker> {
-  const worker = new Worker();
+  const worker = new Worker(WORKER);
   assert.deepEqual(await worker.next(), {
     type: "hello",
     protocol: 2,

@@ -10,7 +10,7 @@ into the chosen value model (:class:`Exact` or :class:`Native`), BLAKE3,
 ``digest_only``, bench, error responses and exit statuses.
 """
 
-from difffuzz_kit._serve import ERROR_CODES, MODELS, PROTOCOL, SpecError, Worker, hello, run, serve
+from difffuzz_kit._serve import ERROR_CODES, INTERNAL, MODELS, PROTOCOL, SpecError, Worker, hello, run, serve
 from difffuzz_kit.models import Exact, Inexpressible, Native, to_native
 from difffuzz_kit.wire import Members, Unsupported, pack
 
@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ERROR_CODES",
+    "INTERNAL",
     "MODELS",
     "PROTOCOL",
     "Exact",

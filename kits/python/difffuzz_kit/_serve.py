@@ -25,11 +25,16 @@ from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_ba
 
 PROTOCOL = 2
 
-#: The spec's error codes (docs/canonical-json.md), which a function's
-#: exception may carry as its ``code``.
-ERROR_CODES = frozenset(
-    ["too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope"]
-)
+#: The spec's error codes, which a function's exception may carry as its
+#: ``code``: the kit's one table of them, in the order of
+#: docs/adapter-protocol.md (results), which tests/test_errors.py holds it to.
+ERROR_CODES = ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")
+
+#: The code of a case the implementation itself failed on (it raised
+#: anything else): a finding against it, not a spec answer.
+INTERNAL = "internal"
+
+_SPEC_CODES = frozenset(ERROR_CODES)
 
 #: A function from a case's value to its canonical bytes.
 Canonicalize = Callable[[object], "bytes | bytearray | memoryview"]
@@ -42,7 +47,7 @@ class SpecError(Exception):
     implementation's own error type needs no dependency on the kit."""
 
     def __init__(self, code: str, message: str = "") -> None:
-        if code not in ERROR_CODES:
+        if code not in _SPEC_CODES:
             raise ValueError(f"not a spec error code: {code!r}")
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code
@@ -62,10 +67,10 @@ def _failure(error: Exception) -> dict:
     """The result of a case whose function raised: the spec error it names,
     else ``internal`` (a finding against the implementation)."""
     code = getattr(error, "code", None)
-    if type(code) is str and code in ERROR_CODES:
+    if type(code) is str and code in _SPEC_CODES:
         message = getattr(error, "message", None)
         return {"error": code, "message": message if type(message) is str and message else str(error) or code}
-    return {"error": "internal", "message": f"{type(error).__name__}: {error}"}
+    return {"error": INTERNAL, "message": f"{type(error).__name__}: {error}"}
 
 
 class Worker:

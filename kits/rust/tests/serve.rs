@@ -1,6 +1,13 @@
 //! The protocol loop, run in memory over the native model: hello, batches,
 //! inexpressible cases, panics, benches, malformed requests, exit statuses.
 //! Messages are built and read with rmpv, not with the kit's own code.
+//!
+//! What `difffuzz adapter check` (harness/conform) checks of every worker is
+//! left to it: `make conform` runs it on the example worker and on
+//! adapters/rust's (bodies that are no msgpack or no map, input that ends
+//! inside a frame). What is here is this kit's own: the hello it builds, how
+//! a panic or refusal maps to a result, bench, and the requests conform does
+//! not send.
 #![cfg(feature = "serde_json")]
 
 use difffuzz_kit::native::Native;
@@ -216,8 +223,6 @@ fn bench_answers_all_version_2_figures() {
 #[test]
 fn malformed_requests_get_errors_and_the_loop_goes_on() {
     let mut input = Vec::new();
-    input.extend([0, 0, 0, 1, 0xc1]); // reserved marker
-    input.extend(frame(&Mp::from(5))); // not a map
     input.extend(frame(&map(vec![("type", "nope".into()), ("id", 4.into())])));
     input.extend(frame(&map(vec![
         ("type", "batch".into()),
@@ -232,21 +237,18 @@ fn malformed_requests_get_errors_and_the_loop_goes_on() {
         .iter()
         .map(|m| field(m, "type").as_str().unwrap())
         .collect();
-    assert_eq!(
-        types,
-        ["hello", "error", "error", "error", "error", "results"]
-    );
-    assert_eq!(field(&out[3], "id"), &Mp::from(4));
-    assert_eq!(field(&out[4], "id"), &Mp::from(6));
+    assert_eq!(types, ["hello", "error", "error", "results"]);
+    assert_eq!(field(&out[1], "id"), &Mp::from(4));
+    assert_eq!(field(&out[2], "id"), &Mp::from(6));
 }
 
+/// conform lets a worker answer a bad length and go on; this kit exits
+/// (input that ends inside a frame is conform's alone).
 #[test]
-fn a_broken_stream_gets_an_error_then_exit_2() {
+fn a_bad_length_gets_an_error_then_exit_2() {
     for (name, input) in [
         ("zero length", vec![0, 0, 0, 0]),
         ("over the cap", (64u32 << 20 | 1).to_be_bytes().to_vec()),
-        ("truncated header", vec![0, 0]),
-        ("truncated body", vec![0, 0, 0, 5, 0x80]),
     ] {
         let (code, out) = serve(input);
         assert_eq!(code, 2, "{name}");

@@ -8,22 +8,26 @@ import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
-import { ExactObject, WireDecoder, type ExactMember, type ExactOptions, type ItemSink, type SinkChooser } from "./values.js";
+import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
+import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
 
 /** The protocol version this kit speaks. */
 export const PROTOCOL = 2;
 
-/** The spec's error codes (docs/canonical-json.md), which a worker's results compare. */
-export type ErrorCode = "too_deep" | "non_string_key" | "lone_surrogate" | "duplicate_key" | "unsupported_value" | "bad_envelope";
+/**
+ * The spec's error codes, which a worker's results compare: the kit's one
+ * table of them, in the order of docs/adapter-protocol.md (results), which
+ * test/errors.test.ts holds it to.
+ */
+export const ERROR_CODES = ["too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope"] as const;
 
-const ERROR_CODES: ReadonlySet<unknown> = new Set<ErrorCode>([
-  "too_deep",
-  "non_string_key",
-  "lone_surrogate",
-  "duplicate_key",
-  "unsupported_value",
-  "bad_envelope",
-]);
+/** One of the spec's error codes. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The code of a case the implementation itself failed on (it threw anything else): a finding against it, not a spec answer. */
+export const INTERNAL = "internal";
+
+const SPEC_CODES: ReadonlySet<unknown> = new Set<ErrorCode>(ERROR_CODES);
 
 /**
  * What the implementation makes of a case: its canonical bytes, or text
@@ -47,7 +51,7 @@ export interface WorkerInfo {
   output?: NodeJS.WritableStream;
 }
 
-/** A worker over the exact model (values.ts): lossless, for the project's own library. */
+/** A worker over the exact model (model.ts): lossless, for the project's own library. */
 export interface ExactWorker extends WorkerInfo, ExactOptions {
   model: "exact";
 }
@@ -255,7 +259,7 @@ class Session {
     } catch (e) {
       const code = specCode(e);
       if (code !== undefined) return { error: code, message: messageOf(e) };
-      return { error: "internal", message: this.describeInternal(value, e) };
+      return { error: INTERNAL, message: this.describeInternal(value, e) };
     }
   }
 
@@ -369,7 +373,7 @@ function bytesOf(outcome: Outcome): Uint8Array {
 function specCode(e: unknown): ErrorCode | undefined {
   if (typeof e !== "object" || e === null) return undefined;
   const code = (e as { code?: unknown }).code;
-  return ERROR_CODES.has(code) ? (code as ErrorCode) : undefined;
+  return SPEC_CODES.has(code) ? (code as ErrorCode) : undefined;
 }
 
 function messageOf(e: unknown): string {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Inexpressible, nativeReasons, toNative } from "../src/native.js";
-import { WireDecoder } from "../src/values.js";
+import { WireDecoder } from "../src/decode.js";
 import { cat, mp, mpNest } from "./support.js";
 
 /** A case as the kit hands it to a native worker's function. */

@@ -6,7 +6,7 @@
  * "native" or "native-bigint".
  */
 import { serve, type NativeValue } from "../../src/index.js";
-import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/values.js";
+import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/model.js";
 
 function dump(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;

@@ -1,26 +1,7 @@
 /**
  * msgpack case values (docs/adapter-protocol.md, "Values on the wire") into
- * the exact value model, on top of @msgpack/msgpack, in one pass: no raw
- * form, no second walk.
- *
- * The exact model in JavaScript terms:
- *
- * | wire                         | value                                              |
- * |------------------------------|----------------------------------------------------|
- * | nil, true, false             | `null`, `true`, `false`                            |
- * | int family, ext 1            | `bigint`                                           |
- * | float 64, float 32           | `number`                                           |
- * | str, ext 2                   | `string` (lone surrogates kept)                     |
- * | array                        | `Array`                                            |
- * | map                          | {@link ExactObject}, or what the `object` hook makes of its members |
- * | bin                          | `Uint8Array` (outside the model)                   |
- * | other or malformed ext       | {@link UnknownExt} (outside the model)             |
- * | str that is not UTF-8        | {@link InvalidUtf8} (outside the model)            |
- *
- * Map keys are decoded the same way: a key that is not a string is handed
- * over as that value, so that the implementation reports `non_string_key` at
- * its place in its walk (and `unsupported_value` for a value outside the
- * model), not the kit before it.
+ * the exact value model (model.ts), on top of @msgpack/msgpack, in one pass:
+ * no raw form, no second walk.
  *
  * How the library is made to build these values. It builds every map as a
  * plain object (duplicates would merge, and it throws on a `__proto__` key)
@@ -59,45 +40,9 @@
  * at construction, the version is pinned exactly, and the tests decode every
  * kind of value (a change would fail loudly, not corrupt values silently).
  */
-import nodeBuffer, { isAscii, isUtf8 } from "node:buffer";
 import { Decoder, type ExtensionCodecType } from "@msgpack/msgpack";
-
-/** Ext type of a big integer written as ASCII decimal. */
-export const EXT_BIGINT = 1;
-/** Ext type of a string written as UTF-16LE code units (lone surrogates allowed). */
-export const EXT_UTF16 = 2;
-
-/** One member of an {@link ExactObject}: its key (any decoded value) and value. */
-export type ExactMember = [key: unknown, value: unknown];
-
-/** A map of the exact model: its members in wire order, duplicates and `__proto__` keys kept. */
-export class ExactObject {
-  constructor(readonly members: ExactMember[]) {}
-}
-
-/** A str whose bytes are not UTF-8: outside the model (`unsupported_value`, or `non_string_key` as a key). */
-export class InvalidUtf8 {
-  constructor(readonly bytes: Uint8Array) {}
-}
-
-/** An ext value other than a well-formed ext 1 or ext 2: outside the model. */
-export class UnknownExt {
-  constructor(
-    readonly type: number,
-    readonly data: Uint8Array,
-  ) {}
-}
-
-/** How maps and integers of the exact model are made (see the module comment). */
-export interface ExactOptions {
-  /**
-   * Makes a map's value from its members (called once the map is read, and
-   * for an empty map), so that an implementation gets its own object type
-   * without a copy, as json.loads's object_pairs_hook does. Default: an
-   * {@link ExactObject}.
-   */
-  object?: (members: ExactMember[]) => unknown;
-}
+import { EXT_BIGINT, EXT_UTF16, ExactObject, InvalidUtf8, UnknownExt, type ExactMember, type ExactOptions } from "./model.js";
+import { SHORT_ASCII, decodeUtf8, shortAscii, utf16le } from "./text.js";
 
 /** The {@link WireDecoder}'s options: the exact model's, and how small integers are made. */
 export interface DecoderOptions extends ExactOptions {
@@ -113,94 +58,6 @@ export interface DecoderOptions extends ExactOptions {
 
 const BIGINT_TEXT = /^-?(0|[1-9][0-9]*)$/;
 const ascii = new TextDecoder("ascii");
-
-/** UTF-16LE code units to a string, lone surrogates preserved (TextDecoder would replace them). */
-function utf16le(data: Uint8Array): string {
-  return Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf16le");
-}
-
-/** ICU's transcoding; undefined in a Node built without ICU (read from the module object, not imported by name, for that reason). */
-const transcode: typeof nodeBuffer.transcode | undefined = nodeBuffer.transcode;
-
-// ignoreBOM: a key or string may start with U+FEFF, which must survive; the
-// default would strip it (difffuzz found this: seed 1, key "\ufeff").
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** A str's text, or an {@link InvalidUtf8} for bytes that are not UTF-8. */
-function decodeUtf8(bytes: Uint8Array, start: number, end: number): string | InvalidUtf8 {
-  if (end - start <= SHORT_ASCII) {
-    const text = shortAscii(bytes, start, end);
-    if (text !== undefined) return text;
-  }
-  const slice = bytes.subarray(start, end);
-  if (end - start >= LONG_TEXT && transcode !== undefined) return decodeLong(slice);
-  try {
-    return utf8.decode(slice);
-  } catch {
-    return new InvalidUtf8(slice);
-  }
-}
-
-/** From this many bytes on, a str is decoded by {@link decodeLong}. */
-const LONG_TEXT = 1024;
-
-/**
- * A long str's text. TextDecoder (V8's UTF-8 decoding, about 3 ns a byte of
- * non-ASCII text) loses to a vectorised UTF-8 check followed by ICU's
- * conversion to UTF-16, by two to ten times past a kilobyte, and to a
- * Latin-1 copy for ASCII text. The check comes first, so ICU only ever
- * converts valid UTF-8 (which it does exactly: no replacement, and a leading
- * U+FEFF is kept, as the tests check).
- */
-function decodeLong(slice: Uint8Array): string | InvalidUtf8 {
-  if (!isUtf8(slice)) return new InvalidUtf8(slice);
-  const buffer = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
-  if (isAscii(slice)) return buffer.toString("latin1");
-  return transcode!(buffer, "utf8", "utf16le").toString("utf16le");
-}
-
-/** Up to this many bytes, ASCII text is built directly (most keys and many values). */
-const SHORT_ASCII = 24;
-
-/**
- * The text of short all-ASCII bytes, else undefined. A TextDecoder call (and
- * the subarray it needs) costs more than the whole decode of a short key.
- * The string is made in one call, without the garbage of a string per
- * character added (spelled out up to 8 characters, most keys).
- */
-function shortAscii(bytes: Uint8Array, start: number, end: number): string | undefined {
-  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return undefined;
-  const b = bytes;
-  const s = start;
-  switch (end - start) {
-    case 0:
-      return "";
-    case 1:
-      return fromCharCode(b[s]!);
-    case 2:
-      return fromCharCode(b[s]!, b[s + 1]!);
-    case 3:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
-    case 4:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
-    case 5:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
-    case 6:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
-    case 7:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
-    case 8:
-      return fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
-  }
-  const codes = SCRATCH[end - start]!;
-  for (let i = start; i < end; i++) codes[i - start] = bytes[i]!;
-  return fromCharCode.apply(null, codes);
-}
-
-const fromCharCode = String.fromCharCode;
-
-/** One array of each length up to SHORT_ASCII, reused to hold character codes. */
-const SCRATCH: number[][] = Array.from({ length: SHORT_ASCII + 1 }, (_, n) => new Array<number>(n).fill(0));
 
 /**
  * Takes the items of one array as each is decoded, instead of the array
@@ -506,7 +363,7 @@ export class WireDecoder {
       typeof readF64 !== "function" ||
       !isStackLike(internals.stack)
     ) {
-      throw new Error("@msgpack/msgpack's Decoder has no stack, stateIsMapKey or readF32/readF64 any more: see values.ts");
+      throw new Error("@msgpack/msgpack's Decoder has no stack, stateIsMapKey or readF32/readF64 any more: see decode.ts");
     }
     internals.stack = stack;
     internals.stateIsMapKey = () => true; // every str through keyDecoder (see the module comment)
@@ -558,9 +415,3 @@ function isStackLike(stack: unknown): boolean {
   const s = stack as Record<string, unknown>;
   return ["top", "pushArrayState", "pushMapState", "release", "reset"].every((name) => typeof s[name] === "function");
 }
-
-/** True for a decoded value outside the model (bin, other ext, not UTF-8); used by the native model. */
-export function isOutside(value: unknown): value is Uint8Array | UnknownExt | InvalidUtf8 {
-  return value instanceof Uint8Array || value instanceof UnknownExt || value instanceof InvalidUtf8;
-}
-

@@ -1,11 +1,12 @@
 /**
- * msgpack values into the exact model (src/values.ts) without losing order,
+ * msgpack values into the exact model (src/decode.ts) without losing order,
  * duplicates, precision, the integer/float distinction or the place of a
  * value outside the model.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ExactObject, InvalidUtf8, UnknownExt, WireDecoder, type ExactMember, type ItemSink, type SinkChooser } from "../src/values.js";
+import { WireDecoder, type ItemSink, type SinkChooser } from "../src/decode.js";
+import { ExactObject, InvalidUtf8, UnknownExt, type ExactMember } from "../src/model.js";
 import { cat, concat, mp, mpCall, mpNest, obj } from "./support.js";
 
 const decode = (bytes: Uint8Array): unknown => new WireDecoder().decodeValue(bytes);
