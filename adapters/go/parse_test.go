@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"difffuzz/value"
 )
 
 func TestParseValues(t *testing.T) {
@@ -87,19 +89,19 @@ func TestParseValues(t *testing.T) {
 		{`{ }`, Object{}},
 		{`[[],{},[{}]]`, []any{[]any{}, Object{}, []any{Object{}}}},
 		{` [ 1 , "a" , null ] `, []any{int64(1), "a", nil}},
-		{`{"b":1,"a":2}`, Object{{"b", int64(1)}, {"a", int64(2)}}},
-		{`{"a":1,"a":2,"a":1}`, Object{{"a", int64(1)}, {"a", int64(2)}, {"a", int64(1)}}},
-		{`{"\ud800":1,"\ud800":2}`, Object{{"\xed\xa0\x80", int64(1)}, {"\xed\xa0\x80", int64(2)}}},
-		{"{\n  \"tool_name\" : \"t\" ,\n  \"args\" : { \"__proto__\" : [ ] }\n}", Object{{"tool_name", "t"}, {"args", Object{{"__proto__", []any{}}}}}},
-		{`{"":{"":{"":""}}}`, Object{{"", Object{{"", Object{{"", ""}}}}}}},
+		{`{"b":1,"a":2}`, Object{{Key: "b", Value: int64(1)}, {Key: "a", Value: int64(2)}}},
+		{`{"a":1,"a":2,"a":1}`, Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: int64(2)}, {Key: "a", Value: int64(1)}}},
+		{`{"\ud800":1,"\ud800":2}`, Object{{Key: "\xed\xa0\x80", Value: int64(1)}, {Key: "\xed\xa0\x80", Value: int64(2)}}},
+		{"{\n  \"tool_name\" : \"t\" ,\n  \"args\" : { \"__proto__\" : [ ] }\n}", Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: Object{{Key: "__proto__", Value: []any{}}}}}},
+		{`{"":{"":{"":""}}}`, Object{{Key: "", Value: Object{{Key: "", Value: Object{{Key: "", Value: ""}}}}}}},
 	} {
-		got, err := Parse([]byte(tc.text))
+		got, err := value.Parse([]byte(tc.text))
 		if err != nil {
-			t.Errorf("Parse(%.60q): %v", tc.text, err)
+			t.Errorf("value.Parse(%.60q): %v", tc.text, err)
 			continue
 		}
-		if !Equal(got, tc.want) {
-			t.Errorf("Parse(%.60q) = %#v, want %#v", tc.text, got, tc.want)
+		if !value.Equal(got, tc.want) {
+			t.Errorf("value.Parse(%.60q) = %#v, want %#v", tc.text, got, tc.want)
 		}
 	}
 }
@@ -175,21 +177,21 @@ func TestParseErrors(t *testing.T) {
 		{strings.Repeat(`{"a":`, 1001), 1, 5001, 5000, "nesting deeper than 1000 levels"},
 		{strings.Repeat("[", 100000), 1, 1001, 1000, "nesting deeper than 1000 levels"},
 	} {
-		_, err := Parse([]byte(tc.text))
-		var se *SyntaxError
+		_, err := value.Parse([]byte(tc.text))
+		var se *value.SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("Parse(%.40q): got %v, want a *SyntaxError", tc.text, err)
+			t.Errorf("value.Parse(%.40q): got %v, want a *SyntaxError", tc.text, err)
 			continue
 		}
-		want := SyntaxError{Line: tc.line, Col: tc.col, Offset: tc.offset, Msg: tc.msg}
+		want := value.SyntaxError{Line: tc.line, Col: tc.col, Offset: tc.offset, Msg: tc.msg}
 		if *se != want {
-			t.Errorf("Parse(%.40q):\n got %+v\nwant %+v", tc.text, *se, want)
+			t.Errorf("value.Parse(%.40q):\n got %+v\nwant %+v", tc.text, *se, want)
 		}
 	}
 }
 
 func TestSyntaxErrorText(t *testing.T) {
-	_, err := Parse([]byte("{\n\"a\":1,\n  \"b\" x}"))
+	_, err := value.Parse([]byte("{\n\"a\":1,\n  \"b\" x}"))
 	if want := `line 3, column 7: invalid character 'x' after an object key, expecting ':'`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
@@ -200,18 +202,18 @@ func TestSyntaxErrorText(t *testing.T) {
 func TestParseDepth(t *testing.T) {
 	for _, n := range []int{1, 512, 513, 999, 1000} {
 		text := strings.Repeat("[", n) + strings.Repeat("]", n)
-		v, err := Parse([]byte(text))
+		v, err := value.Parse([]byte(text))
 		if err != nil {
 			t.Fatalf("depth %d: %v", n, err)
 		}
-		if !Equal(v, nestEmpty(n)) {
+		if !value.Equal(v, nestEmpty(n)) {
 			t.Fatalf("depth %d: wrong value", n)
 		}
-		if got := string(AppendText(nil, v)); got != text {
+		if got := string(value.AppendText(nil, v)); got != text {
 			t.Fatalf("depth %d: text does not round-trip", n)
 		}
 		objText := strings.Repeat(`{"k":`, n-1) + "{}" + strings.Repeat("}", n-1)
-		if _, err := Parse([]byte(objText)); err != nil {
+		if _, err := value.Parse([]byte(objText)); err != nil {
 			t.Fatalf("object depth %d: %v", n, err)
 		}
 	}
@@ -225,27 +227,27 @@ func TestParseDepth(t *testing.T) {
 		strings.Repeat("[", 1000) + "{}" + strings.Repeat("]", 1000),
 		strings.Repeat("[1,", 2_000_000),
 	} {
-		if _, err := Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000") {
+		if _, err := value.Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000") {
 			t.Fatalf("got %v, want a nesting error", err)
 		}
 	}
 }
 
 func TestParseSizeLimit(t *testing.T) {
-	text := make([]byte, MaxTextSize)
+	text := make([]byte, value.MaxTextSize)
 	for i := range text {
 		text[i] = 'a'
 	}
 	text[0], text[len(text)-1] = '"', '"'
-	v, err := Parse(text)
+	v, err := value.Parse(text)
 	if err != nil {
-		t.Fatalf("exactly %d bytes: %v", MaxTextSize, err)
+		t.Fatalf("exactly %d bytes: %v", value.MaxTextSize, err)
 	}
-	if s, _ := v.(string); len(s) != MaxTextSize-2 {
+	if s, _ := v.(string); len(s) != value.MaxTextSize-2 {
 		t.Fatalf("got a string of %d bytes", len(s))
 	}
-	_, err = Parse(append(text, ' '))
-	var se *SyntaxError
+	_, err = value.Parse(append(text, ' '))
+	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1 || se.Col != 1 || !strings.Contains(se.Msg, "over the limit") {
 		t.Fatalf("over the limit: got %v", err)
 	}
