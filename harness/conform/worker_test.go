@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
+	"difffuzz/harness/inprocess"
 	"difffuzz/harness/wire"
 )
 
@@ -75,7 +76,7 @@ func answer(enc *wire.Encoder, body []byte) ([]byte, error) {
 	}
 	results := make([]wire.Result, len(m.Cases))
 	for i, c := range m.Cases {
-		results[i] = adapter.Compute(c)
+		results[i] = inprocess.Compute(c)
 	}
 	return enc.Results(m.ID, results)
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Per-case probabilities of the container-level edge classes. The scalar
@@ -269,7 +269,7 @@ func (s *state) topLevel() any {
 		return s.envelopeDuplicate(tool, args)
 	case directed && cell.Class == ClassArgsFirst, !s.plain && s.chance(pArgsFirst):
 		s.hit(ClassArgsFirst)
-		return canonjson.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
+		return value.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
 	}
 	return envelope(tool, args)
 }
@@ -296,7 +296,7 @@ func (s *state) drawOOD() (ood [2]oodKind) {
 func (s *state) args() any {
 	s.at(2, 1, 1, false)
 	if s.plain {
-		return canonjson.Object{{Key: fillerKeys[0], Value: int64(0)}}
+		return value.Object{{Key: fillerKeys[0], Value: int64(0)}}
 	}
 	args := any(s.object(2, s.argsWidth()))
 	if s.chance(pWide) {
@@ -310,7 +310,7 @@ func (s *state) args() any {
 	}
 	switch {
 	case s.chance(pNearLimit):
-		args = s.inject(args, 2, featChain, s.between(500, canonjson.MaxDepth))
+		args = s.inject(args, 2, featChain, s.between(500, value.MaxDepth))
 	case s.chance(pDeep):
 		args = s.inject(args, 2, featChain, s.between(32, 160))
 	}
@@ -338,7 +338,7 @@ func (s *state) outOfDomain(k oodKind, bad int, args any, tool *string, envDupli
 			args = s.inject(args, 2, featDuplicate, 0)
 		}
 	case oodTooDeep:
-		args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
+		args = s.inject(args, 2, featChain, s.between(value.MaxDepth+1, 600))
 	case oodNonStringKey:
 		args = s.inject(args, 2, featRawKey, 0)
 	case oodUnsupported:
@@ -406,21 +406,21 @@ func (s *state) array(level, n int) []any {
 	return a
 }
 
-func (s *state) object(level, n int) canonjson.Object {
+func (s *state) object(level, n int) value.Object {
 	s.container(level, n)
-	o := make(canonjson.Object, n)
+	o := make(value.Object, n)
 	for i := range o {
 		s.at(n, i, level, true)
 		k := s.uniqueKey(o[:i])
 		s.at(n, i, level, false)
-		o[i] = canonjson.Member{Key: k, Value: s.value(level + 1)}
+		o[i] = value.Member{Key: k, Value: s.value(level + 1)}
 	}
 	return o
 }
 
 // uniqueKey draws a key that no member of o has, keeping in-domain cases
 // free of duplicate keys.
-func (s *state) uniqueKey(o canonjson.Object) string {
+func (s *state) uniqueKey(o value.Object) string {
 	k := s.key()
 	for try := 0; hasKey(o, k); try++ {
 		if try < 4 {
@@ -433,7 +433,7 @@ func (s *state) uniqueKey(o canonjson.Object) string {
 	return k
 }
 
-func hasKey(o canonjson.Object, k string) bool {
+func hasKey(o value.Object, k string) bool {
 	for i := range o {
 		if o[i].Key == k {
 			return true
@@ -455,7 +455,7 @@ func (s *state) inject(c any, level int, f feature, target int) any {
 				c[i] = s.inject(c[i], level+1, f, target)
 				return c
 			}
-		case canonjson.Object:
+		case value.Object:
 			if i, ok := s.pickContainer(len(c), func(i int) any { return c[i].Value }); ok {
 				c[i].Value = s.inject(c[i].Value, level+1, f, target)
 				return c
@@ -485,7 +485,7 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 	for j := range n {
 		i := (start + j) % n
 		switch child(i).(type) {
-		case []any, canonjson.Object:
+		case []any, value.Object:
 			return i, true
 		}
 	}
@@ -498,7 +498,7 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 // number of features injected into it.
 func (s *state) insert(c any, level int, f feature, target int) any {
 	switch c := c.(type) {
-	case canonjson.Object:
+	case value.Object:
 		n, i := len(c)+1, s.intn(len(c)+1)
 		var k string
 		switch {
@@ -506,7 +506,7 @@ func (s *state) insert(c any, level int, f feature, target int) any {
 			s.at(n, i, level, true)
 			k = s.loneString()
 			s.at(n, i, level, false)
-			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
+			return insertAt(c, i, value.Member{Key: k, Value: s.scalar()})
 		case f == featRawKey:
 			s.at(n, i, level, true)
 			k := s.nonStringKey()
@@ -520,12 +520,12 @@ func (s *state) insert(c any, level int, f feature, target int) any {
 			}
 			s.pairHit(ClassDuplicateKey, n, i, j, level)
 			s.at(n, i, level, false)
-			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
+			return insertAt(c, i, value.Member{Key: k, Value: s.scalar()})
 		}
 		s.at(n, i, level, true)
 		k = s.uniqueKey(c)
 		s.at(n, i, level, false)
-		return insertAt(c, i, canonjson.Member{Key: k, Value: s.featureValue(level+1, f, target)})
+		return insertAt(c, i, value.Member{Key: k, Value: s.featureValue(level+1, f, target)})
 	case []any:
 		i := s.intn(len(c) + 1)
 		s.at(len(c)+1, i, level, false)
@@ -543,7 +543,7 @@ func insertAt[S ~[]T, T any](s S, i int, x T) S {
 	return s
 }
 
-func (s *state) insertMember(o canonjson.Object, m canonjson.Member) canonjson.Object {
+func (s *state) insertMember(o value.Object, m value.Member) value.Object {
 	return insertAt(o, s.intn(len(o)+1), m)
 }
 
@@ -587,13 +587,13 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		s.at(1, 0, level, true)
 		k := s.loneString()
 		s.at(1, 0, level, false)
-		return canonjson.Object{{Key: k, Value: s.scalar()}}
+		return value.Object{{Key: k, Value: s.scalar()}}
 	case featRawKey:
 		s.container(level, 1)
 		s.at(1, 0, level, true)
 		k := s.nonStringKey()
 		s.at(1, 0, level, false)
-		return canonjson.RawObject{{Key: k, Value: s.scalar()}}
+		return value.RawObject{{Key: k, Value: s.scalar()}}
 	case featBin:
 		return s.binValue()
 	case featDuplicate:
@@ -604,7 +604,7 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		s.at(2, 0, level, false)
 		v0 := s.scalar()
 		s.at(2, 1, level, false)
-		return canonjson.Object{{Key: k, Value: v0}, {Key: k, Value: s.scalar()}}
+		return value.Object{{Key: k, Value: v0}, {Key: k, Value: s.scalar()}}
 	}
 	return nil
 }
@@ -620,13 +620,13 @@ func (s *state) chain(level, depth int) any {
 	if s.oneIn(2) {
 		v = []any{}
 	} else {
-		v = canonjson.Object{}
+		v = value.Object{}
 	}
 	if s.oneIn(2) {
 		v = s.array(level+depth-1, s.intn(3))
 	}
 	var elems slab[any]
-	var members slab[canonjson.Member]
+	var members slab[value.Member]
 	for d := depth - 2; d >= 0; d-- {
 		sib := s.oneIn(8)
 		if sib {
@@ -653,13 +653,13 @@ func (s *state) chain(level, depth int) any {
 		if sib {
 			n = 2
 		}
-		o := canonjson.Object(members.take(n, hint))[:1]
-		o[0] = canonjson.Member{Key: k, Value: v}
+		o := value.Object(members.take(n, hint))[:1]
+		o[0] = value.Member{Key: k, Value: v}
 		if sib {
 			s.at(2, 1, level+d, true)
 			k := s.uniqueKey(o)
 			s.at(2, 1, level+d, false)
-			o = append(o, canonjson.Member{Key: k, Value: s.scalar()})
+			o = append(o, value.Member{Key: k, Value: s.scalar()})
 		}
 		v = o
 	}
@@ -704,7 +704,7 @@ func (s *state) wide(level int) any {
 	}
 	var num [20]byte
 	digits := len(strconv.AppendInt(num[:0], int64(n), 10))
-	o := make(canonjson.Object, n)
+	o := make(value.Object, n)
 	for i := range o {
 		s.buf = s.buf[:0]
 		d := strconv.AppendInt(num[:0], int64(i), 10)
@@ -718,7 +718,7 @@ func (s *state) wide(level int) any {
 		}
 		k := string(s.buf) // before scalar reuses the buffer
 		s.at(n, i, level, false)
-		o[i] = canonjson.Member{Key: k, Value: s.fill()}
+		o[i] = value.Member{Key: k, Value: s.fill()}
 	}
 	// Shuffle the keys only: the values stay where their contexts were
 	// recorded, and the keys carry no class.
@@ -742,7 +742,7 @@ func (s *state) fill() any {
 // keyOrderObject builds an object whose keys share a prefix and then
 // differ by an astral character versus one in U+E000..U+FFFF, the
 // place where UTF-16 order and code-point order disagree.
-func (s *state) keyOrderObject(level int) canonjson.Object {
+func (s *state) keyOrderObject(level int) value.Object {
 	n := s.between(2, min(5, s.cfg.MaxWidth))
 	s.container(level, n)
 	where := s.ctx
@@ -755,7 +755,7 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 			prefix[i] = wordChars[s.intn(len(wordChars))]
 		}
 	}
-	o := make(canonjson.Object, 0, n)
+	o := make(value.Object, 0, n)
 	for len(o) < n {
 		s.buf = append(s.buf[:0], prefix[:np]...)
 		astral := len(o) == 0 || (len(o) > 1 && s.oneIn(2))
@@ -768,7 +768,7 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 			s.appendWord(s.between(1, 3))
 		}
 		if k := string(s.buf); !hasKey(o, k) {
-			o = append(o, canonjson.Member{Key: k})
+			o = append(o, value.Member{Key: k})
 		}
 	}
 	for i := n - 1; i > 0; i-- {
@@ -802,13 +802,13 @@ func strClasses(s string) Classes {
 // envelopeDuplicate repeats tool_name or args in the envelope: the walk
 // reports duplicate_key before the envelope check could object.
 func (s *state) envelopeDuplicate(tool string, args any) any {
-	o := canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+	o := value.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
 	s.at(3, 2, 1, false)
 	if s.oneIn(2) {
-		o = append(o, canonjson.Member{Key: "tool_name", Value: s.toolName()})
+		o = append(o, value.Member{Key: "tool_name", Value: s.toolName()})
 	} else {
 		s.container(2, 0)
-		o = append(o, canonjson.Member{Key: "args", Value: canonjson.Object{}})
+		o = append(o, value.Member{Key: "args", Value: value.Object{}})
 	}
 	i := s.intn(3)
 	o[i], o[2] = o[2], o[i]
@@ -837,13 +837,13 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	case badArgsArray:
 		var a []any
 		switch o := args.(type) {
-		case canonjson.Object:
+		case value.Object:
 			for _, m := range o {
 				a = append(a, m.Value)
 			}
-		case canonjson.RawObject: // the non-string key goes: keep it as an element
+		case value.RawObject: // the non-string key goes: keep it as an element
 			for _, m := range o {
-				a = append(a, canonjson.RawObject{m})
+				a = append(a, value.RawObject{m})
 			}
 		}
 		s.container(2, len(a))
@@ -851,19 +851,19 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	case badArgsScalar:
 		return envelope(tool, s.scalar())
 	case badNoTool:
-		return canonjson.Object{{Key: "args", Value: args}}
+		return value.Object{{Key: "args", Value: args}}
 	case badNoArgs:
-		return canonjson.Object{{Key: "tool_name", Value: tool}}
+		return value.Object{{Key: "tool_name", Value: tool}}
 	case badExtraMember:
 		k := extraKeys[s.intn(len(extraKeys))]
-		return s.insertMember(envelope(tool, args), canonjson.Member{Key: k, Value: s.scalar()})
+		return s.insertMember(envelope(tool, args), value.Member{Key: k, Value: s.scalar()})
 	case badTopArray:
 		return []any{tool, args}
 	case badTopScalar:
 		return s.scalar()
 	case badEmpty:
 		s.container(1, 0)
-		return canonjson.Object{}
+		return value.Object{}
 	}
 	o := envelope(tool, args)
 	if s.oneIn(2) {
@@ -874,8 +874,8 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	return o
 }
 
-func envelope(tool, args any) canonjson.Object {
-	return canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+func envelope(tool, args any) value.Object {
+	return value.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
 }
 
 // nonStringKey draws a map key that is not a string, as msgpack can send:
@@ -910,14 +910,14 @@ func (s *state) binValue() []byte {
 
 // rawWithKeyAt is o with a member of key k (not a string) inserted at i:
 // a RawObject, the model's map with non-string keys.
-func rawWithKeyAt(o canonjson.Object, i int, k, v any) canonjson.RawObject {
-	r := make(canonjson.RawObject, 0, len(o)+1)
+func rawWithKeyAt(o value.Object, i int, k, v any) value.RawObject {
+	r := make(value.RawObject, 0, len(o)+1)
 	for _, m := range o[:i] {
-		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+		r = append(r, value.RawMember{Key: m.Key, Value: m.Value})
 	}
-	r = append(r, canonjson.RawMember{Key: k, Value: v})
+	r = append(r, value.RawMember{Key: k, Value: v})
 	for _, m := range o[i:] {
-		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+		r = append(r, value.RawMember{Key: m.Key, Value: m.Value})
 	}
 	return r
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"sync"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Directed cases. One case in eight (directedShift) is built to hit one
@@ -152,26 +152,26 @@ func occOf(c Classes) occKind {
 // A probe at level 2 is args itself: args is nil then, so that no class is
 // recorded for members that would be dropped.
 func (s *state) directed(cell Cell, p *probe, args any) any {
-	o, _ := args.(canonjson.Object)
+	o, _ := args.(value.Object)
 	switch {
 	case p.occurrence == occNone:
 	case p.level == 2:
 		h := s.holder(p)
-		if raw, ok := h.(canonjson.RawObject); ok { // args itself has the non-string key
+		if raw, ok := h.(value.RawObject); ok { // args itself has the non-string key
 			if cell.Context == CtxCombined {
 				s.at(len(raw)+1, len(raw), 2, false)
-				raw = append(raw, canonjson.RawMember{Key: "p" + fillerKeys[len(raw)%maxProbe], Value: s.combinedValue(cell)})
+				raw = append(raw, value.RawMember{Key: "p" + fillerKeys[len(raw)%maxProbe], Value: s.combinedValue(cell)})
 			}
 			return raw
 		}
-		o = h.(canonjson.Object)
+		o = h.(value.Object)
 	default:
 		path := s.path(s.holder(p), p.level)
-		o = insertAt(o, s.intn(len(o)+1), canonjson.Member{Key: s.argKey(o), Value: path})
+		o = insertAt(o, s.intn(len(o)+1), value.Member{Key: s.argKey(o), Value: path})
 	}
 	if cell.Context == CtxCombined {
 		s.at(len(o)+1, len(o), 2, false)
-		o = insertAt(o, len(o), canonjson.Member{Key: s.argKey(o), Value: s.combinedValue(cell)})
+		o = insertAt(o, len(o), value.Member{Key: s.argKey(o), Value: s.combinedValue(cell)})
 	}
 	return o
 }
@@ -186,7 +186,7 @@ func (s *state) combinedValue(cell Cell) any {
 }
 
 // argKey returns a key for a new member of args.
-func (s *state) argKey(o canonjson.Object) string {
+func (s *state) argKey(o value.Object) string {
 	if k := "p" + fillerKeys[len(o)%maxProbe]; !hasKey(o, k) {
 		return k
 	}
@@ -229,7 +229,7 @@ func (s *state) plan(cell Cell) probe {
 			p.level = s.between(201, 510)
 		}
 	case CtxLimit:
-		p.level = s.between(511, canonjson.MaxDepth)
+		p.level = s.between(511, value.MaxDepth)
 	case CtxKey:
 		p.key = true
 	case CtxValue:
@@ -309,8 +309,8 @@ func (s *state) place(p *probe, c Context) {
 // depth.
 func (s *state) depthOf(p *probe, c Context) {
 	if p.occurrence == occContainer {
-		if p.level > 2 && p.level >= canonjson.MaxDepth {
-			p.level = canonjson.MaxDepth - 1 // the container itself at 512
+		if p.level > 2 && p.level >= value.MaxDepth {
+			p.level = value.MaxDepth - 1 // the container itself at 512
 		}
 		return
 	}
@@ -318,18 +318,18 @@ func (s *state) depthOf(p *probe, c Context) {
 	case ClassDeep:
 		p.depth = s.between(32, 499)
 	case ClassNearLimit:
-		p.depth = s.between(500, canonjson.MaxDepth)
+		p.depth = s.between(500, value.MaxDepth)
 		if c == CtxLimit {
-			p.depth = s.between(511, canonjson.MaxDepth)
+			p.depth = s.between(511, value.MaxDepth)
 		} else if c == CtxDeep {
 			p.depth = s.between(500, 510)
 		}
 	default:
-		p.depth = s.between(canonjson.MaxDepth+1, 600)
+		p.depth = s.between(value.MaxDepth+1, 600)
 		if c == CtxLimit {
-			p.depth = canonjson.MaxDepth + 1
+			p.depth = value.MaxDepth + 1
 		} else if c == CtxDeep {
-			p.depth = s.between(canonjson.MaxDepth+2, 600)
+			p.depth = s.between(value.MaxDepth+2, 600)
 		}
 	}
 	p.level = p.depth - 1
@@ -355,10 +355,10 @@ func (s *state) holder(p *probe) any {
 		a[p.pos] = s.occurrenceValue(p)
 		return a
 	}
-	o := make(canonjson.Object, p.n)
+	o := make(value.Object, p.n)
 	for i := range o {
 		s.at(p.n, i, p.level, false)
-		o[i] = canonjson.Member{Key: fillerKeys[i], Value: s.holderFill(p.n)}
+		o[i] = value.Member{Key: fillerKeys[i], Value: s.holderFill(p.n)}
 	}
 	s.at(p.n, p.pos, p.level, p.key)
 	switch p.occurrence {
@@ -392,7 +392,7 @@ func (s *state) holderFill(n int) any {
 
 // pair makes the keys at p.pos and p.partner equal (duplicate-key) or an
 // order trap (key-order).
-func (s *state) pair(p *probe, o canonjson.Object) {
+func (s *state) pair(p *probe, o value.Object) {
 	if p.class == ClassDuplicateKey {
 		o[p.pos].Key = o[p.partner].Key
 		s.pairHit(ClassDuplicateKey, p.n, p.pos, p.partner, p.level)
@@ -429,13 +429,13 @@ func (s *state) occurrenceValue(p *probe) any {
 		if s.oneIn(2) {
 			return []any{}
 		}
-		return canonjson.Object{}
+		return value.Object{}
 	case occDeepest:
 		s.container(p.level+1, 1)
 		if s.oneIn(2) {
 			return []any{int64(0)}
 		}
-		return canonjson.Object{{Key: fillerKeys[0], Value: int64(1)}}
+		return value.Object{{Key: fillerKeys[0], Value: int64(1)}}
 	}
 	return s.number(p.class)
 }
@@ -570,7 +570,7 @@ func (s *state) longOccurrence(p *probe, flavor int) string {
 func (s *state) path(h any, level int) any {
 	v := h
 	var elems slab[any]
-	var members slab[canonjson.Member]
+	var members slab[value.Member]
 	for l := level - 1; l >= 3; l-- {
 		extra := 0
 		if s.oneIn(4) {
@@ -587,10 +587,10 @@ func (s *state) path(h any, level int) any {
 			v = a
 			continue
 		}
-		o := canonjson.Object(members.take(1+extra, (l-3)*3/8+8))
+		o := value.Object(members.take(1+extra, (l-3)*3/8+8))
 		at := s.intn(len(o))
 		for i := range o {
-			o[i] = canonjson.Member{Key: fillerKeys[i], Value: int64(i)}
+			o[i] = value.Member{Key: fillerKeys[i], Value: int64(i)}
 		}
 		o[at].Value = v
 		v = o

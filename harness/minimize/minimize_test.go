@@ -15,6 +15,7 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 // walk calls fn on every value and every key (as a string) of v.
@@ -29,7 +30,7 @@ func walk(v any, fn func(v any) bool) bool {
 				return true
 			}
 		}
-	case canonjson.Object:
+	case value.Object:
 		for _, m := range c {
 			if fn(m.Key) || walk(m.Value, fn) {
 				return true
@@ -40,10 +41,10 @@ func walk(v any, fn func(v any) bool) bool {
 }
 
 // objects calls fn on every object of v except the root.
-func objects(v any, fn func(o canonjson.Object) bool) bool {
+func objects(v any, fn func(o value.Object) bool) bool {
 	root := true
 	return walk(v, func(x any) bool {
-		o, ok := x.(canonjson.Object)
+		o, ok := x.(value.Object)
 		if !ok {
 			return false
 		}
@@ -61,11 +62,11 @@ var (
 		return walk(v, func(x any) bool { f, ok := x.(float64); return ok && f >= 1e21 })
 	}
 	hasLoneSurrogate = func(v any) bool {
-		return walk(v, func(x any) bool { s, ok := x.(string); return ok && canonjson.HasLoneSurrogate(s) })
+		return walk(v, func(x any) bool { s, ok := x.(string); return ok && value.HasLoneSurrogate(s) })
 	}
 	// hasUnsortedKeys: an object below the root lists a key after a greater one.
 	hasUnsortedKeys = func(v any) bool {
-		return objects(v, func(o canonjson.Object) bool {
+		return objects(v, func(o value.Object) bool {
 			for i := 1; i < len(o); i++ {
 				if o[i].Key < o[i-1].Key {
 					return true
@@ -77,7 +78,7 @@ var (
 	// hasUTF16OrderTrap: an object below the root has two keys that UTF-16
 	// and code-point order sort differently (the key-order edge class).
 	hasUTF16OrderTrap = func(v any) bool {
-		return objects(v, func(o canonjson.Object) bool {
+		return objects(v, func(o value.Object) bool {
 			for i := range o {
 				for j := range o {
 					if o[i].Key < o[j].Key && utf16Less(o[j].Key, o[i].Key) {
@@ -124,7 +125,7 @@ func predicate(t *testing.T, p func(any) bool, env bool, maxBatch int) Fails {
 		out := make([]bool, len(cands))
 		for i, c := range cands {
 			if env && !isEnvelope(c) {
-				t.Fatalf("candidate lost the envelope: %s", canonjson.AppendText(nil, c))
+				t.Fatalf("candidate lost the envelope: %s", value.AppendText(nil, c))
 			}
 			out[i] = p(c)
 		}
@@ -141,7 +142,7 @@ func genCase(t testing.TB, cfg gen.Config, p func(any) bool) any {
 		if c&(gen.ClassBadEnvelope|gen.ClassTooDeep|gen.ClassNearLimit) != 0 {
 			continue
 		}
-		if n := len(canonjson.AppendText(nil, v)); n >= 4500 && n <= 6000 && p(v) {
+		if n := len(value.AppendText(nil, v)); n >= 4500 && n <= 6000 && p(v) {
 			return v
 		}
 	}
@@ -152,7 +153,7 @@ func genCase(t testing.TB, cfg gen.Config, p func(any) bool) any {
 func canonical(t *testing.T, v any) string {
 	b, err := canonjson.Canonical(v)
 	if err != nil {
-		return string(canonjson.AppendText(nil, v)) // out of domain: show it as it is
+		return string(value.AppendText(nil, v)) // out of domain: show it as it is
 	}
 	return string(b)
 }
@@ -209,7 +210,7 @@ func TestMinimize(t *testing.T) {
 			fails:     hasLoneSurrogate,
 			maxRounds: 40,
 			check: func(t *testing.T, got any) {
-				if s := string(canonjson.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
+				if s := string(value.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
 					t.Errorf("got %s", s)
 				}
 			},
@@ -220,7 +221,7 @@ func TestMinimize(t *testing.T) {
 				g := gen.New(gen.Config{Seed: 1, OutOfDomain: -1})
 				for i := uint64(0); ; i++ {
 					if v, c := g.Case(i); c.Has(gen.ClassLongString) {
-						if n := len(canonjson.AppendText(nil, v)); n > 500_000 && n < 800_000 {
+						if n := len(value.AppendText(nil, v)); n > 500_000 && n < 800_000 {
 							return v
 						}
 					}
@@ -229,21 +230,21 @@ func TestMinimize(t *testing.T) {
 			fails:     hasLongString,
 			maxRounds: 50,
 			check: func(t *testing.T, got any) {
-				if n := len(canonjson.AppendText(nil, got)); n != len(`{"tool_name":"","args":{"":""}}`)+1000 {
-					t.Errorf("got %d bytes: %.100s", n, canonjson.AppendText(nil, got))
+				if n := len(value.AppendText(nil, got)); n != len(`{"tool_name":"","args":{"":""}}`)+1000 {
+					t.Errorf("got %d bytes: %.100s", n, value.AppendText(nil, got))
 				}
 			},
 		},
 		{
 			name: "not an envelope",
 			input: func(t *testing.T) any {
-				return []any{int64(1), []any{int64(2), []any{int64(3), "x"}}, canonjson.Object{{Key: "a", Value: int64(3)}}}
+				return []any{int64(1), []any{int64(2), []any{int64(3), "x"}}, value.Object{{Key: "a", Value: int64(3)}}}
 			},
 			fails:     hasThree,
 			maxRounds: 10,
 			check: func(t *testing.T, got any) {
-				if !canonjson.Equal(got, int64(3)) {
-					t.Errorf("got %s", canonjson.AppendText(nil, got))
+				if !value.Equal(got, int64(3)) {
+					t.Errorf("got %s", value.AppendText(nil, got))
 				}
 			},
 		},
@@ -288,15 +289,15 @@ func TestMinimize(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%d -> %d bytes in %d rounds (%d candidates, %d steps, %d merged): %s",
-				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, st.Merged, canonjson.AppendText(nil, got))
+				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, st.Merged, value.AppendText(nil, got))
 			if !tt.fails(got) {
-				t.Fatalf("result does not fail: %s", canonjson.AppendText(nil, got))
+				t.Fatalf("result does not fail: %s", value.AppendText(nil, got))
 			}
 			if !st.Minimal || st.Rounds > tt.maxRounds {
 				t.Errorf("minimal %v after %d rounds, want minimal within %d", st.Minimal, st.Rounds, tt.maxRounds)
 			}
-			if st.EndSize != len(canonjson.AppendText(nil, got)) {
-				t.Errorf("EndSize %d, text has %d bytes", st.EndSize, len(canonjson.AppendText(nil, got)))
+			if st.EndSize != len(value.AppendText(nil, got)) {
+				t.Errorf("EndSize %d, text has %d bytes", st.EndSize, len(value.AppendText(nil, got)))
 			}
 			tt.check(t, got)
 		})
@@ -311,10 +312,10 @@ func deepEnvelope(depth int, f float64) any {
 		if i%2 == 0 {
 			v = []any{"pad", v, int64(i)}
 		} else {
-			v = canonjson.Object{{Key: "k", Value: v}, {Key: "z", Value: true}}
+			v = value.Object{{Key: "k", Value: v}, {Key: "z", Value: true}}
 		}
 	}
-	return canonjson.Object{{Key: "tool_name", Value: "deep_tool"}, {Key: "args", Value: canonjson.Object{{Key: "x", Value: v}}}}
+	return value.Object{{Key: "tool_name", Value: "deep_tool"}, {Key: "args", Value: value.Object{{Key: "x", Value: v}}}}
 }
 
 func wideArray(n int) []any {
@@ -336,7 +337,7 @@ func TestFlakyOriginal(t *testing.T) {
 	if !errors.Is(err, ErrNotReproducible) || calls != 1 || st.Rounds != 1 || st.Candidates != 1 {
 		t.Errorf("err %v after %d calls (%+v)", err, calls, st)
 	}
-	if !canonjson.Equal(got, in) {
+	if !value.Equal(got, in) {
 		t.Error("the original was not returned")
 	}
 }
@@ -399,7 +400,7 @@ func TestDeterministic(t *testing.T) {
 			t.Logf("MaxBatch 32: %d rounds, %d candidates", st.Rounds, st.Candidates)
 			continue
 		}
-		if !canonjson.Equal(got, first) || st != firstStats {
+		if !value.Equal(got, first) || st != firstStats {
 			t.Errorf("second run differs: %+v vs %+v", st, firstStats)
 		}
 	}
@@ -415,12 +416,12 @@ func TestPredictedMeasure(t *testing.T) {
 		v, _ := g.Case(i)
 		var tr tree
 		tr.build(v, isEnvelope(v))
-		if tr.size() != len(canonjson.AppendText(nil, v)) {
-			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(canonjson.AppendText(nil, v)), canonjson.AppendText(nil, v))
+		if tr.size() != len(value.AppendText(nil, v)) {
+			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(value.AppendText(nil, v)), value.AppendText(nil, v))
 		}
-		text := canonjson.AppendText(nil, v)
+		text := value.AppendText(nil, v)
 		for _, n := range tr.nodes {
-			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, canonjson.AppendText(nil, n.v)) {
+			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, value.AppendText(nil, n.v)) {
 				t.Fatalf("case %d: node text at %d is %s", i, n.start, got)
 			}
 		}
@@ -435,7 +436,7 @@ func TestPredictedMeasure(t *testing.T) {
 			check.build(built, false)
 			if check.size() != c.size || check.weight() != c.weight {
 				t.Fatalf("case %d candidate %d (kind %d): predicted %d/%d, built %d/%d\n%s\n%s", i, j, c.kind,
-					c.size, c.weight, check.size(), check.weight(), canonjson.AppendText(nil, v), canonjson.AppendText(nil, built))
+					c.size, c.weight, check.size(), check.weight(), value.AppendText(nil, v), value.AppendText(nil, built))
 			}
 			if c.size > tr.size() || (c.size == tr.size() && c.weight >= tr.weight()) {
 				t.Fatalf("candidate %d is not smaller", j)
@@ -458,7 +459,7 @@ func TestDedupe(t *testing.T) {
 			for range 200 {
 				v = []any{v}
 			}
-			return canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: v}}}}
+			return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: value.Object{{Key: "", Value: v}}}}
 		}()},
 		{"generated", genCase(t, gen.Config{Seed: 9}, func(any) bool { return true })},
 	}
@@ -471,7 +472,7 @@ func TestDedupe(t *testing.T) {
 				m := map[string]int{}
 				for _, c := range cs {
 					if c.list == l {
-						m[string(canonjson.AppendText(nil, tr.apply(&c)))]++
+						m[string(value.AppendText(nil, tr.apply(&c)))]++
 					}
 				}
 				return m
@@ -496,14 +497,14 @@ func TestDedupe(t *testing.T) {
 // and a low lone surrogate into what a UTF-16 reader takes for a pair.
 func TestSurrogatesStayLone(t *testing.T) {
 	hi, lo := "\xed\xa0\x80", "\xed\xb0\x80"
-	in := canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: hi + "x" + lo}}}}
+	in := value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: value.Object{{Key: "", Value: hi + "x" + lo}}}}
 	var tr tree
 	tr.build(in, true)
 	tr.candidates()
 	for _, c := range tr.sorted {
 		got := tr.apply(&c)
 		if walk(got, func(x any) bool { s, ok := x.(string); return ok && strings.Contains(s, hi+lo) }) {
-			t.Fatalf("candidate joins the surrogates: %s", canonjson.AppendText(nil, got))
+			t.Fatalf("candidate joins the surrogates: %s", value.AppendText(nil, got))
 		}
 	}
 }
@@ -528,7 +529,7 @@ func TestNumberSteps(t *testing.T) {
 		switch x := tt.in.(type) {
 		case int64:
 			out = int64Steps(x, out)
-			if slow := intSteps(big.NewInt(x), nil); !slices.EqualFunc(out, slow, canonjson.Equal) {
+			if slow := intSteps(big.NewInt(x), nil); !slices.EqualFunc(out, slow, value.Equal) {
 				t.Errorf("int64Steps(%d) = %v, intSteps %v", x, out, slow)
 			}
 			out = append(out, float64(x))
@@ -541,7 +542,7 @@ func TestNumberSteps(t *testing.T) {
 		}
 		var texts []string
 		for _, v := range out {
-			texts = append(texts, string(canonjson.AppendText(nil, v)))
+			texts = append(texts, string(value.AppendText(nil, v)))
 		}
 		for _, w := range tt.want {
 			if !slices.Contains(texts, w) {
@@ -557,45 +558,44 @@ func TestNumberSteps(t *testing.T) {
 func TestErrorCodes(t *testing.T) {
 	tests := []struct {
 		class     gen.Classes
-		code      canonjson.Code
+		code      value.Code
 		maxRounds int
 		want      func(v any) bool
 	}{
-		{gen.ClassDuplicateKey, canonjson.CodeDuplicateKey, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":0,"":0}}`)
+		{gen.ClassDuplicateKey, value.CodeDuplicateKey, 30, func(v any) bool {
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":0,"":0}}`)
 		}},
-		{gen.ClassLoneSurrogate, canonjson.CodeLoneSurrogate, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
+		{gen.ClassLoneSurrogate, value.CodeLoneSurrogate, 30, func(v any) bool {
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
 		}},
 		// A map with a non-string key is minimized inside too: one member
 		// is left, the key as it was (only string keys are edited).
-		{gen.ClassNonStringKey, canonjson.CodeNonStringKey, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":{-1000:0}}}`)
+		{gen.ClassNonStringKey, value.CodeNonStringKey, 30, func(v any) bool {
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":{-1000:0}}}`)
 		}},
-		{gen.ClassUnsupported, canonjson.CodeUnsupported, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":<unsupported []uint8>}}`)
+		{gen.ClassUnsupported, value.CodeUnsupported, 30, func(v any) bool {
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":<unsupported []uint8>}}`)
 		}},
 		// 42 rounds on the generator's first case of this class over 1000
 		// bytes since issue 14's generator.
-		{gen.ClassTooDeep, canonjson.CodeTooDeep, 45, func(v any) bool {
+		{gen.ClassTooDeep, value.CodeTooDeep, 45, func(v any) bool {
 			// 511 nested arrays inside args, nothing else.
-			return len(canonjson.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
+			return len(value.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
 		}},
-		{gen.ClassBadEnvelope, canonjson.CodeBadEnvelope, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= 2 // 0, "", {}, []
+		{gen.ClassBadEnvelope, value.CodeBadEnvelope, 30, func(v any) bool {
+			return len(value.AppendText(nil, v)) <= 2 // 0, "", {}, []
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.code), func(t *testing.T) {
 			rejects := func(v any) bool {
-				_, err := canonjson.Canonical(v)
-				var ce *canonjson.Error
-				return errors.As(err, &ce) && ce.Code == tt.code
+				problem := value.CheckSigned(v)
+				return problem != nil && problem.Code == tt.code
 			}
 			g := gen.New(gen.Config{Seed: 21, OutOfDomain: 1})
 			var in any
 			for i := uint64(0); in == nil; i++ {
-				if v, c := g.Case(i); c&gen.OutOfDomainClasses == tt.class && len(canonjson.AppendText(nil, v)) > 1000 {
+				if v, c := g.Case(i); c&gen.OutOfDomainClasses == tt.class && len(value.AppendText(nil, v)) > 1000 {
 					in = v
 				}
 			}
@@ -603,9 +603,9 @@ func TestErrorCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%d -> %d bytes in %d rounds (%d merged): %.120s", st.StartSize, st.EndSize, st.Rounds, st.Merged, canonjson.AppendText(nil, got))
+			t.Logf("%d -> %d bytes in %d rounds (%d merged): %.120s", st.StartSize, st.EndSize, st.Rounds, st.Merged, value.AppendText(nil, got))
 			if !rejects(got) || !tt.want(got) || st.Rounds > tt.maxRounds {
-				t.Errorf("got %.200s after %d rounds", canonjson.AppendText(nil, got), st.Rounds)
+				t.Errorf("got %.200s after %d rounds", value.AppendText(nil, got), st.Rounds)
 			}
 		})
 	}
@@ -628,7 +628,7 @@ func TestEverythingFails(t *testing.T) {
 // TestMerge checks that compatible steps combine and conflicting ones do
 // not: the first of two steps on overlapping parts wins.
 func TestMerge(t *testing.T) {
-	in, err := canonjson.Parse([]byte(`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`))
+	in, err := value.Parse([]byte(`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -675,7 +675,7 @@ func TestMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var cs []*cand
 			for _, s := range tt.steps {
-				i := slices.IndexFunc(all, func(c cand) bool { return string(canonjson.AppendText(nil, tr.apply(&c))) == s })
+				i := slices.IndexFunc(all, func(c cand) bool { return string(value.AppendText(nil, tr.apply(&c))) == s })
 				if i < 0 {
 					t.Fatalf("no candidate gives %s", s)
 				}
@@ -683,7 +683,7 @@ func TestMerge(t *testing.T) {
 			}
 			got := ""
 			if v := tr.merge(cs); v != nil {
-				got = string(canonjson.AppendText(nil, v))
+				got = string(value.AppendText(nil, v))
 			}
 			if got != tt.want {
 				t.Errorf("merged %s\nwant   %s", got, tt.want)
@@ -715,7 +715,7 @@ func BenchmarkRound(b *testing.B) {
 func TestEqualStringsShrinkTogether(t *testing.T) {
 	key := "get_weather_location"
 	dupKey := func(v any) bool { // some object below the root repeats a key
-		return objects(v, func(o canonjson.Object) bool {
+		return objects(v, func(o value.Object) bool {
 			for i := range o {
 				for j := range i {
 					if o[i].Key == o[j].Key {
@@ -727,7 +727,7 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 		})
 	}
 	keyIsValue := func(v any) bool { // some member's value is its own key
-		return objects(v, func(o canonjson.Object) bool {
+		return objects(v, func(o value.Object) bool {
 			for _, m := range o {
 				if s, ok := m.Value.(string); ok && s == m.Key {
 					return true
@@ -767,7 +767,7 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := canonjson.Parse([]byte(tt.in))
+			in, err := value.Parse([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -778,7 +778,7 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s := string(canonjson.AppendText(nil, got)); s != tt.want || !st.Minimal {
+			if s := string(value.AppendText(nil, got)); s != tt.want || !st.Minimal {
 				t.Errorf("got %s (minimal %v, %d rounds), want %s", s, st.Minimal, st.Rounds, tt.want)
 			}
 		})
@@ -819,13 +819,13 @@ func TestFillKeepsPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: canonjson.Object{{Key: "", Value: astral}}}}
+			in := value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: value.Object{{Key: "", Value: astral}}}}
 			holds := func(v any) bool {
-				o, ok := v.(canonjson.Object)
+				o, ok := v.(value.Object)
 				if !ok || len(o) != 2 {
 					return false
 				}
-				args, ok := o[1].Value.(canonjson.Object)
+				args, ok := o[1].Value.(value.Object)
 				if !ok || len(args) != 1 {
 					return false
 				}
@@ -836,8 +836,8 @@ func TestFillKeepsPositions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(canonjson.AppendText(nil, got)); n != tt.want || !holds(got) {
-				txt := canonjson.AppendText(nil, got)
+			if n := len(value.AppendText(nil, got)); n != tt.want || !holds(got) {
+				txt := value.AppendText(nil, got)
 				t.Errorf("%d -> %d bytes in %d rounds, want %d: ...%s", st.StartSize, n, st.Rounds, tt.want, txt[max(0, len(txt)-60):])
 			}
 		})
@@ -851,23 +851,23 @@ func TestFillKeepsPositions(t *testing.T) {
 // the end of a long string, shrink a character within its kind, and rename
 // keys that must stay distinct.
 func TestSmallestWitness(t *testing.T) {
-	env := func(args canonjson.Object) any {
-		return canonjson.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
+	env := func(args value.Object) any {
+		return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
 	}
 	deep := any(int64(0))
 	for range 600 {
 		deep = []any{deep}
 	}
-	wide := canonjson.Object{{Key: "", Value: int64(0)}}
+	wide := value.Object{{Key: "", Value: int64(0)}}
 	for i := range 20 {
-		wide = append(wide, canonjson.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
+		wide = append(wide, value.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
 	}
-	wide = append(wide, canonjson.Member{Key: "", Value: int64(0)})
-	sorted := canonjson.Object{}
+	wide = append(wide, value.Member{Key: "", Value: int64(0)})
+	sorted := value.Object{}
 	for i := range 15 {
-		sorted = append(sorted, canonjson.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
+		sorted = append(sorted, value.Member{Key: fmt.Sprintf("k%02d", i), Value: int64(0)})
 	}
-	sorted = append(sorted, canonjson.Member{Key: "tn\ue239", Value: int64(0)}, canonjson.Member{Key: "tn\U00010000", Value: int64(0)})
+	sorted = append(sorted, value.Member{Key: "tn\ue239", Value: int64(0)}, value.Member{Key: "tn\U00010000", Value: int64(0)})
 	tests := []struct {
 		name  string
 		in    any
@@ -876,15 +876,15 @@ func TestSmallestWitness(t *testing.T) {
 	}{
 		// keys-before-values: the duplicate is reported though an earlier
 		// member's value is bad; the generator's bad value was too deep.
-		{"a bad value before a duplicate", env(canonjson.Object{{Key: "x", Value: deep}, {Key: "y", Value: int64(7)}, {Key: "x", Value: "z"}}),
-			func(v any) bool { return codeOf(v) != canonjson.CodeDuplicateKey && dupAfterBad(v) },
+		{"a bad value before a duplicate", env(value.Object{{Key: "x", Value: deep}, {Key: "y", Value: int64(7)}, {Key: "x", Value: "z"}}),
+			func(v any) bool { return codeOf(v) != value.CodeDuplicateKey && dupAfterBad(v) },
 			`{"tool_name":"","args":{"":{0:0},"":0}}`},
-		{"more than 4,300 digits", env(canonjson.Object{{Key: "", Value: bigOf(strings.Repeat("987654321", 700))}}),
+		{"more than 4,300 digits", env(value.Object{{Key: "", Value: bigOf(strings.Repeat("987654321", 700))}}),
 			func(v any) bool {
 				return walk(v, func(x any) bool { b, ok := x.(*big.Int); return ok && len(b.String()) > 4300 })
 			},
 			`{"tool_name":"","args":{"":1` + strings.Repeat("0", 4300) + `}}`},
-		{"an escaped character at code point 4095", env(canonjson.Object{{Key: "", Value: strings.Repeat("bc", 2047) + "d\u2028tail"}}),
+		{"an escaped character at code point 4095", env(value.Object{{Key: "", Value: strings.Repeat("bc", 2047) + "d\u2028tail"}}),
 			func(v any) bool {
 				return walk(v, func(x any) bool {
 					s, ok := x.(string)
@@ -893,7 +893,7 @@ func TestSmallestWitness(t *testing.T) {
 				})
 			},
 			`{"tool_name":"","args":{"":"` + strings.Repeat("a", 4095) + `\n"}}`},
-		{"non-ASCII past code point 65,536", env(canonjson.Object{{Key: "", Value: strings.Repeat("a", 65530) + strings.Repeat("\U0001F600", 40)}}),
+		{"non-ASCII past code point 65,536", env(value.Object{{Key: "", Value: strings.Repeat("a", 65530) + strings.Repeat("\U0001F600", 40)}}),
 			func(v any) bool {
 				return walk(v, func(x any) bool {
 					s, ok := x.(string)
@@ -904,7 +904,7 @@ func TestSmallestWitness(t *testing.T) {
 			`{"tool_name":"","args":{"":"` + strings.Repeat("a", 65536) + `\u0080"}}`},
 		// dup-window-16: a repeat 17 members away, distinct keys between.
 		{"a duplicate past a window of 16", env(wide),
-			func(v any) bool { return codeOf(v) == canonjson.CodeDuplicateKey && dupDistance(v) > 16 },
+			func(v any) bool { return codeOf(v) == value.CodeDuplicateKey && dupDistance(v) > 16 },
 			`{"tool_name":"","args":{"":0,"a":0,"0":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"n":0,"o":0,"":0}}`},
 		// wide-object-utf16: more than 16 members, two of them in another
 		// order by UTF-16 code units; the keys' shared prefix goes too.
@@ -923,19 +923,17 @@ func TestSmallestWitness(t *testing.T) {
 			}
 			// As small as want; which fresh keys come out of ties is not
 			// the point.
-			if s := string(canonjson.AppendText(nil, got)); len(s) != len(tt.want) || !tt.fails(got) || !st.Minimal {
+			if s := string(value.AppendText(nil, got)); len(s) != len(tt.want) || !tt.fails(got) || !st.Minimal {
 				t.Errorf("got %.200s (%d bytes, minimal %v, %d rounds), want one of %d bytes: %.200s", s, len(s), st.Minimal, st.Rounds, len(tt.want), tt.want)
 			}
 		})
 	}
 }
 
-// codeOf is the Go implementation's error code for v, "" if it has none.
-func codeOf(v any) canonjson.Code {
-	_, err := canonjson.Canonical(v)
-	var ce *canonjson.Error
-	if errors.As(err, &ce) {
-		return ce.Code
+// codeOf is the spec's error code for v, "" if it has none.
+func codeOf(v any) value.Code {
+	if problem := value.CheckSigned(v); problem != nil {
+		return problem.Code
 	}
 	return ""
 }
@@ -951,7 +949,7 @@ func dupAfterBad(v any) bool {
 			return true
 		}
 		seen[m.Key] = true
-		if _, err := canonjson.CanonicalValue(m.Value); err != nil {
+		if value.Check(m.Value) != nil {
 			bad = true
 		}
 	}
@@ -971,10 +969,10 @@ func dupDistance(v any) int {
 	return 0
 }
 
-func argsOf(v any) canonjson.Object {
-	o, _ := v.(canonjson.Object)
+func argsOf(v any) value.Object {
+	o, _ := v.(value.Object)
 	for _, m := range o {
-		if a, ok := m.Value.(canonjson.Object); ok && m.Key == "args" {
+		if a, ok := m.Value.(value.Object); ok && m.Key == "args" {
 			return a
 		}
 	}
@@ -988,7 +986,7 @@ func bigOf(digits string) *big.Int {
 
 // utf16Differs reports whether sorting o's keys by UTF-16 code units gives
 // another order than by code points.
-func utf16Differs(o canonjson.Object) bool {
+func utf16Differs(o value.Object) bool {
 	keys := make([]string, len(o))
 	for i, m := range o {
 		keys[i] = m.Key

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Limits of the step set (see the package documentation for the steps).
@@ -88,7 +88,7 @@ type simple struct {
 var simples = []simple{
 	{int64(0), 1, 0},
 	{"", 2, 0},
-	{canonjson.Object{}, 2, 0},
+	{value.Object{}, 2, 0},
 	{[]any{}, 2, 0},
 	{nil, 4, 0},
 }
@@ -102,7 +102,7 @@ var simples = []simple{
 // atom in its place is 5 or 8 bytes. Both are offered, since a bug may be
 // about one kind of bad value only.
 var atoms = []simple{
-	measured(canonjson.RawObject{{Key: int64(0), Value: int64(0)}}),
+	measured(value.RawObject{{Key: int64(0), Value: int64(0)}}),
 	measured("\xed\xb0\x80"),
 }
 
@@ -148,14 +148,14 @@ func (t *tree) candidates() int {
 		}
 		t.hoists(id)
 		switch v := n.v.(type) {
-		case []any, canonjson.Object, canonjson.RawObject:
+		case []any, value.Object, value.RawObject:
 			if !t.env || id != 0 {
 				t.ranges(id)
 			}
-			if o, ok := v.(canonjson.Object); ok && (!t.env || id != 0) {
+			if o, ok := v.(value.Object); ok && (!t.env || id != 0) {
 				t.freshKeys(id, o)
 			}
-			if o, ok := v.(canonjson.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
+			if o, ok := v.(value.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
 				keys, keyWeights := 0, 0
 				for _, c := range t.nodes[n.first : n.first+n.n] {
 					keys, keyWeights = keys+c.keySize+1, keyWeights+c.keyWeight
@@ -455,7 +455,7 @@ const freshChars = "a0bcdefghijklmnopqrstuvwxyz123456789"
 // alone, which would make them collide. Like the atoms, these wait until
 // nothing else shrinks the value: taken earlier, their few bytes each win
 // rounds that a bigger cut in the next batch would have won.
-func (t *tree) freshKeys(id int32, o canonjson.Object) {
+func (t *tree) freshKeys(id int32, o value.Object) {
 	var used [128]bool
 	markKeys(&used, o)
 	next := 0
@@ -490,7 +490,7 @@ func (t *tree) freshGroupKey(g group) {
 		if !c.key {
 			return
 		}
-		markKeys(&used, t.nodes[t.nodes[c.id].parent].v.(canonjson.Object))
+		markKeys(&used, t.nodes[t.nodes[c.id].parent].v.(value.Object))
 	}
 	for _, r := range freshChars {
 		if !used[r] {
@@ -504,7 +504,7 @@ func (t *tree) freshGroupKey(g group) {
 }
 
 // markKeys marks the one-character ASCII keys of o as used.
-func markKeys(used *[128]bool, o canonjson.Object) {
+func markKeys(used *[128]bool, o value.Object) {
 	for _, m := range o {
 		if len(m.Key) == 1 && m.Key[0] < 128 {
 			used[m.Key[0]] = true
@@ -572,7 +572,7 @@ func (t *tree) fillSteps(id int32, x *strIndex, key bool, grp int32, copies, siz
 
 func isContainer(v any) bool {
 	switch v.(type) {
-	case []any, canonjson.Object, canonjson.RawObject:
+	case []any, value.Object, value.RawObject:
 		return true
 	}
 	return false
@@ -600,16 +600,16 @@ func (t *tree) apply(c *cand) any {
 		switch v := n.v.(type) {
 		case []any:
 			return t.replaceAt(c.node, cut(v, int(c.a), int(c.b), keep))
-		case canonjson.Object:
-			return t.replaceAt(c.node, canonjson.Object(cut(v, int(c.a), int(c.b), keep)))
-		case canonjson.RawObject:
-			return t.replaceAt(c.node, canonjson.RawObject(cut(v, int(c.a), int(c.b), keep)))
+		case value.Object:
+			return t.replaceAt(c.node, value.Object(cut(v, int(c.a), int(c.b), keep)))
+		case value.RawObject:
+			return t.replaceAt(c.node, value.RawObject(cut(v, int(c.a), int(c.b), keep)))
 		}
 	}
 	if !c.key {
 		return t.replaceAt(c.node, t.newValue(c))
 	}
-	o := append(canonjson.Object(nil), t.nodes[n.parent].v.(canonjson.Object)...)
+	o := append(value.Object(nil), t.nodes[n.parent].v.(value.Object)...)
 	o[n.index].Key = editString(o[n.index].Key, c)
 	return t.replaceAt(n.parent, o)
 }
@@ -621,7 +621,7 @@ func (t *tree) newValue(c *cand) any {
 	case kReplace:
 		return c.val
 	case kToArray:
-		o := t.nodes[c.node].v.(canonjson.Object)
+		o := t.nodes[c.node].v.(value.Object)
 		a := make([]any, len(o))
 		for i := range o {
 			a[i] = o[i].Value
@@ -649,7 +649,7 @@ func cut[T any](s []T, lo, hi int, keep bool) []T {
 // grouped by a hash of their result's text, then compared exactly. The
 // work is bounded per round.
 func (t *tree) dedupe(cs []cand) []cand {
-	t.text = canonjson.AppendText(t.text[:0], t.nodes[0].v)
+	t.text = value.AppendText(t.text[:0], t.nodes[0].v)
 	if len(t.text) != t.size() {
 		return cs // the size model and the text disagree: do not guess
 	}
@@ -730,7 +730,7 @@ func (t *tree) result(c *cand, slot int) [3][]byte {
 		s := &t.nodes[c.src]
 		r = t.text[s.start : s.start+s.size]
 	} else {
-		t.rtext[slot] = canonjson.AppendText(t.rtext[slot][:0], c.val)
+		t.rtext[slot] = value.AppendText(t.rtext[slot][:0], c.val)
 		r = t.rtext[slot]
 	}
 	return [3][]byte{t.text[:n.start], r, t.text[n.start+n.size:]}
@@ -846,7 +846,7 @@ const maxPrefixKeys = 16
 func (t *tree) prefixSteps() {
 	for id := range int32(len(t.nodes)) {
 		n := &t.nodes[id]
-		o, ok := n.v.(canonjson.Object)
+		o, ok := n.v.(value.Object)
 		if !ok || len(o) < 2 || (t.env && id == 0) {
 			continue
 		}

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 	"difffuzz/internal/procstat"
+	"difffuzz/value"
 )
 
 // group is one distinct divergence as the collector keeps it. Its example
@@ -144,7 +144,7 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 // example makes f the group's example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string) {
 	g.input, g.index, g.First = f.input, f.index, path
-	g.Example, g.Diff = string(canonjson.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
+	g.Example, g.Diff = string(value.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
 }
 
 // status prints the one-line progress report.

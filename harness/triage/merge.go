@@ -9,11 +9,11 @@ import (
 	"regexp"
 	"sort"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/report"
 	"difffuzz/internal/atomicfile"
+	"difffuzz/value"
 )
 
 // MergeConfig is "difffuzz corpus merge": shard outputs into one corpus and
@@ -198,7 +198,7 @@ func regroup(rep *report.Report, dir string) error {
 				g = &report.Group{Signature: sig, Kind: string(s.Kind)}
 				groups[sig] = g
 			}
-			text := string(canonjson.AppendText(nil, e.Input))
+			text := string(value.AppendText(nil, e.Input))
 			switch {
 			case e.MinimizedFrom != "":
 				if g.Minimized == "" || len(text) < len(g.Minimized) {

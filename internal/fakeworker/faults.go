@@ -18,13 +18,14 @@ import (
 	"difffuzz/adapters/go/worker"
 	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+	"difffuzz/value"
 )
 
 // implementation is the Go implementation with the mode's spec bug or its
 // misbehaviour on a marked case.
 func implementation(mode, mark string) kit.Func {
 	return func(dst []byte, v any) ([]byte, error) {
-		if mark != "" && bytes.Contains(canonjson.AppendText(nil, v), []byte(mark)) {
+		if mark != "" && bytes.Contains(value.AppendText(nil, v), []byte(mark)) {
 			misbehave(mode)
 		}
 		switch mode {

@@ -12,15 +12,16 @@ import (
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+	"difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 	"lukechampine.com/blake3"
 )
 
-func obj(kv ...any) canonjson.Object {
-	var o canonjson.Object
+func obj(kv ...any) value.Object {
+	var o value.Object
 	for i := 0; i < len(kv); i += 2 {
-		o = append(o, canonjson.Member{Key: kv[i].(string), Value: kv[i+1]})
+		o = append(o, value.Member{Key: kv[i].(string), Value: kv[i+1]})
 	}
 	return o
 }
@@ -88,7 +89,7 @@ func TestNative(t *testing.T) {
 		{"int as json.Number", kit.JSONNumber, int64(-7), json.Number("-7"), ""},
 		{"lone surrogate value", kit.Float64, []any{"a\xed\xa0\x80"}, nil, wire.ReasonLoneSurrogate},
 		{"lone surrogate key", kit.Float64, obj("\xed\xbf\xbf", 1.0), nil, wire.ReasonLoneSurrogate},
-		{"non-string key", kit.Float64, canonjson.RawObject{{Key: int64(1), Value: 1.0}}, nil, wire.ReasonNonStringKey},
+		{"non-string key", kit.Float64, value.RawObject{{Key: int64(1), Value: 1.0}}, nil, wire.ReasonNonStringKey},
 		{"bin", kit.Float64, wire.Unsupported{Reason: "bin"}, nil, wire.ReasonUnsupported},
 	}
 	for _, tt := range tests {

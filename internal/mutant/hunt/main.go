@@ -34,11 +34,11 @@ import (
 	"syscall"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 	"difffuzz/internal/mutant/zoo"
+	"difffuzz/value"
 )
 
 // Hunt is one hunt over the zoo.
@@ -237,7 +237,7 @@ func (h *Hunt) minimize(ctx context.Context, dir, name, file string) (minimized,
 			if err != nil {
 				return "", err.Error()
 			}
-			return string(canonjson.AppendText(nil, e.Input)), ""
+			return string(value.AppendText(nil, e.Input)), ""
 		}
 	}
 	return "", "not minimized: " + lastLine(string(text))
