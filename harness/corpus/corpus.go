@@ -43,7 +43,7 @@ type Outcome struct {
 
 // Entry is one case on disk.
 type Entry struct {
-	Input         any    // the case, in the canonjson value model
+	Input         any    // the case, in the value model (package value)
 	Kind          string // "divergence", "crash", "hang", or "" for a seed case that must agree
 	Signature     string // the divergence signature it was grouped by
 	Seed          uint64 // the run's seed and the case's index, when generated

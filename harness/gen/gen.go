@@ -1,5 +1,5 @@
 // Package gen generates the fuzzer's cases: tool-call values
-// {"tool_name": string, "args": object} in canonjson's value model, weighted
+// {"tool_name": string, "args": object} in the value model of package value, weighted
 // toward the edges of the canonical JSON spec (docs/canonical-json.md) where
 // implementations tend to disagree, while most cases stay small and
 // realistic so that throughput stays high.

@@ -347,7 +347,7 @@ func TestClassNames(t *testing.T) {
 }
 
 // TestIntegersFollowTheValueModel checks int64 is used whenever it fits and
-// *big.Int only outside it, as canonjson's model requires.
+// *big.Int only outside it, as the value model requires.
 func TestIntegersFollowTheValueModel(t *testing.T) {
 	g := New(Config{Seed: 13})
 	var walk func(v any)

@@ -30,7 +30,7 @@ const (
 const MaxDepth = 1000
 
 // Unsupported stands in a decoded case for a wire value outside the model (bin
-// data, an unknown ext type, a malformed ext payload). canonjson rejects it as
+// data, an unknown ext type, a malformed ext payload). value.Check (and the Go implementation) reject it as
 // unsupported_value at its place in the walk, so the error order of the spec
 // holds.
 type Unsupported struct{ Reason string }
@@ -384,7 +384,7 @@ func (vd *valueDecoder) array(depth int) (any, error) {
 }
 
 // object decodes a map into a value.Object, or into a value.RawObject
-// when a key is not a string, so that canonjson reports non_string_key at its
+// when a key is not a string, so that value.Check reports non_string_key at its
 // place in the spec's walk.
 func (vd *valueDecoder) object(depth int) (any, error) {
 	n, err := vd.length(vd.d.DecodeMapLen())
