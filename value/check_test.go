@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,5 +111,23 @@ func TestCheckAgreesWithTheGoImplementation(t *testing.T) {
 		if got != want {
 			t.Fatalf("case %d: Check %q, the Go implementation %q\n%.300s", i, got, want, value.AppendText(nil, v))
 		}
+	}
+}
+
+// TestCodesMatchTheSpec holds Codes to the table of spec section 3.
+func TestCodesMatchTheSpec(t *testing.T) {
+	doc, err := os.ReadFile("../docs/canonical-json.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	table := text[strings.Index(text, "| code "):]
+	table = table[:strings.Index(table, "\n\n")]
+	var codes []value.Code
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` +\\|").FindAllStringSubmatch(table, -1) {
+		codes = append(codes, value.Code(m[1]))
+	}
+	if !slices.Equal(codes, value.Codes) {
+		t.Errorf("the spec's table has %q, Codes %q", codes, value.Codes)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

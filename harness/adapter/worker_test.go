@@ -9,8 +9,8 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/inprocess"
-	"difffuzz/harness/wire"
 	"difffuzz/internal/testworker"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

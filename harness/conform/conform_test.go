@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"difffuzz/harness/inprocess"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 
 	"github.com/vmihailenco/msgpack/v5"

@@ -8,7 +8,7 @@ import (
 
 	"difffuzz/harness/compare"
 	"difffuzz/harness/inprocess"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
 )

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

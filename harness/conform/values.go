@@ -10,7 +10,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

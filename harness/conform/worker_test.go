@@ -13,7 +13,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/inprocess"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // workerEnv makes the test binary a worker: see testWorker.

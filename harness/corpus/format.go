@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

@@ -17,9 +17,9 @@ import (
 
 	"difffuzz/adapters/go/worker"
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
 	"difffuzz/internal/procstat"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
 )
 
 // Go is the in-process adapter for the Go implementation. It is safe for

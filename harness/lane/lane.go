@@ -10,7 +10,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // Lane is one instance of every adapter of a run, and the restart policy

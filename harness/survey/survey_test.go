@@ -11,7 +11,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/inprocess"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
 )

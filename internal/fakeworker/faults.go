@@ -16,8 +16,8 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/adapters/go/worker"
-	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

@@ -5,8 +5,8 @@ import (
 	"os/exec"
 	"testing"
 
-	"difffuzz/harness/wire"
 	"difffuzz/internal/testworker"
+	"difffuzz/kits/go/wire"
 	"difffuzz/value"
 )
 

@@ -13,7 +13,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"difffuzz/harness/gen"
 	"difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
@@ -264,36 +263,6 @@ func TestEncodeRefusesBrokenStrings(t *testing.T) {
 		if _, err := EncodeCases([]any{s}, nil); err == nil || !strings.Contains(err.Error(), "not UTF-8 or WTF-8") {
 			t.Errorf("%q: error %v, want one saying it is not UTF-8 or WTF-8", s, err)
 		}
-	}
-}
-
-// Cases the generator vouches for (gen.Classes.ValidUTF8) skip the UTF-8
-// check and must come out byte for byte as checked ones do.
-func TestEncodeCasesKnownUTF8(t *testing.T) {
-	g := gen.New(gen.Config{Seed: 2, OutOfDomain: 0.3})
-	cases, valid := make([]any, 2000), make([]bool, 2000)
-	vouched := 0
-	for i := range cases {
-		var c gen.Classes
-		cases[i], c = g.Case(uint64(i))
-		if valid[i] = c.ValidUTF8(); valid[i] {
-			vouched++
-		}
-	}
-	if vouched == 0 || vouched == len(cases) {
-		t.Fatalf("%d of %d cases vouched for: the test needs both kinds", vouched, len(cases))
-	}
-	checked, err := EncodeCases(cases, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked = bytes.Clone(checked)
-	known, err := EncodeCases(cases, valid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(known, checked) {
-		t.Errorf("encoding with ValidUTF8 differs from the checked one (%d against %d bytes)", len(known), len(checked))
 	}
 }
 
