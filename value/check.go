@@ -57,15 +57,28 @@ func CheckSigned(v any) *Error {
 	return nil
 }
 
-// checker is the walk's path to the current value, for messages.
+// checker is the walk's path to the current value, for messages, which are
+// only written on failure: the minimizer checks every node of a tree.
 type checker struct {
-	path []string // "[3]" or `["key"]`, one a level
+	path []step
+}
+
+// step is one level of the path: an element's index, or a member's key.
+type step struct {
+	key   string
+	index int // -1 for a key
 }
 
 func (c *checker) fail(code Code, msg string) *Error {
 	b := append([]byte(msg), " at $"...)
-	for _, step := range c.path {
-		b = append(b, step...)
+	for _, s := range c.path {
+		b = append(b, '[')
+		if s.index >= 0 {
+			b = strconv.AppendInt(b, int64(s.index), 10)
+		} else {
+			b = appendTextString(b, s.key)
+		}
+		b = append(b, ']')
 	}
 	return &Error{Code: code, Msg: string(b)}
 }
@@ -78,7 +91,7 @@ func (c *checker) walk(v any, level int) *Error {
 		}
 		return nil
 	case string:
-		return c.str(x, "string value")
+		return c.str(x, false)
 	}
 	switch kindOf(v) {
 	case kindNull, kindBool, kindInt, kindFloat:
@@ -92,34 +105,37 @@ func (c *checker) walk(v any, level int) *Error {
 	switch x := v.(type) {
 	case []any:
 		for i, el := range x {
-			if err := c.child("["+strconv.Itoa(i)+"]", el, level); err != nil {
+			if err := c.child(step{index: i}, el, level); err != nil {
 				return err
 			}
 		}
 	case []string:
 		for i, el := range x {
-			if err := c.child("["+strconv.Itoa(i)+"]", el, level); err != nil {
+			if err := c.child(step{index: i}, el, level); err != nil {
 				return err
 			}
 		}
 	case Object:
-		return c.object(len(x), func(i int) (any, any) { return x[i].Key, x[i].Value }, level)
+		return c.object(len(x), func(i int) (string, bool) { return x[i].Key, true },
+			func(i int) any { return x[i].Key }, func(i int) any { return x[i].Value }, level)
 	case RawObject:
-		return c.object(len(x), func(i int) (any, any) { return x[i].Key, x[i].Value }, level)
+		return c.object(len(x), func(i int) (string, bool) { k, ok := x[i].Key.(string); return k, ok },
+			func(i int) any { return x[i].Key }, func(i int) any { return x[i].Value }, level)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys) // a map has no input order: walk it in output order
-		return c.object(len(keys), func(i int) (any, any) { return keys[i], x[keys[i]] }, level)
+		return c.object(len(keys), func(i int) (string, bool) { return keys[i], true },
+			func(i int) any { return keys[i] }, func(i int) any { return x[keys[i]] }, level)
 	}
 	return nil
 }
 
 // child walks an element's or a member's value one level down.
-func (c *checker) child(step string, v any, level int) *Error {
-	c.path = append(c.path, step)
+func (c *checker) child(s step, v any, level int) *Error {
+	c.path = append(c.path, s)
 	if err := c.walk(v, level+1); err != nil {
 		return err
 	}
@@ -129,34 +145,35 @@ func (c *checker) child(step string, v any, level int) *Error {
 
 // object checks member by member, in input order: the key is a string, its
 // code points, it does not repeat an earlier key; then the member's value.
-// Keys compare as code point sequences, which for WTF-8 strings is byte
-// equality.
-func (c *checker) object(n int, member func(int) (any, any), level int) *Error {
+// keyAt gives member i's key (ok false if it is not a string, rawKeyAt then
+// gives it for the message), valueAt its value. Keys compare as code point
+// sequences, which for WTF-8 strings is byte equality.
+func (c *checker) object(n int, keyAt func(int) (string, bool), rawKeyAt, valueAt func(int) any, level int) *Error {
 	var seen map[string]bool // past a few members; below, a scan
 	for i := range n {
-		k, val := member(i)
-		key, ok := k.(string)
+		key, ok := keyAt(i)
 		if !ok {
-			return c.fail(CodeNonStringKey, "an object key of Go type "+typeName(k))
+			return c.fail(CodeNonStringKey, "an object key of Go type "+typeName(rawKeyAt(i)))
 		}
-		if err := c.str(key, "the key "+quoteText(key)); err != nil {
+		if err := c.str(key, true); err != nil {
 			return err
 		}
-		if repeats(key, i, member, &seen) {
+		if repeats(key, i, keyAt, &seen) {
 			return c.fail(CodeDuplicateKey, "the key "+quoteText(key)+" appears twice")
 		}
-		if err := c.child("["+quoteText(key)+"]", val, level); err != nil {
+		if err := c.child(step{key: key, index: -1}, valueAt(i), level); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// repeats reports whether key, member i's, is the key of an earlier member.
-func repeats(key string, i int, member func(int) (any, any), seen *map[string]bool) bool {
+// repeats reports whether key, member i's, is the key of an earlier member
+// (all of which are strings, or the walk would have stopped).
+func repeats(key string, i int, keyAt func(int) (string, bool), seen *map[string]bool) bool {
 	if i < 16 {
 		for j := range i {
-			if k, _ := member(j); k == any(key) {
+			if k, _ := keyAt(j); k == key {
 				return true
 			}
 		}
@@ -165,8 +182,8 @@ func repeats(key string, i int, member func(int) (any, any), seen *map[string]bo
 	if *seen == nil {
 		*seen = make(map[string]bool)
 		for j := range i {
-			k, _ := member(j)
-			(*seen)[k.(string)] = true
+			k, _ := keyAt(j)
+			(*seen)[k] = true
 		}
 	}
 	if (*seen)[key] {
@@ -178,12 +195,16 @@ func repeats(key string, i int, member func(int) (any, any), seen *map[string]bo
 
 // str checks a string's code points: a lone surrogate, or a byte that is not
 // even WTF-8 (outside the model).
-func (c *checker) str(s, what string) *Error {
+func (c *checker) str(s string, isKey bool) *Error {
 	code, at, r := stringProblem(s)
-	switch code {
-	case "":
+	if code == "" {
 		return nil
-	case CodeLoneSurrogate:
+	}
+	what := "string value"
+	if isKey {
+		what = "the key " + quoteText(s)
+	}
+	if code == CodeLoneSurrogate {
 		return c.fail(code, what+" holds the lone surrogate "+codePoint(r)+" at byte "+strconv.Itoa(at))
 	}
 	return c.fail(code, what+" is not UTF-8 (byte 0x"+hex4(r)[2:]+" at "+strconv.Itoa(at)+")")
