@@ -3,6 +3,8 @@ package canonjson
 import (
 	"math"
 	"testing"
+
+	"difffuzz/value"
 )
 
 // benchValue is a realistic tool call: a few dozen members over three
@@ -11,30 +13,30 @@ func benchValue() Object {
 	rows := make([]any, 12)
 	for i := range rows {
 		rows[i] = Object{
-			{"id", int64(1000 + i)},
-			{"name", "row number " + itoa(i)},
-			{"score", float64(i) * 1.25},
-			{"active", i%2 == 0},
-			{"tags", []any{"alpha", "beta", "gamma"}},
-			{"note", nil},
+			{Key: "id", Value: int64(1000 + i)},
+			{Key: "name", Value: "row number " + itoa(i)},
+			{Key: "score", Value: float64(i) * 1.25},
+			{Key: "active", Value: i%2 == 0},
+			{Key: "tags", Value: []any{"alpha", "beta", "gamma"}},
+			{Key: "note", Value: nil},
 		}
 	}
 	return Object{
-		{"tool_name", "search_documents"},
-		{"args", Object{
-			{"query", "canonical JSON \"signatures\" for tool calls — naïve café 😀"},
-			{"limit", int64(25)},
-			{"offset", int64(0)},
-			{"threshold", 0.75},
-			{"filters", Object{
-				{"lang", []any{"en", "fr", "de"}},
-				{"since", "2024-01-01T00:00:00Z"},
-				{"max_size", bigInt("18446744073709551616")},
-				{"weights", []any{0.1, 1e-7, 1e21, math.Inf(1), math.Copysign(0, -1), 123.456}},
+		{Key: "tool_name", Value: "search_documents"},
+		{Key: "args", Value: Object{
+			{Key: "query", Value: "canonical JSON \"signatures\" for tool calls — naïve café 😀"},
+			{Key: "limit", Value: int64(25)},
+			{Key: "offset", Value: int64(0)},
+			{Key: "threshold", Value: 0.75},
+			{Key: "filters", Value: Object{
+				{Key: "lang", Value: []any{"en", "fr", "de"}},
+				{Key: "since", Value: "2024-01-01T00:00:00Z"},
+				{Key: "max_size", Value: bigInt("18446744073709551616")},
+				{Key: "weights", Value: []any{0.1, 1e-7, 1e21, math.Inf(1), math.Copysign(0, -1), 123.456}},
 			}},
-			{"rows", rows},
-			{"path", "/usr/local/share/doc\\n\ttabbed"},
-			{"dry_run", false},
+			{Key: "rows", Value: rows},
+			{Key: "path", Value: "/usr/local/share/doc\\n\ttabbed"},
+			{Key: "dry_run", Value: false},
 		}},
 	}
 }
@@ -79,7 +81,7 @@ func BenchmarkSignature(b *testing.B) {
 func BenchmarkCanonicalError(b *testing.B) {
 	v := benchValue()
 	args := v[1].Value.(Object)
-	args = append(args, Member{"limit", int64(1)})
+	args = append(args, Member{Key: "limit", Value: int64(1)})
 	v[1].Value = args
 	buf := make([]byte, 0, 4096)
 	b.ReportAllocs()
@@ -92,20 +94,20 @@ func BenchmarkCanonicalError(b *testing.B) {
 
 func BenchmarkAppendText(b *testing.B) {
 	v := benchValue()
-	buf := AppendText(nil, v)
+	buf := value.AppendText(nil, v)
 	b.SetBytes(int64(len(buf)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = AppendText(buf[:0], v)
+		buf = value.AppendText(buf[:0], v)
 	}
 }
 
 func BenchmarkParse(b *testing.B) {
-	text := AppendText(nil, benchValue())
+	text := value.AppendText(nil, benchValue())
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(text); err != nil {
+		if _, err := value.Parse(text); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -115,7 +117,7 @@ func BenchmarkEqual(b *testing.B) {
 	x, y := benchValue(), benchValue()
 	b.ReportAllocs()
 	for b.Loop() {
-		if !Equal(x, y) {
+		if !value.Equal(x, y) {
 			b.Fatal("not equal")
 		}
 	}

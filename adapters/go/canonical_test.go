@@ -89,8 +89,8 @@ var sharedValues = []struct {
 	{"array", []any{int64(1), "a", nil, true, 1.0, []any{}, Object{}}, `[1,"a",null,true,1,[],{}]`},
 	{"[]string", []string{"b", "a"}, `["b","a"]`},
 	{"map sorted", map[string]any{"b": int64(1), "a": []any{}}, `{"a":[],"b":1}`},
-	{"RawObject sorted", RawObject{{"b", int64(1)}, {"a", int64(2)}}, `{"a":2,"b":1}`},
-	{"nested objects sorted", Object{{"z", Object{{"y", 1}, {"x", 2}}}, {"a", nil}}, `{"a":null,"z":{"x":2,"y":1}}`},
+	{"RawObject sorted", RawObject{{Key: "b", Value: int64(1)}, {Key: "a", Value: int64(2)}}, `{"a":2,"b":1}`},
+	{"nested objects sorted", Object{{Key: "z", Value: Object{{Key: "y", Value: 1}, {Key: "x", Value: 2}}}, {Key: "a", Value: nil}}, `{"a":null,"z":{"x":2,"y":1}}`},
 	{"depth 50", nestEmpty(50), strings.Repeat("[", 50) + strings.Repeat("]", 50)},
 	{"depth 512", nestEmpty(512), strings.Repeat("[", 512) + strings.Repeat("]", 512)},
 	// strings
@@ -119,20 +119,20 @@ var sharedValues = []struct {
 	{"100000 chars", strings.Repeat("x", 100000), `"` + strings.Repeat("x", 100000) + `"`},
 	{"100000 non-ASCII chars", strings.Repeat("é", 100000), `"` + strings.Repeat(`\u00e9`, 100000) + `"`},
 	// keys
-	{"special keys", Object{{"__proto__", 1}, {"constructor", 2}, {"1", 3}, {"01", 4}, {"", 5}},
+	{"special keys", Object{{Key: "__proto__", Value: 1}, {Key: "constructor", Value: 2}, {Key: "1", Value: 3}, {Key: "01", Value: 4}, {Key: "", Value: 5}},
 		`{"":5,"01":4,"1":3,"__proto__":1,"constructor":2}`},
-	{"code point order", Object{{"\U0001F600", 2}, {"\uff61", 1}}, `{"\uff61":1,"\ud83d\ude00":2}`},
-	{"prefix first", Object{{"b", 1}, {"ab", 2}, {"a", 3}, {"", 4}}, `{"":4,"a":3,"ab":2,"b":1}`},
-	{"digit keys", Object{{"2", 1}, {"10", 2}, {"1", 3}}, `{"1":3,"10":2,"2":1}`},
-	{"escaped keys", Object{{"\n", 1}, {"é", 2}, {"\"", 3}}, `{"\n":1,"\"":3,"\u00e9":2}`},
-	{"U+E000 vs astral", Object{{"\U00010000", 1}, {"\ue000", 2}, {"\uffff", 3}}, `{"\ue000":2,"\uffff":3,"\ud800\udc00":1}`},
+	{"code point order", Object{{Key: "\U0001F600", Value: 2}, {Key: "\uff61", Value: 1}}, `{"\uff61":1,"\ud83d\ude00":2}`},
+	{"prefix first", Object{{Key: "b", Value: 1}, {Key: "ab", Value: 2}, {Key: "a", Value: 3}, {Key: "", Value: 4}}, `{"":4,"a":3,"ab":2,"b":1}`},
+	{"digit keys", Object{{Key: "2", Value: 1}, {Key: "10", Value: 2}, {Key: "1", Value: 3}}, `{"1":3,"10":2,"2":1}`},
+	{"escaped keys", Object{{Key: "\n", Value: 1}, {Key: "é", Value: 2}, {Key: "\"", Value: 3}}, `{"\n":1,"\"":3,"\u00e9":2}`},
+	{"U+E000 vs astral", Object{{Key: "\U00010000", Value: 1}, {Key: "\ue000", Value: 2}, {Key: "\uffff", Value: 3}}, `{"\ue000":2,"\uffff":3,"\ud800\udc00":1}`},
 	{"many keys", manyKeys(40), manyKeysWant(40)},
 }
 
 func manyKeys(n int) Object {
 	o := Object{}
 	for i := n - 1; i >= 0; i-- {
-		o = append(o, Member{"k" + itoa(1000+i), int64(i)})
+		o = append(o, Member{Key: "k" + itoa(1000+i), Value: int64(i)})
 	}
 	return o
 }
@@ -164,7 +164,7 @@ func TestCanonicalValueSharedVectors(t *testing.T) {
 				return // too deep to fit in the envelope
 			}
 			// The same value as an argument of the signed envelope.
-			got, err = Canonical(env(Object{{"v", tc.v}}))
+			got, err = Canonical(env(Object{{Key: "v", Value: tc.v}}))
 			want := `{"args":{"v":` + tc.want + `},"tool_name":"t"}`
 			if err != nil || string(got) != want {
 				t.Fatalf("in envelope: got %.200s, %v\n%s", got, err, firstDiff(string(got), want))
@@ -181,7 +181,7 @@ func TestEnvelopeDepth(t *testing.T) {
 		depth int
 		code  Code
 	}{{50, ""}, {511, ""}, {512, ""}, {513, CodeTooDeep}, {514, CodeTooDeep}, {1000, CodeTooDeep}} {
-		v := env(Object{{"a", nestEmpty(tc.depth - 2)}})
+		v := env(Object{{Key: "a", Value: nestEmpty(tc.depth - 2)}})
 		got, err := Canonical(v)
 		if c := codeOf(t, err); c != tc.code {
 			t.Errorf("depth %d: got code %q, want %q", tc.depth, c, tc.code)
@@ -200,7 +200,7 @@ func TestCanonicalValueDepth(t *testing.T) {
 	deepObj := func(n int) any { // n nested objects {"a":{"a":...{}}}
 		var v any = Object{}
 		for range n - 1 {
-			v = Object{{"a", v}}
+			v = Object{{Key: "a", Value: v}}
 		}
 		return v
 	}
@@ -210,7 +210,7 @@ func TestCanonicalValueDepth(t *testing.T) {
 			if i%2 == 0 {
 				v = map[string]any{"m": v}
 			} else {
-				v = RawObject{{"r", v}}
+				v = RawObject{{Key: "r", Value: v}}
 			}
 		}
 		return v
@@ -245,7 +245,7 @@ func TestCyclicValue(t *testing.T) {
 	if _, err := CanonicalValue(a); codeOf(t, err) != CodeTooDeep {
 		t.Fatalf("got %v, want too_deep", err)
 	}
-	if _, err := Canonical(env(Object{{"a", a}})); codeOf(t, err) != CodeTooDeep {
+	if _, err := Canonical(env(Object{{Key: "a", Value: a}})); codeOf(t, err) != CodeTooDeep {
 		t.Fatalf("got %v, want too_deep", err)
 	}
 }
@@ -284,8 +284,8 @@ func TestErrors(t *testing.T) {
 		{name: "lone high then low reversed", text: `{"tool_name":"t","args":{"a":"\ude00\ud83d"}}`, code: CodeLoneSurrogate},
 		{name: "pair is fine", text: `{"tool_name":"t","args":{"a":"\ud83d\ude00"}}`, code: ""},
 		{name: "third duplicate", text: `{"tool_name":"t","args":{"a":1,"b":2,"a":3,"b":4}}`, code: CodeDuplicateKey},
-		{name: "many keys, late duplicate", v: env(append(manyKeys(40), Member{"k1005", nil})), code: CodeDuplicateKey},
-		{name: "many keys, duplicate after lone", v: env(append(manyKeys(40), Member{lone, nil}, Member{"k1005", nil})), code: CodeLoneSurrogate},
+		{name: "many keys, late duplicate", v: env(append(manyKeys(40), Member{Key: "k1005", Value: nil})), code: CodeDuplicateKey},
+		{name: "many keys, duplicate after lone", v: env(append(manyKeys(40), Member{Key: lone, Value: nil}, Member{Key: "k1005", Value: nil})), code: CodeLoneSurrogate},
 		{name: "duplicate tool_name", text: `{"tool_name":"t","tool_name":"t","args":{}}`, code: CodeDuplicateKey},
 		// Envelope.
 		{name: "envelope ok, args first", text: `{"args":{},"tool_name":"t"}`, code: ""},
@@ -307,42 +307,42 @@ func TestErrors(t *testing.T) {
 		{name: "envelope map, args array", v: map[string]any{"tool_name": "t", "args": []any{}}, code: CodeBadEnvelope},
 		{name: "envelope map, 3 members", v: map[string]any{"tool_name": "t", "args": Object{}, "x": 1}, code: CodeBadEnvelope},
 		{name: "envelope map, wrong key", v: map[string]any{"tool_name": "t", "arg": Object{}}, code: CodeBadEnvelope},
-		{name: "envelope RawObject", v: RawObject{{"tool_name", "t"}, {"args", RawObject{}}}, code: ""},
-		{name: "envelope RawObject, bad", v: RawObject{{"tool_name", "t"}, {"args", int64(1)}}, code: CodeBadEnvelope},
+		{name: "envelope RawObject", v: RawObject{{Key: "tool_name", Value: "t"}, {Key: "args", Value: RawObject{}}}, code: ""},
+		{name: "envelope RawObject, bad", v: RawObject{{Key: "tool_name", Value: "t"}, {Key: "args", Value: int64(1)}}, code: CodeBadEnvelope},
 		// non_string_key, only expressible with RawObject.
-		{name: "non-string key", v: env(RawObject{{int64(1), "a"}}), code: CodeNonStringKey},
-		{name: "nil key", v: env(RawObject{{nil, "a"}}), code: CodeNonStringKey},
-		{name: "non-string key before lone key", v: env(RawObject{{true, 1}, {lone, 2}}), code: CodeNonStringKey},
-		{name: "lone key before non-string key", v: env(RawObject{{lone, 1}, {1.5, 2}}), code: CodeLoneSurrogate},
-		{name: "non-string key before duplicate", v: env(RawObject{{"a", 1}, {int64(5), 2}, {"a", 3}}), code: CodeNonStringKey},
-		{name: "duplicate before non-string key", v: env(RawObject{{"a", 1}, {"a", 2}, {int64(5), 3}}), code: CodeDuplicateKey},
-		{name: "non-string key before envelope", v: RawObject{{int64(1), 1}}, code: CodeNonStringKey},
-		{name: "value before later non-string key", v: env(RawObject{{"a", []byte{1}}, {int64(1), 2}}), code: CodeUnsupported},
-		{name: "string-keyed RawObject", v: env(RawObject{{"b", 1}, {"a", 2}}), code: ""},
-		{name: "RawObject duplicate", v: env(RawObject{{"b", 1}, {"b", 2}}), code: CodeDuplicateKey},
+		{name: "non-string key", v: env(RawObject{{Key: int64(1), Value: "a"}}), code: CodeNonStringKey},
+		{name: "nil key", v: env(RawObject{{Key: nil, Value: "a"}}), code: CodeNonStringKey},
+		{name: "non-string key before lone key", v: env(RawObject{{Key: true, Value: 1}, {Key: lone, Value: 2}}), code: CodeNonStringKey},
+		{name: "lone key before non-string key", v: env(RawObject{{Key: lone, Value: 1}, {Key: 1.5, Value: 2}}), code: CodeLoneSurrogate},
+		{name: "non-string key before duplicate", v: env(RawObject{{Key: "a", Value: 1}, {Key: int64(5), Value: 2}, {Key: "a", Value: 3}}), code: CodeNonStringKey},
+		{name: "duplicate before non-string key", v: env(RawObject{{Key: "a", Value: 1}, {Key: "a", Value: 2}, {Key: int64(5), Value: 3}}), code: CodeDuplicateKey},
+		{name: "non-string key before envelope", v: RawObject{{Key: int64(1), Value: 1}}, code: CodeNonStringKey},
+		{name: "value before later non-string key", v: env(RawObject{{Key: "a", Value: []byte{1}}, {Key: int64(1), Value: 2}}), code: CodeUnsupported},
+		{name: "string-keyed RawObject", v: env(RawObject{{Key: "b", Value: 1}, {Key: "a", Value: 2}}), code: ""},
+		{name: "RawObject duplicate", v: env(RawObject{{Key: "b", Value: 1}, {Key: "b", Value: 2}}), code: CodeDuplicateKey},
 		// unsupported_value.
-		{name: "bytes", v: env(Object{{"a", []byte("x")}}), code: CodeUnsupported},
-		{name: "struct", v: env(Object{{"a", struct{}{}}}), code: CodeUnsupported},
-		{name: "map[int]any", v: env(Object{{"a", map[int]any{}}}), code: CodeUnsupported},
-		{name: "nil *big.Int", v: env(Object{{"a", (*big0)(nil)}}), code: CodeUnsupported},
-		{name: "typed nil big", v: env(Object{{"a", nilBig()}}), code: CodeUnsupported},
-		{name: "pointer to int", v: env(Object{{"a", new(int64)}}), code: CodeUnsupported},
-		{name: "unsupported in array", v: env(Object{{"a", []any{1, complex(1, 2)}}}), code: CodeUnsupported},
-		{name: "unsupported before duplicate", v: env(Object{{"a", []byte{}}, {"a", 1}}), code: CodeUnsupported},
+		{name: "bytes", v: env(Object{{Key: "a", Value: []byte("x")}}), code: CodeUnsupported},
+		{name: "struct", v: env(Object{{Key: "a", Value: struct{}{}}}), code: CodeUnsupported},
+		{name: "map[int]any", v: env(Object{{Key: "a", Value: map[int]any{}}}), code: CodeUnsupported},
+		{name: "nil *big.Int", v: env(Object{{Key: "a", Value: (*big0)(nil)}}), code: CodeUnsupported},
+		{name: "typed nil big", v: env(Object{{Key: "a", Value: nilBig()}}), code: CodeUnsupported},
+		{name: "pointer to int", v: env(Object{{Key: "a", Value: new(int64)}}), code: CodeUnsupported},
+		{name: "unsupported in array", v: env(Object{{Key: "a", Value: []any{1, complex(1, 2)}}}), code: CodeUnsupported},
+		{name: "unsupported before duplicate", v: env(Object{{Key: "a", Value: []byte{}}, {Key: "a", Value: 1}}), code: CodeUnsupported},
 		{name: "unsupported top-level", v: []byte("x"), code: CodeUnsupported},
-		{name: "invalid UTF-8 value", v: env(Object{{"a", "\xff"}}), code: CodeUnsupported},
-		{name: "invalid UTF-8 key", v: env(Object{{"\xc3", 1}}), code: CodeUnsupported},
-		{name: "overlong UTF-8", v: env(Object{{"a", "\xc0\x80"}}), code: CodeUnsupported},
-		{name: "truncated WTF-8 surrogate", v: env(Object{{"a", "\xed\xa0"}}), code: CodeUnsupported},
-		{name: "invalid UTF-8 in []string", v: env(Object{{"a", []string{"ok", "\x80"}}}), code: CodeUnsupported},
+		{name: "invalid UTF-8 value", v: env(Object{{Key: "a", Value: "\xff"}}), code: CodeUnsupported},
+		{name: "invalid UTF-8 key", v: env(Object{{Key: "\xc3", Value: 1}}), code: CodeUnsupported},
+		{name: "overlong UTF-8", v: env(Object{{Key: "a", Value: "\xc0\x80"}}), code: CodeUnsupported},
+		{name: "truncated WTF-8 surrogate", v: env(Object{{Key: "a", Value: "\xed\xa0"}}), code: CodeUnsupported},
+		{name: "invalid UTF-8 in []string", v: env(Object{{Key: "a", Value: []string{"ok", "\x80"}}}), code: CodeUnsupported},
 		// lone_surrogate in Go strings (WTF-8).
-		{name: "WTF-8 lone high", v: env(Object{{"a", "x" + lone}}), code: CodeLoneSurrogate},
-		{name: "WTF-8 lone low key", v: env(Object{{loneLow, 1}}), code: CodeLoneSurrogate},
-		{name: "WTF-8 U+DFFF", v: env(Object{{"a", "\xed\xbf\xbf"}}), code: CodeLoneSurrogate},
-		{name: "3-byte surrogate pair is two lone surrogates", v: env(Object{{"a", "\xed\xa0\xbd\xed\xb8\x80"}}), code: CodeLoneSurrogate},
-		{name: "lone before invalid byte", v: env(Object{{"a", lone + "\xff"}}), code: CodeLoneSurrogate},
-		{name: "invalid byte before lone", v: env(Object{{"a", "\xff" + lone}}), code: CodeUnsupported},
-		{name: "lone in []string", v: env(Object{{"a", []string{lone}}}), code: CodeLoneSurrogate},
+		{name: "WTF-8 lone high", v: env(Object{{Key: "a", Value: "x" + lone}}), code: CodeLoneSurrogate},
+		{name: "WTF-8 lone low key", v: env(Object{{Key: loneLow, Value: 1}}), code: CodeLoneSurrogate},
+		{name: "WTF-8 U+DFFF", v: env(Object{{Key: "a", Value: "\xed\xbf\xbf"}}), code: CodeLoneSurrogate},
+		{name: "3-byte surrogate pair is two lone surrogates", v: env(Object{{Key: "a", Value: "\xed\xa0\xbd\xed\xb8\x80"}}), code: CodeLoneSurrogate},
+		{name: "lone before invalid byte", v: env(Object{{Key: "a", Value: lone + "\xff"}}), code: CodeLoneSurrogate},
+		{name: "invalid byte before lone", v: env(Object{{Key: "a", Value: "\xff" + lone}}), code: CodeUnsupported},
+		{name: "lone in []string", v: env(Object{{Key: "a", Value: []string{lone}}}), code: CodeLoneSurrogate},
 		{name: "lone tool_name map", v: map[string]any{"tool_name": lone, "args": Object{}}, code: CodeLoneSurrogate},
 		{name: "lone key in map", v: env(map[string]any{"a": 1, loneLow: 2}), code: CodeLoneSurrogate},
 	} {
@@ -385,8 +385,8 @@ func TestErrorMessages(t *testing.T) {
 		{mustParse(t, `{"tool_name":"t","args":{"a":"x\udc00"}}`), `canonjson: lone_surrogate: string value holds the lone surrogate U+DC00 at byte 1 at $["args"]["a"]`},
 		{mustParse(t, `{"tool_name":"t","args":[]}`), `canonjson: bad_envelope: args is not an object`},
 		{mustParse(t, `{"tool_name":"t","args":{},"x":1}`), `canonjson: bad_envelope: the top-level object has 3 members, want exactly tool_name and args`},
-		{env(RawObject{{int64(1), 2}}), `canonjson: non_string_key: an object key of Go type int64 at $["args"]`},
-		{env(Object{{"a", []byte{}}}), `canonjson: unsupported_value: a value of Go type []uint8 is outside the model at $["args"]["a"]`},
+		{env(RawObject{{Key: int64(1), Value: 2}}), `canonjson: non_string_key: an object key of Go type int64 at $["args"]`},
+		{env(Object{{Key: "a", Value: []byte{}}}), `canonjson: unsupported_value: a value of Go type []uint8 is outside the model at $["args"]["a"]`},
 		{nestEmpty(600), `canonjson: too_deep: a container nested deeper than 512 levels at $` + strings.Repeat("[0]", 512)},
 	} {
 		_, err := Canonical(tc.v)
@@ -400,11 +400,11 @@ func TestErrorMessages(t *testing.T) {
 // leaves it untouched in length on error.
 func TestAppendCanonical(t *testing.T) {
 	dst := []byte("prefix:")
-	out, err := AppendCanonical(dst, env(Object{{"b", 1}, {"a", 2}}))
+	out, err := AppendCanonical(dst, env(Object{{Key: "b", Value: 1}, {Key: "a", Value: 2}}))
 	if err != nil || string(out) != `prefix:{"args":{"a":2,"b":1},"tool_name":"t"}` {
 		t.Fatalf("got %q, %v", out, err)
 	}
-	out, err = AppendCanonical(out[:7], env(Object{{"a", 1}, {"a", 2}}))
+	out, err = AppendCanonical(out[:7], env(Object{{Key: "a", Value: 1}, {Key: "a", Value: 2}}))
 	if codeOf(t, err) != CodeDuplicateKey || string(out) != "prefix:" {
 		t.Fatalf("on error got %q, %v", out, err)
 	}
@@ -426,7 +426,7 @@ func TestDigest(t *testing.T) {
 			t.Errorf("Digest(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
-	sig, err := Signature(Object{{"tool_name", "ping"}, {"args", Object{}}})
+	sig, err := Signature(Object{{Key: "tool_name", Value: "ping"}, {Key: "args", Value: Object{}}})
 	d := Digest([]byte(`{"args":{},"tool_name":"ping"}`))
 	if err != nil || sig != hexString(d[:]) || len(sig) != 64 || strings.ToLower(sig) != sig {
 		t.Errorf("Signature = %q, %v", sig, err)

@@ -1,13 +1,14 @@
 // Package canonjson is the Go implementation of canonical JSON for tool-call
-// signatures (docs/canonical-json.md) and the value model the difffuzz driver
-// generates, prints and compares cases with.
+// signatures (docs/canonical-json.md): one of the implementations difffuzz
+// tests, like the Python, TypeScript and Rust ones.
 //
-// The package is deliberately a leaf: the fuzzer's driver and the Go worker
-// both import it, and it must be testable against the shared fixtures without
-// either of them.
+// The package knows nothing of the protocol or of the harness. Only its worker
+// (package worker, run by cmd/canonjson-worker and by the driver's in-process
+// adapter) imports it; the harness judges it through package value, never
+// through it.
 //
-// Values are plain Go values so that the driver can build millions of cases
-// cheaply:
+// Values are plain Go values, in the model of package value (the harness's,
+// so that a decoded case reaches this package unconverted):
 //
 //	nil, bool, int64, *big.Int, float64, string, []any, Object
 //
@@ -19,7 +20,5 @@
 // be the 4-byte UTF-8 of its astral character; two 3-byte surrogate sequences
 // in a row are two lone surrogates.
 //
-// Canonical and Signature implement the spec; Parse and AppendText implement
-// its extended JSON text (section 6), used by corpus files, fixtures and bug
-// reports; Equal is the deep equality the driver needs to check round trips.
+// Canonical and Signature implement the spec; Digest is its hash.
 package canonjson

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"difffuzz/value"
 )
 
 var fixturesDir = flag.String("fixtures", filepath.Join("..", "..", "tests", "fixtures", "canonical-json-fuzz"),
@@ -148,7 +150,7 @@ func errString(err error) string {
 // wire bytes, each on its own.
 func checkFixture(fx fixtureLine) string {
 	if fx.Input != nil {
-		v, err := Parse([]byte(*fx.Input))
+		v, err := value.Parse([]byte(*fx.Input))
 		if err != nil {
 			return "input does not parse: " + err.Error()
 		}

@@ -84,27 +84,3 @@ func appendCanonicalFloat(dst []byte, x float64) []byte {
 	dst, _ = appendFloatLayout(dst, x)
 	return dst
 }
-
-// appendTextFloat writes x for the extended JSON text: the canonical layout,
-// except that the forms that would read back as an integer get ".0" and
-// negative zero keeps its sign, so that every float round-trips as a float.
-func appendTextFloat(dst []byte, x float64) []byte {
-	if x == 0 {
-		if math.Signbit(x) {
-			return append(dst, "-0.0"...)
-		}
-		return append(dst, "0.0"...)
-	}
-	if x != x || math.IsInf(x, 0) {
-		return appendCanonicalFloat(dst, x)
-	}
-	if x < 0 {
-		dst = append(dst, '-')
-		x = -x
-	}
-	dst, intLike := appendFloatLayout(dst, x)
-	if intLike {
-		dst = append(dst, '.', '0')
-	}
-	return dst
-}

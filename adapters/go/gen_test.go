@@ -33,7 +33,7 @@ func (s *byteSource) IntN(n int) int {
 
 // gen builds random values. With wild set it also produces values outside
 // the model or the text (invalid UTF-8, unsupported Go types, non-string
-// keys); otherwise only values that round-trip through AppendText/Parse.
+// keys); otherwise only values that round-trip through value.AppendText/Parse.
 type gen struct {
 	src  source
 	wild bool
@@ -86,13 +86,13 @@ func (g *gen) value(depth int) any {
 			if g.src.IntN(3) == 0 {
 				k = g.value(depth + 1)
 			}
-			obj[i] = RawMember{k, g.value(depth + 1)}
+			obj[i] = RawMember{Key: k, Value: g.value(depth + 1)}
 		}
 		return obj
 	}
 	obj := make(Object, g.src.IntN(6))
 	for i := range obj {
-		obj[i] = Member{g.key(), g.value(depth + 1)}
+		obj[i] = Member{Key: g.key(), Value: g.value(depth + 1)}
 	}
 	return obj
 }
@@ -243,7 +243,7 @@ func referenceCode(v any, level int) Code {
 	case Object:
 		raw := make(RawObject, len(x))
 		for i, m := range x {
-			raw[i] = RawMember{m.Key, m.Value}
+			raw[i] = RawMember{Key: m.Key, Value: m.Value}
 		}
 		return referenceCode(raw, level)
 	case RawObject:

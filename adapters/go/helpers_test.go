@@ -5,11 +5,15 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"difffuzz/value"
 )
 
 // env wraps args in the signed envelope with tool name "t".
 func env(args any) Object {
-	return Object{{"tool_name", "t"}, {"args", args}}
+	return Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: args}}
 }
 
 // nest returns n nested arrays around inner (n = 0 returns inner itself).
@@ -36,9 +40,9 @@ func bigInt(s string) *big.Int {
 
 func mustParse(t testing.TB, text string) any {
 	t.Helper()
-	v, err := Parse([]byte(text))
+	v, err := value.Parse([]byte(text))
 	if err != nil {
-		t.Fatalf("Parse(%.80q): %v", text, err)
+		t.Fatalf("value.Parse(%.80q): %v", text, err)
 	}
 	return v
 }
@@ -70,4 +74,13 @@ func clip(s string, lo, hi int) string {
 
 func itoa(i int) string {
 	return big.NewInt(int64(i)).String()
+}
+
+// appendWTF8 appends a code point, writing surrogates in their 3-byte
+// generalized UTF-8 form instead of U+FFFD.
+func appendWTF8(dst []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+	}
+	return utf8.AppendRune(dst, r)
 }

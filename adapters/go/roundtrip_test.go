@@ -6,21 +6,23 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"difffuzz/value"
 )
 
-// checkRoundTrip asserts that v survives AppendText and Parse unchanged, and
+// checkRoundTrip asserts that v survives value.AppendText and value.Parse unchanged, and
 // that its canonical result (text or error code) survives too.
 func checkRoundTrip(t *testing.T, v any) {
 	t.Helper()
-	text := AppendText(nil, v)
-	back, err := Parse(text)
+	text := value.AppendText(nil, v)
+	back, err := value.Parse(text)
 	if err != nil {
-		t.Fatalf("Parse(AppendText(v)): %v\ntext: %.300s", err, text)
+		t.Fatalf("value.Parse(value.AppendText(v)): %v\ntext: %.300s", err, text)
 	}
-	if !Equal(back, v) {
-		t.Fatalf("round trip changed the value\ntext: %.300s\nback: %.300s", text, AppendText(nil, back))
+	if !value.Equal(back, v) {
+		t.Fatalf("round trip changed the value\ntext: %.300s\nback: %.300s", text, value.AppendText(nil, back))
 	}
-	if again := AppendText(nil, back); !bytes.Equal(again, text) {
+	if again := value.AppendText(nil, back); !bytes.Equal(again, text) {
 		t.Fatalf("text not stable: %s", firstDiff(string(again), string(text)))
 	}
 	c1, err1 := Canonical(v)
@@ -31,7 +33,7 @@ func checkRoundTrip(t *testing.T, v any) {
 }
 
 // checkCanonical compares Canonical's error code with the reference walk and
-// checks that accepted values give ASCII text that is stable under Parse.
+// checks that accepted values give ASCII text that is stable under value.Parse.
 func checkCanonical(t *testing.T, v any) {
 	t.Helper()
 	want := referenceCode(v, 1)
@@ -40,7 +42,7 @@ func checkCanonical(t *testing.T, v any) {
 	}
 	got, err := Canonical(v)
 	if c := codeOf(t, err); c != want {
-		t.Fatalf("got code %q (%v), reference %q\nvalue: %.300s", c, err, want, AppendText(nil, v))
+		t.Fatalf("got code %q (%v), reference %q\nvalue: %.300s", c, err, want, value.AppendText(nil, v))
 	}
 	if err != nil {
 		return
@@ -51,7 +53,7 @@ func checkCanonical(t *testing.T, v any) {
 		}
 	}
 	// The canonical text is itself extended JSON, and canonical again.
-	back, perr := Parse(got)
+	back, perr := value.Parse(got)
 	if perr != nil {
 		t.Fatalf("canonical text does not parse: %v\n%.300s", perr, got)
 	}
@@ -69,9 +71,9 @@ func TestRoundTripTable(t *testing.T) {
 		"", "\x00\x1f\x7f\"\\/", "\u2028\u2029\uffff\ue000\U0010FFFF", "\xed\xa0\x80", "a\xed\xb0\x80b", "\xed\xb8\x80\xed\xa0\xbd",
 		strings.Repeat("é", 1000),
 		[]any{}, Object{}, []any{[]any{Object{}}},
-		Object{{"a", int64(1)}, {"a", int64(1)}, {"", nil}},
-		Object{{"\xed\xa0\x80", 1.0}, {"\xed\xa0\x80", "x"}},
-		env(Object{{"b", []any{int64(1), 1.0, "1"}}, {"a", Object{{"z", nil}}}}),
+		Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: int64(1)}, {Key: "", Value: nil}},
+		Object{{Key: "\xed\xa0\x80", Value: 1.0}, {Key: "\xed\xa0\x80", Value: "x"}},
+		env(Object{{Key: "b", Value: []any{int64(1), 1.0, "1"}}, {Key: "a", Value: Object{{Key: "z", Value: nil}}}}),
 		nestEmpty(1000),
 	} {
 		checkRoundTrip(t, v)
@@ -98,118 +100,7 @@ func TestRoundTripRandom(t *testing.T) {
 		w := newGen(r, true).value(1)
 		checkCanonical(t, w)
 		checkCanonical(t, env(w))
-		checkCanonical(t, env(Object{{"x", w}}))
-	}
-}
-
-// TestTextOutsideModel checks that what the text cannot express comes out
-// unreadable rather than as a different value.
-func TestTextOutsideModel(t *testing.T) {
-	for _, tc := range []struct {
-		v    any
-		want string
-	}{
-		{[]byte("x"), "<unsupported []uint8>"},
-		{Object{{"a", struct{}{}}}, `{"a":<unsupported struct {}>}`},
-		{RawObject{{int64(1), "x"}}, `{1:"x"}`},
-		{"a\xffb", `"a\xffb"`},
-		{nestEmpty(1002), strings.Repeat("[", 1000) + "<nested deeper than 1000 levels>" + strings.Repeat("]", 1000)},
-	} {
-		got := string(AppendText(nil, tc.v))
-		if got != tc.want {
-			t.Errorf("got %.100s, want %.100s", got, tc.want)
-		}
-		if _, err := Parse([]byte(got)); err == nil {
-			t.Errorf("%.100s parses", got)
-		}
-	}
-}
-
-func TestTextConveniences(t *testing.T) {
-	for _, tc := range []struct {
-		v    any
-		want string
-	}{
-		{map[string]any{"b": 1, "a": float32(1.5)}, `{"a":1.5,"b":1}`},
-		{[]string{"x", "\n"}, `["x","\n"]`},
-		{RawObject{{"k", uint64(math.MaxUint64)}}, `{"k":18446744073709551615}`},
-		{[]any{int8(-1), uint8(2), int16(3), uint16(4), int32(5), uint32(6), 7, uint(8)}, `[-1,2,3,4,5,6,7,8]`},
-	} {
-		if got := string(AppendText(nil, tc.v)); got != tc.want {
-			t.Errorf("got %s, want %s", got, tc.want)
-		}
-	}
-}
-
-func TestEqual(t *testing.T) {
-	nan2 := math.Float64frombits(0x7ff8000000000001)
-	for _, tc := range []struct {
-		a, b any
-		want bool
-	}{
-		{nil, nil, true},
-		{nil, false, false},
-		{true, true, true},
-		{true, false, false},
-		{int64(1), int64(1), true},
-		{int64(1), 1.0, false},
-		{int64(1), 1, true},
-		{int64(1), uint8(1), true},
-		{int64(5), bigInt("5"), true},
-		{bigInt("18446744073709551616"), bigInt("18446744073709551616"), true},
-		{bigInt("18446744073709551615"), uint64(math.MaxUint64), true},
-		{bigInt("18446744073709551616"), int64(0), false},
-		{int64(-1), uint64(math.MaxUint64), false},
-		{math.NaN(), nan2, true},
-		{0.0, math.Copysign(0, -1), false},
-		{1.5, float32(1.5), true},
-		{0.1, float32(0.1), false},
-		{"a", "a", true},
-		{"a", "b", false},
-		{[]any{}, []any(nil), true},
-		{[]any{"a"}, []string{"a"}, true},
-		{[]any{int64(1)}, []any{int64(1), nil}, false},
-		{Object{}, Object(nil), true},
-		{Object{{"a", 1}, {"b", 2}}, Object{{"b", 2}, {"a", 1}}, false},
-		{Object{{"a", 1}, {"a", 1}}, Object{{"a", 1}}, false},
-		{Object{{"a", 1}}, RawObject{{"a", 1}}, true},
-		{RawObject{{int64(1), 1}}, RawObject{{int64(1), 1}}, true},
-		{RawObject{{int64(1), 1}}, RawObject{{1.0, 1}}, false},
-		{Object{{"a", []any{math.NaN()}}}, Object{{"a", []any{math.NaN()}}}, true},
-		{map[string]any{"a": 1}, map[string]any{"a": int64(1)}, true},
-		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
-		{map[string]any{"a": 1}, Object{{"a", 1}}, false},
-		{[]any{}, Object{}, false},
-		{[]byte("x"), []byte("x"), true},
-		{[]byte("x"), "x", false},
-	} {
-		if got := Equal(tc.a, tc.b); got != tc.want {
-			t.Errorf("Equal(%#v, %#v) = %v", tc.a, tc.b, got)
-		}
-		if got := Equal(tc.b, tc.a); got != tc.want {
-			t.Errorf("Equal(%#v, %#v) = %v (swapped)", tc.b, tc.a, got)
-		}
-	}
-}
-
-// TestEqualCyclic checks that a cyclic value ends Equal without a stack
-// overflow.
-func TestEqualCyclic(t *testing.T) {
-	a := []any{nil}
-	a[0] = a
-	if Equal(a, a) {
-		t.Fatal("a cyclic value compared equal")
-	}
-	if !Equal(nestEmpty(MaxTextDepth), nestEmpty(MaxTextDepth)) {
-		t.Fatal("deep equal values compared unequal")
-	}
-}
-
-func TestHasLoneSurrogate(t *testing.T) {
-	for s, want := range map[string]bool{"": false, "abc": false, "\U0001F600": false, "\xed\xa0\x80": true, "a\xed\xbf\xbf": true, "\xff": false, "\xed\x9f\xbf": false} {
-		if HasLoneSurrogate(s) != want {
-			t.Errorf("HasLoneSurrogate(%q) != %v", s, want)
-		}
+		checkCanonical(t, env(Object{{Key: "x", Value: w}}))
 	}
 }
 
@@ -227,9 +118,9 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(ex.input))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := Parse(data)
+		v, err := value.Parse(data)
 		if err != nil {
-			var se *SyntaxError
+			var se *value.SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 || se.Offset < 0 || se.Offset > len(data) {
 				t.Fatalf("bad error %#v", err)
 			}
@@ -260,7 +151,7 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		checkCanonical(t, v)
 		checkCanonical(t, env(v))
-		checkCanonical(t, env(Object{{"x", v}}))
+		checkCanonical(t, env(Object{{Key: "x", Value: v}}))
 	})
 }
 
@@ -270,7 +161,7 @@ func TestConcurrent(t *testing.T) {
 	values := make([]any, 200)
 	want := make([]string, len(values))
 	for i := range values {
-		values[i] = env(Object{{"x", newGen(newRand(uint64(i)), i%3 == 0).value(1)}})
+		values[i] = env(Object{{Key: "x", Value: newGen(newRand(uint64(i)), i%3 == 0).value(1)}})
 		c, err := Canonical(values[i])
 		want[i] = string(c)
 		if err != nil {

@@ -113,7 +113,7 @@ func stringProblem(s string) (code Code, at int, what rune) {
 	return "", 0, 0
 }
 
-// appendTextString writes s in the extended JSON text of spec section 6: the
+// appendTextString writes s, for messages, in the extended JSON text of spec section 6: the
 // escapes of section 4.3, lone surrogates as \udXXX escapes so that they read
 // back as written, and any byte that is not even WTF-8 as the invalid escape
 // \xHH, which makes the text unreadable rather than silently repairing it.
@@ -145,30 +145,4 @@ func appendTextString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
-}
-
-// appendWTF8 appends a code point, writing surrogates in their 3-byte
-// generalized UTF-8 form instead of U+FFFD.
-func appendWTF8(dst []byte, r rune) []byte {
-	if utf16.IsSurrogate(r) {
-		return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-	}
-	return utf8.AppendRune(dst, r)
-}
-
-// HasLoneSurrogate reports whether s holds a surrogate code point in WTF-8,
-// which is how a wire encoder decides to send s as a UTF-16 string (ext 2).
-func HasLoneSurrogate(s string) bool {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size, _ := decodeWTF8(s, i)
-		if utf16.IsSurrogate(r) {
-			return true
-		}
-		i += size
-	}
-	return false
 }

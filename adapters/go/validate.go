@@ -100,7 +100,7 @@ func (w *walker) walk(v any, level int) *Error {
 		slices.Sort(keys) // a map has no input order: walk it in output order
 		o := make(Object, len(keys))
 		for i, k := range keys {
-			o[i] = Member{k, x[k]}
+			o[i] = Member{Key: k, Value: x[k]}
 		}
 		return w.object(o, level)
 	}

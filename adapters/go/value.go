@@ -3,34 +3,18 @@ package canonjson
 import (
 	"math"
 	"math/big"
-	"reflect"
+
+	"difffuzz/value"
 )
 
-// Object is an object as the spec models it: members in input order, so that
-// the error precedence of spec section 3 can be followed and duplicate keys
-// can be represented at all (Canonical rejects them; Parse and AppendText keep
-// them so that a bug report can carry one).
-type Object []Member
-
-// Member is one key/value pair of an Object; a struct rather than a map
-// entry so that order and duplicates survive.
-type Member struct {
-	Key   string
-	Value any
-}
-
-// RawObject is an object whose keys may be any value, not only strings. It
-// exists so that a decoder (the msgpack worker) can represent a map with a
-// non-string key in place, and Canonical can report non_string_key at the
-// position the spec's walk reaches it rather than for the whole case. A string
-// key in a RawObject behaves exactly like an Object key.
-type RawObject []RawMember
-
-// RawMember is one key/value pair of a RawObject.
-type RawMember struct {
-	Key   any
-	Value any
-}
+// The value model is the harness's (package value), so that a case decoded
+// from the wire or read from a corpus file reaches this package as it is.
+type (
+	Object    = value.Object
+	Member    = value.Member
+	RawObject = value.RawObject
+	RawMember = value.RawMember
+)
 
 // Code is one of the spec's error codes: the part of a rejection that every
 // implementation must agree on.
@@ -65,54 +49,6 @@ func (e *Error) ErrorCode() string { return string(e.Code) }
 // MaxDepth is the deepest nesting the spec accepts: a container entered at a
 // level above it is too_deep.
 const MaxDepth = 512
-
-// Equal reports whether a and b are the same value of the model. It is what a
-// round trip (value -> text or wire -> value) must preserve, so it is stricter
-// than canonical equality: integers and floats differ (1 != 1.0), floats
-// compare by bits (0.0 != -0.0) except that every NaN equals every NaN,
-// objects compare member by member in order (duplicates included). Integers
-// compare by value whatever their Go type (int64, *big.Int, int, ...).
-// Values nested deeper than maxEqualDepth are never equal, so that a cyclic
-// Go value cannot exhaust the stack.
-func Equal(a, b any) bool {
-	return equal(a, b, 0)
-}
-
-// maxEqualDepth is far above anything Parse or the wire can produce.
-const maxEqualDepth = 10 * MaxTextDepth
-
-func equal(a, b any, depth int) bool {
-	if depth > maxEqualDepth {
-		return false
-	}
-	ka, kb := kindOf(a), kindOf(b)
-	if ka != kb {
-		return false
-	}
-	switch ka {
-	case kindNull:
-		return true
-	case kindBool:
-		return a.(bool) == b.(bool)
-	case kindInt:
-		return intEqual(a, b)
-	case kindFloat:
-		x, y := floatOf(a), floatOf(b)
-		if x != x && y != y {
-			return true
-		}
-		return math.Float64bits(x) == math.Float64bits(y)
-	case kindString:
-		return a.(string) == b.(string)
-	case kindArray:
-		return arrayEqual(a, b, depth+1)
-	case kindObject:
-		return objectEqual(a, b, depth+1)
-	case kindMap:
-		return mapEqual(a.(map[string]any), b.(map[string]any), depth+1)
-	}
-	return reflect.DeepEqual(a, b)
-}
 
 type kind uint8
 
@@ -192,121 +128,4 @@ func intOfUint(u uint64) (int64, *big.Int) {
 		return int64(u), nil
 	}
 	return 0, new(big.Int).SetUint64(u)
-}
-
-func intEqual(a, b any) bool {
-	x, bx := intOf(a)
-	y, by := intOf(b)
-	if bx == nil && by == nil {
-		return x == y
-	}
-	if bx == nil || by == nil {
-		return false // one fits int64, the other does not
-	}
-	return bx.Cmp(by) == 0
-}
-
-func floatOf(v any) float64 {
-	if f, ok := v.(float32); ok {
-		return float64(f)
-	}
-	return v.(float64)
-}
-
-func arrayEqual(a, b any, depth int) bool {
-	if x, ok := a.([]any); ok {
-		if y, ok := b.([]any); ok {
-			if len(x) != len(y) {
-				return false
-			}
-			for i := range x {
-				if !equal(x[i], y[i], depth) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	na, nb := arrayLen(a), arrayLen(b)
-	if na != nb {
-		return false
-	}
-	for i := 0; i < na; i++ {
-		if !equal(elemAt(a, i), elemAt(b, i), depth) {
-			return false
-		}
-	}
-	return true
-}
-
-func arrayLen(v any) int {
-	if x, ok := v.([]any); ok {
-		return len(x)
-	}
-	return len(v.([]string))
-}
-
-func elemAt(v any, i int) any {
-	if x, ok := v.([]any); ok {
-		return x[i]
-	}
-	return v.([]string)[i]
-}
-
-func objectEqual(a, b any, depth int) bool {
-	if x, ok := a.(Object); ok {
-		if y, ok := b.(Object); ok {
-			if len(x) != len(y) {
-				return false
-			}
-			for i := range x {
-				if x[i].Key != y[i].Key || !equal(x[i].Value, y[i].Value, depth) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	na, nb := objectLen(a), objectLen(b)
-	if na != nb {
-		return false
-	}
-	for i := 0; i < na; i++ {
-		ka, va := memberAt(a, i)
-		kb, vb := memberAt(b, i)
-		if !equal(ka, kb, depth) || !equal(va, vb, depth) {
-			return false
-		}
-	}
-	return true
-}
-
-func objectLen(v any) int {
-	if x, ok := v.(Object); ok {
-		return len(x)
-	}
-	return len(v.(RawObject))
-}
-
-// memberAt returns member i of an Object or RawObject (boxing a string key:
-// only for the rarely used mixed comparisons).
-func memberAt(v any, i int) (key, val any) {
-	if x, ok := v.(Object); ok {
-		return x[i].Key, x[i].Value
-	}
-	m := v.(RawObject)[i]
-	return m.Key, m.Value
-}
-
-func mapEqual(a, b map[string]any, depth int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		vb, ok := b[k]
-		if !ok || !equal(va, vb, depth) {
-			return false
-		}
-	}
-	return true
 }

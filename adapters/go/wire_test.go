@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"unicode/utf16"
 
+	"difffuzz/value"
+
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
@@ -38,7 +40,7 @@ func decodeWire(b []byte) (any, error) {
 }
 
 func wireValue(d *msgpack.Decoder, depth int) (any, error) {
-	if depth > MaxTextDepth {
+	if depth > value.MaxTextDepth {
 		return nil, errors.New("nested deeper than 1000")
 	}
 	c, err := d.PeekCode()
@@ -112,7 +114,7 @@ func wireMap(d *msgpack.Decoder, depth int) (any, error) {
 	}
 	obj := make(Object, n)
 	for i, m := range raw {
-		obj[i] = Member{m.Key.(string), m.Value}
+		obj[i] = Member{Key: m.Key.(string), Value: m.Value}
 	}
 	return obj, nil
 }

@@ -37,6 +37,7 @@ import (
 	"syscall"
 
 	"difffuzz/harness/adapter"
+	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/triage"
 	"difffuzz/internal/batchsched"
 	"difffuzz/internal/version"

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/corpus"
 	"difffuzz/internal/testworker"
+	"difffuzz/value"
 )
 
 // runCLI runs the command in process and returns its exit status and output.
@@ -220,7 +220,7 @@ func TestPromote(t *testing.T) {
 }
 
 func mustParse(t *testing.T, s string) any {
-	v, err := canonjson.Parse([]byte(s))
+	v, err := value.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,15 +17,16 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/adapters/go/worker"
-	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // implementation is the Go implementation with the mode's spec bug or its
 // misbehaviour on a marked case.
 func implementation(mode, mark string) kit.Func {
 	return func(dst []byte, v any) ([]byte, error) {
-		if mark != "" && bytes.Contains(canonjson.AppendText(nil, v), []byte(mark)) {
+		if mark != "" && bytes.Contains(value.AppendText(nil, v), []byte(mark)) {
 			misbehave(mode)
 		}
 		switch mode {
@@ -248,6 +249,6 @@ func spoilable(first byte) bool { return first == '{' || first == '[' || first =
 // retry.
 func chosen(v any, share float64) bool {
 	h := fnv.New64a()
-	h.Write(canonjson.AppendText(nil, v))
+	h.Write(value.AppendText(nil, v))
 	return float64(h.Sum64()>>11)/(1<<53) < share
 }

@@ -53,12 +53,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 	"difffuzz/internal/atomicfile"
 	"difffuzz/internal/mutant/zoo"
+	"difffuzz/value"
 )
 
 // Hunt is one hunt over the zoo.
@@ -286,7 +286,7 @@ func (h *Hunt) minimize(ctx context.Context, dir, name, file string) (minimized,
 			if err != nil {
 				return "", err.Error()
 			}
-			return string(canonjson.AppendText(nil, e.Input)), ""
+			return string(value.AppendText(nil, e.Input)), ""
 		}
 	}
 	return "", "not minimized: " + lastLine(string(text))

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // Adapter computes canonical outputs for batches of cases.

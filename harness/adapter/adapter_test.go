@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // TestBatchEncoding checks that a batch encodes its cases at first use,
@@ -14,8 +14,8 @@ import (
 // batch hands back the encoding's storage and cannot be sent.
 func TestBatchEncoding(t *testing.T) {
 	cases := []any{
-		canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "k", Value: []any{int64(1), "v", 1.5}}}}},
-		canonjson.Object{{Key: "tool_name", Value: "u"}, {Key: "args", Value: canonjson.Object{}}},
+		value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "k", Value: []any{int64(1), "v", 1.5}}}}},
+		value.Object{{Key: "tool_name", Value: "u"}, {Key: "args", Value: value.Object{}}},
 	}
 	want, err := wire.EncodeCases(cases, nil)
 	if err != nil {

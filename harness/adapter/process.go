@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 
 	"golang.org/x/sys/unix"
 )

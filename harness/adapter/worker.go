@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/harness/wire"
 	"difffuzz/internal/procstat"
+	"difffuzz/kits/go/wire"
 )
 
 // Defaults of Spec's zero values, defined here alone.

@@ -7,14 +7,15 @@ import (
 	"testing"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/inprocess"
 	"difffuzz/internal/testworker"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 func tcase(arg string) any {
-	return canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "a", Value: arg}}}}
+	return value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "a", Value: arg}}}}
 }
 
 func start(t *testing.T, argv []string) *adapter.Worker {
@@ -38,13 +39,13 @@ func TestWorkerAnswersLikeInProcess(t *testing.T) {
 // worker (no model in its hello) is still spoken to.
 func answersLikeInProcess(t *testing.T, mode string) {
 	w := start(t, testworker.Command(t, mode))
-	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), canonjson.Object{}, tcase("\xed\xa0\x80")}
+	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), value.Object{}, tcase("\xed\xa0\x80")}
 	out := make([]wire.Result, len(cases))
 	if err := w.Run(context.Background(), cases, out); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cases {
-		want := adapter.Compute(c)
+		want := inprocess.Compute(c)
 		if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
 			t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"difffuzz/harness/adapter"
+	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/report"
 	"difffuzz/harness/triage"
 )

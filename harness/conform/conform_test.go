@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/inprocess"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 
 	"github.com/vmihailenco/msgpack/v5"
+	"lukechampine.com/blake3"
 )
 
 func TestBatchRawMatchesBatch(t *testing.T) {
 	raw := [][]byte{{0xc0}, {0x01}, []byte("\xa1a"), []byte("\x81\xa1k\x90")}
-	values := []any{nil, int64(1), "a", canonjson.Object{{Key: "k", Value: []any{}}}}
+	values := []any{nil, int64(1), "a", value.Object{{Key: "k", Value: []any{}}}}
 	enc := wire.NewEncoder()
 	got, err := enc.BatchRaw(9, raw)
 	if err != nil {
@@ -42,11 +43,11 @@ func TestBatchRawMatchesBatch(t *testing.T) {
 // implementation, which follows the same spec.
 func TestSpecExamples(t *testing.T) {
 	for i, ex := range specExamples {
-		v, err := canonjson.Parse([]byte(ex.input))
+		v, err := value.Parse([]byte(ex.input))
 		if err != nil {
 			t.Fatalf("example %d: %v", i+1, err)
 		}
-		if m := mismatch(adapter.Compute(v), ex.want); m != "" {
+		if m := mismatch(inprocess.Compute(v), ex.want); m != "" {
 			t.Errorf("example %d %s: %s", i+1, clip(ex.input, 60), m)
 		}
 	}
@@ -73,7 +74,7 @@ func TestCodeCases(t *testing.T) {
 
 func TestMismatch(t *testing.T) {
 	text := `{"args":{"a":1},"tool_name":"t"}`
-	d := canonjson.Digest([]byte(text))
+	d := blake3.Sum256([]byte(text))
 	ok := wire.Result{Canonical: []byte(text), Digest: d[:]}
 	tests := []struct {
 		name string

@@ -4,10 +4,18 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"difffuzz/value"
 )
 
 // errorCodes are the spec's error codes (docs/canonical-json.md §3).
-var errorCodes = []string{"too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope"}
+var errorCodes = func() []string {
+	codes := make([]string, len(value.Codes))
+	for i, c := range value.Codes {
+		codes[i] = string(c)
+	}
+	return codes
+}()
 
 // codeCase is a case built byte by byte, so that it can hold what the value
 // model cannot (a non-string key, a bin value, an unknown ext type, a str

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // example is one input of the spec's example tables with its answer.
@@ -42,7 +42,7 @@ var specExamples = []example{
 func (r *runner) specExamples(ctx context.Context) (string, error) {
 	cases := make([]any, len(specExamples))
 	for i, ex := range specExamples {
-		v, err := canonjson.Parse([]byte(ex.input))
+		v, err := value.Parse([]byte(ex.input))
 		if err != nil {
 			panic(fmt.Sprintf("conform: spec example %d does not parse: %v", i+1, err))
 		}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/inprocess"
+	"difffuzz/kits/go/wire"
+
+	"lukechampine.com/blake3"
 )
 
 // want is the answer a case must get: canonical text, or an error code.
@@ -26,7 +27,7 @@ func wantCode(code string) want { return want{code: code} }
 
 // wantGo is what the in-process Go implementation answers for v.
 func wantGo(v any) want {
-	r := adapter.Compute(v)
+	r := inprocess.Compute(v)
 	if r.Error != "" {
 		return want{code: r.Error}
 	}
@@ -54,7 +55,7 @@ func mismatch(got wire.Result, w want) string {
 		return fmt.Sprintf("canonical text differs at byte %d (%s): got %s, want %s",
 			off, kind, excerpt(got.Canonical, off), excerpt(w.canonical, off))
 	}
-	if d := canonjson.Digest(got.Canonical); !bytes.Equal(got.Digest, d[:]) {
+	if d := blake3.Sum256(got.Canonical); !bytes.Equal(got.Digest, d[:]) {
 		return fmt.Sprintf("digest %s is not BLAKE3 of the canonical text (%s)", hex.EncodeToString(got.Digest), hex.EncodeToString(d[:]))
 	}
 	return ""

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // fixtureCase is one line of a fixture file (docs/fixtures.md).

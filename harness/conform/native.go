@@ -7,8 +7,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // verdict is mismatch, except that a native worker's inexpressible answer
@@ -62,18 +62,18 @@ func holds(v any, reason string) bool {
 		return reason == wire.ReasonUnsupported
 	case []any:
 		return slices.ContainsFunc(v, func(x any) bool { return holds(x, reason) })
-	case canonjson.Object:
+	case value.Object:
 		return objectHolds(v, reason)
-	case canonjson.RawObject:
+	case value.RawObject:
 		if reason == wire.ReasonNonStringKey {
 			return true
 		}
-		return slices.ContainsFunc(v, func(m canonjson.RawMember) bool { return holds(m.Key, reason) || holds(m.Value, reason) })
+		return slices.ContainsFunc(v, func(m value.RawMember) bool { return holds(m.Key, reason) || holds(m.Value, reason) })
 	}
 	return false
 }
 
-func objectHolds(o canonjson.Object, reason string) bool {
+func objectHolds(o value.Object, reason string) bool {
 	seen := make(map[string]bool, len(o))
 	for _, m := range o {
 		if reason == wire.ReasonDuplicateKey && seen[m.Key] {

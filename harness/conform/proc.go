@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // proc is a worker process driven frame by frame, for the checks that need

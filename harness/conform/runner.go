@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // runner holds a run's workers and counts. A check that breaks a worker

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // generated sends cfg.Cases generated cases, BatchSize a batch, and compares
@@ -36,7 +36,7 @@ func (r *runner) generated(ctx context.Context) (string, error) {
 		}
 		for i, c := range cases {
 			if m := r.verdict(results[i], wantGo(c), c); m != "" {
-				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
+				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip(string(value.AppendText(nil, c)), 100), m)
 			}
 		}
 	}
@@ -74,7 +74,7 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 			got.Canonical = w.canonical // the digest must then be BLAKE3 of the expected text
 		}
 		if m := r.verdict(got, w, c); m != "" {
-			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(canonjson.AppendText(nil, c)), 100), m)
+			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(value.AppendText(nil, c)), 100), m)
 		}
 	}
 	how := "texts left out"
@@ -115,8 +115,8 @@ type largeValue struct {
 }
 
 var largeValues = []largeValue{
-	{"a 4 MiB string", func() any { return tool(canonjson.Object{{Key: "s", Value: bigString(4 << 20)}}) }},
-	{"a 100,000-element array", func() any { return tool(canonjson.Object{{Key: "a", Value: bigArray(100_000)}}) }},
+	{"a 4 MiB string", func() any { return tool(value.Object{{Key: "s", Value: bigString(4 << 20)}}) }},
+	{"a 100,000-element array", func() any { return tool(value.Object{{Key: "a", Value: bigArray(100_000)}}) }},
 	{"a 50,000-member object", func() any { return tool(bigObject(50_000)) }},
 }
 
@@ -137,8 +137,8 @@ func (r *runner) largeValues(ctx context.Context) (string, error) {
 }
 
 // tool wraps args in the envelope.
-func tool(args canonjson.Object) canonjson.Object {
-	return canonjson.Object{{Key: "tool_name", Value: "large"}, {Key: "args", Value: args}}
+func tool(args value.Object) value.Object {
+	return value.Object{{Key: "tool_name", Value: "large"}, {Key: "args", Value: args}}
 }
 
 // bigString is up to n bytes of UTF-8 that mixes plain ASCII with every kind of
@@ -170,8 +170,8 @@ func bigArray(n int) []any {
 
 // bigObject has n members in reverse key order, keys of varied length and
 // script so that sorting them takes more than a byte compare of ASCII.
-func bigObject(n int) canonjson.Object {
-	o := make(canonjson.Object, n)
+func bigObject(n int) value.Object {
+	o := make(value.Object, n)
 	for i := range o {
 		k := strconv.Itoa(n - i)
 		switch i % 3 {
@@ -180,7 +180,7 @@ func bigObject(n int) canonjson.Object {
 		case 2:
 			k = "\U0001F600" + k
 		}
-		o[i] = canonjson.Member{Key: k, Value: int64(i)}
+		o[i] = value.Member{Key: k, Value: int64(i)}
 	}
 	return o
 }

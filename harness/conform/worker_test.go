@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/inprocess"
+	"difffuzz/kits/go/wire"
 )
 
 // workerEnv makes the test binary a worker: see testWorker.
@@ -82,7 +83,7 @@ func answer(enc *wire.Encoder, body []byte, mode string) ([]byte, error) {
 	}
 	results := make([]wire.Result, len(m.Cases))
 	for i, c := range m.Cases {
-		results[i] = adapter.Compute(c)
+		results[i] = inprocess.Compute(c)
 	}
 	return enc.Results(m.ID, results)
 }

@@ -14,8 +14,8 @@ import (
 	"sort"
 	"strings"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/internal/atomicfile"
+	"difffuzz/value"
 
 	"lukechampine.com/blake3"
 )
@@ -43,7 +43,7 @@ type Outcome struct {
 
 // Entry is one case on disk.
 type Entry struct {
-	Input         any    // the case, in the canonjson value model
+	Input         any    // the case, in the value model (package value)
 	Kind          string // "divergence", "crash", "hang", or "" for a seed case that must agree
 	Signature     string // the divergence signature it was grouped by
 	Seed          uint64 // the run's seed and the case's index, when generated
@@ -56,7 +56,7 @@ type Entry struct {
 // Name is the entry's file name: a content hash of its input's text, so that
 // the same input found twice is one file.
 func Name(input any) string {
-	sum := blake3.Sum256(canonjson.AppendText(nil, input))
+	sum := blake3.Sum256(value.AppendText(nil, input))
 	return hex.EncodeToString(sum[:16]) + ".json"
 }
 
@@ -159,8 +159,8 @@ func Load(path string) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.Size() > canonjson.MaxTextSize {
-		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d", path, info.Size(), canonjson.MaxTextSize)
+	if info.Size() > value.MaxTextSize {
+		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d", path, info.Size(), value.MaxTextSize)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

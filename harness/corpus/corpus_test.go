@@ -8,13 +8,13 @@ import (
 	"sync"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 func input(v any) any {
-	return canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{{Key: "a", Value: v}, {Key: "a", Value: "\xed\xa0\x80"}}}}
+	return value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "a", Value: v}, {Key: "a", Value: "\xed\xa0\x80"}}}}
 }
 
 func TestWriteLoadRoundTrip(t *testing.T) {
@@ -32,7 +32,7 @@ func TestWriteLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !canonjson.Equal(got.Input, e.Input) || got.Kind != e.Kind || got.Signature != e.Signature || got.Seed != 42 || got.Index != 7 || !got.Generated {
+	if !value.Equal(got.Input, e.Input) || got.Kind != e.Kind || got.Signature != e.Signature || got.Seed != 42 || got.Index != 7 || !got.Generated {
 		t.Errorf("loaded %+v, wrote %+v", got, e)
 	}
 	if len(got.Outcomes) != 2 || got.Outcomes[0] != e.Outcomes[0] || got.Outcomes[1] != e.Outcomes[1] {
@@ -56,7 +56,7 @@ func TestLoadBareInputAndErrors(t *testing.T) {
 		return p
 	}
 	e, err := Load(write("bare.json", `{"tool_name":"t","args":{"a":1e21}}`))
-	if err != nil || e.Kind != "" || canonjson.AppendText(nil, e.Input) == nil {
+	if err != nil || e.Kind != "" || value.AppendText(nil, e.Input) == nil {
 		t.Fatalf("bare input: %v %+v", err, e)
 	}
 	tests := []struct{ name, text, want string }{
@@ -131,7 +131,7 @@ func TestUnwritableFolder(t *testing.T) {
 // whichever is written first; another seed's, or a bare input, is kept.
 func TestWriteKeepsTheLowestIndex(t *testing.T) {
 	dir := t.TempDir()
-	input := canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.Object{}}}
+	input := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{}}}
 	write := func(seed, index uint64) {
 		t.Helper()
 		if _, err := Write(dir, &Entry{Input: input, Kind: "divergence", Seed: seed, Index: index, Generated: true}); err != nil {
@@ -160,7 +160,7 @@ func TestWriteKeepsTheLowestIndex(t *testing.T) {
 // An input extended JSON cannot write (a non-string key, bin data) is kept
 // losslessly, and read back as it was.
 func TestOutOfModelInputRoundTrip(t *testing.T) {
-	in := canonjson.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: canonjson.RawObject{
+	in := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.RawObject{
 		{Key: int64(1), Value: []byte{0xff}}, {Key: "a", Value: int64(2)}}}}
 	if Representable(in) {
 		t.Fatal("a non-string key counted as representable")

@@ -6,8 +6,8 @@ import (
 	"math/big"
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // Marshal renders the entry as extended JSON, one field a line. An input
@@ -19,9 +19,9 @@ func (e *Entry) Marshal() []byte {
 	if raw, ok := rawInput(e.Input); ok {
 		b = append(b, "null"...)
 		b = field(b, "input_msgpack", raw)
-		b = field(b, "input_text", string(canonjson.AppendText(nil, e.Input)))
+		b = field(b, "input_text", string(value.AppendText(nil, e.Input)))
 	} else {
-		b = canonjson.AppendText(b, e.Input)
+		b = value.AppendText(b, e.Input)
 	}
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signature)
@@ -36,29 +36,29 @@ func (e *Entry) Marshal() []byte {
 				b = append(b, ',')
 			}
 			b = append(b, "\n    "...)
-			b = canonjson.AppendText(b, o.Adapter)
+			b = value.AppendText(b, o.Adapter)
 			b = append(b, ": "...)
-			b = canonjson.AppendText(b, o.object())
+			b = value.AppendText(b, o.object())
 		}
 		b = append(b, "\n  }"...)
 	}
 	return append(b, "\n}\n"...)
 }
 
-func field(b []byte, name, value string) []byte {
-	if value == "" {
+func field(b []byte, name, text string) []byte {
+	if text == "" {
 		return b
 	}
 	b = append(b, ",\n  \""+name+"\": "...)
-	return canonjson.AppendText(b, value)
+	return value.AppendText(b, text)
 }
 
-func (o Outcome) object() canonjson.Object {
-	var obj canonjson.Object
+func (o Outcome) object() value.Object {
+	var obj value.Object
 	for _, kv := range [][2]string{{"impl", o.Impl}, {"version", o.Version}, {"canonical", o.Canonical},
 		{"digest", o.Digest}, {"error", o.Error}, {"failure", o.Failure}, {"inexpressible", o.Inexpressible}, {"stderr", o.Stderr}} {
 		if kv[1] != "" {
-			obj = append(obj, canonjson.Member{Key: kv[0], Value: kv[1]})
+			obj = append(obj, value.Member{Key: kv[0], Value: kv[1]})
 		}
 	}
 	return obj
@@ -67,11 +67,11 @@ func (o Outcome) object() canonjson.Object {
 // Unmarshal reads an entry, or a bare input (any extended JSON value that is
 // not an object with the "difffuzz_corpus" member).
 func Unmarshal(data []byte) (*Entry, error) {
-	v, err := canonjson.Parse(data)
+	v, err := value.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	obj, ok := v.(canonjson.Object)
+	obj, ok := v.(value.Object)
 	if !ok || lookup(obj, formatKey) == nil {
 		return &Entry{Input: v}, nil
 	}
@@ -94,22 +94,22 @@ func Unmarshal(data []byte) (*Entry, error) {
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
 	e.Seed, e.Generated = uintField(obj, "seed")
 	e.Index, _ = uintField(obj, "index")
-	if outs, ok := lookup(obj, "outcomes").(canonjson.Object); ok {
+	if outs, ok := lookup(obj, "outcomes").(value.Object); ok {
 		for _, m := range outs {
-			o, _ := m.Value.(canonjson.Object)
+			o, _ := m.Value.(value.Object)
 			e.Outcomes = append(e.Outcomes, outcome(m.Key, o))
 		}
 	}
 	return e, nil
 }
 
-func outcome(name string, o canonjson.Object) Outcome {
+func outcome(name string, o value.Object) Outcome {
 	s := func(k string) string { v, _ := lookup(o, k).(string); return v }
 	return Outcome{Adapter: name, Impl: s("impl"), Version: s("version"), Canonical: s("canonical"),
 		Digest: s("digest"), Error: s("error"), Failure: s("failure"), Inexpressible: s("inexpressible"), Stderr: s("stderr")}
 }
 
-func uintField(obj canonjson.Object, key string) (uint64, bool) {
+func uintField(obj value.Object, key string) (uint64, bool) {
 	switch v := lookup(obj, key).(type) {
 	case int64:
 		return uint64(v), v >= 0
@@ -121,7 +121,7 @@ func uintField(obj canonjson.Object, key string) (uint64, bool) {
 	return 0, false
 }
 
-func lookup(obj canonjson.Object, key string) any {
+func lookup(obj value.Object, key string) any {
 	for _, m := range obj {
 		if m.Key == key {
 			return m.Value
@@ -130,7 +130,7 @@ func lookup(obj canonjson.Object, key string) any {
 	return nil
 }
 
-func has(obj canonjson.Object, key string) bool {
+func has(obj value.Object, key string) bool {
 	for _, m := range obj {
 		if m.Key == key {
 			return true
@@ -143,7 +143,7 @@ func has(obj canonjson.Object, key string) bool {
 // with a non-string key, no bin data and no other value outside the model.
 func Representable(v any) bool {
 	switch v := v.(type) {
-	case canonjson.RawObject, []byte, wire.Unsupported:
+	case value.RawObject, []byte, wire.Unsupported:
 		return false
 	case []any:
 		for _, x := range v {
@@ -151,7 +151,7 @@ func Representable(v any) bool {
 				return false
 			}
 		}
-	case canonjson.Object:
+	case value.Object:
 		for _, m := range v {
 			if !Representable(m.Value) {
 				return false

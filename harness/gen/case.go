@@ -3,7 +3,7 @@ package gen
 import (
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Per-case probabilities of the container-level edge classes. The scalar
@@ -79,7 +79,7 @@ func (s *state) topLevel() any {
 		return s.envelopeDuplicate(tool, args)
 	case directed && cell.Class == ClassArgsFirst, !s.plain && s.chance(pArgsFirst):
 		s.hit(ClassArgsFirst)
-		return canonjson.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
+		return value.Object{{Key: "args", Value: args}, {Key: "tool_name", Value: tool}}
 	}
 	return envelope(tool, args)
 }
@@ -89,7 +89,7 @@ func (s *state) topLevel() any {
 func (s *state) args() any {
 	s.at(2, 1, 1, false)
 	if s.plain {
-		return canonjson.Object{{Key: fillerKeys[0], Value: int64(0)}}
+		return value.Object{{Key: fillerKeys[0], Value: int64(0)}}
 	}
 	args := any(s.object(2, s.argsWidth()))
 	if s.chance(pWide) {
@@ -103,7 +103,7 @@ func (s *state) args() any {
 	}
 	switch {
 	case s.chance(pNearLimit):
-		args = s.inject(args, 2, featChain, s.between(500, canonjson.MaxDepth))
+		args = s.inject(args, 2, featChain, s.between(500, value.MaxDepth))
 	case s.chance(pDeep):
 		args = s.inject(args, 2, featChain, s.between(32, 160))
 	}
@@ -169,21 +169,21 @@ func (s *state) array(level, n int) []any {
 	return a
 }
 
-func (s *state) object(level, n int) canonjson.Object {
+func (s *state) object(level, n int) value.Object {
 	s.container(level, n)
-	o := make(canonjson.Object, n)
+	o := make(value.Object, n)
 	for i := range o {
 		s.at(n, i, level, true)
 		k := s.uniqueKey(o[:i])
 		s.at(n, i, level, false)
-		o[i] = canonjson.Member{Key: k, Value: s.value(level + 1)}
+		o[i] = value.Member{Key: k, Value: s.value(level + 1)}
 	}
 	return o
 }
 
 // uniqueKey draws a key that no member of o has, keeping in-domain cases
 // free of duplicate keys.
-func (s *state) uniqueKey(o canonjson.Object) string {
+func (s *state) uniqueKey(o value.Object) string {
 	k := s.key()
 	for try := 0; hasKey(o, k); try++ {
 		if try < 4 {
@@ -196,7 +196,7 @@ func (s *state) uniqueKey(o canonjson.Object) string {
 	return k
 }
 
-func hasKey(o canonjson.Object, k string) bool {
+func hasKey(o value.Object, k string) bool {
 	for i := range o {
 		if o[i].Key == k {
 			return true

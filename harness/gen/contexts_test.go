@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // cellSample is how many cases TestEveryCellHit draws: about 24 directed
@@ -161,7 +161,7 @@ func walkInts(v any, fn func(int)) {
 		for _, e := range v {
 			walkInts(e, fn)
 		}
-	case canonjson.Object:
+	case value.Object:
 		for _, m := range v {
 			walkInts(m.Value, fn)
 		}
@@ -180,7 +180,7 @@ func TestHugeValues(t *testing.T) {
 		}
 		s.reset(2, i)
 		str := s.longOccurrence(&probe{class: ClassLongString}, flavorWord)
-		if n := len(canonjson.AppendText(nil, str)); n > maxText {
+		if n := len(value.AppendText(nil, str)); n > maxText {
 			maxText = n
 		}
 	}

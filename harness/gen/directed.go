@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Directed cases. One case in eight (directedShift) is built to hit one
@@ -149,26 +149,26 @@ func occOf(c Classes) occKind {
 // A probe at level 2 is args itself: args is nil then, so that no class is
 // recorded for members that would be dropped.
 func (s *state) directed(cell Cell, p *probe, args any) any {
-	o, _ := args.(canonjson.Object)
+	o, _ := args.(value.Object)
 	switch {
 	case p.occurrence == occNone:
 	case p.level == 2:
 		h := s.holder(p)
-		if raw, ok := h.(canonjson.RawObject); ok { // args itself has the non-string key
+		if raw, ok := h.(value.RawObject); ok { // args itself has the non-string key
 			if cell.Context == CtxCombined {
 				s.at(len(raw)+1, len(raw), 2, false)
-				raw = append(raw, canonjson.RawMember{Key: "p" + fillerKeys[len(raw)%maxProbe], Value: s.combinedValue(cell)})
+				raw = append(raw, value.RawMember{Key: "p" + fillerKeys[len(raw)%maxProbe], Value: s.combinedValue(cell)})
 			}
 			return raw
 		}
-		o = h.(canonjson.Object)
+		o = h.(value.Object)
 	default:
 		path := s.path(s.holder(p), p.level)
-		o = insertAt(o, s.intn(len(o)+1), canonjson.Member{Key: s.argKey(o), Value: path})
+		o = insertAt(o, s.intn(len(o)+1), value.Member{Key: s.argKey(o), Value: path})
 	}
 	if cell.Context == CtxCombined {
 		s.at(len(o)+1, len(o), 2, false)
-		o = insertAt(o, len(o), canonjson.Member{Key: s.argKey(o), Value: s.combinedValue(cell)})
+		o = insertAt(o, len(o), value.Member{Key: s.argKey(o), Value: s.combinedValue(cell)})
 	}
 	return o
 }
@@ -183,7 +183,7 @@ func (s *state) combinedValue(cell Cell) any {
 }
 
 // argKey returns a key for a new member of args.
-func (s *state) argKey(o canonjson.Object) string {
+func (s *state) argKey(o value.Object) string {
 	if k := "p" + fillerKeys[len(o)%maxProbe]; !hasKey(o, k) {
 		return k
 	}
@@ -226,7 +226,7 @@ func (s *state) plan(cell Cell) probe {
 			p.level = s.between(201, 510)
 		}
 	case CtxLimit:
-		p.level = s.between(511, canonjson.MaxDepth)
+		p.level = s.between(511, value.MaxDepth)
 	case CtxKey:
 		p.key = true
 	case CtxValue:
@@ -306,8 +306,8 @@ func (s *state) place(p *probe, c Context) {
 // depth.
 func (s *state) depthOf(p *probe, c Context) {
 	if p.occurrence == occContainer {
-		if p.level > 2 && p.level >= canonjson.MaxDepth {
-			p.level = canonjson.MaxDepth - 1 // the container itself at 512
+		if p.level > 2 && p.level >= value.MaxDepth {
+			p.level = value.MaxDepth - 1 // the container itself at 512
 		}
 		return
 	}
@@ -315,18 +315,18 @@ func (s *state) depthOf(p *probe, c Context) {
 	case ClassDeep:
 		p.depth = s.between(32, 499)
 	case ClassNearLimit:
-		p.depth = s.between(500, canonjson.MaxDepth)
+		p.depth = s.between(500, value.MaxDepth)
 		if c == CtxLimit {
-			p.depth = s.between(511, canonjson.MaxDepth)
+			p.depth = s.between(511, value.MaxDepth)
 		} else if c == CtxDeep {
 			p.depth = s.between(500, 510)
 		}
 	default:
-		p.depth = s.between(canonjson.MaxDepth+1, 600)
+		p.depth = s.between(value.MaxDepth+1, 600)
 		if c == CtxLimit {
-			p.depth = canonjson.MaxDepth + 1
+			p.depth = value.MaxDepth + 1
 		} else if c == CtxDeep {
-			p.depth = s.between(canonjson.MaxDepth+2, 600)
+			p.depth = s.between(value.MaxDepth+2, 600)
 		}
 	}
 	p.level = p.depth - 1

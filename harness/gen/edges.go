@@ -3,7 +3,7 @@ package gen
 import (
 	"strconv"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // chain builds nested containers of exactly depth levels, the outermost at
@@ -17,13 +17,13 @@ func (s *state) chain(level, depth int) any {
 	if s.oneIn(2) {
 		v = []any{}
 	} else {
-		v = canonjson.Object{}
+		v = value.Object{}
 	}
 	if s.oneIn(2) {
 		v = s.array(level+depth-1, s.intn(3))
 	}
 	var elems slab[any]
-	var members slab[canonjson.Member]
+	var members slab[value.Member]
 	for d := depth - 2; d >= 0; d-- {
 		sib := s.oneIn(8)
 		if sib {
@@ -50,13 +50,13 @@ func (s *state) chain(level, depth int) any {
 		if sib {
 			n = 2
 		}
-		o := canonjson.Object(members.take(n, hint))[:1]
-		o[0] = canonjson.Member{Key: k, Value: v}
+		o := value.Object(members.take(n, hint))[:1]
+		o[0] = value.Member{Key: k, Value: v}
 		if sib {
 			s.at(2, 1, level+d, true)
 			k := s.uniqueKey(o)
 			s.at(2, 1, level+d, false)
-			o = append(o, canonjson.Member{Key: k, Value: s.scalar()})
+			o = append(o, value.Member{Key: k, Value: s.scalar()})
 		}
 		v = o
 	}
@@ -101,7 +101,7 @@ func (s *state) wide(level int) any {
 	}
 	var num [20]byte
 	digits := len(strconv.AppendInt(num[:0], int64(n), 10))
-	o := make(canonjson.Object, n)
+	o := make(value.Object, n)
 	for i := range o {
 		s.buf = s.buf[:0]
 		d := strconv.AppendInt(num[:0], int64(i), 10)
@@ -115,7 +115,7 @@ func (s *state) wide(level int) any {
 		}
 		k := string(s.buf) // before scalar reuses the buffer
 		s.at(n, i, level, false)
-		o[i] = canonjson.Member{Key: k, Value: s.fill()}
+		o[i] = value.Member{Key: k, Value: s.fill()}
 	}
 	// Shuffle the keys only: the values stay where their contexts were
 	// recorded, and the keys carry no class.
@@ -139,7 +139,7 @@ func (s *state) fill() any {
 // keyOrderObject builds an object whose keys share a prefix and then
 // differ by an astral character versus one in U+E000..U+FFFF, the
 // place where UTF-16 order and code-point order disagree.
-func (s *state) keyOrderObject(level int) canonjson.Object {
+func (s *state) keyOrderObject(level int) value.Object {
 	n := s.between(2, min(5, s.cfg.MaxWidth))
 	s.container(level, n)
 	where := s.ctx
@@ -152,7 +152,7 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 			prefix[i] = wordChars[s.intn(len(wordChars))]
 		}
 	}
-	o := make(canonjson.Object, 0, n)
+	o := make(value.Object, 0, n)
 	for len(o) < n {
 		s.buf = append(s.buf[:0], prefix[:np]...)
 		astral := len(o) == 0 || (len(o) > 1 && s.oneIn(2))
@@ -165,7 +165,7 @@ func (s *state) keyOrderObject(level int) canonjson.Object {
 			s.appendWord(s.between(1, 3))
 		}
 		if k := string(s.buf); !hasKey(o, k) {
-			o = append(o, canonjson.Member{Key: k})
+			o = append(o, value.Member{Key: k})
 		}
 	}
 	for i := n - 1; i > 0; i-- {

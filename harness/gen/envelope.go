@@ -1,6 +1,6 @@
 package gen
 
-import canonjson "difffuzz/adapters/go"
+import "difffuzz/value"
 
 // Bad-envelope variants (see badEnvelope); some of them drop the tool
 // name or the args, which are then not generated at all so that the
@@ -32,13 +32,13 @@ var plainBad = []int{badNoArgs, badTopArray, badArgsArray}
 // envelopeDuplicate repeats tool_name or args in the envelope: the walk
 // reports duplicate_key before the envelope check could object.
 func (s *state) envelopeDuplicate(tool string, args any) any {
-	o := canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+	o := value.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
 	s.at(3, 2, 1, false)
 	if s.oneIn(2) {
-		o = append(o, canonjson.Member{Key: "tool_name", Value: s.toolName()})
+		o = append(o, value.Member{Key: "tool_name", Value: s.toolName()})
 	} else {
 		s.container(2, 0)
-		o = append(o, canonjson.Member{Key: "args", Value: canonjson.Object{}})
+		o = append(o, value.Member{Key: "args", Value: value.Object{}})
 	}
 	i := s.intn(3)
 	o[i], o[2] = o[2], o[i]
@@ -67,13 +67,13 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	case badArgsArray:
 		var a []any
 		switch o := args.(type) {
-		case canonjson.Object:
+		case value.Object:
 			for _, m := range o {
 				a = append(a, m.Value)
 			}
-		case canonjson.RawObject: // the non-string key goes: keep it as an element
+		case value.RawObject: // the non-string key goes: keep it as an element
 			for _, m := range o {
-				a = append(a, canonjson.RawObject{m})
+				a = append(a, value.RawObject{m})
 			}
 		}
 		s.container(2, len(a))
@@ -81,19 +81,19 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	case badArgsScalar:
 		return envelope(tool, s.scalar())
 	case badNoTool:
-		return canonjson.Object{{Key: "args", Value: args}}
+		return value.Object{{Key: "args", Value: args}}
 	case badNoArgs:
-		return canonjson.Object{{Key: "tool_name", Value: tool}}
+		return value.Object{{Key: "tool_name", Value: tool}}
 	case badExtraMember:
 		k := extraKeys[s.intn(len(extraKeys))]
-		return s.insertMember(envelope(tool, args), canonjson.Member{Key: k, Value: s.scalar()})
+		return s.insertMember(envelope(tool, args), value.Member{Key: k, Value: s.scalar()})
 	case badTopArray:
 		return []any{tool, args}
 	case badTopScalar:
 		return s.scalar()
 	case badEmpty:
 		s.container(1, 0)
-		return canonjson.Object{}
+		return value.Object{}
 	}
 	o := envelope(tool, args)
 	if s.oneIn(2) {
@@ -104,6 +104,6 @@ func (s *state) badEnvelope(bad int, tool string, args any) any {
 	return o
 }
 
-func envelope(tool, args any) canonjson.Object {
-	return canonjson.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
+func envelope(tool, args any) value.Object {
+	return value.Object{{Key: "tool_name", Value: tool}, {Key: "args", Value: args}}
 }

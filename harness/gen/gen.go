@@ -1,5 +1,5 @@
 // Package gen generates the fuzzer's cases: tool-call values
-// {"tool_name": string, "args": object} in canonjson's value model, weighted
+// {"tool_name": string, "args": object} in the value model of package value, weighted
 // toward the edges of the canonical JSON spec (docs/canonical-json.md) where
 // implementations tend to disagree, while most cases stay small and
 // realistic so that throughput stays high.
@@ -70,7 +70,7 @@ import (
 	"math/bits"
 	"sync"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Config tunes the generator. Every zero field means its documented
@@ -205,7 +205,7 @@ func (s *state) finishCells(classes Classes) Cells {
 	cells := s.cells
 	if d := depthClasses(s.maxLevel); d != 0 {
 		band := Contexts(1 << CtxDeep)
-		if (d == ClassNearLimit && s.maxLevel >= 511) || (d == ClassTooDeep && s.maxLevel == canonjson.MaxDepth+1) {
+		if (d == ClassNearLimit && s.maxLevel >= 511) || (d == ClassTooDeep && s.maxLevel == value.MaxDepth+1) {
 			band = 1 << CtxLimit
 		}
 		cells[bits.TrailingZeros64(uint64(d))] |= s.deepCtx&ctxSizes | band
@@ -226,7 +226,7 @@ func (s *state) finishCells(classes Classes) Cells {
 // depthClasses maps the depth of a whole case to its depth band.
 func depthClasses(depth int) Classes {
 	switch {
-	case depth > canonjson.MaxDepth:
+	case depth > value.MaxDepth:
 		return ClassTooDeep
 	case depth >= 500:
 		return ClassNearLimit

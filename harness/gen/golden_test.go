@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/cases.golden")
@@ -41,7 +41,7 @@ func TestCasesMatchGolden(t *testing.T) {
 		h := sha256.New()
 		for k := range r.n {
 			v, classes, cells := g.CaseCells(r.from + uint64(k)*r.step)
-			h.Write(canonjson.AppendText(nil, v))
+			h.Write(value.AppendText(nil, v))
 			var b [8]byte
 			h.Write(binary.LittleEndian.AppendUint64(b[:0], uint64(classes)))
 			for _, c := range cells {

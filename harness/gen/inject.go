@@ -1,6 +1,6 @@
 package gen
 
-import canonjson "difffuzz/adapters/go"
+import "difffuzz/value"
 
 // feature is what inject places into the args tree.
 type feature uint8
@@ -30,7 +30,7 @@ func (s *state) inject(c any, level int, f feature, target int) any {
 				c[i] = s.inject(c[i], level+1, f, target)
 				return c
 			}
-		case canonjson.Object:
+		case value.Object:
 			if i, ok := s.pickContainer(len(c), func(i int) any { return c[i].Value }); ok {
 				c[i].Value = s.inject(c[i].Value, level+1, f, target)
 				return c
@@ -60,7 +60,7 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 	for j := range n {
 		i := (start + j) % n
 		switch child(i).(type) {
-		case []any, canonjson.Object:
+		case []any, value.Object:
 			return i, true
 		}
 	}
@@ -73,7 +73,7 @@ func (s *state) pickContainer(n int, child func(int) any) (int, bool) {
 // number of features injected into it.
 func (s *state) insert(c any, level int, f feature, target int) any {
 	switch c := c.(type) {
-	case canonjson.Object:
+	case value.Object:
 		n, i := len(c)+1, s.intn(len(c)+1)
 		var k string
 		switch {
@@ -81,7 +81,7 @@ func (s *state) insert(c any, level int, f feature, target int) any {
 			s.at(n, i, level, true)
 			k = s.loneString()
 			s.at(n, i, level, false)
-			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
+			return insertAt(c, i, value.Member{Key: k, Value: s.scalar()})
 		case f == featRawKey:
 			s.at(n, i, level, true)
 			k := s.nonStringKey()
@@ -95,12 +95,12 @@ func (s *state) insert(c any, level int, f feature, target int) any {
 			}
 			s.pairHit(ClassDuplicateKey, n, i, j, level)
 			s.at(n, i, level, false)
-			return insertAt(c, i, canonjson.Member{Key: k, Value: s.scalar()})
+			return insertAt(c, i, value.Member{Key: k, Value: s.scalar()})
 		}
 		s.at(n, i, level, true)
 		k = s.uniqueKey(c)
 		s.at(n, i, level, false)
-		return insertAt(c, i, canonjson.Member{Key: k, Value: s.featureValue(level+1, f, target)})
+		return insertAt(c, i, value.Member{Key: k, Value: s.featureValue(level+1, f, target)})
 	case []any:
 		i := s.intn(len(c) + 1)
 		s.at(len(c)+1, i, level, false)
@@ -118,7 +118,7 @@ func insertAt[S ~[]T, T any](s S, i int, x T) S {
 	return s
 }
 
-func (s *state) insertMember(o canonjson.Object, m canonjson.Member) canonjson.Object {
+func (s *state) insertMember(o value.Object, m value.Member) value.Object {
 	return insertAt(o, s.intn(len(o)+1), m)
 }
 
@@ -162,13 +162,13 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		s.at(1, 0, level, true)
 		k := s.loneString()
 		s.at(1, 0, level, false)
-		return canonjson.Object{{Key: k, Value: s.scalar()}}
+		return value.Object{{Key: k, Value: s.scalar()}}
 	case featRawKey:
 		s.container(level, 1)
 		s.at(1, 0, level, true)
 		k := s.nonStringKey()
 		s.at(1, 0, level, false)
-		return canonjson.RawObject{{Key: k, Value: s.scalar()}}
+		return value.RawObject{{Key: k, Value: s.scalar()}}
 	case featBin:
 		return s.binValue()
 	case featDuplicate:
@@ -179,7 +179,7 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		s.at(2, 0, level, false)
 		v0 := s.scalar()
 		s.at(2, 1, level, false)
-		return canonjson.Object{{Key: k, Value: v0}, {Key: k, Value: s.scalar()}}
+		return value.Object{{Key: k, Value: v0}, {Key: k, Value: s.scalar()}}
 	}
 	return nil
 }

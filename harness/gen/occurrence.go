@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // holder builds the probe's container with its occurrence in place.
@@ -28,10 +28,10 @@ func (s *state) holder(p *probe) any {
 		a[p.pos] = s.occurrenceValue(p)
 		return a
 	}
-	o := make(canonjson.Object, p.n)
+	o := make(value.Object, p.n)
 	for i := range o {
 		s.at(p.n, i, p.level, false)
-		o[i] = canonjson.Member{Key: fillerKeys[i], Value: s.holderFill(p.n)}
+		o[i] = value.Member{Key: fillerKeys[i], Value: s.holderFill(p.n)}
 	}
 	s.at(p.n, p.pos, p.level, p.key)
 	switch p.occurrence {
@@ -65,7 +65,7 @@ func (s *state) holderFill(n int) any {
 
 // pair makes the keys at p.pos and p.partner equal (duplicate-key) or an
 // order trap (key-order).
-func (s *state) pair(p *probe, o canonjson.Object) {
+func (s *state) pair(p *probe, o value.Object) {
 	if p.class == ClassDuplicateKey {
 		o[p.pos].Key = o[p.partner].Key
 		s.pairHit(ClassDuplicateKey, p.n, p.pos, p.partner, p.level)
@@ -102,13 +102,13 @@ func (s *state) occurrenceValue(p *probe) any {
 		if s.oneIn(2) {
 			return []any{}
 		}
-		return canonjson.Object{}
+		return value.Object{}
 	case occDeepest:
 		s.container(p.level+1, 1)
 		if s.oneIn(2) {
 			return []any{int64(0)}
 		}
-		return canonjson.Object{{Key: fillerKeys[0], Value: int64(1)}}
+		return value.Object{{Key: fillerKeys[0], Value: int64(1)}}
 	}
 	return s.number(p.class)
 }
@@ -243,7 +243,7 @@ func (s *state) longOccurrence(p *probe, flavor int) string {
 func (s *state) path(h any, level int) any {
 	v := h
 	var elems slab[any]
-	var members slab[canonjson.Member]
+	var members slab[value.Member]
 	for l := level - 1; l >= 3; l-- {
 		extra := 0
 		if s.oneIn(4) {
@@ -260,10 +260,10 @@ func (s *state) path(h any, level int) any {
 			v = a
 			continue
 		}
-		o := canonjson.Object(members.take(1+extra, (l-3)*3/8+8))
+		o := value.Object(members.take(1+extra, (l-3)*3/8+8))
 		at := s.intn(len(o))
 		for i := range o {
-			o[i] = canonjson.Member{Key: fillerKeys[i], Value: int64(i)}
+			o[i] = value.Member{Key: fillerKeys[i], Value: int64(i)}
 		}
 		o[at].Value = v
 		v = o

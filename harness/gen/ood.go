@@ -1,6 +1,6 @@
 package gen
 
-import canonjson "difffuzz/adapters/go"
+import "difffuzz/value"
 
 // oodKind is one way of leaving the spec's domain.
 type oodKind uint8
@@ -51,7 +51,7 @@ func (s *state) outOfDomain(k oodKind, bad int, args any, tool *string, envDupli
 			args = s.inject(args, 2, featDuplicate, 0)
 		}
 	case oodTooDeep:
-		args = s.inject(args, 2, featChain, s.between(canonjson.MaxDepth+1, 600))
+		args = s.inject(args, 2, featChain, s.between(value.MaxDepth+1, 600))
 	case oodNonStringKey:
 		args = s.inject(args, 2, featRawKey, 0)
 	case oodUnsupported:
@@ -92,14 +92,14 @@ func (s *state) binValue() []byte {
 
 // rawWithKeyAt is o with a member of key k (not a string) inserted at i:
 // a RawObject, the model's map with non-string keys.
-func rawWithKeyAt(o canonjson.Object, i int, k, v any) canonjson.RawObject {
-	r := make(canonjson.RawObject, 0, len(o)+1)
+func rawWithKeyAt(o value.Object, i int, k, v any) value.RawObject {
+	r := make(value.RawObject, 0, len(o)+1)
 	for _, m := range o[:i] {
-		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+		r = append(r, value.RawMember{Key: m.Key, Value: m.Value})
 	}
-	r = append(r, canonjson.RawMember{Key: k, Value: v})
+	r = append(r, value.RawMember{Key: k, Value: v})
 	for _, m := range o[i:] {
-		r = append(r, canonjson.RawMember{Key: m.Key, Value: m.Value})
+		r = append(r, value.RawMember{Key: m.Key, Value: m.Value})
 	}
 	return r
 }

@@ -8,11 +8,11 @@ import (
 	"io"
 	"slices"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/minimize"
+	"difffuzz/value"
 )
 
 // Judged is one case's outcomes and verdict.
@@ -72,7 +72,7 @@ func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
 func batchLen(cases []any) int {
 	size := 0
 	for i, c := range cases {
-		size += len(canonjson.AppendText(nil, c))
+		size += len(value.AppendText(nil, c))
 		if i == DefaultBatch || i > 0 && size > maxBatchText {
 			return i
 		}

@@ -10,7 +10,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // Lane is one instance of every adapter of a run, and the restart policy
@@ -21,6 +21,7 @@ import (
 type Lane struct {
 	adapters    []adapter.Adapter
 	names       []string
+	inProcess   []bool // adapters[i] runs in this process (see each)
 	cmp         *compare.Comparator
 	results     [][]wire.Result
 	stats       []Stats
@@ -56,9 +57,14 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 	l := &Lane{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
 	for _, s := range specs {
 		l.names = append(l.names, s.Name)
+		l.inProcess = append(l.inProcess, s.InProcess)
 		var a adapter.Adapter
 		if s.InProcess {
-			a = adapter.NewGo(s.Name)
+			var err error
+			if a, err = adapter.NewInProcess(s.Name); err != nil {
+				l.Close()
+				return nil, err
+			}
 		} else {
 			w, err := adapter.Start(ctx, s)
 			if err != nil {
@@ -191,8 +197,8 @@ func (l *Lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.
 func (l *Lane) each(fn func(ai int) error) error {
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
-	for ai, a := range l.adapters {
-		if _, inProcess := a.(*adapter.Go); !inProcess {
+	for ai := range l.adapters {
+		if !l.inProcess[ai] {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -200,8 +206,8 @@ func (l *Lane) each(fn func(ai int) error) error {
 			}()
 		}
 	}
-	for ai, a := range l.adapters {
-		if _, inProcess := a.(*adapter.Go); inProcess {
+	for ai := range l.adapters {
+		if l.inProcess[ai] {
 			errs[ai] = fn(ai)
 		}
 	}

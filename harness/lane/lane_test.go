@@ -15,7 +15,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // fake is an in-process adapter.Adapter whose cases are strings: it answers

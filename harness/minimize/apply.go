@@ -1,11 +1,11 @@
 package minimize
 
-import canonjson "difffuzz/adapters/go"
+import "difffuzz/value"
 
 // isContainer reports whether v is an array or an object (of either kind).
 func isContainer(v any) bool {
 	switch v.(type) {
-	case []any, canonjson.Object, canonjson.RawObject:
+	case []any, value.Object, value.RawObject:
 		return true
 	}
 	return false
@@ -33,16 +33,16 @@ func (t *tree) apply(c *cand) any {
 		switch v := n.v.(type) {
 		case []any:
 			return t.replaceAt(c.node, cut(v, int(c.a), int(c.b), keep))
-		case canonjson.Object:
-			return t.replaceAt(c.node, canonjson.Object(cut(v, int(c.a), int(c.b), keep)))
-		case canonjson.RawObject:
-			return t.replaceAt(c.node, canonjson.RawObject(cut(v, int(c.a), int(c.b), keep)))
+		case value.Object:
+			return t.replaceAt(c.node, value.Object(cut(v, int(c.a), int(c.b), keep)))
+		case value.RawObject:
+			return t.replaceAt(c.node, value.RawObject(cut(v, int(c.a), int(c.b), keep)))
 		}
 	}
 	if !c.key {
 		return t.replaceAt(c.node, t.newValue(c))
 	}
-	o := append(canonjson.Object(nil), t.nodes[n.parent].v.(canonjson.Object)...)
+	o := append(value.Object(nil), t.nodes[n.parent].v.(value.Object)...)
 	o[n.index].Key = editString(o[n.index].Key, c)
 	return t.replaceAt(n.parent, o)
 }
@@ -54,7 +54,7 @@ func (t *tree) newValue(c *cand) any {
 	case kReplace:
 		return c.val
 	case kToArray:
-		o := t.nodes[c.node].v.(canonjson.Object)
+		o := t.nodes[c.node].v.(value.Object)
 		a := make([]any, len(o))
 		for i := range o {
 			a[i] = o[i].Value

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // dedupe drops replacements whose result is the same value as an earlier
@@ -16,7 +16,7 @@ import (
 // grouped by a hash of their result's text, then compared exactly. The
 // work is bounded per round.
 func (t *tree) dedupe(cs []cand) []cand {
-	t.text = canonjson.AppendText(t.text[:0], t.nodes[0].v)
+	t.text = value.AppendText(t.text[:0], t.nodes[0].v)
 	if len(t.text) != t.size() {
 		return cs // the size model and the text disagree: do not guess
 	}
@@ -97,7 +97,7 @@ func (t *tree) result(c *cand, slot int) [3][]byte {
 		s := &t.nodes[c.src]
 		r = t.text[s.start : s.start+s.size]
 	} else {
-		t.rtext[slot] = canonjson.AppendText(t.rtext[slot][:0], c.val)
+		t.rtext[slot] = value.AppendText(t.rtext[slot][:0], c.val)
 		r = t.rtext[slot]
 	}
 	return [3][]byte{t.text[:n.start], r, t.text[n.start+n.size:]}

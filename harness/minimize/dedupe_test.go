@@ -5,6 +5,7 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 // TestDedupe checks that dropping replacements with equal results loses
@@ -34,7 +35,7 @@ func TestDedupe(t *testing.T) {
 				m := map[string]int{}
 				for _, c := range cs {
 					if c.list == l {
-						m[string(canonjson.AppendText(nil, tr.apply(&c)))]++
+						m[string(value.AppendText(nil, tr.apply(&c)))]++
 					}
 				}
 				return m

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // maxGroups bounds the groups of equal strings, and separately the pairs
@@ -87,7 +87,7 @@ const maxPrefixKeys = 16
 func (t *tree) prefixSteps() {
 	for id := range int32(len(t.nodes)) {
 		n := &t.nodes[id]
-		o, ok := n.v.(canonjson.Object)
+		o, ok := n.v.(value.Object)
 		if !ok || len(o) < 2 || (t.env && id == 0) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // TestEqualStringsShrinkTogether: when the divergence needs two strings
@@ -65,7 +66,7 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := canonjson.Parse([]byte(tt.in))
+			in, err := value.Parse([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +77,7 @@ func TestEqualStringsShrinkTogether(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s := string(canonjson.AppendText(nil, got)); s != tt.want || !st.Minimal {
+			if s := string(value.AppendText(nil, got)); s != tt.want || !st.Minimal {
 				t.Errorf("got %s (minimal %v, %d rounds), want %s", s, st.Minimal, st.Rounds, tt.want)
 			}
 		})

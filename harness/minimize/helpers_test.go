@@ -11,6 +11,7 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 // walk calls fn on every value and every key (as a string) of v.
@@ -57,7 +58,7 @@ var (
 		return walk(v, func(x any) bool { f, ok := x.(float64); return ok && f >= 1e21 })
 	}
 	hasLoneSurrogate = func(v any) bool {
-		return walk(v, func(x any) bool { s, ok := x.(string); return ok && canonjson.HasLoneSurrogate(s) })
+		return walk(v, func(x any) bool { s, ok := x.(string); return ok && value.HasLoneSurrogate(s) })
 	}
 	// hasUnsortedKeys: an object below the root lists a key after a greater one.
 	hasUnsortedKeys = func(v any) bool {
@@ -120,7 +121,7 @@ func predicate(t *testing.T, p func(any) bool, env bool, maxBatch int) Fails {
 		out := make([]bool, len(cands))
 		for i, c := range cands {
 			if env && !isEnvelope(c) {
-				t.Fatalf("candidate lost the envelope: %s", canonjson.AppendText(nil, c))
+				t.Fatalf("candidate lost the envelope: %s", value.AppendText(nil, c))
 			}
 			out[i] = p(c)
 		}
@@ -137,7 +138,7 @@ func genCase(t testing.TB, cfg gen.Config, p func(any) bool) any {
 		if c&(gen.ClassBadEnvelope|gen.ClassTooDeep|gen.ClassNearLimit) != 0 {
 			continue
 		}
-		if n := len(canonjson.AppendText(nil, v)); n >= 4500 && n <= 6000 && p(v) {
+		if n := len(value.AppendText(nil, v)); n >= 4500 && n <= 6000 && p(v) {
 			return v
 		}
 	}
@@ -148,7 +149,7 @@ func genCase(t testing.TB, cfg gen.Config, p func(any) bool) any {
 func canonical(t *testing.T, v any) string {
 	b, err := canonjson.Canonical(v)
 	if err != nil {
-		return string(canonjson.AppendText(nil, v)) // out of domain: show it as it is
+		return string(value.AppendText(nil, v)) // out of domain: show it as it is
 	}
 	return string(b)
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Merging: a round often finds many failing candidates that change
@@ -175,16 +175,16 @@ func (m *merger) rebuild(id int32) any {
 	if !m.dirty[id] || n.n == 0 && !isContainer(n.v) {
 		return n.v
 	}
-	if raw, ok := n.v.(canonjson.RawObject); ok && !m.array[id] {
-		out := make(canonjson.RawObject, 0, n.n)
+	if raw, ok := n.v.(value.RawObject); ok && !m.array[id] {
+		out := make(value.RawObject, 0, n.n)
 		for j := range n.n {
 			if ch := n.first + j; m.op[ch] != opDeleted {
-				out = append(out, canonjson.RawMember{Key: raw[j].Key, Value: m.rebuild(ch)})
+				out = append(out, value.RawMember{Key: raw[j].Key, Value: m.rebuild(ch)})
 			}
 		}
 		return out
 	}
-	o, isObject := n.v.(canonjson.Object)
+	o, isObject := n.v.(value.Object)
 	if !isObject || m.array[id] {
 		out := make([]any, 0, n.n)
 		for j := range n.n {
@@ -194,7 +194,7 @@ func (m *merger) rebuild(id int32) any {
 		}
 		return out
 	}
-	out := make(canonjson.Object, 0, n.n)
+	out := make(value.Object, 0, n.n)
 	for j := range n.n {
 		ch := n.first + j
 		if m.op[ch] == opDeleted {
@@ -204,7 +204,7 @@ func (m *merger) rebuild(id int32) any {
 		if m.keySet[ch] {
 			k = applyPatches(k, m.keys[ch])
 		}
-		out = append(out, canonjson.Member{Key: k, Value: m.rebuild(ch)})
+		out = append(out, value.Member{Key: k, Value: m.rebuild(ch)})
 	}
 	return out
 }

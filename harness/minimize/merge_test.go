@@ -4,13 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // TestMerge checks that compatible steps combine and conflicting ones do
 // not: the first of two steps on overlapping parts wins.
 func TestMerge(t *testing.T) {
-	in, err := canonjson.Parse([]byte(`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`))
+	in, err := value.Parse([]byte(`{"tool_name":"t","args":{"a":[1,2,3],"b":"xyz","c":{"d":true}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var cs []*cand
 			for _, s := range tt.steps {
-				i := slices.IndexFunc(all, func(c cand) bool { return string(canonjson.AppendText(nil, tr.apply(&c))) == s })
+				i := slices.IndexFunc(all, func(c cand) bool { return string(value.AppendText(nil, tr.apply(&c))) == s })
 				if i < 0 {
 					t.Fatalf("no candidate gives %s", s)
 				}
@@ -65,7 +65,7 @@ func TestMerge(t *testing.T) {
 			}
 			got := ""
 			if v := tr.merge(cs); v != nil {
-				got = string(canonjson.AppendText(nil, v))
+				got = string(value.AppendText(nil, v))
 			}
 			if got != tt.want {
 				t.Errorf("merged %s\nwant   %s", got, tt.want)

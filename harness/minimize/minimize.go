@@ -47,7 +47,7 @@
 //     float<->integer swaps, big integers toward the int64 range.
 //
 // A step is offered only if it makes the value smaller: shorter extended
-// JSON text (canonjson.AppendText), or as short and simpler (characters
+// JSON text (value.AppendText), or as short and simpler (characters
 // closer to 'a' and '0', smaller digits and exponents), so minimization
 // always ends. Steps that give the same value are offered once. A cut
 // never joins a high and a low lone surrogate (they would travel as a
@@ -105,7 +105,7 @@ type Stats struct {
 	// a round's compatible failing steps at once.
 	Merged int
 	// StartSize and EndSize are the lengths of the extended JSON text
-	// (canonjson.AppendText) of the input and of the result.
+	// (value.AppendText) of the input and of the result.
 	StartSize, EndSize int
 	// Minimal reports that the last round found no failing candidate: the
 	// result is 1-minimal for the step set (no single step shrinks it
@@ -147,7 +147,7 @@ var ErrNotReproducible = errors.New("minimize: the original value does not fail 
 // they share structure with each other and with the value being minimized.
 type Fails func(ctx context.Context, candidates []any) ([]bool, error)
 
-// Minimize shrinks v, a value of canonjson's model, while fails keeps
+// Minimize shrinks v, a value of the model of package value, while fails keeps
 // reporting it as failing. Each round it builds every step over the whole
 // tree (see the package documentation), passes candidates to fails in
 // batches of at most MaxBatch until some fail, and continues from the

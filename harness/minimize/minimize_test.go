@@ -12,6 +12,7 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 func TestMinimize(t *testing.T) {
@@ -66,7 +67,7 @@ func TestMinimize(t *testing.T) {
 			fails:     hasLoneSurrogate,
 			maxRounds: 40,
 			check: func(t *testing.T, got any) {
-				if s := string(canonjson.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
+				if s := string(value.AppendText(nil, got)); len(s) > len(`{"tool_name":"","args":{"":"\ud800"}}`) {
 					t.Errorf("got %s", s)
 				}
 			},
@@ -77,7 +78,7 @@ func TestMinimize(t *testing.T) {
 				g := gen.New(gen.Config{Seed: 1, OutOfDomain: -1})
 				for i := uint64(0); ; i++ {
 					if v, c := g.Case(i); c.Has(gen.ClassLongString) {
-						if n := len(canonjson.AppendText(nil, v)); n > 500_000 && n < 800_000 {
+						if n := len(value.AppendText(nil, v)); n > 500_000 && n < 800_000 {
 							return v
 						}
 					}
@@ -86,8 +87,8 @@ func TestMinimize(t *testing.T) {
 			fails:     hasLongString,
 			maxRounds: 50,
 			check: func(t *testing.T, got any) {
-				if n := len(canonjson.AppendText(nil, got)); n != len(`{"tool_name":"","args":{"":""}}`)+1000 {
-					t.Errorf("got %d bytes: %.100s", n, canonjson.AppendText(nil, got))
+				if n := len(value.AppendText(nil, got)); n != len(`{"tool_name":"","args":{"":""}}`)+1000 {
+					t.Errorf("got %d bytes: %.100s", n, value.AppendText(nil, got))
 				}
 			},
 		},
@@ -99,8 +100,8 @@ func TestMinimize(t *testing.T) {
 			fails:     hasThree,
 			maxRounds: 10,
 			check: func(t *testing.T, got any) {
-				if !canonjson.Equal(got, int64(3)) {
-					t.Errorf("got %s", canonjson.AppendText(nil, got))
+				if !value.Equal(got, int64(3)) {
+					t.Errorf("got %s", value.AppendText(nil, got))
 				}
 			},
 		},
@@ -145,15 +146,15 @@ func TestMinimize(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%d -> %d bytes in %d rounds (%d candidates, %d steps, %d merged): %s",
-				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, st.Merged, canonjson.AppendText(nil, got))
+				st.StartSize, st.EndSize, st.Rounds, st.Candidates, st.Steps, st.Merged, value.AppendText(nil, got))
 			if !tt.fails(got) {
-				t.Fatalf("result does not fail: %s", canonjson.AppendText(nil, got))
+				t.Fatalf("result does not fail: %s", value.AppendText(nil, got))
 			}
 			if !st.Minimal || st.Rounds > tt.maxRounds {
 				t.Errorf("minimal %v after %d rounds, want minimal within %d", st.Minimal, st.Rounds, tt.maxRounds)
 			}
-			if st.EndSize != len(canonjson.AppendText(nil, got)) {
-				t.Errorf("EndSize %d, text has %d bytes", st.EndSize, len(canonjson.AppendText(nil, got)))
+			if st.EndSize != len(value.AppendText(nil, got)) {
+				t.Errorf("EndSize %d, text has %d bytes", st.EndSize, len(value.AppendText(nil, got)))
 			}
 			tt.check(t, got)
 		})
@@ -171,7 +172,7 @@ func TestFlakyOriginal(t *testing.T) {
 	if !errors.Is(err, ErrNotReproducible) || calls != 1 || st.Rounds != 1 || st.Candidates != 1 {
 		t.Errorf("err %v after %d calls (%+v)", err, calls, st)
 	}
-	if !canonjson.Equal(got, in) {
+	if !value.Equal(got, in) {
 		t.Error("the original was not returned")
 	}
 }
@@ -234,7 +235,7 @@ func TestDeterministic(t *testing.T) {
 			t.Logf("MaxBatch 32: %d rounds, %d candidates", st.Rounds, st.Candidates)
 			continue
 		}
-		if !canonjson.Equal(got, first) || !reflect.DeepEqual(st, firstStats) {
+		if !value.Equal(got, first) || !reflect.DeepEqual(st, firstStats) {
 			t.Errorf("second run differs: %+v vs %+v", st, firstStats)
 		}
 	}
@@ -251,27 +252,27 @@ func TestErrorCodes(t *testing.T) {
 		want      func(v any) bool
 	}{
 		{gen.ClassDuplicateKey, canonjson.CodeDuplicateKey, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":0,"":0}}`)
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":0,"":0}}`)
 		}},
 		{gen.ClassLoneSurrogate, canonjson.CodeLoneSurrogate, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":"\ud800"}}`)
 		}},
 		// A map with a non-string key is minimized inside too: one member
 		// is left, the key as it was (only string keys are edited).
 		{gen.ClassNonStringKey, canonjson.CodeNonStringKey, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":{-1000:0}}}`)
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":{-1000:0}}}`)
 		}},
 		{gen.ClassUnsupported, canonjson.CodeUnsupported, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":<unsupported []uint8>}}`)
+			return len(value.AppendText(nil, v)) <= len(`{"tool_name":"","args":{"":<unsupported []uint8>}}`)
 		}},
 		// 42 rounds on the generator's first case of this class over 1000
 		// bytes since issue 14's generator.
 		{gen.ClassTooDeep, canonjson.CodeTooDeep, 45, func(v any) bool {
 			// 511 nested arrays inside args, nothing else.
-			return len(canonjson.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
+			return len(value.AppendText(nil, v)) == len(`{"tool_name":"","args":{"":}}`)+511*2
 		}},
 		{gen.ClassBadEnvelope, canonjson.CodeBadEnvelope, 30, func(v any) bool {
-			return len(canonjson.AppendText(nil, v)) <= 2 // 0, "", {}, []
+			return len(value.AppendText(nil, v)) <= 2 // 0, "", {}, []
 		}},
 	}
 	for _, tt := range tests {
@@ -284,7 +285,7 @@ func TestErrorCodes(t *testing.T) {
 			g := gen.New(gen.Config{Seed: 21, OutOfDomain: 1})
 			var in any
 			for i := uint64(0); in == nil; i++ {
-				if v, c := g.Case(i); c&gen.OutOfDomainClasses == tt.class && len(canonjson.AppendText(nil, v)) > 1000 {
+				if v, c := g.Case(i); c&gen.OutOfDomainClasses == tt.class && len(value.AppendText(nil, v)) > 1000 {
 					in = v
 				}
 			}
@@ -292,9 +293,9 @@ func TestErrorCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%d -> %d bytes in %d rounds (%d merged): %.120s", st.StartSize, st.EndSize, st.Rounds, st.Merged, canonjson.AppendText(nil, got))
+			t.Logf("%d -> %d bytes in %d rounds (%d merged): %.120s", st.StartSize, st.EndSize, st.Rounds, st.Merged, value.AppendText(nil, got))
 			if !rejects(got) || !tt.want(got) || st.Rounds > tt.maxRounds {
-				t.Errorf("got %.200s after %d rounds", canonjson.AppendText(nil, got), st.Rounds)
+				t.Errorf("got %.200s after %d rounds", value.AppendText(nil, got), st.Rounds)
 			}
 		})
 	}
@@ -410,7 +411,7 @@ func TestSmallestWitness(t *testing.T) {
 			}
 			// As small as want; which fresh keys come out of ties is not
 			// the point.
-			if s := string(canonjson.AppendText(nil, got)); len(s) != len(tt.want) || !tt.fails(got) || !st.Minimal {
+			if s := string(value.AppendText(nil, got)); len(s) != len(tt.want) || !tt.fails(got) || !st.Minimal {
 				t.Errorf("got %.200s (%d bytes, minimal %v, %d rounds), want one of %d bytes: %.200s", s, len(s), st.Minimal, st.Rounds, len(tt.want), tt.want)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // numberSteps offers simpler numbers in place of node id's number v.
@@ -54,7 +54,7 @@ func (t *tree) numberSteps(id int32, v any) {
 
 func dupOf(prev []any, v any) bool {
 	for _, p := range prev {
-		if canonjson.Equal(p, v) {
+		if value.Equal(p, v) {
 			return true
 		}
 	}

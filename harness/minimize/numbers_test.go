@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 func TestNumberSteps(t *testing.T) {
@@ -29,7 +29,7 @@ func TestNumberSteps(t *testing.T) {
 		switch x := tt.in.(type) {
 		case int64:
 			out = int64Steps(x, out)
-			if slow := intSteps(big.NewInt(x), nil); !slices.EqualFunc(out, slow, canonjson.Equal) {
+			if slow := intSteps(big.NewInt(x), nil); !slices.EqualFunc(out, slow, value.Equal) {
 				t.Errorf("int64Steps(%d) = %v, intSteps %v", x, out, slow)
 			}
 			out = append(out, float64(x))
@@ -42,7 +42,7 @@ func TestNumberSteps(t *testing.T) {
 		}
 		var texts []string
 		for _, v := range out {
-			texts = append(texts, string(canonjson.AppendText(nil, v)))
+			texts = append(texts, string(value.AppendText(nil, v)))
 		}
 		for _, w := range tt.want {
 			if !slices.Contains(texts, w) {

@@ -10,6 +10,7 @@ import (
 
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 // Each known input is shrunk by the pass that must do it (no other step
@@ -96,7 +97,7 @@ func TestMinimal(t *testing.T) {
 		in := deepEnvelope(3, 1e22)
 		got, st, err := Minimize(context.Background(), in, predicate(t, hasBigFloat, true, DefaultMaxBatch), Options{})
 		if err != nil || !st.Minimal {
-			t.Errorf("got %s, minimal %v, err %v", canonjson.AppendText(nil, got), st.Minimal, err)
+			t.Errorf("got %s, minimal %v, err %v", value.AppendText(nil, got), st.Minimal, err)
 		}
 	})
 	t.Run("deadline on a large input", func(t *testing.T) {

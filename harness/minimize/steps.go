@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // Limits of the step set (see the package documentation for the steps).
@@ -101,7 +101,7 @@ type simple struct {
 var simples = []simple{
 	{int64(0), 1, 0},
 	{"", 2, 0},
-	{canonjson.Object{}, 2, 0},
+	{value.Object{}, 2, 0},
 	{[]any{}, 2, 0},
 	{nil, 4, 0},
 }
@@ -115,7 +115,7 @@ var simples = []simple{
 // atom in its place is 5 or 8 bytes. Both are offered, since a bug may be
 // about one kind of bad value only.
 var atoms = []simple{
-	measured(canonjson.RawObject{{Key: int64(0), Value: int64(0)}}),
+	measured(value.RawObject{{Key: int64(0), Value: int64(0)}}),
 	measured("\xed\xb0\x80"),
 }
 
@@ -161,14 +161,14 @@ func (t *tree) candidates() int {
 		}
 		t.hoists(id)
 		switch v := n.v.(type) {
-		case []any, canonjson.Object, canonjson.RawObject:
+		case []any, value.Object, value.RawObject:
 			if !t.env || id != 0 {
 				t.ranges(id)
 			}
-			if o, ok := v.(canonjson.Object); ok && (!t.env || id != 0) {
+			if o, ok := v.(value.Object); ok && (!t.env || id != 0) {
 				t.freshKeys(id, o)
 			}
-			if o, ok := v.(canonjson.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
+			if o, ok := v.(value.Object); ok && len(o) > 0 && t.allowed(id, []any{}) {
 				keys, keyWeights := 0, 0
 				for _, c := range t.nodes[n.first : n.first+n.n] {
 					keys, keyWeights = keys+c.keySize+1, keyWeights+c.keyWeight

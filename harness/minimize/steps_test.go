@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
+	"difffuzz/value"
 )
 
 // TestPredictedMeasure checks that the sizes and weights computed without
@@ -19,12 +19,12 @@ func TestPredictedMeasure(t *testing.T) {
 		v, _ := g.Case(i)
 		var tr tree
 		tr.build(v, isEnvelope(v))
-		if tr.size() != len(canonjson.AppendText(nil, v)) {
-			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(canonjson.AppendText(nil, v)), canonjson.AppendText(nil, v))
+		if tr.size() != len(value.AppendText(nil, v)) {
+			t.Fatalf("case %d: size %d, text %d bytes: %s", i, tr.size(), len(value.AppendText(nil, v)), value.AppendText(nil, v))
 		}
-		text := canonjson.AppendText(nil, v)
+		text := value.AppendText(nil, v)
 		for _, n := range tr.nodes {
-			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, canonjson.AppendText(nil, n.v)) {
+			if got := text[n.start : n.start+n.size]; !bytes.Equal(got, value.AppendText(nil, n.v)) {
 				t.Fatalf("case %d: node text at %d is %s", i, n.start, got)
 			}
 		}
@@ -39,7 +39,7 @@ func TestPredictedMeasure(t *testing.T) {
 			check.build(built, false)
 			if check.size() != c.size || check.weight() != c.weight {
 				t.Fatalf("case %d candidate %d (kind %d): predicted %d/%d, built %d/%d\n%s\n%s", i, j, c.kind,
-					c.size, c.weight, check.size(), check.weight(), canonjson.AppendText(nil, v), canonjson.AppendText(nil, built))
+					c.size, c.weight, check.size(), check.weight(), value.AppendText(nil, v), value.AppendText(nil, built))
 			}
 			if c.size > tr.size() || (c.size == tr.size() && c.weight >= tr.weight()) {
 				t.Fatalf("candidate %d is not smaller", j)

@@ -1,6 +1,6 @@
 package minimize
 
-import canonjson "difffuzz/adapters/go"
+import "difffuzz/value"
 
 // stringSteps offers chunk and character steps on node id's string s,
 // its value or (key) the key of its member; with copies > 1, on all the
@@ -65,7 +65,7 @@ const freshChars = "a0bcdefghijklmnopqrstuvwxyz123456789"
 // alone, which would make them collide. Like the atoms, these wait until
 // nothing else shrinks the value: taken earlier, their few bytes each win
 // rounds that a bigger cut in the next batch would have won.
-func (t *tree) freshKeys(id int32, o canonjson.Object) {
+func (t *tree) freshKeys(id int32, o value.Object) {
 	var used [128]bool
 	markKeys(&used, o)
 	next := 0
@@ -100,7 +100,7 @@ func (t *tree) freshGroupKey(g group) {
 		if !c.key {
 			return
 		}
-		markKeys(&used, t.nodes[t.nodes[c.id].parent].v.(canonjson.Object))
+		markKeys(&used, t.nodes[t.nodes[c.id].parent].v.(value.Object))
 	}
 	for _, r := range freshChars {
 		if !used[r] {
@@ -114,7 +114,7 @@ func (t *tree) freshGroupKey(g group) {
 }
 
 // markKeys marks the one-character ASCII keys of o as used.
-func markKeys(used *[128]bool, o canonjson.Object) {
+func markKeys(used *[128]bool, o value.Object) {
 	for _, m := range o {
 		if len(m.Key) == 1 && m.Key[0] < 128 {
 			used[m.Key[0]] = true

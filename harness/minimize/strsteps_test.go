@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // TestSurrogatesStayLone checks that cutting a string never joins a high
@@ -20,7 +21,7 @@ func TestSurrogatesStayLone(t *testing.T) {
 	for _, c := range tr.sorted {
 		got := tr.apply(&c)
 		if walk(got, func(x any) bool { s, ok := x.(string); return ok && strings.Contains(s, hi+lo) }) {
-			t.Fatalf("candidate joins the surrogates: %s", canonjson.AppendText(nil, got))
+			t.Fatalf("candidate joins the surrogates: %s", value.AppendText(nil, got))
 		}
 	}
 }
@@ -76,8 +77,8 @@ func TestFillKeepsPositions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(canonjson.AppendText(nil, got)); n != tt.want || !holds(got) {
-				txt := canonjson.AppendText(nil, got)
+			if n := len(value.AppendText(nil, got)); n != tt.want || !holds(got) {
+				txt := value.AppendText(nil, got)
 				t.Errorf("%d -> %d bytes in %d rounds, want %d: ...%s", st.StartSize, n, st.Rounds, tt.want, txt[max(0, len(txt)-60):])
 			}
 		})

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
+	"difffuzz/value"
 )
 
 // node is one value of the tree being minimized, indexed so that every
@@ -18,7 +18,7 @@ type node struct {
 	index     int32 // position in the parent container
 	first     int32 // id of the first child; children have consecutive ids
 	n         int32 // number of children (0 for scalars)
-	size      int   // length of v's extended JSON text (canonjson.AppendText)
+	size      int   // length of v's extended JSON text (value.AppendText)
 	weight    int   // v's complexity: the tie-breaker between equal sizes
 	keySize   int   // for an object member: its key's text length, quotes included
 	keyWeight int
@@ -36,14 +36,12 @@ type node struct {
 
 // markBad sets n.height and n.bad from n's own value and its children's
 // marks (the depth is added top-down in build). A value is bad on its own
-// if canonjson rejects it: a scalar alone, a container with each of its
-// members' values replaced by 0 (its keys, their repeats), so that the
-// spec's checks are not written twice.
+// if the spec's walk (value.Check) rejects it: a scalar alone, a container
+// with each of its members' values replaced by 0 (its keys, their repeats),
+// so that the spec's checks are not written twice.
 func (t *tree) markBad(n *node) {
 	own, container := ownValue(n.v)
-	var err error
-	t.scratch, err = canonjson.AppendCanonicalValue(t.scratch[:0], own)
-	n.height, n.bad = 0, err != nil
+	n.height, n.bad = 0, value.Check(own) != nil
 	if !container {
 		return
 	}
@@ -60,16 +58,16 @@ func ownValue(v any) (any, bool) {
 	switch v := v.(type) {
 	case []any:
 		return []any{}, true
-	case canonjson.Object:
-		zeros := make(canonjson.Object, len(v))
+	case value.Object:
+		zeros := make(value.Object, len(v))
 		for i, m := range v {
-			zeros[i] = canonjson.Member{Key: m.Key, Value: int64(0)}
+			zeros[i] = value.Member{Key: m.Key, Value: int64(0)}
 		}
 		return zeros, true
-	case canonjson.RawObject:
-		zeros := make(canonjson.RawObject, len(v))
+	case value.RawObject:
+		zeros := make(value.RawObject, len(v))
 		for i, m := range v {
-			zeros[i] = canonjson.RawMember{Key: m.Key, Value: int64(0)}
+			zeros[i] = value.RawMember{Key: m.Key, Value: int64(0)}
 		}
 		return zeros, true
 	}
@@ -119,7 +117,7 @@ type strIndex struct {
 // isEnvelope reports whether v is {"tool_name": string, "args": object}
 // with exactly those two members, in either order.
 func isEnvelope(v any) bool {
-	o, ok := v.(canonjson.Object)
+	o, ok := v.(value.Object)
 	if !ok || len(o) != 2 {
 		return false
 	}
@@ -128,7 +126,7 @@ func isEnvelope(v any) bool {
 		t, a = 1, 0
 	}
 	_, toolOK := o[t].Value.(string)
-	_, argsOK := o[a].Value.(canonjson.Object)
+	_, argsOK := o[a].Value.(value.Object)
 	return o[t].Key == "tool_name" && o[a].Key == "args" && toolOK && argsOK
 }
 
@@ -143,14 +141,14 @@ func (t *tree) build(v any, env bool) {
 			for j, e := range c {
 				t.nodes = append(t.nodes, node{v: e, parent: int32(i), index: int32(j)})
 			}
-		case canonjson.Object:
+		case value.Object:
 			for j, m := range c {
 				ks, kw := stringMeasure(m.Key)
 				t.nodes = append(t.nodes, node{v: m.Value, parent: int32(i), index: int32(j), keySize: ks, keyWeight: kw})
 			}
-		case canonjson.RawObject:
+		case value.RawObject:
 			for j, m := range c {
-				ks := len(canonjson.AppendText(nil, m.Key))
+				ks := len(value.AppendText(nil, m.Key))
 				t.nodes = append(t.nodes, node{v: m.Value, parent: int32(i), index: int32(j), keySize: ks, keyWeight: 1, rawKey: true})
 			}
 		}
@@ -159,7 +157,7 @@ func (t *tree) build(v any, env bool) {
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		n := &t.nodes[i]
 		switch n.v.(type) {
-		case []any, canonjson.Object, canonjson.RawObject:
+		case []any, value.Object, value.RawObject:
 			n.size, n.weight = 2+max(0, int(n.n)-1), 0
 			for _, c := range t.nodes[n.first : n.first+n.n] {
 				n.size += c.size + memberExtra(c)
@@ -180,7 +178,7 @@ func (t *tree) build(v any, env bool) {
 			if n.parent >= 0 {
 				n.level = t.nodes[n.parent].level + 1
 			}
-			n.bad = n.bad || n.level+n.height-1 > canonjson.MaxDepth
+			n.bad = n.bad || n.level+n.height-1 > value.MaxDepth
 		}
 		pos := n.start + 1
 		for j := range n.n {
@@ -196,7 +194,7 @@ func (t *tree) build(v any, env bool) {
 	t.env = env
 	if env {
 		t.tool, t.args = 1, 2 // the root's members, in order
-		if t.nodes[0].v.(canonjson.Object)[0].Key == "args" {
+		if t.nodes[0].v.(value.Object)[0].Key == "args" {
 			t.tool, t.args = 2, 1
 		}
 	}
@@ -219,7 +217,7 @@ func (t *tree) scalarMeasure(v any) (size, weight int) {
 	if s, ok := v.(string); ok {
 		return stringMeasure(s)
 	}
-	t.scratch = canonjson.AppendText(t.scratch[:0], v)
+	t.scratch = value.AppendText(t.scratch[:0], v)
 	return len(t.scratch), t.numberWeight(v)
 }
 
@@ -369,7 +367,7 @@ func (t *tree) allowed(id int32, r any) bool {
 		_, ok := r.(string)
 		return ok
 	case t.args:
-		_, ok := r.(canonjson.Object)
+		_, ok := r.(value.Object)
 		return ok
 	}
 	return true
@@ -378,7 +376,7 @@ func (t *tree) allowed(id int32, r any) bool {
 // keyOf returns the key of the object member that node id is the value of.
 func (t *tree) keyOf(id int32) string {
 	n := &t.nodes[id]
-	return t.nodes[n.parent].v.(canonjson.Object)[n.index].Key
+	return t.nodes[n.parent].v.(value.Object)[n.index].Key
 }
 
 // replaceAt returns the root with node id replaced by nv, copying the
@@ -394,12 +392,12 @@ func (t *tree) replaceAt(id int32, nv any) any {
 			d := append([]any(nil), c...)
 			d[n.index] = nv
 			nv = d
-		case canonjson.Object:
-			d := append(canonjson.Object(nil), c...)
+		case value.Object:
+			d := append(value.Object(nil), c...)
 			d[n.index].Value = nv
 			nv = d
-		case canonjson.RawObject:
-			d := append(canonjson.RawObject(nil), c...)
+		case value.RawObject:
+			d := append(value.RawObject(nil), c...)
 			d[n.index].Value = nv
 			nv = d
 		}

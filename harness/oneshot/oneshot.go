@@ -15,13 +15,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 	"difffuzz/harness/triage"
+	"difffuzz/value"
 )
 
 // Config configures check, replay and minimize: the adapters and where the
@@ -46,7 +46,7 @@ type Input struct {
 // name:line:column, and an input with no case at all is an error too.
 func ReadLines(name string, r io.Reader) ([]Input, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), canonjson.MaxTextSize)
+	sc.Buffer(make([]byte, 64<<10), value.MaxTextSize)
 	var vals []Input
 	var errs []error
 	for line := 1; sc.Scan(); line++ {
@@ -54,7 +54,7 @@ func ReadLines(name string, r io.Reader) ([]Input, error) {
 		if len(trimSpace(text)) == 0 {
 			continue
 		}
-		v, err := canonjson.Parse(text)
+		v, err := value.Parse(text)
 		if err != nil {
 			errs = append(errs, lineError(name, line, err))
 			continue
@@ -76,7 +76,7 @@ func ReadLines(name string, r io.Reader) ([]Input, error) {
 // lineError places a parse error at name:line:column, and says what a line
 // must hold: a pretty-printed value spread over lines ends early.
 func lineError(name string, line int, err error) error {
-	var se *canonjson.SyntaxError
+	var se *value.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("%s:%d:%d: %s (each line is one case: one value of extended JSON on one line)", name, line, se.Col, se.Msg)
 	}
@@ -151,7 +151,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 		if !j.Verdict.Agree {
 			state = "DIVERGE " + compare.JoinSignatures(j.Signatures)
 		}
-		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(canonjson.AppendText(nil, inputs[i])), 300))
+		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(value.AppendText(nil, inputs[i])), 300))
 		for ai, o := range j.Outs {
 			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.Names()[ai], outcomeLine(o))
 		}
@@ -266,7 +266,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	if len(js[0].Signatures) > 1 {
 		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].Signatures), compare.JoinSignatures(js[0].Signatures))
 	}
-	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(canonjson.AppendText(nil, e.Input)), 2000))
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
 	m, err := s.Minimize(ctx, e.Input, sig)
 	if err != nil {
@@ -274,7 +274,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		return triage.ExitSetup
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n%s", m.Rounds, s.RoundTrips,
-		canonjson.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
+		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
 	dir := cfg.CorpusDir
 	if dir == "" {
 		dir = filepath.Dir(path)

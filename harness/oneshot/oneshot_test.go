@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"difffuzz/harness/adapter"
+	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"
 	"strings"

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
 	"difffuzz/internal/procstat"
+	"difffuzz/value"
 )
 
 // group is one bucket, one root cause, as the collector keeps it. Its
@@ -169,7 +169,7 @@ func (c *collector) announce(what string, g *group) {
 // example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
 	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
-	g.Example, g.Diff = string(canonjson.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
+	g.Example, g.Diff = string(value.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
 	g.Unanimous = f.verdict.Unanimous()
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
@@ -20,6 +19,7 @@ import (
 	"difffuzz/harness/triage"
 	"difffuzz/internal/procstat"
 	"difffuzz/internal/version"
+	"difffuzz/value"
 )
 
 // minimizeGroups shrinks one example of each distinct divergence, each within
@@ -44,7 +44,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 		if err != nil {
 			return err
 		}
-		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(canonjson.AppendText(nil, res.Input)), path, res.Rounds
+		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(value.AppendText(nil, res.Input)), path, res.Rounds
 		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
 		if !res.Minimal {
 			g.MinimizeIncomplete = true

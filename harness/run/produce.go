@@ -6,7 +6,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // batch is a run of consecutive case numbers of this shard.

@@ -12,6 +12,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/corpus"
+	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/report"
 	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"

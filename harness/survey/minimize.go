@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/minimize"
+	"difffuzz/value"
 )
 
 // minimizeAll shrinks the first example of each of lr's divergences, within
@@ -64,4 +64,4 @@ func minimizeOne(ctx context.Context, cfg Config, p *pair, d *Divergence) (any, 
 }
 
 // text is a value in extended JSON, as a bug report writes it.
-func text(v any) string { return string(canonjson.AppendText(nil, v)) }
+func text(v any) string { return string(value.AppendText(nil, v)) }

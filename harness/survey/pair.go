@@ -8,7 +8,7 @@ import (
 
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/compare"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 )
 
 // pair is the reference and one library, judged case by case.

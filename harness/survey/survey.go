@@ -159,7 +159,7 @@ func start(ctx context.Context, s Spec) (adapter.Adapter, error) {
 		return s.Adapter, nil
 	}
 	if s.InProcess {
-		return adapter.NewGo(s.Name), nil
+		return adapter.NewInProcess(s.Name)
 	}
 	w, err := adapter.Start(ctx, s.Spec)
 	if err != nil {

@@ -10,14 +10,15 @@ import (
 	"testing"
 
 	"difffuzz/harness/adapter"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/inprocess"
+	"difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
 )
 
 // rawBMP is a fake library in process: the Go implementation, but with
 // every BMP escape written raw, as RFC 8785 libraries write them.
-type rawBMP struct{ *adapter.Go }
+type rawBMP struct{ *inprocess.Go }
 
 var bmpEscape = regexp.MustCompile(`\\u([0-9a-f]{4})`)
 
@@ -51,7 +52,7 @@ func TestRunFindsAndMinimizes(t *testing.T) {
 	var log bytes.Buffer
 	cfg := Config{
 		Reference: Spec{Spec: adapter.Spec{Name: "go", InProcess: true}},
-		Libraries: []Spec{{Spec: adapter.Spec{Name: "same", InProcess: true}}, {Spec: adapter.Spec{Name: "raw-bmp"}, Adapter: rawBMP{adapter.NewGo("raw-bmp")}}},
+		Libraries: []Spec{{Spec: adapter.Spec{Name: "same", InProcess: true}}, {Spec: adapter.Spec{Name: "raw-bmp"}, Adapter: rawBMP{inprocess.New("raw-bmp")}}},
 		Cases:     600, Seed: 3, Command: "difffuzz survey -seed 3 -cases 600", Stderr: &log,
 	}
 	r, err := Run(context.Background(), cfg)

@@ -10,11 +10,11 @@ import (
 	"regexp"
 	"sort"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/report"
 	"difffuzz/internal/atomicfile"
+	"difffuzz/value"
 )
 
 // MergeConfig is "difffuzz corpus merge": shard outputs into one corpus and
@@ -208,7 +208,7 @@ func regroup(rep *report.Report, dir string) error {
 				merged = old.Merge(s)
 			}
 			g.Signature, g.Deviants = merged.String(), merged.Deviants
-			text := string(canonjson.AppendText(nil, e.Input))
+			text := string(value.AppendText(nil, e.Input))
 			switch {
 			case e.MinimizedFrom != "":
 				if g.Minimized == "" || len(text) < len(g.Minimized) {

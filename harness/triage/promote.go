@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 
-	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
 	"difffuzz/internal/atomicfile"
+	"difffuzz/value"
 )
 
 // Promote appends a (minimized) finding to the regression list of the golden
@@ -33,7 +33,7 @@ func Promote(path, category, list string, stdout, stderr io.Writer) int {
 			category += "_" + string(sigs[0].Kind)
 		}
 	}
-	text := string(canonjson.AppendText(nil, e.Input))
+	text := string(value.AppendText(nil, e.Input))
 	line, _ := json.Marshal(map[string]string{"category": category, "input": text})
 	old, err := os.ReadFile(list)
 	if err != nil && !os.IsNotExist(err) {

@@ -5,9 +5,9 @@ import (
 	"os/exec"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
 	"difffuzz/internal/testworker"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // The example of docs/your-sdk.md is a real worker: started as a process,
@@ -37,8 +37,8 @@ func TestExampleWorker(t *testing.T) {
 	if h := next().Hello; h.Model != wire.ModelNative || h.Name != "encoding-json" {
 		t.Errorf("hello %+v", h)
 	}
-	env := canonjson.Object{{Key: "tool_name", Value: "<"}, {Key: "args", Value: canonjson.Object{}}}
-	dup := canonjson.Object{{Key: "a", Value: 1.0}, {Key: "a", Value: 2.0}}
+	env := value.Object{{Key: "tool_name", Value: "<"}, {Key: "args", Value: value.Object{}}}
+	dup := value.Object{{Key: "a", Value: 1.0}, {Key: "a", Value: 2.0}}
 	frame, _ := enc.Batch(1, []any{env, dup})
 	stdin.Write(frame)
 	r := next().Results

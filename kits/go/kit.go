@@ -28,7 +28,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
 	"lukechampine.com/blake3"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
 )
 
 // A Model turns a decoded case, in the protocol's lossless value model, into
@@ -30,8 +30,8 @@ type Inexpressible struct {
 }
 
 // Exact is the lossless model, the one the project's own implementation
-// takes: canonjson.Object (members in order, duplicates kept),
-// canonjson.RawObject for a map with a non-string key, int64 and *big.Int,
+// takes: value.Object (members in order, duplicates kept),
+// value.RawObject for a map with a non-string key, int64 and *big.Int,
 // float64, strings in WTF-8 (lone surrogates kept), []byte for bin data and
 // wire.Unsupported for another value outside the model. Cases pass through
 // as decoded.
@@ -103,9 +103,9 @@ func (m native) value(v any) (any, *Inexpressible) {
 		return m.text(v)
 	case []any:
 		return m.array(v)
-	case canonjson.Object:
+	case value.Object:
 		return m.object(v)
-	case canonjson.RawObject:
+	case value.RawObject:
 		return nil, &Inexpressible{wire.ReasonNonStringKey, "a map with a non-string key cannot be a map[string]any"}
 	case wire.Unsupported:
 		return nil, &Inexpressible{wire.ReasonUnsupported, v.Reason}
@@ -135,7 +135,7 @@ func (m native) array(a []any) (any, *Inexpressible) {
 	return out, nil
 }
 
-func (m native) object(o canonjson.Object) (any, *Inexpressible) {
+func (m native) object(o value.Object) (any, *Inexpressible) {
 	out := make(map[string]any, len(o))
 	for _, mem := range o {
 		if _, bad := m.text(mem.Key); bad != nil {

@@ -7,8 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"difffuzz/harness/wire"
-	"difffuzz/internal/procstat"
+	"difffuzz/kits/go/wire"
 )
 
 // server is one worker's loop state; every buffer in it is reused between
@@ -44,7 +43,7 @@ func (s *server) send(frame []byte, err error) error {
 // handle answers one request frame. Only a failure to write is an error: a
 // request that cannot be read is answered with an error response.
 func (s *server) handle(body []byte) error {
-	start := procstat.SelfCPU()
+	start := selfCPU()
 	if err := s.dec.Decode(body, &s.msg); err != nil {
 		return s.send(s.enc.Error(0, err.Error()))
 	}
@@ -65,7 +64,7 @@ func (s *server) batch(start time.Duration) error {
 	for i, c := range cases {
 		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, &s.scratch)
 	}
-	cpu := max(procstat.SelfCPU()-start, 1) // 0 would say "not timed"
+	cpu := max(selfCPU()-start, 1) // 0 would say "not timed"
 	frame, err := s.enc.TimedResults(s.msg.ID, s.results, uint64(cpu))
 	if err != nil { // a response over the cap: say so, keep serving
 		frame, err = s.enc.Error(s.msg.ID, fmt.Sprintf("results: %v", err))
@@ -102,7 +101,7 @@ func (s *server) bench(body []byte) error {
 
 // timed runs f and returns its wall and CPU time in nanoseconds.
 func timed(f func()) (wallNS, cpuNS uint64) {
-	cpu, start := procstat.SelfCPU(), time.Now()
+	cpu, start := selfCPU(), time.Now()
 	f()
-	return uint64(time.Since(start)), uint64(procstat.SelfCPU() - cpu)
+	return uint64(time.Since(start)), uint64(selfCPU() - cpu)
 }

@@ -23,8 +23,8 @@ import (
 	"unicode/utf8"
 
 	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/wire"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
 )
 
 // Enc is a canonical JSON encoder built from replaceable steps; the zero Enc

@@ -9,6 +9,7 @@ import (
 	canonjson "difffuzz/adapters/go"
 	"difffuzz/harness/gen"
 	kit "difffuzz/kits/go"
+	"difffuzz/value"
 )
 
 // outcome is what a worker would answer: the text, or the error code
@@ -31,7 +32,7 @@ func golden(v any) string {
 
 func parse(t *testing.T, text string) any {
 	t.Helper()
-	v, err := canonjson.Parse([]byte(text))
+	v, err := value.Parse([]byte(text))
 	if err != nil {
 		t.Fatalf("parse %.80s: %v", text, err)
 	}
@@ -223,7 +224,7 @@ func TestControlAgrees(t *testing.T) {
 			v, _ := g.Case(i)
 			if got, want := outcome(fn, v), golden(v); got != want {
 				t.Fatalf("seed %d case %d: %.300s\ncontrol: %.300s\nGo:      %.300s", seed, i,
-					canonjson.AppendText(nil, v), got, want)
+					value.AppendText(nil, v), got, want)
 			}
 		}
 	}

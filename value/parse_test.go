@@ -1,10 +1,13 @@
-package canonjson
+package value_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"difffuzz/value"
 )
 
 func TestParseValues(t *testing.T) {
@@ -82,24 +85,24 @@ func TestParseValues(t *testing.T) {
 		{`"<>&'/"`, "<>&'/"},
 		// containers
 		{`[]`, []any{}},
-		{`{}`, Object{}},
+		{`{}`, value.Object{}},
 		{`[ ]`, []any{}},
-		{`{ }`, Object{}},
-		{`[[],{},[{}]]`, []any{[]any{}, Object{}, []any{Object{}}}},
+		{`{ }`, value.Object{}},
+		{`[[],{},[{}]]`, []any{[]any{}, value.Object{}, []any{value.Object{}}}},
 		{` [ 1 , "a" , null ] `, []any{int64(1), "a", nil}},
-		{`{"b":1,"a":2}`, Object{{"b", int64(1)}, {"a", int64(2)}}},
-		{`{"a":1,"a":2,"a":1}`, Object{{"a", int64(1)}, {"a", int64(2)}, {"a", int64(1)}}},
-		{`{"\ud800":1,"\ud800":2}`, Object{{"\xed\xa0\x80", int64(1)}, {"\xed\xa0\x80", int64(2)}}},
-		{"{\n  \"tool_name\" : \"t\" ,\n  \"args\" : { \"__proto__\" : [ ] }\n}", Object{{"tool_name", "t"}, {"args", Object{{"__proto__", []any{}}}}}},
-		{`{"":{"":{"":""}}}`, Object{{"", Object{{"", Object{{"", ""}}}}}}},
+		{`{"b":1,"a":2}`, value.Object{{Key: "b", Value: int64(1)}, {Key: "a", Value: int64(2)}}},
+		{`{"a":1,"a":2,"a":1}`, value.Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: int64(2)}, {Key: "a", Value: int64(1)}}},
+		{`{"\ud800":1,"\ud800":2}`, value.Object{{Key: "\xed\xa0\x80", Value: int64(1)}, {Key: "\xed\xa0\x80", Value: int64(2)}}},
+		{"{\n  \"tool_name\" : \"t\" ,\n  \"args\" : { \"__proto__\" : [ ] }\n}", value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "__proto__", Value: []any{}}}}}},
+		{`{"":{"":{"":""}}}`, value.Object{{Key: "", Value: value.Object{{Key: "", Value: value.Object{{Key: "", Value: ""}}}}}}},
 	} {
-		got, err := Parse([]byte(tc.text))
+		got, err := value.Parse([]byte(tc.text))
 		if err != nil {
-			t.Errorf("Parse(%.60q): %v", tc.text, err)
+			t.Errorf("value.Parse(%.60q): %v", tc.text, err)
 			continue
 		}
-		if !Equal(got, tc.want) {
-			t.Errorf("Parse(%.60q) = %#v, want %#v", tc.text, got, tc.want)
+		if !value.Equal(got, tc.want) {
+			t.Errorf("value.Parse(%.60q) = %#v, want %#v", tc.text, got, tc.want)
 		}
 	}
 }
@@ -175,21 +178,21 @@ func TestParseErrors(t *testing.T) {
 		{strings.Repeat(`{"a":`, 1001), 1, 5001, 5000, "nesting deeper than 1000 levels"},
 		{strings.Repeat("[", 100000), 1, 1001, 1000, "nesting deeper than 1000 levels"},
 	} {
-		_, err := Parse([]byte(tc.text))
-		var se *SyntaxError
+		_, err := value.Parse([]byte(tc.text))
+		var se *value.SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("Parse(%.40q): got %v, want a *SyntaxError", tc.text, err)
+			t.Errorf("value.Parse(%.40q): got %v, want a *SyntaxError", tc.text, err)
 			continue
 		}
-		want := SyntaxError{Line: tc.line, Col: tc.col, Offset: tc.offset, Msg: tc.msg}
+		want := value.SyntaxError{Line: tc.line, Col: tc.col, Offset: tc.offset, Msg: tc.msg}
 		if *se != want {
-			t.Errorf("Parse(%.40q):\n got %+v\nwant %+v", tc.text, *se, want)
+			t.Errorf("value.Parse(%.40q):\n got %+v\nwant %+v", tc.text, *se, want)
 		}
 	}
 }
 
 func TestSyntaxErrorText(t *testing.T) {
-	_, err := Parse([]byte("{\n\"a\":1,\n  \"b\" x}"))
+	_, err := value.Parse([]byte("{\n\"a\":1,\n  \"b\" x}"))
 	if want := `line 3, column 7: invalid character 'x' after an object key, expecting ':'`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
@@ -200,24 +203,24 @@ func TestSyntaxErrorText(t *testing.T) {
 func TestParseDepth(t *testing.T) {
 	for _, n := range []int{1, 512, 513, 999, 1000} {
 		text := strings.Repeat("[", n) + strings.Repeat("]", n)
-		v, err := Parse([]byte(text))
+		v, err := value.Parse([]byte(text))
 		if err != nil {
 			t.Fatalf("depth %d: %v", n, err)
 		}
-		if !Equal(v, nestEmpty(n)) {
+		if !value.Equal(v, nestEmpty(n)) {
 			t.Fatalf("depth %d: wrong value", n)
 		}
-		if got := string(AppendText(nil, v)); got != text {
+		if got := string(value.AppendText(nil, v)); got != text {
 			t.Fatalf("depth %d: text does not round-trip", n)
 		}
 		objText := strings.Repeat(`{"k":`, n-1) + "{}" + strings.Repeat("}", n-1)
-		if _, err := Parse([]byte(objText)); err != nil {
+		if _, err := value.Parse([]byte(objText)); err != nil {
 			t.Fatalf("object depth %d: %v", n, err)
 		}
 	}
-	// A 1000-deep value parses, and Canonical rejects it without trouble.
+	// A 1000-deep value parses, and Check rejects it without trouble.
 	v := mustParse(t, `{"tool_name":"t","args":{"a":`+strings.Repeat("[", 998)+strings.Repeat("]", 998)+`}}`)
-	if _, err := Canonical(v); codeOf(t, err) != CodeTooDeep {
+	if err := value.CheckSigned(v); err == nil || err.Code != value.CodeTooDeep {
 		t.Fatalf("got %v, want too_deep", err)
 	}
 	for _, text := range []string{
@@ -225,27 +228,27 @@ func TestParseDepth(t *testing.T) {
 		strings.Repeat("[", 1000) + "{}" + strings.Repeat("]", 1000),
 		strings.Repeat("[1,", 2_000_000),
 	} {
-		if _, err := Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000") {
+		if _, err := value.Parse([]byte(text)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000") {
 			t.Fatalf("got %v, want a nesting error", err)
 		}
 	}
 }
 
 func TestParseSizeLimit(t *testing.T) {
-	text := make([]byte, MaxTextSize)
+	text := make([]byte, value.MaxTextSize)
 	for i := range text {
 		text[i] = 'a'
 	}
 	text[0], text[len(text)-1] = '"', '"'
-	v, err := Parse(text)
+	v, err := value.Parse(text)
 	if err != nil {
-		t.Fatalf("exactly %d bytes: %v", MaxTextSize, err)
+		t.Fatalf("exactly %d bytes: %v", value.MaxTextSize, err)
 	}
-	if s, _ := v.(string); len(s) != MaxTextSize-2 {
+	if s, _ := v.(string); len(s) != value.MaxTextSize-2 {
 		t.Fatalf("got a string of %d bytes", len(s))
 	}
-	_, err = Parse(append(text, ' '))
-	var se *SyntaxError
+	_, err = value.Parse(append(text, ' '))
+	var se *value.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1 || se.Col != 1 || !strings.Contains(se.Msg, "over the limit") {
 		t.Fatalf("over the limit: got %v", err)
 	}
@@ -256,8 +259,119 @@ func TestParseKeepsTypes(t *testing.T) {
 	v := mustParse(t, `[1,1.0,-0,-0.0,1e0,100000000000000000000,1e20]`)
 	want := []string{"int64", "float64", "int64", "float64", "float64", "*big.Int", "float64"}
 	for i, el := range v.([]any) {
-		if got := typeName(el); got != want[i] {
+		if got := fmt.Sprintf("%T", el); got != want[i] {
 			t.Errorf("element %d is %s, want %s", i, got, want[i])
+		}
+	}
+}
+
+// TestTextOutsideModel checks that what the text cannot express comes out
+// unreadable rather than as a different value.
+func TestTextOutsideModel(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]byte("x"), "<unsupported []uint8>"},
+		{value.Object{{Key: "a", Value: struct{}{}}}, `{"a":<unsupported struct {}>}`},
+		{value.RawObject{{Key: int64(1), Value: "x"}}, `{1:"x"}`},
+		{"a\xffb", `"a\xffb"`},
+		{nestEmpty(1002), strings.Repeat("[", 1000) + "<nested deeper than 1000 levels>" + strings.Repeat("]", 1000)},
+	} {
+		got := string(value.AppendText(nil, tc.v))
+		if got != tc.want {
+			t.Errorf("got %.100s, want %.100s", got, tc.want)
+		}
+		if _, err := value.Parse([]byte(got)); err == nil {
+			t.Errorf("%.100s parses", got)
+		}
+	}
+}
+
+func TestTextConveniences(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{map[string]any{"b": 1, "a": float32(1.5)}, `{"a":1.5,"b":1}`},
+		{[]string{"x", "\n"}, `["x","\n"]`},
+		{value.RawObject{{Key: "k", Value: uint64(math.MaxUint64)}}, `{"k":18446744073709551615}`},
+		{[]any{int8(-1), uint8(2), int16(3), uint16(4), int32(5), uint32(6), 7, uint(8)}, `[-1,2,3,4,5,6,7,8]`},
+	} {
+		if got := string(value.AppendText(nil, tc.v)); got != tc.want {
+			t.Errorf("got %s, want %s", got, tc.want)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	nan2 := math.Float64frombits(0x7ff8000000000001)
+	for _, tc := range []struct {
+		a, b any
+		want bool
+	}{
+		{nil, nil, true},
+		{nil, false, false},
+		{true, true, true},
+		{true, false, false},
+		{int64(1), int64(1), true},
+		{int64(1), 1.0, false},
+		{int64(1), 1, true},
+		{int64(1), uint8(1), true},
+		{int64(5), bigInt("5"), true},
+		{bigInt("18446744073709551616"), bigInt("18446744073709551616"), true},
+		{bigInt("18446744073709551615"), uint64(math.MaxUint64), true},
+		{bigInt("18446744073709551616"), int64(0), false},
+		{int64(-1), uint64(math.MaxUint64), false},
+		{math.NaN(), nan2, true},
+		{0.0, math.Copysign(0, -1), false},
+		{1.5, float32(1.5), true},
+		{0.1, float32(0.1), false},
+		{"a", "a", true},
+		{"a", "b", false},
+		{[]any{}, []any(nil), true},
+		{[]any{"a"}, []string{"a"}, true},
+		{[]any{int64(1)}, []any{int64(1), nil}, false},
+		{value.Object{}, value.Object(nil), true},
+		{value.Object{{Key: "a", Value: 1}, {Key: "b", Value: 2}}, value.Object{{Key: "b", Value: 2}, {Key: "a", Value: 1}}, false},
+		{value.Object{{Key: "a", Value: 1}, {Key: "a", Value: 1}}, value.Object{{Key: "a", Value: 1}}, false},
+		{value.Object{{Key: "a", Value: 1}}, value.RawObject{{Key: "a", Value: 1}}, true},
+		{value.RawObject{{Key: int64(1), Value: 1}}, value.RawObject{{Key: int64(1), Value: 1}}, true},
+		{value.RawObject{{Key: int64(1), Value: 1}}, value.RawObject{{Key: 1.0, Value: 1}}, false},
+		{value.Object{{Key: "a", Value: []any{math.NaN()}}}, value.Object{{Key: "a", Value: []any{math.NaN()}}}, true},
+		{map[string]any{"a": 1}, map[string]any{"a": int64(1)}, true},
+		{map[string]any{"a": 1}, map[string]any{"b": 1}, false},
+		{map[string]any{"a": 1}, value.Object{{Key: "a", Value: 1}}, false},
+		{[]any{}, value.Object{}, false},
+		{[]byte("x"), []byte("x"), true},
+		{[]byte("x"), "x", false},
+	} {
+		if got := value.Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("value.Equal(%#v, %#v) = %v", tc.a, tc.b, got)
+		}
+		if got := value.Equal(tc.b, tc.a); got != tc.want {
+			t.Errorf("value.Equal(%#v, %#v) = %v (swapped)", tc.b, tc.a, got)
+		}
+	}
+}
+
+// TestEqualCyclic checks that a cyclic value ends value.Equal without a stack
+// overflow.
+func TestEqualCyclic(t *testing.T) {
+	a := []any{nil}
+	a[0] = a
+	if value.Equal(a, a) {
+		t.Fatal("a cyclic value compared equal")
+	}
+	if !value.Equal(nestEmpty(value.MaxTextDepth), nestEmpty(value.MaxTextDepth)) {
+		t.Fatal("deep equal values compared unequal")
+	}
+}
+
+func TestHasLoneSurrogate(t *testing.T) {
+	for s, want := range map[string]bool{"": false, "abc": false, "\U0001F600": false, "\xed\xa0\x80": true, "a\xed\xbf\xbf": true, "\xff": false, "\xed\x9f\xbf": false} {
+		if value.HasLoneSurrogate(s) != want {
+			t.Errorf("value.HasLoneSurrogate(%q) != %v", s, want)
 		}
 	}
 }

@@ -1,4 +1,12 @@
-package adapter
+// Package inprocess is the Go implementation of canonical JSON run in the
+// driver's process, as an adapter.Adapter. It is the one harness package that
+// imports an implementation under test (through its worker, so that it answers
+// exactly as cmd/canonjson-worker does); it registers itself with package
+// adapter when linked in, so that the lanes, the bench and the survey can
+// start an in-process adapter without importing the implementation:
+//
+//	import _ "difffuzz/harness/inprocess"
+package inprocess
 
 import (
 	"context"
@@ -8,9 +16,10 @@ import (
 	"time"
 
 	"difffuzz/adapters/go/worker"
-	"difffuzz/harness/wire"
+	"difffuzz/harness/adapter"
 	"difffuzz/internal/procstat"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
 )
 
 // Go is the in-process adapter for the Go implementation. It is safe for
@@ -20,24 +29,28 @@ type Go struct {
 	batchCPU atomic.Int64 // see BatchCPU
 }
 
-// NewGo returns the in-process Go adapter under the given name ("go" if empty).
-func NewGo(name string) *Go {
+func init() {
+	adapter.RegisterInProcess(func(name string) adapter.Adapter { return New(name) })
+}
+
+// New returns the in-process Go adapter under the given name ("go" if empty).
+func New(name string) *Go {
 	if name == "" {
 		name = "go"
 	}
 	return &Go{name: name}
 }
 
-// Name implements Adapter.
+// Name implements adapter.Adapter.
 func (g *Go) Name() string { return g.name }
 
-// Hello implements Adapter.
+// Hello implements adapter.Adapter.
 func (g *Go) Hello() wire.Hello { return worker.Options.Hello() }
 
-// RunBatch implements Adapter. A panic inside the implementation is caught
+// RunBatch implements adapter.Adapter. A panic inside the implementation is caught
 // per case and answered as an internal error, as a worker would: both run
 // the kit's Compute.
-func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
+func (g *Go) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) error {
 	if !b.DigestOnly {
 		return g.Run(ctx, b.Cases, out)
 	}
@@ -57,7 +70,7 @@ func (g *Go) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
 	return ctx.Err()
 }
 
-// BatchCPU implements Adapter: the thread CPU time of the digest-only
+// BatchCPU implements adapter.Adapter: the thread CPU time of the digest-only
 // batches, a run's whole load (there is nothing to decode in process). The
 // few batches asked again with text are left out.
 func (g *Go) BatchCPU() time.Duration { return time.Duration(g.batchCPU.Load()) }
@@ -77,7 +90,7 @@ func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
 // Compute is one case through the Go implementation, as a worker answers it.
 func Compute(c any) wire.Result { return kit.Compute(kit.Exact, worker.Func, c, false, nil) }
 
-// Bench implements Adapter by timing in this process what a run's
+// Bench implements adapter.Adapter by timing in this process what a run's
 // digest-only batches cost (see RunBatch). There is no decoding in process,
 // so the decode-inclusive times are the same loop.
 func (g *Go) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error) {
@@ -93,5 +106,5 @@ func (g *Go) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTime
 	return t, ctx.Err()
 }
 
-// Close implements Adapter.
+// Close implements adapter.Adapter.
 func (g *Go) Close() error { return nil }

@@ -1,4 +1,4 @@
-package canonjson
+package value
 
 import (
 	"strings"

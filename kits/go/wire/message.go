@@ -1,5 +1,7 @@
 package wire
 
+import "difffuzz/value"
+
 // Message types, the "type" field of every frame.
 const (
 	TypeHello   = "hello"
@@ -13,6 +15,17 @@ const (
 // failed on a case (an exception, a caught panic). It is a finding against the
 // implementation, unlike a TypeError message, which is a transport failure.
 const ErrorInternal = "internal"
+
+// ErrorCodes lists every code of a result's "error", in the order of the
+// protocol page: the spec's (value.Codes, for a case the implementation
+// rejects), then ErrorInternal.
+var ErrorCodes = func() []string {
+	codes := make([]string, 0, len(value.Codes)+1)
+	for _, c := range value.Codes {
+		codes = append(codes, string(c))
+	}
+	return append(codes, ErrorInternal)
+}()
 
 // DigestSize is the length of a BLAKE3-256 digest.
 const DigestSize = 32

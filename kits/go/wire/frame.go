@@ -1,7 +1,10 @@
-// Package wire is the byte level of the adapter protocol (docs/adapter-protocol.md):
-// length-prefixed frames, the protocol's messages, and the lossless msgpack
-// encoding of canonical JSON values. It knows nothing of processes or deadlines;
-// package adapter owns those.
+// Package wire is the byte level of the adapter protocol (docs/adapter-protocol.md)
+// in Go, defined once for both ends: length-prefixed frames, the protocol's
+// messages, their error codes, and the lossless msgpack encoding of canonical
+// JSON values (in the model of package value). The Go worker kit serves it and
+// the driver (harness/adapter, harness/run) speaks it; it imports nothing of
+// either, nor of an implementation. It knows nothing of processes or
+// deadlines; the driver's package adapter owns those.
 package wire
 
 import (

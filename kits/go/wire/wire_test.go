@@ -13,8 +13,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
+	"difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -31,7 +30,7 @@ func TestValueRoundTrip(t *testing.T) {
 		// Ext 2 past its 512-byte write buffer, a pair split across a write.
 		strings.Repeat("\U0001F600", 300) + "\xed\xa0\x80", "x" + strings.Repeat("\U0001F600", 200) + "\xed\xb0\x80" + strings.Repeat("\u00e9", 300),
 		[]any{}, []any{int64(1), []any{nil}},
-		canonjson.Object{}, canonjson.Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
+		value.Object{}, value.Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
 	}
 	enc, dec := NewEncoder(), NewDecoder()
 	frame, err := enc.Batch(7, values)
@@ -50,8 +49,8 @@ func TestValueRoundTrip(t *testing.T) {
 		t.Fatalf("decoded %s id %d with %d cases", m.Type, m.ID, len(m.Cases))
 	}
 	for i, v := range values {
-		if !canonjson.Equal(v, m.Cases[i]) {
-			t.Errorf("value %d: sent %s, got %s", i, canonjson.AppendText(nil, v), canonjson.AppendText(nil, m.Cases[i]))
+		if !value.Equal(v, m.Cases[i]) {
+			t.Errorf("value %d: sent %s, got %s", i, value.AppendText(nil, v), value.AppendText(nil, m.Cases[i]))
 		}
 	}
 	// -0.0 keeps its sign and floats stay float64 on the wire.
@@ -73,7 +72,7 @@ func TestOutOfModelValues(t *testing.T) {
 		{"unknown ext", []byte{0xd4, 0x09, 0x00}, "wire.Unsupported"},
 		{"bad big int", []byte{0xd5, 0x01, '0', '1'}, "wire.Unsupported"},
 		{"odd utf16", []byte{0xd4, 0x02, 0x00}, "wire.Unsupported"},
-		{"int key", []byte{0x81, 0x01, 0xc0}, "canonjson.RawObject"},
+		{"int key", []byte{0x81, 0x01, 0xc0}, "value.RawObject"},
 		{"float32", []byte{0xca, 0x3f, 0xc0, 0x00, 0x00}, "float64"},
 	}
 	for _, tt := range tests {
@@ -93,8 +92,8 @@ func typeName(v any) string {
 	switch v.(type) {
 	case Unsupported:
 		return "wire.Unsupported"
-	case canonjson.RawObject:
-		return "canonjson.RawObject"
+	case value.RawObject:
+		return "value.RawObject"
 	case float64:
 		return "float64"
 	case []byte:
@@ -107,8 +106,8 @@ func typeName(v any) string {
 // corpus entry can hold them: a non-string key, bin data, both nested.
 func TestOutOfModelRoundTrip(t *testing.T) {
 	for _, v := range []any{
-		canonjson.RawObject{{Key: int64(1), Value: []byte{0, 1}}, {Key: "a", Value: []any{true, nil}}},
-		canonjson.Object{{Key: "args", Value: canonjson.RawObject{{Key: int64(-7), Value: 1.5}}}},
+		value.RawObject{{Key: int64(1), Value: []byte{0, 1}}, {Key: "a", Value: []any{true, nil}}},
+		value.Object{{Key: "args", Value: value.RawObject{{Key: int64(-7), Value: 1.5}}}},
 		[]any{[]byte{}, "x"},
 	} {
 		data, err := EncodeValue(v)
@@ -267,36 +266,6 @@ func TestEncodeRefusesBrokenStrings(t *testing.T) {
 	}
 }
 
-// Cases the generator vouches for (gen.Classes.ValidUTF8) skip the UTF-8
-// check and must come out byte for byte as checked ones do.
-func TestEncodeCasesKnownUTF8(t *testing.T) {
-	g := gen.New(gen.Config{Seed: 2, OutOfDomain: 0.3})
-	cases, valid := make([]any, 2000), make([]bool, 2000)
-	vouched := 0
-	for i := range cases {
-		var c gen.Classes
-		cases[i], c = g.Case(uint64(i))
-		if valid[i] = c.ValidUTF8(); valid[i] {
-			vouched++
-		}
-	}
-	if vouched == 0 || vouched == len(cases) {
-		t.Fatalf("%d of %d cases vouched for: the test needs both kinds", vouched, len(cases))
-	}
-	checked, err := EncodeCases(cases, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked = bytes.Clone(checked)
-	known, err := EncodeCases(cases, valid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(known, checked) {
-		t.Errorf("encoding with ValidUTF8 differs from the checked one (%d against %d bytes)", len(known), len(checked))
-	}
-}
-
 // TestAppendBig checks the stack path of big integers' digits against
 // math/big: around each 10^19 chunk, at the word limit and past it (where
 // math/big takes over), signed, and over random magnitudes of 1 to 9 words.
@@ -377,7 +346,7 @@ func TestUTF16Form(t *testing.T) {
 // refuses an array of the wrong length or a case it cannot encode, naming
 // the case, with every later call.
 func TestCaseEncoder(t *testing.T) {
-	cases := []any{"a", int64(1), []any{canonjson.Object{{Key: "k", Value: 1.5}}}, "\xed\xa0\x80"}
+	cases := []any{"a", int64(1), []any{value.Object{{Key: "k", Value: 1.5}}}, "\xed\xa0\x80"}
 	want, err := EncodeCases(cases, nil)
 	if err != nil {
 		t.Fatal(err)

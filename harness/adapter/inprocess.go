@@ -1,0 +1,37 @@
+package adapter
+
+import (
+	"errors"
+	"sync"
+)
+
+// inProcess makes the adapter of a Spec with InProcess set. Package
+// inprocess registers it when it is linked in, so that this package, and the
+// lanes above it, do not import the Go implementation under test.
+var inProcess struct {
+	sync.Mutex
+	new func(name string) Adapter
+}
+
+// RegisterInProcess sets how NewInProcess makes the in-process adapter; the
+// package that holds it calls it from its init.
+func RegisterInProcess(f func(name string) Adapter) {
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	inProcess.new = f
+}
+
+// errNoInProcess reports a program built without the in-process adapter.
+var errNoInProcess = errors.New("no in-process adapter in this program (import difffuzz/harness/inprocess)")
+
+// NewInProcess returns the in-process adapter (the Go implementation in the
+// driver's process) under the given name.
+func NewInProcess(name string) (Adapter, error) {
+	inProcess.Lock()
+	f := inProcess.new
+	inProcess.Unlock()
+	if f == nil {
+		return nil, errNoInProcess
+	}
+	return f(name), nil
+}

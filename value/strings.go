@@ -1,0 +1,164 @@
+package value
+
+import (
+	"reflect"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// plain marks the ASCII bytes that spec section 4.3 writes as themselves:
+// printable ASCII except '"' and '\'. Everything else is escaped.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// shortEscape holds the two-character escapes of spec section 4.3 (0 = none).
+var shortEscape = [utf8.RuneSelf]byte{
+	'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't',
+}
+
+// appendEscapedASCII writes one escaped ASCII byte.
+func appendEscapedASCII(dst []byte, c byte) []byte {
+	if e := shortEscape[c]; e != 0 {
+		return append(dst, '\\', e)
+	}
+	return appendU(dst, rune(c))
+}
+
+// appendU writes \uXXXX with four lower-case hex digits.
+func appendU(dst []byte, u rune) []byte {
+	return append(dst, '\\', 'u',
+		hexDigits[u>>12&0xf], hexDigits[u>>8&0xf], hexDigits[u>>4&0xf], hexDigits[u&0xf])
+}
+
+// appendNonASCII writes a code point >= U+0080 as one \u escape, or as a
+// surrogate pair of escapes above U+FFFF.
+func appendNonASCII(dst []byte, r rune) []byte {
+	if r < 0x10000 {
+		return appendU(dst, r)
+	}
+	hi, lo := utf16.EncodeRune(r)
+	return appendU(appendU(dst, hi), lo)
+}
+
+// decodeWTF8 decodes the code point at s[i:], accepting the 3-byte form of a
+// surrogate. ok is false for a byte that starts no code point even in WTF-8.
+func decodeWTF8(s string, i int) (r rune, size int, ok bool) {
+	r, size = utf8.DecodeRuneInString(s[i:])
+	if r != utf8.RuneError || size != 1 {
+		return r, size, true
+	}
+	if i+2 < len(s) && s[i] == 0xED && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), 3, true
+	}
+	return utf8.RuneError, 1, false
+}
+
+// stringProblem classifies a string for the domain check: "" when it is a
+// valid string of the model, CodeLoneSurrogate or CodeUnsupported (invalid
+// UTF-8 that is not a surrogate either) for the first problem in byte order,
+// with the byte offset and the offending code point or byte.
+func stringProblem(s string) (code Code, at int, what rune) {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size, ok := decodeWTF8(s, i)
+		if !ok {
+			return CodeUnsupported, i, rune(s[i])
+		}
+		if utf16.IsSurrogate(r) {
+			return CodeLoneSurrogate, i, r
+		}
+		i += size
+	}
+	return "", 0, 0
+}
+
+// appendTextString writes s in the extended JSON text of spec section 6: the
+// escapes of section 4.3, lone surrogates as \udXXX escapes so that they read
+// back as written, and any byte that is not even WTF-8 as the invalid escape
+// \xHH, which makes the text unreadable rather than silently repairing it.
+func appendTextString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if plain[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			dst = appendEscapedASCII(dst, c)
+			i++
+			start = i
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		r, size, ok := decodeWTF8(s, i)
+		if ok {
+			dst = appendNonASCII(dst, r)
+		} else {
+			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendWTF8 appends a code point, writing surrogates in their 3-byte
+// generalized UTF-8 form instead of U+FFFD.
+func appendWTF8(dst []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// HasLoneSurrogate reports whether s holds a surrogate code point in WTF-8,
+// which is how a wire encoder decides to send s as a UTF-16 string (ext 2).
+func HasLoneSurrogate(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size, _ := decodeWTF8(s, i)
+		if utf16.IsSurrogate(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	return reflect.TypeOf(v).String()
+}
+
+// codePoint writes r as U+XXXX for messages.
+func codePoint(r rune) string {
+	return "U+" + strings.ToUpper(hex4(r))
+}
+
+func hex4(r rune) string {
+	return string([]byte{hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf]})
+}
+
+// quoteText quotes s as the extended JSON text does, for messages.
+func quoteText(s string) string {
+	return string(appendTextString(nil, s))
+}
