@@ -10,6 +10,7 @@ import (
 	"difffuzz/adapters/go/worker"
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/gen"
+	_ "difffuzz/harness/inprocess" // the reference, in process
 	"difffuzz/harness/lane"
 	"difffuzz/internal/testworker"
 )

@@ -96,7 +96,9 @@ func TestConcurrentUseMatchesSequential(t *testing.T) {
 // least a sixth of their share of OutOfDomain (there are four of them).
 func TestClassCoverage(t *testing.T) {
 	g := New(Config{Seed: 3})
-	n := sampleSize(t)
+	// Not sampleSize: the out-of-domain classes are under 1% each, and a
+	// short sample's share of one of them is too noisy for the bound.
+	n := 50000
 	counts := make(map[Classes]int)
 	for i := range n {
 		_, c := g.Case(uint64(i))

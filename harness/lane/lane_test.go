@@ -128,7 +128,7 @@ func (s *syncBuffer) String() string {
 // newLane is a lane over the given adapters, as Start would make it over
 // workers.
 func newLane(maxRestarts int, log *syncBuffer, as ...adapter.Adapter) *Lane {
-	l := &Lane{adapters: as, maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(as)), results: make([][]wire.Result, len(as))}
+	l := &Lane{adapters: as, maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(as)), results: make([][]wire.Result, len(as)), inProcess: make([]bool, len(as))}
 	for _, a := range as {
 		l.names = append(l.names, a.Name())
 	}
