@@ -48,13 +48,15 @@ rust: $(RUST_W)
 $(RUST_W): $(shell find adapters/rust/src adapters/rust/worker/src kits/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/worker/Cargo.toml adapters/rust/Cargo.lock kits/rust/Cargo.toml
 	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml -p canonjson-worker
 
-go: $(DIFFFUZZ) bin/canonjson-worker bin/mutant
+go: $(DIFFFUZZ) bin/canonjson-worker bin/mutant bin/fakeworker
 $(DIFFFUZZ): $(GO_SRC)
 	go build -o $@ ./cmd/difffuzz
 bin/canonjson-worker: $(GO_SRC)
 	go build -o $@ ./cmd/canonjson-worker
 bin/mutant: $(GO_SRC)
 	go build -o $@ ./cmd/mutant
+bin/fakeworker: $(GO_SRC)
+	go build -o $@ ./cmd/fakeworker
 
 ## examples: the kits' example workers (docs/your-sdk.md), for conform; the
 ## Python one runs from the venv (python), the TypeScript one is built with its
@@ -139,7 +141,7 @@ infra-check:
 	scripts/check-infra.sh
 
 bench: build
-	$(DIFFFUZZ) bench
+	$(DIFFFUZZ) bench -diverge-worker bin/fakeworker
 
 ## mutants: hunt every one-bug implementation of the mutant zoo with difffuzz
 ## run against the in-process Go, up to MUTANT_DURATION each (README "Fuzzing

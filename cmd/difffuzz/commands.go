@@ -384,6 +384,7 @@ func (c *CLI) bench(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: one per core)")
 	fs.IntVar(&cfg.Batch, "batch", 0, "cases per batch (0: the run's default)")
 	fs.StringVar(&cfg.Out, "o", "out/bench.json", "write the figures as JSON to this `file`")
+	fs.StringVar(&cfg.DivergeWorker, "diverge-worker", "", "the fake worker (go build ./cmd/fakeworker) whose diverge mode measures the rate with "+bench.FindingsShare+" of cases diverging (\"\": leave that out)")
 	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}

@@ -239,8 +239,12 @@ func TestBench(t *testing.T) {
 
 func testBench(t *testing.T, mode string) {
 	out := filepath.Join(t.TempDir(), "bench.json")
-	code, stdout, errs := runCLI(t, "", "bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", mode),
-		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-o", out)
+	args := []string{"bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", mode),
+		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-o", out}
+	if mode == "ok" {
+		args = append(args, "-diverge-worker", testworker.Binary(t, "difffuzz/cmd/fakeworker"))
+	}
+	code, stdout, errs := runCLI(t, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
 	}
@@ -250,7 +254,8 @@ func testBench(t *testing.T, mode string) {
 		"isolated (the implementations alone over the full run): harness ratio "}
 	silent := "adapter fake does not say what its batches cost (batch_cpu_ns): the ratios below are the isolated ones"
 	if mode == "ok" {
-		want = append(want, "in the run, per case: every process ", "; the implementations go ", ", fake ")
+		want = append(want, "in the run, per case: every process ", "; the implementations go ", ", fake ",
+			"findings: ", " cases/s with 0.10 of cases diverging (")
 	} else {
 		want = append(want, silent)
 	}
@@ -284,7 +289,13 @@ func testBench(t *testing.T, mode string) {
 		Warmup          float64 `json:"warmup_seconds"`
 		Ratio           float64 `json:"ratio"`
 		IsolatedRatio   float64 `json:"isolated_ratio"`
-		InRun           []struct {
+		Findings        *struct {
+			Clean     float64 `json:"clean_cases_per_second"`
+			Diverging float64 `json:"diverging_cases_per_second"`
+			Ratio     float64
+			Found     uint64 `json:"divergences"`
+		}
+		InRun []struct {
 			Name string
 			CPU  float64 `json:"cpu_ns_per_case"`
 		} `json:"in_run"`
@@ -314,6 +325,9 @@ func testBench(t *testing.T, mode string) {
 	case "ok": // measured in the run: a share of it, each implementation's part said
 		if res.Harness >= 1 || len(res.InRun) != 2 || res.InRun[0].CPU <= 0 || res.InRun[1].CPU <= 0 || res.Pairs[0].InRun <= 0 {
 			t.Errorf("in-run figures %+v", res)
+		}
+		if f := res.Findings; f == nil || f.Found == 0 || f.Clean <= 0 || f.Diverging <= 0 || f.Ratio != f.Diverging/f.Clean {
+			t.Errorf("findings figures %+v", f)
 		}
 	case "v1":
 		if res.Harness != res.IsolatedHarness || res.Ratio != res.IsolatedRatio {

@@ -28,8 +28,11 @@ type Config struct {
 	Workers  int           // as Config.Workers
 	Batch    int           // as Config.Batch
 	Out      string        // the JSON figures; "" means none
-	Stdout   io.Writer
-	Stderr   io.Writer
+	// DivergeWorker is the fake worker (cmd/fakeworker) whose diverge mode
+	// the findings phase runs; "" leaves the phase out.
+	DivergeWorker string
+	Stdout        io.Writer
+	Stderr        io.Writer
 }
 
 // ImplRate is one implementation's in-process cost: canonicalize and hash,
@@ -104,6 +107,9 @@ type Result struct {
 	// its batches cost, they are the only ratios.
 	IsolatedHarnessRatio float64 `json:"isolated_harness_ratio"`
 	IsolatedRatio        float64 `json:"isolated_ratio"`
+	// Findings is what a bug that shows in a tenth of the cases costs the
+	// rate; nil without Config.DivergeWorker.
+	Findings *Findings `json:"findings,omitempty"`
 }
 
 // CaseCost is a CPU cost per case inside a full run: an implementation's,
@@ -159,7 +165,11 @@ func Run(ctx context.Context, cfg Config) int {
 	if err != nil {
 		return benchFailed(cfg, err)
 	}
+	if err := measureFindings(ctx, cfg, m.res); err != nil {
+		return benchFailed(cfg, err)
+	}
 	printSummary(cfg.Stdout, cfg, m)
+	printFindings(cfg.Stdout, m.res.Findings)
 	if cfg.Out != "" {
 		data, _ := json.MarshalIndent(m.res, "", "  ")
 		if err := atomicfile.WriteAll(cfg.Out, append(data, '\n')); err != nil {
