@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -256,5 +257,45 @@ func TestSteadyWindows(t *testing.T) {
 	if cases > s.Cases || seconds > s.Seconds+0.01 || cpu > s.DriverCPUSeconds+0.01 {
 		t.Errorf("windows add up to %d cases, %.2fs, %.2fs of driver CPU: more than the span's %d, %.2fs, %.2fs",
 			cases, seconds, cpu, s.Cases, s.Seconds, s.DriverCPUSeconds)
+	}
+}
+
+// A worker that diverges on every case fills no more than each bucket's
+// share of the corpus: -keep examples, the first among them, and the
+// minimized one; -keep-all writes them all.
+func TestCorpusBoundedPerBucket(t *testing.T) {
+	for _, tt := range []struct {
+		keep    int
+		keepAll bool
+	}{{0, false}, {3, false}, {0, true}} {
+		dir := t.TempDir()
+		var out, errb bytes.Buffer
+		rep, code := Run(context.Background(), Config{Adapters: specs(t, "differ"), Workers: 2, Batch: 256, Cases: 3000, Seed: 6,
+			CorpusDir: dir, KeepPerBucket: tt.keep, KeepAll: tt.keepAll, MinimizeTime: 5 * time.Second, Stdout: &out, Stderr: &errb})
+		if code != triage.ExitDivergence || len(rep.Distinct) == 0 {
+			t.Fatalf("keep %d: exit %d, %d buckets\n%s", tt.keep, code, len(rep.Distinct), out.String())
+		}
+		keep := cmp.Or(tt.keep, DefaultKeepPerBucket)
+		var want, all uint64
+		for _, g := range rep.Distinct {
+			all += g.Count
+			w := min(g.Count, uint64(keep))
+			if tt.keepAll {
+				w = g.Count
+			}
+			if !tt.keepAll && g.Written != w {
+				t.Errorf("keep %d: bucket %s wrote %d of %d, want %d", tt.keep, g.Signature, g.Written, g.Count, w)
+			}
+			if _, err := os.Stat(g.First); err != nil {
+				t.Errorf("keep %d: bucket %s's first example is not on disk: %v", tt.keep, g.Signature, err)
+			}
+			want += w
+			if g.MinimizedPath != "" {
+				want++
+			}
+		}
+		if n := uint64(len(names(t, dir))); n > want || all != 3000 {
+			t.Errorf("keep %d, all %v: %d files, want at most %d, for %d findings", tt.keep, tt.keepAll, n, want, all)
+		}
 	}
 }
