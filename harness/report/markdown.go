@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"difffuzz/harness/compare"
 )
 
 // Markdown renders the report for a CI job summary.
@@ -46,10 +48,17 @@ func (r *Report) Markdown() []byte {
 		if g.KnownReason != "" {
 			known = " — known: " + g.KnownReason
 		}
-		fmt.Fprintf(&b, "#### `%s` (%d findings)%s\n\n%s input:\n\n```\n%s\n```\n\n```\n%s```\n\n", g.Signature, g.Count, known, label, Clip(input, 2000), Clip(g.Diff, 4000))
+		if g.MinimizeIncomplete {
+			label += ", not 1-minimal: " + g.MinimizeNote
+		}
+		fmt.Fprintf(&b, "#### %s (%d findings)%s\n\n", codeSpan(g.Signature), g.Count, known)
+		if g.Unanimous {
+			b.WriteString("Every implementation but the reference agrees on this; the reference stays the truth.\n\n")
+		}
+		fmt.Fprintf(&b, "%s input:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(Clip(input, 2000)), Clip(g.Diff, 4000))
 	}
 	for _, sig := range r.Stale {
-		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): `%s`\n", sig)
+		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): %s\n", codeSpan(sig))
 	}
 	b.WriteString("\n### Edge-class coverage\n\n| class | cases |\n|---|---|\n")
 	for _, c := range r.Coverage {
@@ -116,4 +125,23 @@ func (r *Report) newCount() int {
 
 func init() {
 	Register(Format{Name: "markdown", Flag: "summary", Usage: "write a Markdown summary (for a CI job summary) to this `file`", Render: (*Report).Markdown})
+}
+
+// codeSpan is s as a Markdown code span, fenced with more backticks than s
+// holds in a row (a cause may quote "`\"`").
+func codeSpan(s string) string {
+	run, longest := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }

@@ -147,3 +147,16 @@ func TestMarkdownAndSummary(t *testing.T) {
 		}
 	}
 }
+
+// A signature that quotes a backtick still makes one code span.
+func TestCodeSpan(t *testing.T) {
+	for in, want := range map[string]string{
+		"key_order: keys in UTF-16 order: ts":            "`key_order: keys in UTF-16 order: ts`",
+		"key_escape: a `\"` in a key left unescaped: go": "`` key_escape: a `\"` in a key left unescaped: go ``",
+		"x ``y``": "``` x ``y`` ```",
+	} {
+		if got := codeSpan(in); got != want {
+			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
