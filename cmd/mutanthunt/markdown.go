@@ -27,9 +27,9 @@ with each one as a worker (cmd/mutant) beside the in-process Go reference,
 stops the run at its first divergence, and minimizes that finding with
 difffuzz minimize.
 "seconds" and "cases" are the time and the cases to the first divergence,
-cases counted to the end of the batch that held it; "signature" is that
-divergence's kind and deviants; "minimized" is the size of the smallest input
-still showing it, in extended JSON, and the input itself.
+cases counted to the first diverging case; "signature" is that divergence's
+bucket, its kind, cause and deviants (docs/triage.md); "minimized" is the size
+of the smallest input still showing it, in extended JSON, and the input itself.
 
 This page was made by
 
