@@ -64,15 +64,20 @@ func failureLine(o Outcome) string {
 
 var (
 	quoted = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+	// nonFinite is a special float named in a message: which one a case
+	// held is the case's, not the cause's ("unsupported value: +Inf").
+	nonFinite = regexp.MustCompile(`(?i)[+-]?\b(nan|inf|infinity)\b`)
 	hexNum = regexp.MustCompile(`0x[0-9a-fA-F]+`)
 	digits = regexp.MustCompile(`[0-9]+`)
 )
 
 // normalize keeps what a failure message says of its kind and drops what it
-// says of one input: quoted text, numbers, addresses; at most 120 bytes, on
-// one line, and never a separator of a signature's text form.
+// says of one input: quoted text, numbers, addresses, which special float;
+// at most 120 bytes, on one line, and never a separator of a signature's
+// text form.
 func normalize(s string) string {
 	s = quoted.ReplaceAllString(s, "…")
+	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
 	s = hexNum.ReplaceAllString(s, "0x…")
 	s = digits.ReplaceAllString(s, "N")
 	return cleanCause(s)

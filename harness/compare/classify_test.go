@@ -94,6 +94,10 @@ func TestFailureCause(t *testing.T) {
 			"TypeError: keys must be str, not … on valid input"},
 		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
 			"worker exited: exit status N (attempt to subtract with overflow)"},
+		{"which special float", valid, Outcome{Error: "internal", Detail: "json: unsupported value: -Inf"},
+			"json: unsupported value: NaN/Infinity on valid input"},
+		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
+			"Error: NaN/Infinity is not allowed on valid input"},
 		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
 			"Error: bad⟨U+007F⟩ char on valid input"},
 	}
