@@ -240,7 +240,7 @@ func TestBench(t *testing.T) {
 func testBench(t *testing.T, mode string) {
 	out := filepath.Join(t.TempDir(), "bench.json")
 	args := []string{"bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", mode),
-		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-o", out}
+		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-batch", "256", "-o", out}
 	if mode == "ok" {
 		args = append(args, "-diverge-worker", testworker.Binary(t, "difffuzz/cmd/fakeworker"))
 	}

@@ -72,7 +72,9 @@ func startRun(t *testing.T, dir, mode string, extra ...string) *exec.Cmd {
 	args := append([]string{"run", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
 		"-adapter", "fake=" + strings.Join(testworker.Command(t, mode, "tool_name"), " "),
 		"-workers", "2", "-duration", "2m", "-seed", "1", "-corpus", filepath.Join(dir, "corpus"),
-		"-report", filepath.Join(dir, "report.json")}, extra...)
+		// Batches of 256, not the default 2,048: on a loaded machine a
+		// batch must still finish before the test's Ctrl-C.
+		"-batch", "256", "-report", filepath.Join(dir, "report.json")}, extra...)
 	cmd := exec.Command(binary(t), args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
