@@ -10,7 +10,6 @@ import (
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/conform"
 	"difffuzz/harness/triage"
-	"difffuzz/internal/adapterfile"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
@@ -37,7 +36,8 @@ func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
 // failure list must fail and the others pass (conform.Config.Known).
 func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
-	configPath := fs.String("config", "difffuzz.toml", "the adapters' config `file`")
+	var configPath string
+	configFlag(fs, &configPath)
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the `folder` of the fixture files (*.jsonl)")
 	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
@@ -53,7 +53,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	if *cases < 0 {
 		return c.usageError(fs, "-cases: want 0 or more, got %d", *cases)
 	}
-	spec, err := resolveWorker(*configPath, fs.Arg(0))
+	spec, err := resolveWorker(configPath, fs.Arg(0))
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
@@ -91,7 +91,7 @@ func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec adapter.Spec
 // resolveWorker finds the worker to check: the config's adapter of that
 // name, or else a command line whose program exists.
 func resolveWorker(configPath, arg string) (adapter.Spec, error) {
-	f, err := adapterfile.Load(configPath)
+	f, err := loadConfig(configPath)
 	if err != nil {
 		return adapter.Spec{}, err
 	}
@@ -107,6 +107,9 @@ func resolveWorker(configPath, arg string) (adapter.Spec, error) {
 		return adapter.Spec{}, fmt.Errorf("empty NAME or COMMAND")
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
+		if configPath == "" {
+			configPath = defaultConfig
+		}
 		return adapter.Spec{}, fmt.Errorf("%q is neither an adapter of %s (%s) nor a command: %v",
 			arg, configPath, strings.Join(names(specs), ", "), err)
 	}

@@ -7,7 +7,7 @@
 //
 //	difffuzz run [flags]           fuzz until -duration or -cases; exit 1 on any divergence
 //	difffuzz check [flags] [FILE]  run JSON lines of extended JSON (default stdin) through every adapter
-//	difffuzz replay [flags] [PATH...]  re-run saved cases (default corpus/); exit 1 if any diverges
+//	difffuzz replay [flags] [PATH...]  re-run saved cases (default out/corpus/, a run's findings); exit 1 if any diverges
 //	difffuzz minimize [flags] FILE shrink a diverging input to a minimal one, saved beside it
 //	difffuzz promote FILE          add a finding to the golden fixtures' regression list
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
@@ -18,7 +18,8 @@
 // float, one without an integer of any size.
 //
 // Every run prints its seed; -seed repeats it. Findings go to -corpus (default
-// corpus/), one file a distinct input, written before they are counted. The
+// out/corpus/, beside the report, in a folder that version control ignores),
+// one file a distinct input, written before they are counted. The
 // first Ctrl-C stops generating and writes the report; a second one exits at
 // once. Workers never outlive the driver.
 //
