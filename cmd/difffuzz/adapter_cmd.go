@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/conform"
 	"difffuzz/harness/triage"
+	"difffuzz/tests/fixtures"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
@@ -39,7 +42,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	var configPath string
 	configFlag(fs, &configPath)
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
-	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the `folder` of the fixture files (*.jsonl)")
+	fs.StringVar(&cfg.Fixtures, "fixtures", "", "the `folder` of the fixture files (*.jsonl) (default: "+fixtures.Dir+" in the difffuzz checkout, or else the copy built into difffuzz)")
 	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
@@ -62,6 +65,9 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 			return c.usageError(fs, "%v", err)
 		}
 	}
+	if cfg.Fixtures == "" {
+		cfg.Fixtures, cfg.FixturesFS = builtinFixtures()
+	}
 	cfg.Worker, cfg.Cases = spec, *cases
 	if *cases == 0 {
 		cfg.Cases = -1
@@ -70,6 +76,17 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 		cfg.Worker.StartTimeout, cfg.Worker.BatchTimeout = *timeout, *timeout
 	}
 	return c.conform(ctx, cfg, spec)
+}
+
+// builtinFixtures are the fixtures of -fixtures' default: the checkout's
+// folder when the working folder is the checkout's root (where make fixtures
+// rewrites them, and a binary built before would carry the old ones), or
+// else the copy built into difffuzz (a team's repository).
+func builtinFixtures() (string, fs.FS) {
+	if st, err := os.Stat(fixtures.Dir); err == nil && st.IsDir() {
+		return fixtures.Dir, nil
+	}
+	return "(built in)", fixtures.FS()
 }
 
 // conform runs the checks and turns the summary into an exit status.

@@ -12,6 +12,7 @@
 //	difffuzz promote FILE          add a finding to the golden fixtures' regression list
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
 //	difffuzz adapter check NAME|COMMAND  conformance run for one worker
+//	difffuzz init [flags] python|ts|rust|go  write a team's worker skeleton and its difffuzz.toml
 //
 // Inputs are written in the extended JSON of docs/canonical-json.md: JSON
 // plus NaN, Infinity and -Infinity; a number with a fraction or exponent is a
@@ -109,6 +110,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.promote(args[1:])
 	case "survey":
 		return c.survey(ctx, args[1:])
+	case "init":
+		return c.initCmd(args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage(c.Stdout)
 		return triage.ExitOK
@@ -129,6 +132,7 @@ commands:
   replay    re-run saved corpus cases; exit 1 if any still diverges
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
+  init      init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml
   corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
   promote   turn a minimized finding into a golden-fixture regression
   bench     measure each implementation, the driver and the full run; ratio to the limit
