@@ -22,7 +22,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI's end-to-end scripts in a folder that holds a
 // copy of the repository's difffuzz.toml, as the repository's root does.
-// $FAKE is the fake worker.
+// $FAKE is the fake worker, $KITS the checkout's kits/ (for difffuzz init
+// -kit-source). The go command gets the caches of this one, and no network.
 func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
@@ -32,14 +33,39 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kits, err := filepath.Abs("../../kits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := goCaches(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FAKE", fake)
+			env.Setenv("KITS", kits)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
 			return os.WriteFile(filepath.Join(env.WorkDir, "difffuzz.toml"), config, 0o644)
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
+}
+
+// goCaches is the environment that lets a script's go command build from
+// this one's caches alone: its build and module caches, no proxy and no
+// checksum database.
+func goCaches(t *testing.T) map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 3 {
+		t.Fatalf("go env: %q", out)
+	}
+	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1], "GOPATH": v[2],
+		"GOPROXY": "off", "GOSUMDB": "off", "GOTOOLCHAIN": "local", "GOFLAGS": ""}
 }
 
 // The README's worked example is testdata/script/readme.txtar: every command
