@@ -115,7 +115,7 @@ func resolveWorker(configPath, arg string) (adapter.Spec, error) {
 	specs := f.Specs()
 	if i := indexOf(specs, arg); i >= 0 {
 		if specs[i].InProcess {
-			return adapter.Spec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (go-worker is the Go package out of process)", arg)
+			return adapter.Spec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (the checks compare a worker with it)", arg)
 		}
 		return specs[i], nil
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,9 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI's end-to-end scripts in a folder that holds a
 // copy of the repository's difffuzz.toml, as the repository's root does.
 // $FAKE is the fake worker, $KITS the checkout's kits/ (for difffuzz init
-// -kit-source). The go command gets the caches of this one, and no network.
+// -kit-source), $PYTHON the project's venv's interpreter (make python), which
+// has the Python kit; the condition [python] says whether it is there. The
+// go command gets the caches of this one, and no network.
 func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
@@ -38,11 +41,23 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	goEnv := goCaches(t)
+	python, err := filepath.Abs("../../adapters/python/.venv/bin/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, noPython := os.Stat(python)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Condition: func(cond string) (bool, error) {
+			if cond == "python" {
+				return noPython == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FAKE", fake)
 			env.Setenv("KITS", kits)
+			env.Setenv("PYTHON", python)
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
