@@ -129,7 +129,7 @@ func (c *CLI) usage(w io.Writer) {
 commands:
   run       fuzz all adapters against each other (difffuzz run -h for flags)
   check     run JSON lines of extended JSON through every adapter
-  replay    re-run saved corpus cases; exit 1 if any still diverges
+  replay    re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
   init      init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml
