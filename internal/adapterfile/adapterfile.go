@@ -238,6 +238,7 @@ func (f *File) Specs() []adapter.Spec {
 				s.Default = true
 				copy(specs[1:i+1], specs[:i])
 				specs[0] = s
+				break
 			}
 		}
 	case !f.NamesReference() && !f.declares(BuiltinReference):
