@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,7 +12,7 @@ import (
 	"difffuzz/harness/adapter"
 	"difffuzz/harness/conform"
 	"difffuzz/harness/triage"
-	"difffuzz/internal/adapterfile"
+	"difffuzz/tests/fixtures"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".
@@ -37,9 +39,10 @@ func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
 // failure list must fail and the others pass (conform.Config.Known).
 func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
-	configPath := fs.String("config", "difffuzz.toml", "the adapters' config `file`")
+	var configPath string
+	configFlag(fs, &configPath)
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
-	fs.StringVar(&cfg.Fixtures, "fixtures", "tests/fixtures/canonical-json-fuzz", "the `folder` of the fixture files (*.jsonl)")
+	fs.StringVar(&cfg.Fixtures, "fixtures", "", "the `folder` of the fixture files (*.jsonl) (default: "+fixtures.Dir+" in the difffuzz checkout, or else the copy built into difffuzz)")
 	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
@@ -53,7 +56,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	if *cases < 0 {
 		return c.usageError(fs, "-cases: want 0 or more, got %d", *cases)
 	}
-	spec, err := resolveWorker(*configPath, fs.Arg(0))
+	spec, err := resolveWorker(configPath, fs.Arg(0))
 	if err != nil {
 		return c.usageError(fs, "%v", err)
 	}
@@ -61,6 +64,9 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 		if cfg.Known, err = conform.LoadKnown(*knownPath); err != nil {
 			return c.usageError(fs, "%v", err)
 		}
+	}
+	if cfg.Fixtures == "" {
+		cfg.Fixtures, cfg.FixturesFS = builtinFixtures()
 	}
 	cfg.Worker, cfg.Cases = spec, *cases
 	if *cases == 0 {
@@ -70,6 +76,17 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 		cfg.Worker.StartTimeout, cfg.Worker.BatchTimeout = *timeout, *timeout
 	}
 	return c.conform(ctx, cfg, spec)
+}
+
+// builtinFixtures are the fixtures of -fixtures' default: the checkout's
+// folder when the working folder is the checkout's root (where make fixtures
+// rewrites them, and a binary built before would carry the old ones), or
+// else the copy built into difffuzz (a team's repository).
+func builtinFixtures() (string, fs.FS) {
+	if st, err := os.Stat(fixtures.Dir); err == nil && st.IsDir() {
+		return fixtures.Dir, nil
+	}
+	return "(built in)", fixtures.FS()
 }
 
 // conform runs the checks and turns the summary into an exit status.
@@ -91,14 +108,14 @@ func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec adapter.Spec
 // resolveWorker finds the worker to check: the config's adapter of that
 // name, or else a command line whose program exists.
 func resolveWorker(configPath, arg string) (adapter.Spec, error) {
-	f, err := adapterfile.Load(configPath)
+	f, err := loadConfig(configPath)
 	if err != nil {
 		return adapter.Spec{}, err
 	}
 	specs := f.Specs()
 	if i := indexOf(specs, arg); i >= 0 {
 		if specs[i].InProcess {
-			return adapter.Spec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (go-worker is the Go package out of process)", arg)
+			return adapter.Spec{}, fmt.Errorf("adapter %q runs inside the driver and has no worker to check (the checks compare a worker with it)", arg)
 		}
 		return specs[i], nil
 	}
@@ -107,6 +124,9 @@ func resolveWorker(configPath, arg string) (adapter.Spec, error) {
 		return adapter.Spec{}, fmt.Errorf("empty NAME or COMMAND")
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
+		if configPath == "" {
+			configPath = defaultConfig
+		}
 		return adapter.Spec{}, fmt.Errorf("%q is neither an adapter of %s (%s) nor a command: %v",
 			arg, configPath, strings.Join(names(specs), ", "), err)
 	}

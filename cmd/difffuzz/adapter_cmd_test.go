@@ -174,7 +174,7 @@ func TestAdapterCheckUsage(t *testing.T) {
 		{"two arguments", []string{"adapter", "check", "-config", "../../difffuzz.toml", "node", "worker.js"}, "quote a command line"},
 		{"unknown name", []string{"adapter", "check", "-config", "../../difffuzz.toml", "nosuchworker"}, `"nosuchworker" is neither an adapter of ../../difffuzz.toml (python, go, ts, rust, go-worker) nor a command`},
 		{"in process", []string{"adapter", "check", "-config", "../../difffuzz.toml", "go"}, `adapter "go" runs inside the driver`},
-		{"bad config", []string{"adapter", "check", "-config", "nosuch.toml", "python"}, "config: open nosuch.toml"},
+		{"bad config", []string{"adapter", "check", "-config", "nosuch.toml", "python"}, "no adapter config at "},
 		{"negative cases", []string{"adapter", "check", "-config", "../../difffuzz.toml", "-cases", "-1", "python"}, "-cases: want 0 or more"},
 		{"no fixtures", []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", t.TempDir(), "/bin/true"}, "fixtures: no *.jsonl files in"},
 	}

@@ -24,7 +24,7 @@ type adapterFlags struct {
 }
 
 func (a *adapterFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&a.config, "config", "difffuzz.toml", "the adapters' config `file`")
+	configFlag(fs, &a.config)
 	fs.StringVar(&a.names, "adapters", "", "comma-separated adapters to run, reference first (default: all built-ins and every -adapter)")
 	fs.StringVar(&a.reference, "reference", "", "the adapter whose outcomes are the truth that the others are judged against (default: the first)")
 	fs.Func("adapter", "add or replace a worker-backed adapter: `NAME=COMMAND` (split on spaces; repeatable)", func(s string) error {
@@ -38,13 +38,39 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&a.caseTimeout, "case-timeout", 0, fmt.Sprintf("deadline added per case of a batch (0: the config's, or %v)", adapter.DefaultCaseTimeout))
 }
 
+// defaultConfig is the config a command reads when -config is not given,
+// if the working folder has it.
+const defaultConfig = "difffuzz.toml"
+
+// configFlag registers -config, whose zero value means defaultConfig when
+// there is one (see loadConfig).
+func configFlag(fs *flag.FlagSet, path *string) {
+	fs.StringVar(path, "config", "", "the adapters' config `file` (default: "+defaultConfig+" if the working folder has one; without a config, the built-in reference and the -adapter workers)")
+}
+
+// loadConfig reads the adapters' config: the file named by -config, which
+// must exist, or else defaultConfig if it exists. Without either, the config
+// is empty, so that a team can run its worker with -adapter alone, against
+// the built-in reference, from any folder.
+func loadConfig(path string) (*adapterfile.File, error) {
+	if path != "" {
+		f, err := adapterfile.Load(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			abs, _ := filepath.Abs(path)
+			return nil, fmt.Errorf("no adapter config at %s: name another with -config FILE, or leave -config out to run the built-in reference and the -adapter workers", abs)
+		}
+		return f, err
+	}
+	f, err := adapterfile.Load(defaultConfig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return adapterfile.None(), nil
+	}
+	return f, err
+}
+
 // specs resolves the flags into the run's adapters.
 func (a *adapterFlags) specs() ([]adapter.Spec, error) {
-	f, err := adapterfile.Load(a.config)
-	if errors.Is(err, fs.ErrNotExist) {
-		abs, _ := filepath.Abs(a.config)
-		return nil, fmt.Errorf("no adapter config at %s: run difffuzz from the repository's root, or name the file with -config FILE", abs)
-	}
+	f, err := loadConfig(a.config)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +104,11 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 			chosen = append(chosen, all[i])
 		}
 	}
+	if len(all) == 1 && all[0].InProcess {
+		return nil, fmt.Errorf("nothing to compare with the built-in reference: add your worker with -adapter NAME=COMMAND (such as -adapter 'my-sdk=python worker.py'), or declare it in %s (difffuzz init LANG writes one)", defaultConfig)
+	}
 	if len(chosen) < 2 {
-		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d", len(chosen))
+		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d (%s)", len(chosen), strings.Join(names(chosen), ", "))
 	}
 	if a.reference != "" {
 		i := indexOf(chosen, a.reference)

@@ -337,7 +337,7 @@ func (c *CLI) replay(ctx context.Context, args []string) int {
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
-		paths = []string{"corpus"}
+		paths = []string{run.DefaultCorpus}
 	}
 	return oneshot.Replay(ctx, *cfg, paths)
 }

@@ -7,18 +7,20 @@
 //
 //	difffuzz run [flags]           fuzz until -duration or -cases; exit 1 on any divergence
 //	difffuzz check [flags] [FILE]  run JSON lines of extended JSON (default stdin) through every adapter
-//	difffuzz replay [flags] [PATH...]  re-run saved cases (default corpus/); exit 1 if any diverges
+//	difffuzz replay [flags] [PATH...]  re-run saved cases (default out/corpus/, a run's findings); exit 1 if any diverges
 //	difffuzz minimize [flags] FILE shrink a diverging input to a minimal one, saved beside it
 //	difffuzz promote FILE          add a finding to the golden fixtures' regression list
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
 //	difffuzz adapter check NAME|COMMAND  conformance run for one worker
+//	difffuzz init [flags] python|ts|rust|go  write a team's worker skeleton and its difffuzz.toml
 //
 // Inputs are written in the extended JSON of docs/canonical-json.md: JSON
 // plus NaN, Infinity and -Infinity; a number with a fraction or exponent is a
 // float, one without an integer of any size.
 //
 // Every run prints its seed; -seed repeats it. Findings go to -corpus (default
-// corpus/), one file a distinct input, written before they are counted. The
+// out/corpus/, beside the report, in a folder that version control ignores),
+// one file a distinct input, written before they are counted. The
 // first Ctrl-C stops generating and writes the report; a second one exits at
 // once. Workers never outlive the driver.
 //
@@ -108,6 +110,8 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return c.promote(args[1:])
 	case "survey":
 		return c.survey(ctx, args[1:])
+	case "init":
+		return c.initCmd(args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage(c.Stdout)
 		return triage.ExitOK
@@ -125,9 +129,10 @@ func (c *CLI) usage(w io.Writer) {
 commands:
   run       fuzz all adapters against each other (difffuzz run -h for flags)
   check     run JSON lines of extended JSON through every adapter
-  replay    re-run saved corpus cases; exit 1 if any still diverges
+  replay    re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges
   minimize  shrink a diverging input to a minimal one
   adapter   adapter check NAME|COMMAND: conformance run for one worker
+  init      init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml
   corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
   promote   turn a minimized finding into a golden-fixture regression
   bench     measure each implementation, the driver and the full run; ratio to the limit

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,10 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI's end-to-end scripts in a folder that holds a
 // copy of the repository's difffuzz.toml, as the repository's root does.
-// $FAKE is the fake worker.
+// $FAKE is the fake worker, $KITS the checkout's kits/ (for difffuzz init
+// -kit-source), $PYTHON the project's venv's interpreter (make python), which
+// has the Python kit; the condition [python] says whether it is there. The
+// go command gets the caches of this one, and no network.
 func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
@@ -32,14 +36,51 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kits, err := filepath.Abs("../../kits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := goCaches(t)
+	python, err := filepath.Abs("../../adapters/python/.venv/bin/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, noPython := os.Stat(python)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Condition: func(cond string) (bool, error) {
+			if cond == "python" {
+				return noPython == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FAKE", fake)
+			env.Setenv("KITS", kits)
+			env.Setenv("PYTHON", python)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
 			return os.WriteFile(filepath.Join(env.WorkDir, "difffuzz.toml"), config, 0o644)
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
+}
+
+// goCaches is the environment that lets a script's go command build from
+// this one's caches alone: its build and module caches, no proxy and no
+// checksum database.
+func goCaches(t *testing.T) map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 3 {
+		t.Fatalf("go env: %q", out)
+	}
+	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1], "GOPATH": v[2],
+		"GOPROXY": "off", "GOSUMDB": "off", "GOTOOLCHAIN": "local", "GOFLAGS": ""}
 }
 
 // The README's worked example is testdata/script/readme.txtar: every command

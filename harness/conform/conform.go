@@ -36,6 +36,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -67,6 +68,10 @@ type Config struct {
 	// Fixtures is the folder of the shared *.jsonl fixtures; it must hold
 	// at least one.
 	Fixtures string
+	// FixturesFS, when set, holds the fixtures at its root instead, and
+	// Fixtures only names it in messages: difffuzz's built-in copy, for a
+	// worker checked outside the difffuzz checkout.
+	FixturesFS fs.FS
 	// Cases is how many generated cases the generated check sends; 0 means
 	// DefaultCases, a negative number skips the check.
 	Cases int
@@ -106,7 +111,11 @@ type check struct {
 // prints the results. An error is a setup error (the fixtures cannot be
 // read, the run was interrupted), not a failed check.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	fixtures, err := loadFixtures(cfg.Fixtures)
+	load := loadFixtures
+	if cfg.FixturesFS != nil {
+		load = func(dir string) ([]fixtureFile, error) { return loadFixturesFS(cfg.FixturesFS, dir) }
+	}
+	fixtures, err := load(cfg.Fixtures)
 	if err != nil {
 		return Summary{}, err
 	}

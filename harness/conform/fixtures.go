@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,16 +34,22 @@ type fixtureFile struct {
 // or a line that does not follow docs/fixtures.md, is an error: a check that
 // silently covers nothing must not pass.
 func loadFixtures(dir string) ([]fixtureFile, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	return loadFixturesFS(os.DirFS(dir), dir)
+}
+
+// loadFixturesFS reads every *.jsonl file at the root of fsys, as
+// loadFixtures does; dir names fsys in messages.
+func loadFixturesFS(fsys fs.FS, dir string) ([]fixtureFile, error) {
+	names, err := fs.Glob(fsys, "*.jsonl")
 	if err != nil {
 		return nil, fmt.Errorf("fixtures: %w", err)
 	}
-	if len(paths) == 0 {
+	if len(names) == 0 {
 		return nil, fmt.Errorf("fixtures: no *.jsonl files in %s", dir)
 	}
 	var files []fixtureFile
-	for _, p := range paths {
-		f, err := loadFixtureFile(p)
+	for _, name := range names {
+		f, err := loadFixtureFile(fsys, name, filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
@@ -51,9 +58,9 @@ func loadFixtures(dir string) ([]fixtureFile, error) {
 	return files, nil
 }
 
-func loadFixtureFile(path string) (fixtureFile, error) {
-	ff := fixtureFile{name: filepath.Base(path)}
-	f, err := os.Open(path)
+func loadFixtureFile(fsys fs.FS, name, path string) (fixtureFile, error) {
+	ff := fixtureFile{name: name}
+	f, err := fsys.Open(name)
 	if err != nil {
 		return ff, fmt.Errorf("fixtures: %w", err)
 	}

@@ -22,7 +22,12 @@ import (
 // Defaults of Config's zero values, defined here alone (the CLI's flags show
 // them).
 const (
-	DefaultCorpus       = "corpus"
+	// DefaultCorpus is beside the JSON report (out/report.json), in a
+	// folder of the run's own that version control ignores (out/ is in
+	// .gitignore, and in the one difffuzz init writes): findings are a
+	// run's output, not sources, and a tracked folder such as the
+	// project's seed corpus (corpus/) must not fill up with them.
+	DefaultCorpus       = "out/corpus"
 	DefaultMinimizeTime = 10 * time.Second
 	DefaultStatusEvery  = time.Second
 )

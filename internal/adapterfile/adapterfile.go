@@ -44,13 +44,30 @@ type Adapter struct {
 	Default *bool `toml:"default"`
 }
 
+// BuiltinReference is the name of the built-in reference: the Go
+// implementation inside the driver, which a run compares with when its config
+// names no reference of its own (Specs).
+const BuiltinReference = "reference"
+
 // File is a whole difffuzz.toml.
 type File struct {
-	// Adapters in order; the first default one is the reference.
+	// Reference names the adapter whose outcomes are the truth; "" means
+	// the first default one, or the built-in reference (see Specs).
+	Reference string `toml:"reference"`
+	// Adapters in order; none is allowed (the built-in reference and the
+	// -adapter flags make a run).
 	Adapters []Adapter `toml:"adapter"`
 
 	// Root is the folder of the file; relative paths are taken from it.
 	Root string `toml:"-"`
+}
+
+// None is the config of a folder without a difffuzz.toml: no adapter of its
+// own, so that the built-in reference is the reference; relative paths are
+// taken from the working folder.
+func None() *File {
+	root, _ := filepath.Abs(".")
+	return &File{Root: root}
 }
 
 // Load reads and checks a config file. Errors name the file, and the line and
@@ -125,8 +142,8 @@ func (f *File) check(data []byte) error {
 			}
 		}
 	}
-	if len(f.Adapters) == 0 {
-		return fmt.Errorf("1: no [[adapter]] tables")
+	if f.Reference != "" && !seen[f.Reference] {
+		return fmt.Errorf("1: key \"reference\": no adapter is named %q", f.Reference)
 	}
 	return nil
 }
@@ -189,10 +206,58 @@ func (a *Adapter) EnvList() []string {
 	return out
 }
 
+// NamesReference reports whether the file chooses its own reference: with
+// the key "reference", or by declaring the in-process adapter (then the
+// first default adapter is the reference, as in the project's own file).
+// A file that does not, such as a team's that declares only its worker, is
+// compared with the built-in reference.
+func (f *File) NamesReference() bool {
+	if f.Reference != "" {
+		return true
+	}
+	for _, a := range f.Adapters {
+		if a.InProcess {
+			return true
+		}
+	}
+	return false
+}
+
 // Specs are the file's adapters as the driver runs them: the one
 // description of an adapter from here to the process. Paths are resolved
-// against the file's folder; the durations were checked by Load.
+// against the file's folder; the durations were checked by Load. The
+// reference comes first: the one the file names, or else, when the file
+// names none (NamesReference), the built-in one, BuiltinReference, in
+// process, unless an adapter of the file has taken that name.
 func (f *File) Specs() []adapter.Spec {
+	specs := f.declared()
+	switch {
+	case f.Reference != "":
+		for i, s := range specs {
+			if s.Name == f.Reference {
+				s.Default = true
+				copy(specs[1:i+1], specs[:i])
+				specs[0] = s
+				break
+			}
+		}
+	case !f.NamesReference() && !f.declares(BuiltinReference):
+		specs = append([]adapter.Spec{{Name: BuiltinReference, InProcess: true, Default: true}}, specs...)
+	}
+	return specs
+}
+
+func (f *File) declares(name string) bool {
+	for _, a := range f.Adapters {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// declared are the file's adapters in its order.
+func (f *File) declared() []adapter.Spec {
 	specs := make([]adapter.Spec, len(f.Adapters))
 	for i, a := range f.Adapters {
 		bt, _ := Duration(a.BatchTimeout)

@@ -45,12 +45,37 @@ func TestParseErrors(t *testing.T) {
 		{"[[adapter]]\nname = \"a\"\ncommand = [\"x\"]\ncase_timeout = \"soon\"\n", `key "case_timeout"`},
 		{"[[adapter]]\nname = \"a b\"\ncommand = [\"x\"]\n", `key "name" must be`},
 		{"[[adapter]\n", "1:"},
-		{"", "no [[adapter]] tables"},
+		{"reference = \"b\"\n[[adapter]]\nname = \"a\"\nin_process = true\n", `key "reference": no adapter is named "b"`},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.doc))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Parse(%q) = %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+// A config may declare no adapter, or only a team's worker: the built-in
+// reference is then implied, first; a config that names its reference, or
+// declares the in-process adapter, keeps its own.
+func TestSpecsImplyTheBuiltinReference(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"", "reference"},
+		{"[[adapter]]\nname = \"mine\"\ncommand = [\"./w\"]\n", "reference mine"},
+		{"[[adapter]]\nname = \"a\"\ncommand = [\"./a\"]\n[[adapter]]\nname = \"go\"\nin_process = true\n", "a go"},
+		{"reference = \"b\"\n[[adapter]]\nname = \"a\"\ncommand = [\"./a\"]\n[[adapter]]\nname = \"b\"\ncommand = [\"./b\"]\n", "b a"},
+	}
+	for _, tt := range tests {
+		f, err := Parse([]byte(tt.doc))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.doc, err)
+		}
+		var got []string
+		for _, s := range f.Specs() {
+			got = append(got, s.Name)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("Parse(%q).Specs() = %q, want %q", tt.doc, got, tt.want)
 		}
 	}
 }

@@ -1,0 +1,316 @@
+// Package scaffold writes a team's difffuzz worker into the team's own
+// repository ("difffuzz init"): the kit's example worker, which is the naive
+// baseline, in the place where the team's SDK goes; the manifest that brings
+// in the kit; the known-failures list of that baseline; and a difffuzz.toml
+// naming the worker, so that "difffuzz adapter check" and "difffuzz run"
+// work from that folder with nothing else (the built-in reference is
+// implied). The templates are embedded, so the binary alone can do it.
+//
+// The workers are the kits' examples, byte for byte (the tests hold them
+// to kits/*/example), so a skeleton is exactly what make conform checks.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+// The kits as a team's manifest names them: the packages they will be
+// published as, and the versions of kits/*/ (the tests hold them to the
+// kits' manifests). Until they are published, Config.KitSource points a
+// manifest at a local kit instead.
+const (
+	PythonKit      = "difffuzz-kit"
+	PythonKitRange = ">=0.1,<0.2" // 0.x: the minor version is the breaking one
+	TSKit          = "@difffuzz/kit"
+	TSKitRange     = "^0.1.0"
+	RustKit        = "difffuzz-kit"
+	RustKitRange   = "0.1" // Cargo's caret: >=0.1.0, <0.2.0
+)
+
+// The Go kit is a package of the difffuzz module. GoKitModule is that
+// module's path, the one place a skeleton's go.mod takes it from (the module
+// is to be renamed; then this constant changes alone).
+const (
+	GoKitModule  = "difffuzz"
+	GoKitImport  = GoKitModule + "/kits/go"
+	GoKitVersion = "v0.1.0"
+	// GoVersion is the go directive of the difffuzz module, which a module
+	// requiring it must reach.
+	GoVersion = "1.26.0"
+)
+
+// Defaults of Config's zero values.
+const (
+	DefaultDir   = "difffuzz-worker"
+	DefaultName  = "my-sdk"
+	DefaultModel = "native"
+)
+
+// Models are the value models -model accepts, and why a skeleton of one
+// cannot be written yet ("" when it can).
+var Models = map[string]string{
+	"native": "",
+	"exact":  "init writes the native baseline only for now: write it, then change the worker's model as docs/your-sdk.md says (every kit has the exact model)",
+	"text":   "the text model is not in the kits yet",
+}
+
+// Config is one skeleton.
+type Config struct {
+	// Lang is the worker's language: python, ts, rust or go.
+	Lang string
+	// Model is the value model; "" means DefaultModel.
+	Model string
+	// Dir is the folder written; "" means DefaultDir. It may exist, but
+	// none of the skeleton's files may.
+	Dir string
+	// Name is the adapter's name in difffuzz.toml; "" means DefaultName.
+	Name string
+	// KitSource is a local kit folder (kits/LANG of a difffuzz checkout)
+	// for the manifest to use instead of the published kit; "" means the
+	// published one.
+	KitSource string
+}
+
+// File is one file of a skeleton; Path is relative to Config.Dir.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// language is what a skeleton of one language holds.
+type language struct {
+	files   map[string]string // template (under templates/LANG) -> path in the skeleton
+	worker  string            // the file where the SDK's function goes
+	command []string          // the worker's argv, from the skeleton's folder
+	build   string            // the shell command that builds it
+	ignore  []string          // its build outputs, for .gitignore
+	install string            // how the team adds its SDK
+}
+
+var languages = map[string]language{
+	"python": {
+		files:   map[string]string{"worker.py": "worker.py", "requirements.txt": "requirements.txt"},
+		worker:  "worker.py",
+		command: []string{".venv/bin/python", "worker.py"},
+		build:   "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt",
+		ignore:  []string{".venv/", "__pycache__/"},
+		install: "add your SDK to requirements.txt",
+	},
+	"ts": {
+		files:   map[string]string{"worker.ts": "worker.ts", "package.json": "package.json", "tsconfig.json": "tsconfig.json"},
+		worker:  "worker.ts",
+		command: []string{"node", "dist/worker.js"},
+		build:   "npm install && npm run build",
+		ignore:  []string{"node_modules/", "dist/"},
+		install: "npm install your SDK",
+	},
+	"rust": {
+		files:   map[string]string{"main.rs": "src/main.rs", "Cargo.toml": "Cargo.toml"},
+		worker:  "src/main.rs",
+		command: []string{"target/release/worker"},
+		build:   "cargo build --release",
+		ignore:  []string{"target/"},
+		install: "add your SDK to Cargo.toml's [dependencies]",
+	},
+	"go": {
+		files:   map[string]string{"main.go": "main.go", "go.mod": "go.mod"},
+		worker:  "main.go",
+		command: []string{"./worker"},
+		build:   "go mod tidy && go build -o worker .",
+		ignore:  []string{"/worker"},
+		install: "go get your SDK's module (or add a replace to your checkout)",
+	},
+}
+
+// Languages are the languages Lang accepts, sorted.
+func Languages() []string {
+	var out []string
+	for l := range languages {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+//go:embed templates
+var templates embed.FS
+
+var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// check validates cfg and fills in its defaults.
+func (cfg *Config) check() (language, error) {
+	l, ok := languages[cfg.Lang]
+	if !ok {
+		return l, fmt.Errorf("unknown language %q (want one of %s)", cfg.Lang, strings.Join(Languages(), ", "))
+	}
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	why, ok := Models[cfg.Model]
+	switch {
+	case !ok:
+		return l, fmt.Errorf("-model %s: want native, exact or text", cfg.Model)
+	case why != "":
+		return l, fmt.Errorf("-model %s: not available yet: %s", cfg.Model, why)
+	}
+	if cfg.Dir == "" {
+		cfg.Dir = DefaultDir
+	}
+	if cfg.Name == "" {
+		cfg.Name = DefaultName
+	}
+	if !validName.MatchString(cfg.Name) {
+		return l, fmt.Errorf("-name %q: want lower-case letters, digits, - and _ (it names the worker's package too)", cfg.Name)
+	}
+	return l, nil
+}
+
+// data is what the templates see.
+type data struct {
+	Config
+	Lang, Worker, Build        string
+	Command, Ignore            []string
+	PythonKitRange, TSKitRange string
+	RustKitRange, GoVersion    string
+	GoKitModule, GoKitImport   string
+	GoKitVersion, GoKitReplace string
+	KitKnown                   string // the kit example's list, without its header
+}
+
+// Files renders the skeleton of cfg without writing it. A KitSource is made
+// absolute; for Go it is the difffuzz module's folder or a folder inside it.
+func Files(cfg Config) ([]File, error) {
+	l, err := cfg.check()
+	if err != nil {
+		return nil, err
+	}
+	d := data{Config: cfg, Lang: cfg.Lang, Worker: l.worker, Build: l.build, Command: l.command, Ignore: l.ignore,
+		PythonKitRange: PythonKitRange, TSKitRange: TSKitRange, RustKitRange: RustKitRange, GoVersion: GoVersion,
+		GoKitModule: GoKitModule, GoKitImport: GoKitImport, GoKitVersion: GoKitVersion}
+	if cfg.KitSource != "" {
+		if d.KitSource, err = kitSource(cfg.Lang, cfg.KitSource); err != nil {
+			return nil, err
+		}
+		if cfg.Lang == "go" {
+			d.GoKitReplace, d.KitSource = d.KitSource, ""
+		}
+	}
+	known, err := fs.ReadFile(templates, "templates/"+cfg.Lang+"/known-failures.txt.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	d.KitKnown = string(known)
+	paths := map[string]string{"common/difffuzz.toml": "difffuzz.toml", "common/known-failures.txt": "known-failures.txt", "common/gitignore": ".gitignore"}
+	for tmpl, path := range l.files {
+		paths[cfg.Lang+"/"+tmpl] = path
+	}
+	var files []File
+	for tmpl, path := range paths {
+		b, err := render("templates/"+tmpl+".tmpl", d)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: path, Data: b})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+func render(name string, d data) ([]byte, error) {
+	t, err := template.New(filepath.Base(name)).Funcs(template.FuncMap{"q": strconv.Quote}).ParseFS(templates, name)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// kitSource resolves -kit-source: an absolute folder that exists; for Go,
+// the folder of the go.mod of the difffuzz module that holds it.
+func kitSource(lang, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("-kit-source %s: not a folder (want the kit's folder, kits/%s of a difffuzz checkout)", path, lang)
+	}
+	if lang != "go" {
+		return abs, nil
+	}
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if first, _, _ := strings.Cut(string(mod), "\n"); strings.TrimSpace(first) != "module "+GoKitModule {
+				return "", fmt.Errorf("-kit-source %s: %s/go.mod is not module %s", path, dir, GoKitModule)
+			}
+			return dir, nil
+		}
+		if dir == filepath.Dir(dir) {
+			return "", fmt.Errorf("-kit-source %s: no go.mod of module %s in it or above it", path, GoKitModule)
+		}
+	}
+}
+
+// Write renders the skeleton and writes it under cfg.Dir. It writes nothing
+// when any of its files exists already, and names them all.
+func Write(cfg Config) ([]File, error) {
+	files, err := Files(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		dir = DefaultDir
+	}
+	var exist []string
+	for _, f := range files {
+		if _, err := os.Lstat(filepath.Join(dir, f.Path)); !errors.Is(err, fs.ErrNotExist) {
+			exist = append(exist, filepath.Join(dir, f.Path))
+		}
+	}
+	if len(exist) > 0 {
+		return nil, fmt.Errorf("will not overwrite %s: move them away, or give another -dir", strings.Join(exist, ", "))
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// NextSteps is what to do after Write, for the team to read.
+func NextSteps(cfg Config) string {
+	l, err := cfg.check()
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "next steps, in %s:\n", cfg.Dir)
+	fmt.Fprintf(&b, "  1. build the worker:  %s\n", l.build)
+	fmt.Fprintf(&b, "  2. put your SDK's function where the naive baseline is, in %s, and %s\n", l.worker, l.install)
+	fmt.Fprintf(&b, "  3. check it against the protocol:  difffuzz adapter check -known known-failures.txt %s\n", cfg.Name)
+	fmt.Fprintf(&b, "     (the baseline fails exactly the listed checks; delete a line as your SDK passes it)\n")
+	fmt.Fprintf(&b, "  4. fuzz it against the built-in reference:  difffuzz run -duration 60s\n")
+	fmt.Fprintf(&b, "     (findings in out/corpus/, reports in out/; difffuzz replay re-runs them)\n")
+	return b.String()
+}

@@ -1,0 +1,191 @@
+package scaffold
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden skeletons under testdata/")
+
+// The skeleton of each language, with the published kits, is
+// testdata/LANG/ file for file (go test -update rewrites them).
+func TestGolden(t *testing.T) {
+	for _, lang := range Languages() {
+		t.Run(lang, func(t *testing.T) {
+			files, err := Files(Config{Lang: lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join("testdata", lang)
+			if *update {
+				os.RemoveAll(dir)
+				for _, f := range files {
+					p := filepath.Join(dir, f.Path)
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var golden []string
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					golden = append(golden, p)
+				}
+				return err
+			})
+			if len(golden) != len(files) {
+				t.Errorf("%d files, %d golden ones in %s (go test -update)", len(files), len(golden), dir)
+			}
+			for _, f := range files {
+				want, err := os.ReadFile(filepath.Join(dir, f.Path))
+				if err != nil {
+					t.Errorf("%v (go test -update)", err)
+					continue
+				}
+				if string(want) != string(f.Data) {
+					t.Errorf("%s differs from its golden file (go test -update):\n%s", f.Path, f.Data)
+				}
+			}
+		})
+	}
+}
+
+// The skeleton's worker is the kit's example, byte for byte, and its
+// known-failures list the example's checks: what make conform checks is
+// what a team starts from.
+func TestWorkerIsTheKitsExample(t *testing.T) {
+	examples := map[string][2]string{ // the skeleton's worker, the kit's (in kits/LANG/example)
+		"python": {"worker.py", "kits/python/example/worker.py"},
+		"ts":     {"worker.ts", "kits/ts/example/worker.ts"},
+		"rust":   {"src/main.rs", "kits/rust/example/src/main.rs"},
+		"go":     {"main.go", "kits/go/example/main.go"},
+	}
+	for lang, ex := range examples {
+		files, err := Files(Config{Lang: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range files {
+			got[f.Path] = string(f.Data)
+		}
+		if want := read(t, ex[1]); got[ex[0]] != want {
+			t.Errorf("%s: %s is not %s: copy the example into templates/%s", lang, ex[0], ex[1], lang)
+		}
+		kitKnown := checks(read(t, filepath.Join("kits", lang, "example", "known-failures.txt")))
+		if kitKnown == "" || checks(got["known-failures.txt"]) != kitKnown {
+			t.Errorf("%s: known-failures.txt lists\n%s\nthe kit's example\n%s", lang, checks(got["known-failures.txt"]), kitKnown)
+		}
+	}
+}
+
+// checks are a failure list's check names, one a line.
+func checks(list string) string {
+	var out []string
+	for _, l := range strings.Split(list, "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../..", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The names and versions a skeleton's manifest asks for are the kits' own.
+func TestKitVersions(t *testing.T) {
+	tests := []struct {
+		file, pattern, want string
+	}{
+		{"kits/python/pyproject.toml", `(?m)^name = "(.*)"$`, PythonKit},
+		{"kits/python/difffuzz_kit/__init__.py", `(?m)^__version__ = "(\d+\.\d+)\.\d+"$`, "0.1"},
+		{"kits/ts/package.json", `"name": "(.*)"`, TSKit},
+		{"kits/ts/package.json", `"version": "(.*)"`, strings.TrimPrefix(TSKitRange, "^")},
+		{"kits/rust/Cargo.toml", `(?m)^name = "(.*)"$`, RustKit},
+		{"kits/rust/Cargo.toml", `(?m)^version = "(\d+\.\d+)\.\d+"$`, RustKitRange},
+		{"go.mod", `(?m)^module (.*)$`, GoKitModule},
+		{"go.mod", `(?m)^go (.*)$`, GoVersion},
+	}
+	for _, tt := range tests {
+		m := regexp.MustCompile(tt.pattern).FindStringSubmatch(read(t, tt.file))
+		if m == nil || m[1] != tt.want {
+			t.Errorf("%s: %s matches %q, want %q", tt.file, tt.pattern, m, tt.want)
+		}
+	}
+	if !strings.HasPrefix(PythonKitRange, ">=0.1,") {
+		t.Errorf("PythonKitRange %q does not start at the kit's 0.1", PythonKitRange)
+	}
+}
+
+// -kit-source points each manifest at a local kit; for Go, at the module
+// that holds it.
+func TestKitSource(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	tests := []struct{ lang, file, want string }{
+		{"python", "requirements.txt", "\n-e " + root + "/kits/python\n"},
+		{"ts", "package.json", `"@difffuzz/kit": "file:` + root + `/kits/ts"`},
+		{"rust", "Cargo.toml", `difffuzz-kit = { path = "` + root + `/kits/rust", features = ["serde_json"] }`},
+		{"go", "go.mod", "\nreplace difffuzz => " + root + "\n"},
+	}
+	for _, tt := range tests {
+		files, err := Files(Config{Lang: tt.lang, KitSource: "../../kits/" + tt.lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if f.Path == tt.file && !strings.Contains(string(f.Data), tt.want) {
+				t.Errorf("%s: %s does not hold %q:\n%s", tt.lang, tt.file, tt.want, f.Data)
+			}
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Lang: "cobol"}, `unknown language "cobol" (want one of go, python, rust, ts)`},
+		{Config{Lang: "go", Model: "text"}, "-model text: not available yet: the text model is not in the kits yet"},
+		{Config{Lang: "go", Model: "exact"}, "-model exact: not available yet"},
+		{Config{Lang: "go", Model: "lossy"}, "want native, exact or text"},
+		{Config{Lang: "go", Name: "My SDK"}, `-name "My SDK"`},
+		{Config{Lang: "go", KitSource: "/nonexistent"}, "not a folder"},
+		{Config{Lang: "go", KitSource: os.TempDir()}, "no go.mod of module difffuzz"},
+	}
+	for _, tt := range tests {
+		if _, err := Files(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: %v, want %q", tt.cfg, err, tt.want)
+		}
+	}
+}
+
+// Write makes the folder, and writes nothing when a file of the skeleton
+// is there already, naming every one in the way.
+func TestWriteRefusesToOverwrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "w")
+	if _, err := Write(Config{Lang: "python", Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "worker.py"))
+	_, err := Write(Config{Lang: "python", Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "will not overwrite "+dir+"/.gitignore, ") || strings.Contains(err.Error(), "worker.py") {
+		t.Fatalf("second Write: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "worker.py")); err == nil {
+		t.Errorf("a refused Write wrote worker.py")
+	}
+}

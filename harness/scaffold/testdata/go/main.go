@@ -1,0 +1,18 @@
+// Example is a difffuzz worker for Go's naive baseline, encoding/json on the
+// map[string]any an SDK decodes, in the native model.
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+
+	kit "difffuzz/kits/go"
+)
+
+func main() {
+	opts := kit.Options{Name: "encoding-json", Version: runtime.Version(), Model: kit.Native(kit.Float64)}
+	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		b, err := json.Marshal(v)
+		return append(dst, b...), err
+	})
+}
