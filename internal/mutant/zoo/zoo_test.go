@@ -162,6 +162,10 @@ func witnesses(t *testing.T) map[string]any {
 		"text-over-1mib":   signed(strings.Repeat("a", 1<<20)),
 
 		"key-quote-raw":  whole(`{"tool_name":"t","args":{"a\"b":1}}`),
+		"key-unescaped":   whole(`{"tool_name":"t","args":{"a\"b":1}}`),
+		"value-quote-raw": e(`"a\"b"`),
+		"backslash-raw":   e(`"a\\b"`),
+		"nfc-composed":    e(`"e\u0301"`),
 		"nan-rejected":   e(`[1,NaN]`),
 		"deep-recursion": signed(nest(320)), // valid, deeper than 300
 	}
