@@ -49,16 +49,26 @@ func sameText(a, b Outcome) bool {
 	return bytes.Equal(a.Digest, b.Digest)
 }
 
-// CollisionSignature names the collision implementation name shows between
-// two judged cases, the lower-indexed first: its kind is KindCollision, its
-// cause the root cause of the first of the two cases on which name
-// deviates from the reference (the bug that merged them: "a \"\\\"\" in a
-// key left unescaped"), so that one bug's collisions are one bucket. ok is
-// false when name deviates on neither, which a collision rules out.
-func CollisionSignature(name string, first, second []Signature) (Signature, bool) {
+// CollisionSignature names the collision implementation name shows
+// between two judged cases, the lower-indexed first: ra and rb are the
+// reference's outcomes, first and second the cases' signatures. Its kind is
+// KindCollision; its cause is where the reference's two texts first differ,
+// read as the first text wanted and the second written (for twins, the
+// place where name merged them: "a `\"` in a key left unescaped"), so
+// that one bug's collisions are one bucket whatever else their cases hold.
+// When the reference rejected one of them, it is the cause of name's
+// deviation on the first case it deviated on. ok is false when name
+// deviates on neither, which a collision rules out.
+func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
+	s := Signature{Kind: KindCollision, Deviants: []string{name}}
+	if ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical) {
+		_, s.Cause = Cause(ra.Canonical, rb.Canonical, FirstDiff(ra.Canonical, rb.Canonical))
+		return s, true
+	}
 	for _, sigs := range [][]Signature{first, second} {
-		if i := slices.IndexFunc(sigs, func(s Signature) bool { return s.Deviates(name) }); i >= 0 {
-			return Signature{Kind: KindCollision, Cause: sigs[i].Cause, Deviants: []string{name}}, true
+		if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Deviates(name) }); i >= 0 {
+			s.Cause = sigs[i].Cause
+			return s, true
 		}
 	}
 	return Signature{}, false

@@ -34,19 +34,23 @@ func TestCollides(t *testing.T) {
 }
 
 func TestCollisionSignature(t *testing.T) {
-	first := []Signature{{Kind: KindKeyEscape, Cause: `a "\"" in a key left unescaped`, Deviants: []string{"m"}}}
-	other := []Signature{{Kind: KindString, Cause: "U+007F written raw (want \\u007f)", Deviants: []string{"m"}}}
+	first := []Signature{{Kind: KindString, Cause: "U+007F written raw (want \\u007f)", Deviants: []string{"m"}}}
+	other := []Signature{{Kind: KindRejection, Cause: "accepts out-of-domain input (want lone_surrogate)", Deviants: []string{"m"}}}
+	rej := Outcome{Error: "lone_surrogate"}
 	tests := []struct {
 		name          string
+		ra, rb        Outcome
 		first, second []Signature
 		want          string
 	}{
-		{"the first case's cause", first, other, `collision: a "\"" in a key left unescaped: m`},
-		{"the second when the first agrees", nil, other, `collision: U+007F written raw (want \u007f): m`},
-		{"neither deviates", nil, nil, ""},
+		// The place the reference's texts differ, whatever else m got wrong.
+		{"where the reference texts differ", out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`), first, nil, "collision: a `\"` in a key left unescaped: m"},
+		{"a rejection: the first deviation", out(`"\ufffd"`), rej, nil, other, `collision: accepts out-of-domain input (want lone_surrogate): m`},
+		{"a rejection: the first case's", rej, out(`"\ufffd"`), other, first, `collision: accepts out-of-domain input (want lone_surrogate): m`},
+		{"neither deviates", rej, out(`"x"`), nil, nil, ""},
 	}
 	for _, tt := range tests {
-		s, ok := CollisionSignature("m", tt.first, tt.second)
+		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.first, tt.second)
 		if got := s.String(); ok != (tt.want != "") || ok && got != tt.want {
 			t.Errorf("%s: %q (%v), want %q", tt.name, got, ok, tt.want)
 		}

@@ -22,37 +22,40 @@ type twin struct {
 	adapter int // the implementation that gave both cases one digest
 }
 
-// collision makes the oracle's candidate c a finding. When the corpus
-// wants no more of its bucket it is counted by its signature alone, as any
-// finding is; otherwise both cases are made again from their indexes and
-// judged with text, which confirms it (the oracle matched 8 bytes of the
-// digests) and names its cause from the texts. ok is false when the
-// judgement says it is none, or the lane could not judge it.
+// maxConfirm bounds the collisions a batch confirms: each is a round trip
+// of two cases to every adapter. A bug that merges values merges more in
+// later batches, so the rest of a batch's candidates are dropped and a
+// collision bucket's count is a lower bound.
+const maxConfirm = 16
+
+// collision makes the oracle's candidate c a finding. Both cases are made
+// again from their indexes and judged with text, which confirms it (the
+// oracle matched 8 bytes of the digests) and names it by where the
+// reference's two texts differ (compare.CollisionSignature); the finding
+// carries both inputs only when the corpus wants its bucket. ok is false
+// when the judgement says it is none, or the lane could not judge it.
 func (r *runner) collision(ctx context.Context, l *lane.Lane, c candidate) (finding, bool) {
-	name := r.names[c.adapter]
-	f := finding{index: c.a, pair: c.b,
-		signatures: []compare.Signature{{Kind: compare.KindCollision, Cause: c.cause, Deviants: []string{name}}}}
-	if !r.keep.wants(f.signatures, f.index) {
-		return f, true
-	}
+	name, x := r.names[c.adapter], c.adapter
 	a, _ := r.gen.Case(c.a)
 	b, _ := r.gen.Case(c.b)
 	js, err := l.Judge(ctx, []any{a, b})
 	if err != nil || !js[0].Answered || !js[1].Answered {
 		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d may collide in %s, but could not be judged again (%v)\n", c.a, c.b, name, err)
-		return f, false
+		return finding{}, false
 	}
-	x := c.adapter
-	if !compare.Collides(js[0].Outs[0], js[1].Outs[0], js[0].Outs[x], js[1].Outs[x]) {
+	ja, jb := js[0], js[1]
+	sig, ok := compare.CollisionSignature(name, ja.Outs[0], jb.Outs[0], ja.Signatures, jb.Signatures)
+	if !ok || !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d looked like a collision in %s, but are none when judged with text\n", c.a, c.b, name)
-		return f, false
+		return finding{}, false
 	}
-	if s, ok := compare.CollisionSignature(name, js[0].Signatures, js[1].Signatures); ok {
-		f.signatures[0] = s
+	f := finding{index: c.a, pair: c.b, signatures: []compare.Signature{sig}}
+	if !r.keep.wants(f.signatures, f.index) {
+		return f, true
 	}
-	f.input, f.outs, f.verdict = a, js[0].Outs, js[0].Verdict
-	f.twin = &twin{input: b, index: c.b, outs: js[1].Outs, verdict: js[1].Verdict, adapter: x}
-	f.entry = l.CollisionEntry(f.signatures[0], a, b, js[0], js[1])
+	f.input, f.outs, f.verdict = a, ja.Outs, ja.Verdict
+	f.twin = &twin{input: b, index: c.b, outs: jb.Outs, verdict: jb.Verdict, adapter: x}
+	f.entry = l.CollisionEntry(sig, a, b, ja, jb)
 	f.entry.Seed, f.entry.Index, f.entry.TwinIndex, f.entry.Generated = r.cfg.Seed, c.a, c.b, true
 	return f, true
 }

@@ -111,7 +111,8 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 		}
 		d.findings = append(d.findings, f)
 	}
-	for _, cand := range r.watch.observe(*judged) {
+	found := r.watch.observe(*judged)
+	for _, cand := range found[:min(len(found), maxConfirm)] {
 		if f, ok := r.collision(ctx, l, cand); ok {
 			d.findings = append(d.findings, f)
 		}
