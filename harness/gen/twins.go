@@ -36,14 +36,14 @@ func twinAt(seed, index uint64) (first uint64, second, ok bool) {
 
 // The kinds of twins, each a bug's way of merging two values.
 const (
-	twinKeyFake      = iota // {`x":1,"y`: 2} against {"x": 1, "y": 2}: keys written unescaped
-	twinValueFake           // {"x": `v","y":"w`} against {"x": "v", "y": "w"}: values written unescaped
-	twinBackslash           // a backslash and 'n' against a newline: backslashes written raw
-	twinSpelled             // `\u00e9` spelled out against é itself: backslashes written raw
-	twinNFC                 // é (U+00E9) against e + U+0301: strings normalized
-	twinReplacement         // U+FFFD against a lone surrogate: lone surrogates replaced
-	twinRounded             // 2^53 + 1 against 2^53: integers through a double
-	twinNegZero             // -0.0 against 0.0: one text by the contract, never a collision
+	twinKeyFake     = iota // {`x":1,"y`: 2} against {"x": 1, "y": 2}: keys written unescaped
+	twinValueFake          // {"x": `v","y":"w`} against {"x": "v", "y": "w"}: values written unescaped
+	twinBackslash          // a backslash and 'n' against a newline: backslashes written raw
+	twinSpelled            // `\u00e9` spelled out against é itself: backslashes written raw
+	twinNFC                // é (U+00E9) against e + U+0301: strings normalized
+	twinReplacement        // U+FFFD against a lone surrogate: lone surrogates replaced
+	twinRounded            // 2^53 + 1 against 2^53: integers through a double
+	twinNegZero            // -0.0 against 0.0: one text by the contract, never a collision
 	twinKinds
 )
 
