@@ -1,8 +1,10 @@
 package run
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
+	"time"
 
 	"difffuzz/harness/compare"
 
@@ -76,3 +78,66 @@ func TestWatchOff(t *testing.T) {
 		t.Error("a watch without slots")
 	}
 }
+
+// benchBatch is a batch of 2,048 cases of four adapters; a share of them
+// (one in every deviateEvery, 0 for none) has the last adapter deviate.
+// The agreeing adapters share the reference's digest, whose prefix
+// renumber makes new.
+func benchBatch(deviateEvery int) []seen {
+	cases := make([]seen, DefaultBatch)
+	for i := range cases {
+		ref := text(fmt.Sprint(i))
+		outs := []compare.Outcome{ref, ref, ref, ref}
+		var sigs []compare.Signature
+		if deviateEvery > 0 && i%deviateEvery == 0 {
+			outs[3] = text(fmt.Sprint("x", i))
+			sigs = []compare.Signature{{Kind: compare.KindString, Cause: "c", Deviants: []string{"d"}}}
+		}
+		cases[i] = seen{index: uint64(i), outs: outs, sigs: sigs}
+	}
+	return cases
+}
+
+// renumber makes batch n of cases: new indexes and new digests, so that
+// every case takes a slot of its own, as in a run.
+func renumber(cases []seen, n uint64) {
+	for i := range cases {
+		c := &cases[i]
+		c.index = n*DefaultBatch + uint64(i)
+		binary.LittleEndian.PutUint64(c.outs[0].Digest, mix(c.index))
+		if d := c.outs[3].Digest; &d[0] != &c.outs[0].Digest[0] {
+			binary.LittleEndian.PutUint64(d, mix(c.index)^1)
+		}
+	}
+}
+
+func mix(x uint64) uint64 {
+	x *= 0x9E3779B97F4A7C15
+	return x ^ x>>29
+}
+
+// The oracle's cost on the collector path, a case at a time: a clean run
+// (one insert a case into the 16 MiB table) and one where a tenth of the
+// cases deviate (then also a lookup in the reference table and an insert
+// in the deviant's own, and every case a lookup in the deviant's).
+func BenchmarkWatch(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		every int
+	}{{"clean", 0}, {"tenth-deviate", 10}} {
+		b.Run(bc.name, func(b *testing.B) {
+			cases := benchBatch(bc.every)
+			w := newWatch([]string{"ref", "b", "c", "d"}, benchSlots)
+			var elapsed time.Duration
+			for i := 0; i < b.N; i++ {
+				renumber(cases, uint64(i))
+				start := time.Now()
+				w.observe(cases)
+				elapsed += time.Since(start)
+			}
+			b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N*DefaultBatch), "ns/case")
+		})
+	}
+}
+
+var benchSlots = DefaultCollisionSlots
