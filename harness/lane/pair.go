@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"difffuzz/harness/compare"
 	"difffuzz/harness/corpus"
@@ -69,24 +71,25 @@ func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int) (*MinimizedPai
 }
 
 // shrinkJoint minimizes the context a and b share around their one
-// differing subtree; false when they share none (they differ at the top).
+// differing subtree or substring; false when they share none (they
+// differ at the top).
 func (l *Lane) shrinkJoint(ctx context.Context, m *MinimizedPair, x int) (bool, error) {
-	shared, ha, hb := hole(m.A, m.B)
-	if isHole(shared) {
+	h := hole(m.A, m.B)
+	if isHole(h.shared) {
 		return false, nil
 	}
 	build := func(c any) (any, any, bool) {
-		a, na := graft(c, ha)
-		b, nb := graft(c, hb)
+		a, na := h.graft(c, h.a)
+		b, nb := h.graft(c, h.b)
 		return a, b, na == 1 && nb == 1
 	}
-	v, st, err := minimize.Minimize(ctx, shared, l.collides(x, build), minimize.Options{})
+	v, st, err := minimize.Minimize(ctx, h.shared, l.collides(x, build), minimize.Options{})
 	m.Rounds += st.Rounds
 	if st.Steps == 0 {
 		return false, err
 	}
-	m.A, _ = graft(v, ha)
-	m.B, _ = graft(v, hb)
+	m.A, _ = h.graft(v, h.a)
+	m.B, _ = h.graft(v, h.b)
 	return true, err
 }
 
@@ -126,39 +129,80 @@ func (l *Lane) collides(x int, build func(c any) (any, any, bool)) func(context.
 	}
 }
 
-// holeMark stands for the differing subtree in the shared context; the
-// minimizer cannot keep a candidate that changes or copies it.
+// holeMark stands for where the two inputs differ in the shared context:
+// a value, or the middle of a string or a key. The minimizer cannot keep a
+// candidate that changes, drops or copies it.
 const holeMark = "\uE000difffuzz: the twins differ here\uE000"
 
 func isHole(v any) bool { s, ok := v.(string); return ok && s == holeMark }
 
-// hole splits a and b into what they share and the one subtree where they
-// differ: the shared value holds holeMark in its place. Two values that
-// differ in more than one place (or in their shape) differ at the top:
-// the shared value is holeMark itself.
-func hole(a, b any) (shared, ha, hb any) {
+// split is two inputs as what they share and where they differ: shared
+// holds holeMark where a holds a and b holds b; inString says the mark is
+// in a string or a key, and a and b are the strings in its place.
+type split struct {
+	shared, a, b any
+	inString     bool
+}
+
+// hole splits a and b at their one difference: one element, one member's
+// value, the middle of one string, or the middle of one member's key. Two
+// values that differ in more than one place (or in their shape) differ at
+// the top: shared is holeMark itself.
+func hole(a, b any) split {
 	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			pre, ma, mb, suf := middles(x, y)
+			return split{shared: pre + holeMark + suf, a: ma, b: mb, inString: true}
+		}
 	case []any:
 		if y, ok := b.([]any); ok && len(x) == len(y) {
 			if i, one := oneDiff(len(x), func(i int) bool { return value.Equal(x[i], y[i]) }); one {
-				s, ha, hb := hole(x[i], y[i])
+				h := hole(x[i], y[i])
 				c := slices.Clone(x)
-				c[i] = s
-				return c, ha, hb
+				c[i], h.shared = h.shared, c
+				return h
 			}
 		}
 	case value.Object:
 		if y, ok := b.(value.Object); ok && len(x) == len(y) {
 			same := func(i int) bool { return x[i].Key == y[i].Key && value.Equal(x[i].Value, y[i].Value) }
-			if i, one := oneDiff(len(x), same); one && x[i].Key == y[i].Key {
-				s, ha, hb := hole(x[i].Value, y[i].Value)
+			if i, one := oneDiff(len(x), same); one {
 				c := slices.Clone(x)
-				c[i].Value = s
-				return c, ha, hb
+				switch {
+				case x[i].Key == y[i].Key:
+					h := hole(x[i].Value, y[i].Value)
+					c[i].Value, h.shared = h.shared, c
+					return h
+				case value.Equal(x[i].Value, y[i].Value):
+					pre, ma, mb, suf := middles(x[i].Key, y[i].Key)
+					c[i].Key = pre + holeMark + suf
+					return split{shared: c, a: ma, b: mb, inString: true}
+				}
 			}
 		}
 	}
-	return holeMark, a, b
+	return split{shared: holeMark, a: a, b: b}
+}
+
+// middles cuts x and y into their common prefix, their own middles and
+// their common suffix, at character boundaries.
+func middles(x, y string) (pre, mx, my, suf string) {
+	p := 0
+	for p < len(x) && p < len(y) && x[p] == y[p] {
+		p++
+	}
+	for p > 0 && (p < len(x) && !utf8.RuneStart(x[p]) || p < len(y) && !utf8.RuneStart(y[p])) {
+		p--
+	}
+	s := 0
+	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
+		s++
+	}
+	for s > 0 && !utf8.RuneStart(x[len(x)-s]) {
+		s--
+	}
+	return x[:p], x[p : len(x)-s], y[p : len(y)-s], x[len(x)-s:]
 }
 
 // oneDiff is the index of the one i of n where same is false, if one.
@@ -175,20 +219,27 @@ func oneDiff(n int, same func(i int) bool) (int, bool) {
 	return at, at >= 0
 }
 
-// graft is v with every holeMark value replaced by h, and how many there
-// were.
-func graft(v any, h any) (any, int) {
+// graft is v with each holeMark replaced by fill (a string, in strings and
+// keys, when h.inString; else a whole value), and how many there were.
+func (h split) graft(v any, fill any) (any, int) {
 	switch x := v.(type) {
 	case string:
+		if h.inString {
+			n := strings.Count(x, holeMark)
+			if n == 0 {
+				return x, 0
+			}
+			return strings.ReplaceAll(x, holeMark, fill.(string)), n
+		}
 		if x == holeMark {
-			return h, 1
+			return fill, 1
 		}
 	case []any:
 		n := 0
 		c := make([]any, len(x))
 		for i, e := range x {
 			var k int
-			c[i], k = graft(e, h)
+			c[i], k = h.graft(e, fill)
 			n += k
 		}
 		return c, n
@@ -196,13 +247,16 @@ func graft(v any, h any) (any, int) {
 		n := 0
 		c := make(value.Object, len(x))
 		for i, m := range x {
-			var k int
+			k := strings.Count(m.Key, holeMark)
 			c[i].Key = m.Key
-			c[i].Value, k = graft(m.Value, h)
-			n += k
-			if m.Key == holeMark {
-				n += 2 // a key is no place for the subtree
+			if k > 0 && h.inString {
+				c[i].Key = strings.ReplaceAll(m.Key, holeMark, fill.(string))
+			} else if k > 0 {
+				k = 2 // a key is no place for a whole value
 			}
+			var kv int
+			c[i].Value, kv = h.graft(m.Value, fill)
+			n += k + kv
 		}
 		return c, n
 	}

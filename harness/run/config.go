@@ -99,8 +99,8 @@ type Config struct {
 	// implementation that deviates. A case stays within reach of a later
 	// one it collides with until another case's digest lands on its slot:
 	// past k more cases with probability e^(-k/slots). 0 means
-	// DefaultCollisionSlots (2^20: 16 MiB, 90% still there 110,000 cases
-	// on); negative turns the oracle off.
+	// DefaultCollisionSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
+	// half 45,000 on); negative turns the oracle off.
 	CollisionSlots int
 	// StatusEvery is the interval of the status line; 0 means
 	// DefaultStatusEvery.
