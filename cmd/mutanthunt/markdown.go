@@ -29,7 +29,10 @@ difffuzz minimize.
 "seconds" and "cases" are the time and the cases to the first divergence,
 cases counted to the end of the batch that held it; "signature" is that
 divergence's kind and deviants; "minimized" is the size of the smallest input
-still showing it, in extended JSON, and the input itself.
+still showing it, in extended JSON, and the input itself. A collision
+mutant (its bug gives two different calls one digest: docs/triage.md,
+"Collisions") is hunted to its first collision instead, and its row shows
+the minimized pair, the two inputs joined by " ≍ ".
 
 This page was made by
 
