@@ -163,6 +163,22 @@ func (a AdapterReport) processes() string {
 	return fmt.Sprintf("%d worker processes (%d restarts)", a.Starts, a.Restarts)
 }
 
+// Input is the group's input as reports show it: the minimized one, else
+// the example; for a collision, both inputs of that pair, one a line.
+func (g Group) Input() string {
+	if g.Minimized != "" {
+		return joinTwin(g.Minimized, g.MinimizedTwin)
+	}
+	return joinTwin(g.Example, g.Twin)
+}
+
+func joinTwin(input, twin string) string {
+	if twin == "" {
+		return input
+	}
+	return input + "\n" + twin
+}
+
 // writtenText notes how many of a bucket's findings are on disk, when not
 // all of them are.
 func (g Group) writtenText() string {
