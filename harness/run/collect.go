@@ -89,10 +89,14 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 				return err
 			}
 		}
-		if c.found == 0 {
-			c.firstAt, c.firstIndex = time.Since(c.start), f.index
+		at := f.index
+		if f.pair != 0 {
+			at = f.pair // a collision is complete at its later case
 		}
-		c.firstIndex = min(c.firstIndex, f.index)
+		if c.found == 0 {
+			c.firstAt, c.firstIndex = time.Since(c.start), at
+		}
+		c.firstIndex = min(c.firstIndex, at)
 		c.found++
 		c.collisions(f)
 		for _, sig := range f.signatures {
