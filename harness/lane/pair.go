@@ -30,16 +30,19 @@ const pairRounds = 4
 // gives one digest while the reference tells them apart
 // (compare.Collides), kept so at every step. Shrinking one input alone
 // mostly breaks the shared digest, so the pair shrinks jointly first:
-// where the two are the same value but for one subtree (twins are), that
-// shared context is minimized once, with a and b's own subtrees grafted
-// into each candidate. Then each input shrinks with the other held, and
-// the passes repeat while one pays.
+// where the two are the same value but for one subtree or the middle of
+// one string (twins are), that shared context is minimized once, with a
+// and b's own parts grafted into each candidate; then the words and
+// integers both hold are renamed in both at once (shrinkTokens), which
+// shortens twins that differ in their shape. Then each input shrinks with
+// the other held, and the passes repeat while one pays.
 func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int) (*MinimizedPair, error) {
 	m := &MinimizedPair{A: a, B: b}
 	for round := 0; round < pairRounds && ctx.Err() == nil; round++ {
 		shrank := false
 		passes := []func(ctx context.Context) (bool, error){
 			func(ctx context.Context) (bool, error) { return l.shrinkJoint(ctx, m, x) },
+			func(ctx context.Context) (bool, error) { return l.shrinkTokens(ctx, m, x) },
 			func(ctx context.Context) (bool, error) {
 				return l.shrinkSide(ctx, m, x, m.A, func(c any) (any, any) { return c, m.B }, func(v any) { m.A = v })
 			},

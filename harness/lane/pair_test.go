@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"strings"
 	"testing"
 
 	"difffuzz/value"
@@ -42,5 +43,27 @@ func TestHole(t *testing.T) {
 		if na != 1 || nb != 1 || !value.Equal(ga, a) || !value.Equal(gb, b) {
 			t.Errorf("%s: grafted back %s (%d) and %s (%d)", tt.name, value.AppendText(nil, ga), na, value.AppendText(nil, gb), nb)
 		}
+	}
+}
+
+// The renames a pair of key twins offers: their words and integers, the
+// longest first, each into a letter neither holds.
+func TestTokenRenames(t *testing.T) {
+	a := value.Object{{Key: `h5sqf":"151kg","n_h5sqf`, Value: int64(-4294967298)}}
+	b := value.Object{{Key: "h5sqf", Value: "151kg"}, {Key: "n_h5sqf", Value: int64(-4294967298)}}
+	var got []string
+	for _, r := range tokenRenames(a, b) {
+		if r.word != "" {
+			got = append(got, r.word+">"+r.to)
+		} else {
+			got = append(got, string(value.AppendText(nil, r.num))+">0")
+		}
+	}
+	want := "-4294967298>0 n_h5sqf>a 151kg>a h5sqf>a"
+	if strings.Join(got, " ") != want {
+		t.Errorf("renames %v, want %s", got, want)
+	}
+	if r := (rename{word: "h5sqf", to: "a"}); !value.Equal(r.apply(b), value.Object{{Key: "a", Value: "151kg"}, {Key: "n_a", Value: int64(-4294967298)}}) {
+		t.Errorf("applied: %s", value.AppendText(nil, r.apply(b)))
 	}
 }
