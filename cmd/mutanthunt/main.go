@@ -6,7 +6,10 @@
 // stops the run (as Ctrl-C does) as soon as the first divergence is
 // reported, takes the seconds and cases to it from the run's JSON report
 // (first_divergence_seconds, first_divergence_cases), then minimizes that
-// finding with `difffuzz minimize`, bounded by -minimize-time. It prints one
+// finding with `difffuzz minimize`, bounded by -minimize-time. A collision
+// mutant (zoo.Collides: its bug gives two calls one digest) is hunted for
+// its first collision instead (first_collision_seconds and _cases), and
+// its pair minimized; its row shows both inputs, joined by " ≍ ". It prints one
 // line per mutant and ends with
 //
 //	mutants: F/N found, median S s
@@ -196,7 +199,7 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 		return r, err
 	}
 	repPath := filepath.Join(dir, "report.json")
-	firstSig, err := h.run(ctx, dir, m.Name, repPath)
+	firstSig, err := h.run(ctx, dir, m.Name, repPath, zoo.Collides(m.Name))
 	if err != nil {
 		return r, err
 	}
@@ -211,6 +214,9 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	}
 	if rep.Error != "" {
 		return r, fmt.Errorf("the run failed: %s", rep.Error)
+	}
+	if zoo.Collides(m.Name) {
+		return h.collision(ctx, r, dir, &rep, firstSig)
 	}
 	if rep.Divergences == 0 || len(rep.Distinct) == 0 {
 		r.Note = fmt.Sprintf("not found in %d cases", rep.Cases)
@@ -228,9 +234,9 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	return r, nil
 }
 
-// run starts difffuzz run and interrupts it once it reports a divergence,
-// whose signature it returns.
-func (h *Hunt) run(ctx context.Context, dir, name, repPath string) (firstSig string, err error) {
+// run starts difffuzz run and interrupts it once it reports a divergence
+// (a collision, if collision), whose signature it returns.
+func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision bool) (firstSig string, err error) {
 	logf, err := os.Create(filepath.Join(dir, "run.log"))
 	if err != nil {
 		return "", err
@@ -253,7 +259,7 @@ func (h *Hunt) run(ctx context.Context, dir, name, repPath string) (firstSig str
 	for sc.Scan() {
 		line := sc.Text()
 		fmt.Fprintln(logf, line)
-		if sig, ok := strings.CutPrefix(line, "difffuzz: new divergence "); ok && !stopped {
+		if sig, ok := strings.CutPrefix(line, "difffuzz: new divergence "); ok && !stopped && (!collision || strings.HasPrefix(sig, collisionPrefix)) {
 			firstSig = sig
 			// The first Ctrl-C: the run stops generating, writes every
 			// finding and its report, and stops the workers.
@@ -266,6 +272,28 @@ func (h *Hunt) run(ctx context.Context, dir, name, repPath string) (firstSig str
 		return "", err
 	}
 	return firstSig, nil // the exit status says divergence or interrupted; the report says more
+}
+
+// collisionPrefix starts a collision's signature in the run's log.
+const collisionPrefix = "collision: "
+
+// collision reads a collision mutant's hunt: found when the run reported a
+// collision, at the first collision's seconds and cases, its pair
+// minimized (difffuzz minimize shrinks an entry with a twin as a pair).
+func (h *Hunt) collision(ctx context.Context, r Result, dir string, rep *report.Report, firstSig string) (Result, error) {
+	var first *report.Group
+	for i, g := range rep.Distinct {
+		if g.Kind == strings.TrimSuffix(collisionPrefix, ": ") && (first == nil || g.Signature == firstSig) {
+			first = &rep.Distinct[i]
+		}
+	}
+	if first == nil {
+		r.Note = fmt.Sprintf("no collision in %d cases (%d divergences)", rep.Cases, rep.Divergences)
+		return r, nil
+	}
+	r.Found, r.Seconds, r.Cases, r.Signature = true, rep.FirstCollisionSeconds, rep.FirstCollisionCases, first.Signature
+	r.Minimized, r.Note = h.minimize(ctx, dir, r.Name, first.First)
+	return r, nil
 }
 
 // minimize shrinks the finding in file with difffuzz minimize, within
@@ -285,6 +313,9 @@ func (h *Hunt) minimize(ctx context.Context, dir, name, file string) (minimized,
 			e, err := corpus.Load(p)
 			if err != nil {
 				return "", err.Error()
+			}
+			if e.Twin != nil { // a collision: both inputs
+				return string(value.AppendText(nil, e.Input)) + " ≍ " + string(value.AppendText(nil, e.Twin)), ""
 			}
 			return string(value.AppendText(nil, e.Input)), ""
 		}

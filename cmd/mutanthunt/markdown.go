@@ -30,6 +30,9 @@ difffuzz minimize.
 cases counted to the first diverging case; "signature" is that divergence's
 bucket, its kind, cause and deviants (docs/triage.md); "minimized" is the size
 of the smallest input still showing it, in extended JSON, and the input itself.
+A collision mutant (its bug gives two different calls one digest:
+docs/triage.md, "Collisions") is hunted to its first collision instead, and
+its row shows the minimized pair, the two inputs joined by " ≍ ".
 
 This page was made by
 

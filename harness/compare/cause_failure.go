@@ -67,8 +67,8 @@ var (
 	// nonFinite is a special float named in a message: which one a case
 	// held is the case's, not the cause's ("unsupported value: +Inf").
 	nonFinite = regexp.MustCompile(`(?i)[+-]?\b(nan|inf|infinity)\b`)
-	hexNum = regexp.MustCompile(`0x[0-9a-fA-F]+`)
-	digits = regexp.MustCompile(`[0-9]+`)
+	hexNum    = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	digits    = regexp.MustCompile(`[0-9]+`)
 )
 
 // normalize keeps what a failure message says of its kind and drops what it

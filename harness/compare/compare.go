@@ -50,6 +50,10 @@ type Kind string
 
 // The kinds, from the most to the least severe failure mode.
 const (
+	// KindCollision is two cases the reference tells apart that one
+	// implementation gives one digest: two different calls deduplicated as
+	// one, the failure with no symptom of its own (see Collides).
+	KindCollision Kind = "collision"
 	KindCrash     Kind = Kind(FailCrash)
 	KindHang      Kind = Kind(FailHang)
 	KindInternal  Kind = "internal"      // an implementation's own failure

@@ -51,6 +51,13 @@ type Entry struct {
 	Generated     bool   // Seed and Index are meaningful
 	MinimizedFrom string // the file name of the entry this one was shrunk from
 	Outcomes      []Outcome
+	// Twin is the other case of a collision (Kind "collision"): an input
+	// that an implementation gives Input's digest while the reference
+	// tells the two apart; nil for any other entry. TwinIndex is its case
+	// index when Generated, TwinOutcomes each adapter's outcome on it.
+	Twin         any
+	TwinIndex    uint64
+	TwinOutcomes []Outcome
 }
 
 // Name is the entry's file name: a content hash of its input's text, so that
@@ -63,6 +70,18 @@ func Name(input any) string {
 // Path is where Write stores an entry of input in dir.
 func Path(dir string, input any) string { return filepath.Join(dir, Name(input)) }
 
+// EntryPath is where Write stores e in dir: by its input, and for a
+// collision by both its inputs, so that a pair never takes the file of
+// its first case's own divergence.
+func EntryPath(dir string, e *Entry) string {
+	if e.Twin == nil {
+		return Path(dir, e.Input)
+	}
+	text := append(value.AppendText(nil, e.Input), '\n')
+	sum := blake3.Sum256(value.AppendText(text, e.Twin))
+	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
+}
+
 // Write stores e in dir (made if missing) atomically, and returns its path.
 // An entry already there under the same name is kept: it holds the same
 // input, and keeping it is what makes concurrent writers lose nothing. The
@@ -72,7 +91,7 @@ func Write(dir string, e *Entry) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("corpus: %w", err)
 	}
-	path := Path(dir, e.Input)
+	path := EntryPath(dir, e)
 	if _, err := os.Stat(path); err == nil && !supersedes(e, path) {
 		return path, nil
 	}

@@ -182,3 +182,28 @@ func TestOutOfModelInputRoundTrip(t *testing.T) {
 		t.Errorf("read back (-want +got):\n%s", diff)
 	}
 }
+
+// A collision's entry keeps both inputs, and its file is apart from that of
+// its first input's own divergence.
+func TestCollisionEntryRoundTrip(t *testing.T) {
+	a := value.Object{{Key: "a\":1,\"b", Value: int64(2)}}
+	b := value.Object{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}
+	e := &Entry{Input: a, Kind: "collision", Signature: "collision: x: m", Seed: 1, Index: 4, Generated: true,
+		Outcomes: []Outcome{{Adapter: "go", Canonical: `{"a\":1,\"b":2}`}}, Twin: b, TwinIndex: 5,
+		TwinOutcomes: []Outcome{{Adapter: "go", Canonical: `{"a":1,"b":2}`}}}
+	dir := t.TempDir()
+	path, err := Write(dir, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path == Path(dir, a) {
+		t.Errorf("the collision takes its first input's file %s", path)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !value.Equal(got.Twin, b) || got.TwinIndex != 5 || len(got.TwinOutcomes) != 1 || got.TwinOutcomes[0].Canonical != `{"a":1,"b":2}` {
+		t.Errorf("twin read back as %v (index %d, outcomes %v)", got.Twin, got.TwinIndex, got.TwinOutcomes)
+	}
+}

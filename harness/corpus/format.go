@@ -29,20 +29,34 @@ func (e *Entry) Marshal() []byte {
 		b = fmt.Appendf(b, ",\n  \"seed\": %d,\n  \"index\": %d", e.Seed, e.Index)
 	}
 	b = field(b, "minimized_from", e.MinimizedFrom)
-	if len(e.Outcomes) > 0 {
-		b = append(b, ",\n  \"outcomes\": {"...)
-		for i, o := range e.Outcomes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    "...)
-			b = value.AppendText(b, o.Adapter)
-			b = append(b, ": "...)
-			b = value.AppendText(b, o.object())
+	b = outcomes(b, "outcomes", e.Outcomes)
+	if e.Twin != nil {
+		b = append(b, ",\n  \"twin\": "...)
+		b = value.AppendText(b, e.Twin)
+		if e.Generated {
+			b = fmt.Appendf(b, ",\n  \"twin_index\": %d", e.TwinIndex)
 		}
-		b = append(b, "\n  }"...)
+		b = outcomes(b, "twin_outcomes", e.TwinOutcomes)
 	}
 	return append(b, "\n}\n"...)
+}
+
+// outcomes writes the member name holding each adapter's outcome, if any.
+func outcomes(b []byte, name string, outs []Outcome) []byte {
+	if len(outs) == 0 {
+		return b
+	}
+	b = append(b, ",\n  \""+name+"\": {"...)
+	for i, o := range outs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = value.AppendText(b, o.Adapter)
+		b = append(b, ": "...)
+		b = value.AppendText(b, o.object())
+	}
+	return append(b, "\n  }"...)
 }
 
 func field(b []byte, name, text string) []byte {
@@ -94,13 +108,24 @@ func Unmarshal(data []byte) (*Entry, error) {
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
 	e.Seed, e.Generated = uintField(obj, "seed")
 	e.Index, _ = uintField(obj, "index")
-	if outs, ok := lookup(obj, "outcomes").(value.Object); ok {
-		for _, m := range outs {
-			o, _ := m.Value.(value.Object)
-			e.Outcomes = append(e.Outcomes, outcome(m.Key, o))
-		}
+	e.Outcomes = outcomesOf(obj, "outcomes")
+	if has(obj, "twin") {
+		e.Twin = lookup(obj, "twin")
+		e.TwinIndex, _ = uintField(obj, "twin_index")
+		e.TwinOutcomes = outcomesOf(obj, "twin_outcomes")
 	}
 	return e, nil
+}
+
+func outcomesOf(obj value.Object, name string) []Outcome {
+	var out []Outcome
+	if outs, ok := lookup(obj, name).(value.Object); ok {
+		for _, m := range outs {
+			o, _ := m.Value.(value.Object)
+			out = append(out, outcome(m.Key, o))
+		}
+	}
+	return out
 }
 
 func outcome(name string, o value.Object) Outcome {

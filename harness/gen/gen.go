@@ -187,8 +187,13 @@ func (g *Generator) Case(index uint64) (v any, classes Classes) {
 // Coverage. It costs no more than Case: the cells are recorded anyway.
 func (g *Generator) CaseCells(index uint64) (v any, classes Classes, cells Cells) {
 	s := g.pool.Get().(*state)
-	s.reset(g.cfg.Seed, index)
-	v = s.topLevel()
+	if first, second, twin := twinAt(g.cfg.Seed, index); twin && g.cfg.OutOfDomain < 1 {
+		s.reset(g.cfg.Seed, first)
+		v = s.twinCase(second)
+	} else {
+		s.reset(g.cfg.Seed, index)
+		v = s.topLevel()
+	}
 	classes = s.classes | depthClasses(s.maxLevel)
 	cells = s.finishCells(classes)
 	if len(s.buf) > 1<<20 || len(s.pool) > 1<<20 {

@@ -253,6 +253,9 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
 	}
+	if e.Twin != nil {
+		return minimizePair(ctx, cfg, path, e)
+	}
 	s, js := judge(ctx, cfg, []any{e.Input})
 	if s == nil {
 		return triage.ExitSetup

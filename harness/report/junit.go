@@ -109,10 +109,7 @@ func divergenceCase(g Group) junitCase {
 		c.Skipped = &junitSkipped{Message: "known: " + g.KnownReason}
 		return c
 	}
-	input := g.Minimized
-	if input == "" {
-		input = g.Example
-	}
+	input := g.Input()
 	c.Failure = &junitProblem{Message: fmt.Sprintf("%s (%d findings)", g.Signature, g.Count), Type: g.Kind,
 		Text: fmt.Sprintf("input: %s\nfirst finding: %s\n%s", Clip(input, 4000), g.First, g.Diff)}
 	return c

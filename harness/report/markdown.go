@@ -40,9 +40,12 @@ func (r *Report) Markdown() []byte {
 	}
 	fmt.Fprintf(&b, "\n### Distinct divergences: %d\n\n", len(r.Distinct))
 	for _, g := range r.Distinct {
-		input, label := g.Minimized, "minimized"
-		if input == "" {
-			input, label = g.Example, "example (not minimized)"
+		input, label := g.Input(), "minimized input"
+		if g.Minimized == "" {
+			label = "example (not minimized) input"
+		}
+		if g.Twin != "" {
+			label += "s, one a line (a collision: one digest for both)"
 		}
 		known := ""
 		if g.KnownReason != "" {
@@ -55,7 +58,7 @@ func (r *Report) Markdown() []byte {
 		if g.Unanimous {
 			b.WriteString("Every implementation but the reference agrees on this; the reference stays the truth.\n\n")
 		}
-		fmt.Fprintf(&b, "%s input:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(Clip(input, 2000)), Clip(g.Diff, 4000))
+		fmt.Fprintf(&b, "%s:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(Clip(input, 2000)), Clip(g.Diff, 4000))
 	}
 	for _, sig := range r.Stale {
 		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): %s\n", codeSpan(sig))

@@ -39,7 +39,11 @@ type Report struct {
 	// in case order (how fast a run finds a bug); 0 without one.
 	FirstDivergenceSeconds float64 `json:"first_divergence_seconds,omitempty"`
 	FirstDivergenceCases   uint64  `json:"first_divergence_cases,omitempty"`
-	Distinct               []Group `json:"distinct"`
+	// FirstCollisionSeconds and FirstCollisionCases say the same of the
+	// first collision (docs/triage.md, "Collisions"), up to its later case.
+	FirstCollisionSeconds float64 `json:"first_collision_seconds,omitempty"`
+	FirstCollisionCases   uint64  `json:"first_collision_cases,omitempty"`
+	Distinct              []Group `json:"distinct"`
 	// Known lists the distinct divergences the known list accepts, and Stale
 	// the listed ones that did not occur; both empty without a known list.
 	Known    []string     `json:"known,omitempty"`
@@ -76,6 +80,11 @@ type Group struct {
 	First string `json:"first"`
 	// Example is the first finding's input in extended JSON.
 	Example string `json:"example"`
+	// Twin is, for a collision, the example's other input, which the same
+	// implementation gives the example's digest; MinimizedTwin the other
+	// input of the minimized pair.
+	Twin          string `json:"twin,omitempty"`
+	MinimizedTwin string `json:"minimized_twin,omitempty"`
 	// Minimized is the shrunk input in extended JSON, and MinimizedPath its
 	// corpus file; empty when not minimized (interrupted, disabled, flaky).
 	Minimized      string `json:"minimized,omitempty"`
@@ -152,6 +161,22 @@ func (a AdapterReport) processes() string {
 		return "in process"
 	}
 	return fmt.Sprintf("%d worker processes (%d restarts)", a.Starts, a.Restarts)
+}
+
+// Input is the group's input as reports show it: the minimized one, else
+// the example; for a collision, both inputs of that pair, one a line.
+func (g Group) Input() string {
+	if g.Minimized != "" {
+		return joinTwin(g.Minimized, g.MinimizedTwin)
+	}
+	return joinTwin(g.Example, g.Twin)
+}
+
+func joinTwin(input, twin string) string {
+	if twin == "" {
+		return input
+	}
+	return input + "\n" + twin
 }
 
 // writtenText notes how many of a bucket's findings are on disk, when not
@@ -269,11 +294,17 @@ func (r *Report) Summary(w io.Writer) {
 		}
 		if g.Minimized != "" {
 			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
+			if g.MinimizedTwin != "" {
+				fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(Clip(g.MinimizedTwin, 300)))
+			}
 			if g.MinimizeIncomplete {
 				fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
 			}
 		} else {
 			fmt.Fprintf(w, "  example: %s\n", compare.Visible(Clip(g.Example, 300)))
+			if g.Twin != "" {
+				fmt.Fprintf(w, "  twin:    %s\n", compare.Visible(Clip(g.Twin, 300)))
+			}
 			if g.MinimizeNote != "" {
 				fmt.Fprintf(w, "  not minimized: %s\n", g.MinimizeNote)
 			}

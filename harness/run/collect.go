@@ -25,6 +25,7 @@ type group struct {
 	exampleSig compare.Signature
 	input      any
 	index      uint64
+	twin       *twin // a collision's other case
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
@@ -65,6 +66,10 @@ type collector struct {
 	// it took to the case, not to the batch.
 	firstAt    time.Duration
 	firstIndex uint64
+	// firstCollision is when the first collision was counted, and
+	// collisionIndex the lowest later case of one (see collisions).
+	firstCollision time.Duration
+	collisionIndex uint64
 }
 
 func newCollector(cfg *Config, names []string, keep *keeper) *collector {
@@ -84,11 +89,16 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 				return err
 			}
 		}
-		if c.found == 0 {
-			c.firstAt, c.firstIndex = time.Since(c.start), f.index
+		at := f.index
+		if f.pair != 0 {
+			at = f.pair // a collision is complete at its later case
 		}
-		c.firstIndex = min(c.firstIndex, f.index)
+		if c.found == 0 {
+			c.firstAt, c.firstIndex = time.Since(c.start), at
+		}
+		c.firstIndex = min(c.firstIndex, at)
 		c.found++
+		c.collisions(f)
 		for _, sig := range f.signatures {
 			c.count(sig, f, path)
 		}
@@ -162,7 +172,11 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 }
 
 func (c *collector) announce(what string, g *group) {
-	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(report.Clip(g.Example, 300)), g.Diff)
+	twin := ""
+	if g.Twin != "" {
+		twin = "\n  twin:  " + compare.Visible(report.Clip(g.Twin, 300))
+	}
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s%s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(report.Clip(g.Example, 300)), twin, g.Diff)
 }
 
 // example makes f, which shows the bucket's cause as sig, the group's
@@ -171,6 +185,9 @@ func (g *group) example(cmp *compare.Comparator, f finding, path string, sig com
 	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
 	g.Example, g.Diff = string(value.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
 	g.Unanimous = f.verdict.Unanimous()
+	if g.twin = f.twin; f.twin != nil {
+		g.Twin, g.Diff = string(value.AppendText(nil, f.twin.input)), cmp.RenderCollision(f.twin.adapter, f.outs, f.twin.outs)
+	}
 }
 
 // status prints the one-line progress report.

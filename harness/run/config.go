@@ -97,6 +97,16 @@ type Config struct {
 	// into windows of this length too (report.Steady.Windows), so that
 	// the bench can leave out those that a busy host slowed down.
 	Window time.Duration
+	// CollisionSlots sizes the collision oracle's memory (docs/triage.md,
+	// "Collisions"): the slots of its table of recent cases' reference
+	// digests, rounded up to a power of two, 16 bytes each, fixed however
+	// long the run (no more per million cases), plus 1.5 MiB for each
+	// implementation that deviates. A case stays within reach of a later
+	// one it collides with until another case's digest lands on its slot:
+	// past k more cases with probability e^(-k/slots). 0 means
+	// DefaultCollisionSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
+	// half 45,000 on); negative turns the oracle off.
+	CollisionSlots int
 	// StatusEvery is the interval of the status line; 0 means
 	// DefaultStatusEvery.
 	StatusEvery time.Duration
@@ -128,6 +138,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.MinimizeTime == 0 {
 		c.MinimizeTime = DefaultMinimizeTime
+	}
+	if c.CollisionSlots == 0 {
+		c.CollisionSlots = DefaultCollisionSlots
 	}
 	if c.StatusEvery <= 0 {
 		c.StatusEvery = DefaultStatusEvery

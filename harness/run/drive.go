@@ -19,6 +19,10 @@ type finding struct {
 	verdict    compare.Verdict
 	signatures []compare.Signature
 	entry      *corpus.Entry
+	// pair is, for a collision, the other case's index (above index),
+	// and twin that case judged, when the finding carries its inputs.
+	pair uint64
+	twin *twin
 }
 
 // batchDone is what a lane reports after a batch.
@@ -46,6 +50,7 @@ type absent struct {
 func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
 	var outs [][]compare.Outcome
 	var ok []bool
+	var judged []seen
 	for {
 		var b batch
 		select {
@@ -64,16 +69,19 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			}
 			return err
 		}
-		d := r.judge(l, &b, outs, ok)
+		d := r.judge(parent, l, &b, outs, ok, &judged)
 		r.recycle(b.wire) // every round trip of the batch has ended
 		results <- d
 	}
 }
 
-// judge compares every answered case of a batch.
-func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool) batchDone {
+// judge compares every answered case of a batch, then gives them to the
+// collision oracle (judged is its scratch, reused batch after batch) and
+// adds the collisions they complete.
+func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]seen) batchDone {
 	cmp := l.Comparator()
 	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov}
+	*judged = (*judged)[:0]
 	for i, c := range b.cases {
 		if !ok[i] {
 			continue
@@ -86,9 +94,15 @@ func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bo
 		}
 		v := cmp.Compare(outs[i])
 		if v.Agree {
+			if r.watch != nil {
+				*judged = append(*judged, seen{index: b.indexes[i], outs: outs[i]})
+			}
 			continue
 		}
 		f := finding{index: b.indexes[i], signatures: cmp.Signatures(v)}
+		if r.watch != nil {
+			*judged = append(*judged, seen{index: b.indexes[i], outs: outs[i], sigs: f.signatures})
+		}
 		if r.keep.wants(f.signatures, f.index) {
 			f.input, f.verdict = c, v
 			f.outs = append([]compare.Outcome(nil), outs[i]...)
@@ -96,6 +110,12 @@ func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bo
 			f.entry.Seed, f.entry.Index, f.entry.Generated = r.cfg.Seed, f.index, true
 		}
 		d.findings = append(d.findings, f)
+	}
+	found := r.watch.observe(*judged)
+	for _, cand := range found[:min(len(found), maxConfirm)] {
+		if f, ok := r.collision(ctx, l, cand); ok {
+			d.findings = append(d.findings, f)
+		}
 	}
 	return d
 }

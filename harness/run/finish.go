@@ -28,6 +28,12 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 	sort.Strings(c.order) // the same order every time, whichever came first
 	for _, key := range c.order {
 		g := c.groups[key]
+		if g.twin != nil {
+			if err := c.minimizePair(ctx, l, g); err != nil {
+				return err
+			}
+			continue
+		}
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
 		res, err := l.Minimize(mctx, g.input, g.exampleSig)
 		cancel()
@@ -99,6 +105,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases(),
+		FirstCollisionSeconds: c.firstCollision.Seconds(), FirstCollisionCases: c.firstCollisionCases(),
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
 	cpu, rss := procstat.SelfUsage()

@@ -71,7 +71,7 @@ func (k *keeper) write(dir string, e *corpus.Entry, sigs []compare.Signature, in
 	if !k.wants(sigs, index) {
 		return "", nil
 	}
-	_, statErr := os.Stat(corpus.Path(dir, e.Input))
+	_, statErr := os.Stat(corpus.EntryPath(dir, e))
 	path, err := corpus.Write(dir, e)
 	if err != nil {
 		return "", err

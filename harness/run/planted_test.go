@@ -41,6 +41,9 @@ func TestPlantedCauses(t *testing.T) {
 		"key_escape: a `\"` in a key left unescaped":                                            {"sdk-c"},
 		"number: a number of 1e21 or more printed in full (want exponent form)":                 {"sdk-c"},
 		"number: -0 written with its sign (want 0)":                                             {"sdk-c"},
+		// Two of the bugs merge the generator's twins: collisions.
+		"collision: a `\"` in a key left unescaped":                {"sdk-c"},
+		"collision: an integer past 2^53 rounded through a double": {"sdk-b"},
 	}
 	specs := []adapter.Spec{{Name: "reference", InProcess: true}}
 	for _, name := range []string{"sdk-a", "sdk-b", "sdk-c"} {

@@ -26,6 +26,7 @@ type runner struct {
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
 	keep   *keeper // shared by the lanes (wants) and the collector (write)
+	watch  *watch  // the collision oracle, shared by the lanes; nil when off
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
@@ -44,6 +45,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
 	r.keep = newKeeper(cfg.KeepPerBucket)
+	r.watch = newWatch(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
 	if cfg.KnownPath != "" {
 		var old *triage.OldFormError

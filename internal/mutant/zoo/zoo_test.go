@@ -161,9 +161,13 @@ func witnesses(t *testing.T) map[string]any {
 		"wide-array-1024":  signed(ints(1025)),
 		"text-over-1mib":   signed(strings.Repeat("a", 1<<20)),
 
-		"key-quote-raw":  whole(`{"tool_name":"t","args":{"a\"b":1}}`),
-		"nan-rejected":   e(`[1,NaN]`),
-		"deep-recursion": signed(nest(320)), // valid, deeper than 300
+		"key-quote-raw":   whole(`{"tool_name":"t","args":{"a\"b":1}}`),
+		"key-unescaped":   whole(`{"tool_name":"t","args":{"a\"b":1}}`),
+		"value-quote-raw": e(`"a\"b"`),
+		"backslash-raw":   e(`"a\\b"`),
+		"nfc-composed":    e(`"e\u0301"`),
+		"nan-rejected":    e(`[1,NaN]`),
+		"deep-recursion":  signed(nest(320)), // valid, deeper than 300
 	}
 }
 

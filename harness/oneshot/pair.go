@@ -1,0 +1,58 @@
+package oneshot
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"difffuzz/harness/compare"
+	"difffuzz/harness/corpus"
+	"difffuzz/harness/report"
+	"difffuzz/harness/triage"
+	"difffuzz/value"
+)
+
+// minimizePair shrinks the collision of a corpus entry with a twin: the
+// first implementation that still gives both inputs one digest, while the
+// reference tells them apart, is kept so (lane.MinimizePair).
+func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry) int {
+	s, js := judge(ctx, cfg, []any{e.Input, e.Twin})
+	if s == nil {
+		return triage.ExitSetup
+	}
+	defer s.Close()
+	x := 0
+	for ai := 1; ai < len(s.Names()) && x == 0; ai++ {
+		if compare.Collides(js[0].Outs[0], js[1].Outs[0], js[0].Outs[ai], js[1].Outs[ai]) {
+			x = ai
+		}
+	}
+	if x == 0 {
+		fmt.Fprintf(cfg.Stdout, "%s: no implementation gives the two inputs one digest now; nothing to minimize\n", path)
+		return triage.ExitOK
+	}
+	sig, _ := compare.CollisionSignature(s.Names()[x], js[0].Outs[0], js[1].Outs[0], js[0].Signatures, js[1].Signatures)
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000),
+		report.Clip(string(value.AppendText(nil, e.Twin)), 2000))
+	s.RoundTrips = 0
+	m, err := s.MinimizePair(ctx, e.Input, e.Twin, x)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		return triage.ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", m.Rounds, s.RoundTrips,
+		value.AppendText(nil, m.A), value.AppendText(nil, m.B), s.Comparator().RenderCollision(x, m.JA.Outs, m.JB.Outs))
+	dir := cfg.CorpusDir
+	if dir == "" {
+		dir = filepath.Dir(path)
+	}
+	out := s.CollisionEntry(sig, m.A, m.B, m.JA, m.JB)
+	out.MinimizedFrom = filepath.Base(path)
+	p, err := corpus.Write(dir, out)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return triage.ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
+	return triage.ExitDivergence
+}

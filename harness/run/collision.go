@@ -1,0 +1,112 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"difffuzz/harness/corpus"
+	"difffuzz/value"
+
+	"difffuzz/harness/compare"
+	"difffuzz/harness/lane"
+)
+
+// twin is the second case of a collision, judged with text.
+type twin struct {
+	input   any
+	index   uint64
+	outs    []compare.Outcome
+	verdict compare.Verdict
+	adapter int // the implementation that gave both cases one digest
+}
+
+// maxConfirm bounds the collisions a batch confirms: each is a round trip
+// of two cases to every adapter. A bug that merges values merges more in
+// later batches, so the rest of a batch's candidates are dropped and a
+// collision bucket's count is a lower bound.
+const maxConfirm = 16
+
+// collision makes the oracle's candidate c a finding. Both cases are made
+// again from their indexes and judged with text, which confirms it (the
+// oracle matched 8 bytes of the digests) and names it by where the
+// reference's two texts differ (compare.CollisionSignature); the finding
+// carries both inputs only when the corpus wants its bucket. ok is false
+// when the judgement says it is none, or the lane could not judge it.
+func (r *runner) collision(ctx context.Context, l *lane.Lane, c candidate) (finding, bool) {
+	name, x := r.names[c.adapter], c.adapter
+	a, _ := r.gen.Case(c.a)
+	b, _ := r.gen.Case(c.b)
+	js, err := l.Judge(ctx, []any{a, b})
+	if err != nil || !js[0].Answered || !js[1].Answered {
+		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d may collide in %s, but could not be judged again (%v)\n", c.a, c.b, name, err)
+		return finding{}, false
+	}
+	ja, jb := js[0], js[1]
+	sig, ok := compare.CollisionSignature(name, ja.Outs[0], jb.Outs[0], ja.Signatures, jb.Signatures)
+	if !ok || !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
+		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d looked like a collision in %s, but are none when judged with text\n", c.a, c.b, name)
+		return finding{}, false
+	}
+	f := finding{index: c.a, pair: c.b, signatures: []compare.Signature{sig}}
+	if !r.keep.wants(f.signatures, f.index) {
+		return f, true
+	}
+	f.input, f.outs, f.verdict = a, ja.Outs, ja.Verdict
+	f.twin = &twin{input: b, index: c.b, outs: jb.Outs, verdict: jb.Verdict, adapter: x}
+	f.entry = l.CollisionEntry(sig, a, b, ja, jb)
+	f.entry.Seed, f.entry.Index, f.entry.TwinIndex, f.entry.Generated = r.cfg.Seed, c.a, c.b, true
+	return f, true
+}
+
+// collisions notes when the first collision was counted and the lowest
+// later case of one, for the report's first_collision figures.
+func (c *collector) collisions(f finding) {
+	if f.pair == 0 {
+		return
+	}
+	if c.firstCollision == 0 {
+		c.firstCollision, c.collisionIndex = time.Since(c.start), f.pair
+	}
+	c.collisionIndex = min(c.collisionIndex, f.pair)
+}
+
+// firstCollisionCases is how many of this shard's cases it took to the
+// later case of the first collision in case order; 0 without one.
+func (c *collector) firstCollisionCases() uint64 {
+	if c.firstCollision == 0 {
+		return 0
+	}
+	return (c.collisionIndex-c.cfg.Shard)/c.cfg.Shards + 1
+}
+
+// minimizePair shrinks a collision group's example as a pair (see
+// lane.MinimizePair), within the configured time, and stores it.
+func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
+	mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
+	m, err := l.MinimizePair(mctx, g.input, g.twin.input, g.twin.adapter)
+	cancel()
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		g.MinimizeNote = err.Error()
+		return nil
+	}
+	e := l.CollisionEntry(g.sig, m.A, m.B, m.JA, m.JB)
+	e.MinimizedFrom = filepath.Base(g.First)
+	path, err := corpus.Write(c.cfg.CorpusDir, e)
+	if err != nil {
+		return err
+	}
+	g.Minimized, g.MinimizedTwin = string(value.AppendText(nil, m.A)), string(value.AppendText(nil, m.B))
+	g.MinimizedPath, g.MinimizeRounds = path, m.Rounds
+	g.Diff = c.cmp.RenderCollision(g.twin.adapter, m.JA.Outs, m.JB.Outs)
+	if !m.Minimal {
+		g.MinimizeIncomplete = true
+		g.MinimizeNote = fmt.Sprintf("the pair's minimization stopped after %d rounds when its %v ran out; "+
+			"a longer -minimize-time (or difffuzz minimize %s) may shrink it further", m.Rounds, c.cfg.MinimizeTime, g.First)
+	}
+	return nil
+}
