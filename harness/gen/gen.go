@@ -120,6 +120,14 @@ type Config struct {
 	// exactly LongStringLen one time in eight. Default 100,000; values
 	// below 1,000 are raised to 1,000.
 	LongStringLen int
+
+	// Avoid is what the native value models under test declared they cannot
+	// hold (their hellos' reasons): the generator then draws, for most
+	// indexes, a case that needs none of them (see expressible.go), so that
+	// a run of native implementations does not spend half its cases on ones
+	// it never compares. The default, none, gives every case as drawn:
+	// exactly the cases of a run of exact models.
+	Avoid value.Reasons
 }
 
 // Defaults of Config's fields.
@@ -146,6 +154,7 @@ func (cfg Config) normalized() Config {
 	def(&cfg.MaxStringLen, DefaultMaxStringLen, 4)
 	def(&cfg.WideWidth, DefaultWideWidth, 2*cfg.MaxWidth)
 	def(&cfg.LongStringLen, DefaultLongStringLen, 1000)
+	cfg.Avoid &= value.AllReasons
 	switch {
 	case cfg.OutOfDomain == 0:
 		cfg.OutOfDomain = DefaultOutOfDomain
@@ -186,8 +195,17 @@ func (g *Generator) Case(index uint64) (v any, classes Classes) {
 // CaseCells is Case with the (class × context) cells the case hit, for
 // Coverage. It costs no more than Case: the cells are recorded anyway.
 func (g *Generator) CaseCells(index uint64) (v any, classes Classes, cells Cells) {
+	if g.cfg.Avoid != 0 {
+		return g.expressible(index)
+	}
+	return g.draw(g.cfg.Seed, index)
+}
+
+// draw is the case of index drawn at seed: the case itself, unless Avoid
+// asks for another draw (expressible).
+func (g *Generator) draw(seed, index uint64) (v any, classes Classes, cells Cells) {
 	s := g.pool.Get().(*state)
-	s.reset(g.cfg.Seed, index)
+	s.reset(seed, index)
 	v = s.topLevel()
 	classes = s.classes | depthClasses(s.maxLevel)
 	cells = s.finishCells(classes)
