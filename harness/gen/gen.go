@@ -6,7 +6,9 @@
 //
 // A case is a pure function of (Config.Seed, index): shards take disjoint
 // index sets and any finding can be regenerated from its seed and index
-// alone, without storing the value.
+// alone, without storing the value. A run of native models also sets
+// Config.Avoid, the reasons their hellos declared, and its cases are those
+// of (Seed, index, Avoid): see expressible.go.
 //
 // # Classes in contexts
 //
