@@ -6,7 +6,8 @@
 // Usage: fakeworker MODE [MARK | SHARE]
 //
 //	ok            a correct worker
-//	native        a correct worker on the kit's native model (map[string]any)
+//	native        a correct worker on the kit's native model (map[string]any, integers as json.Number)
+//	native-float64 the same with every number a float64, as encoding/json decodes into any: integers past ±2^53 are inexpressible too
 //	keyorder      sorts object keys by UTF-16 code unit (the JavaScript trap)
 //	number        prints floats of 1e21 and up without an exponent
 //	stubborn      a correct worker that ignores SIGINT and does not exit when stdin closes
@@ -83,11 +84,13 @@ func serve(mode, arg string) int {
 	switch mode {
 	case "native":
 		opts.Model = kit.Native(kit.JSONNumber)
+	case "native-float64":
+		opts.Model = kit.Native(kit.Float64)
 	case "overclaim":
 		opts.Model = overclaim{kit.Native(kit.JSONNumber)}
 	}
 	fn := implementation(mode, mark)
-	if mode == "native" || mode == "overclaim" {
+	if mode == "native" || mode == "native-float64" || mode == "overclaim" {
 		fn = nativeFunc
 	}
 	var out io.Writer = os.Stdout

@@ -6,7 +6,9 @@
 //
 // A case is a pure function of (Config.Seed, index): shards take disjoint
 // index sets and any finding can be regenerated from its seed and index
-// alone, without storing the value.
+// alone, without storing the value. A run of native models also sets
+// Config.Avoid, the reasons their hellos declared, and its cases are those
+// of (Seed, index, Avoid): see expressible.go.
 //
 // # Classes in contexts
 //
@@ -98,8 +100,10 @@ type Config struct {
 	// MaxStringLen bounds, in code points, the random strings and keys of
 	// ordinary cases. Strings of the long-string class are exempt, and so
 	// are the fixed vocabulary words (tool names, JavaScript-special keys,
-	// at most 16 code points), and directed cases (chunk-edge strings of up
-	// to 65,600 code points). Default 32; values below 4 are raised to 4.
+	// at most 16 code points), directed cases (chunk-edge strings of up
+	// to 65,600 code points) and twin cases (a key or a value that spells
+	// out two or three members, see twins.go). Default 32; values below 4
+	// are raised to 4.
 	MaxStringLen int
 
 	// OutOfDomain is the probability (0..1) that a case is out of domain
@@ -120,6 +124,14 @@ type Config struct {
 	// exactly LongStringLen one time in eight. Default 100,000; values
 	// below 1,000 are raised to 1,000.
 	LongStringLen int
+
+	// Avoid is what the native value models under test declared they cannot
+	// hold (their hellos' reasons): the generator then draws, for most
+	// indexes, a case that needs none of them (see expressible.go), so that
+	// a run of native implementations does not spend half its cases on ones
+	// it never compares. The default, none, gives every case as drawn:
+	// exactly the cases of a run of exact models.
+	Avoid value.Reasons
 }
 
 // Defaults of Config's fields.
@@ -146,6 +158,7 @@ func (cfg Config) normalized() Config {
 	def(&cfg.MaxStringLen, DefaultMaxStringLen, 4)
 	def(&cfg.WideWidth, DefaultWideWidth, 2*cfg.MaxWidth)
 	def(&cfg.LongStringLen, DefaultLongStringLen, 1000)
+	cfg.Avoid &= value.AllReasons
 	switch {
 	case cfg.OutOfDomain == 0:
 		cfg.OutOfDomain = DefaultOutOfDomain
@@ -186,12 +199,21 @@ func (g *Generator) Case(index uint64) (v any, classes Classes) {
 // CaseCells is Case with the (class × context) cells the case hit, for
 // Coverage. It costs no more than Case: the cells are recorded anyway.
 func (g *Generator) CaseCells(index uint64) (v any, classes Classes, cells Cells) {
+	if g.cfg.Avoid != 0 {
+		return g.expressible(index)
+	}
+	return g.draw(g.cfg.Seed, index)
+}
+
+// draw is the case of index drawn at seed: the case itself, unless Avoid
+// asks for another draw (expressible).
+func (g *Generator) draw(seed, index uint64) (v any, classes Classes, cells Cells) {
 	s := g.pool.Get().(*state)
-	if first, second, twin := twinAt(g.cfg.Seed, index); twin && g.cfg.OutOfDomain < 1 {
-		s.reset(g.cfg.Seed, first)
+	if first, second, twin := twinAt(seed, index); twin && g.cfg.OutOfDomain < 1 {
+		s.reset(seed, first)
 		v = s.twinCase(second)
 	} else {
-		s.reset(g.cfg.Seed, index)
+		s.reset(seed, index)
 		v = s.topLevel()
 	}
 	classes = s.classes | depthClasses(s.maxLevel)

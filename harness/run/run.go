@@ -37,7 +37,7 @@ type runner struct {
 // the report is written even when ctx is cancelled (Ctrl-C).
 func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	cfg.setDefaults()
-	r := &runner{cfg: cfg, gen: gen.New(cfg.Gen)}
+	r := &runner{cfg: cfg}
 	for _, s := range cfg.Adapters {
 		r.names = append(r.names, s.Name)
 	}
@@ -61,6 +61,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		return r.col.setupFailed(err), triage.ExitSetup
 	}
 	defer r.closeLanes()
+	r.gen = gen.New(r.genConfig()) // the workers' models are known now
 	// The corpus folder is made only once the adapters are up: a run that
 	// fails at setup leaves nothing behind.
 	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
