@@ -30,29 +30,43 @@ func start(t *testing.T, argv []string) *adapter.Worker {
 }
 
 func TestWorkerAnswersLikeInProcess(t *testing.T) {
-	for _, mode := range []string{"ok", "v1"} {
+	for _, mode := range []string{"ok", "v1", "v2", "chatty"} {
 		t.Run(mode, func(t *testing.T) { answersLikeInProcess(t, mode) })
 	}
 }
 
-// answersLikeInProcess holds a worker to the in-process Go; a version 1
-// worker (no model in its hello) is still spoken to.
+// answersLikeInProcess holds a worker to the in-process Go, twice, on one
+// process: a worker on the descriptors (protocol 3), one on stdin and stdout
+// (version 2), one of version 1 (no model in its hello), and one that prints
+// to stdout and stderr on every case, whose lines are its log.
 func answersLikeInProcess(t *testing.T, mode string) {
 	w := start(t, testworker.Command(t, mode))
 	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), value.Object{}, tcase("\xed\xa0\x80")}
 	out := make([]wire.Result, len(cases))
-	if err := w.Run(context.Background(), cases, out); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range cases {
-		want := inprocess.Compute(c)
-		if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
-			t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
+	for range 2 {
+		if err := w.Run(context.Background(), cases, out); err != nil {
+			t.Fatalf("%v\n%s", err, w.Stderr())
+		}
+		for i, c := range cases {
+			want := inprocess.Compute(c)
+			if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
+				t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
+			}
 		}
 	}
-	want := map[string]int{"ok": wire.ProtocolVersion, "v1": 1}[mode]
+	want := map[string]int{"ok": wire.FDProtocolVersion, "v1": 1, "v2": wire.ProtocolVersion, "chatty": wire.FDProtocolVersion}[mode]
 	if h := w.Hello(); h.Name != "fakeworker-"+mode || h.Protocol != want {
 		t.Errorf("hello = %+v, want protocol %d", h, want)
+	}
+	if w.StartCount() != 1 {
+		t.Errorf("starts = %d, want 1", w.StartCount())
+	}
+	if mode == "chatty" {
+		for _, line := range []string{"debug: starting\n", "debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"} {
+			if !strings.Contains(w.Stderr(), line) {
+				t.Errorf("the worker's output tail %q lacks %q", w.Stderr(), line)
+			}
+		}
 	}
 }
 
@@ -62,7 +76,7 @@ func TestWorkerFaults(t *testing.T) {
 		kind       adapter.FailureKind
 		stderr     string // a substring the failure's stderr must hold
 	}{
-		{"crash", "BOOM", adapter.Crash, "crashing on the marked case"},
+		{"crash", "BOOM", adapter.Crash, "a line on stdout before crashing\nfakeworker: crashing on the marked case"},
 		{"abort", "BOOM", adapter.Crash, "aborting"},
 		{"hang", "BOOM", adapter.Hang, "hanging"},
 		{"garbage", "", adapter.Protocol, ""},
@@ -98,6 +112,21 @@ func TestWorkerFaults(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A worker of version 2 that prints to stdout breaks its frames: the
+// failure says what it printed, not the length its bytes make.
+func TestWorkerPrintsOnItsProtocolStream(t *testing.T) {
+	w := start(t, testworker.Command(t, "v2-chatty"))
+	err := w.Run(context.Background(), []any{tcase("a")}, make([]wire.Result, 1))
+	f, ok := adapter.AsFailure(err)
+	if !ok || f.Kind != adapter.Protocol {
+		t.Fatalf("Run = %v, want a protocol failure", err)
+	}
+	want := "the worker wrote `debug: canonicalizing {\"tool_name\":\"t\",\"args\":{\"a\":\"a\"}}` to its protocol stream, stdout"
+	if msg := f.Err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "frame length") {
+		t.Errorf("failure %q, want it to begin %q", msg, want)
 	}
 }
 

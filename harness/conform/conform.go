@@ -18,7 +18,7 @@
 //	malformed/...      bad frame bodies (error frame of id 0 or the body's, then the worker goes on),
 //	                   bad frame lengths (error frame of id 0 or exit status 2) and
 //	                   input that ends inside a frame (exit status 2)
-//	eof                closing stdin ends the worker with status 0
+//	eof                closing its input ends the worker with status 0
 //
 // When the worker does not say hello no other check can run, and Run stops
 // there.
@@ -50,7 +50,7 @@ const (
 	// BatchSize is how many cases the fixture and generated checks send a
 	// batch.
 	BatchSize = 512
-	// exitGrace bounds the wait for a worker to exit after its stdin closes
+	// exitGrace bounds the wait for a worker to exit after its input closes
 	// or after it has said it cannot go on.
 	exitGrace = 5 * time.Second
 	// maxDetails is how many failures of one check are printed to Stderr
