@@ -67,7 +67,7 @@ fn field<'a>(map: &'a Mp, name: &str) -> &'a Mp {
 fn a_printing_worker_leaves_the_channel_alone() {
     let (req_r, req_w) = pipe(0);
     let (resp_r, resp_w) = pipe(1);
-    let mut child = Command::new(std::env::current_exe().unwrap())
+    let child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
             "chatty_worker",
