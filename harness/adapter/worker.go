@@ -117,6 +117,11 @@ func (w *Worker) Stderr() string {
 	return w.proc.output.String()
 }
 
+// OnFDs says whether the current process speaks on the
+// descriptors the driver offers (protocol 3) rather than on stdin and
+// stdout.
+func (w *Worker) OnFDs() bool { return w.proc != nil && w.proc.fds }
+
 // Pid is the current process's id, 0 if none runs; tests use it.
 func (w *Worker) Pid() int {
 	if w.proc == nil {
