@@ -67,11 +67,12 @@ func mismatch(got wire.Result, w want) string {
 }
 
 // digestMismatch judges a digest_only answer, which stands for its text by
-// its digest alone: a digest other than BLAKE3 of the wanted text says the
-// text differs, which is all that can be told without it.
+// its digest alone: a digest other than BLAKE3 of the wanted text says that
+// the text differs, or that the digest is not its text's, which cannot be
+// told apart without the text.
 func digestMismatch(digest, want []byte) string {
 	if d := blake3.Sum256(want); !bytes.Equal(digest, d[:]) {
-		return fmt.Sprintf("the text differs: digest %s, want BLAKE3 of %s (%s); no text came with it",
+		return fmt.Sprintf("digest %s differs from BLAKE3 of the wanted text %s (%s): the text differs, or the digest is not its BLAKE3 (no text came with it)",
 			hex.EncodeToString(digest), excerpt(want, 0), hex.EncodeToString(d[:]))
 	}
 	return ""
