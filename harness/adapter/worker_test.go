@@ -76,7 +76,7 @@ func TestWorkerFaults(t *testing.T) {
 		kind       adapter.FailureKind
 		stderr     string // a substring the failure's stderr must hold
 	}{
-		{"crash", "BOOM", adapter.Crash, "a line on stdout before crashing\nfakeworker: crashing on the marked case"},
+		{"crash", "BOOM", adapter.Crash, "crashing on the marked case"},
 		{"abort", "BOOM", adapter.Crash, "aborting"},
 		{"hang", "BOOM", adapter.Hang, "hanging"},
 		{"garbage", "", adapter.Protocol, ""},
@@ -100,6 +100,11 @@ func TestWorkerFaults(t *testing.T) {
 			}
 			if f.Kind != tt.kind || !strings.Contains(f.Stderr, tt.stderr) || f.Adapter != "fake" {
 				t.Fatalf("failure = %v (kind %s), stderr %q; want kind %s, stderr with %q", f, f.Kind, f.Stderr, tt.kind, tt.stderr)
+			}
+			// What it printed on stdout is in the tail too (in whichever
+			// order the two pipes gave the lines).
+			if tt.mode == "crash" && !strings.Contains(f.Stderr, "fakeworker: a line on stdout before crashing\n") {
+				t.Errorf("the tail %q lacks the line printed on stdout", f.Stderr)
 			}
 			// The next call restarts the worker; an unmarked case goes through.
 			if tt.mark != "" {
