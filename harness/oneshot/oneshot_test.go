@@ -3,11 +3,11 @@ package oneshot
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"difffuzz/harness/adapter"
 	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"
+	"fmt"
 	"strings"
 	"testing"
 )
