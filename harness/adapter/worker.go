@@ -44,7 +44,8 @@ type Spec struct {
 	// StartTimeout bounds the wait for the hello. Zero means the default.
 	StartTimeout time.Duration
 
-	// Stderr, if set, gets a copy of everything the worker writes to stderr.
+	// Stderr, if set, gets a copy of everything the worker prints: its
+	// stderr, and its stdout when that is not the protocol's stream.
 	Stderr io.Writer
 }
 
