@@ -131,7 +131,6 @@ func (p *process) hello(deadline time.Time) ([]byte, error) {
 			}
 			if p.role() == roleLog { // stdout is text already
 				p.output.write(outStream, c.b)
-				early = keepEarly(early, c.b)
 				continue
 			}
 			early = append(early, c.b...)
@@ -142,6 +141,7 @@ func (p *process) hello(deadline time.Time) ([]byte, error) {
 			case body == nil && len(early) >= 4 || c.err != nil:
 				p.set(roleLog) // not a frame: the worker printed text
 				p.output.write(outStream, early)
+				stdoutOpen = false // it cannot be the channel any more
 			default:
 				p.ack <- struct{}{}
 			}
@@ -150,11 +150,6 @@ func (p *process) hello(deadline time.Time) ([]byte, error) {
 		}
 	}
 	return nil, p.noHello(early, io.EOF)
-}
-
-// keepEarly keeps the first bytes of stdout, for a message.
-func keepEarly(early, b []byte) []byte {
-	return append(early, b[:min(len(b), max(0, 256-len(early)))]...)
 }
 
 // stdioFrame reads b as the start of a frame on stdout: ok with the body

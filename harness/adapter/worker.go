@@ -156,6 +156,9 @@ func (w *Worker) readHello(timeout time.Duration) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			w.proc.exited(time.Second)
 			how, _ := w.proc.describeExit()
+			if err == io.EOF {
+				return fmt.Errorf("worker ended before its hello (%s)", how)
+			}
 			return fmt.Errorf("worker ended before its hello (%s): %w", how, err)
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {

@@ -156,6 +156,27 @@ func TestWorkerSetupFailures(t *testing.T) {
 	}
 }
 
+// A worker that prints text instead of a hello fails to start, saying what
+// it printed; one that exits keeps its printed lines in the failure's tail.
+func TestWorkerPrintsInsteadOfHello(t *testing.T) {
+	tests := []struct {
+		script  string
+		err     string // in the failure
+		printed string // in its tail
+	}{
+		{"echo 'debug: hi'; sleep 10", "the worker wrote `debug: hi` to stdout and said no hello on either channel", "debug: hi\n"},
+		{"echo 'debug: hi'; echo oops >&2; exit 1", "worker ended before its hello (exited with status 1)", "debug: hi\n"},
+	}
+	for _, tt := range tests {
+		_, err := adapter.Start(context.Background(), adapter.Spec{Name: "fake", Command: []string{"sh", "-c", tt.script},
+			StartTimeout: 500 * time.Millisecond})
+		f, ok := adapter.AsFailure(err)
+		if !ok || f.Kind != adapter.Setup || !strings.Contains(f.Err.Error(), tt.err) || !strings.Contains(f.Stderr, tt.printed) {
+			t.Errorf("%q: Start = %v (tail %q), want a setup failure saying %q, the tail holding %q", tt.script, err, f.Stderr, tt.err, tt.printed)
+		}
+	}
+}
+
 func TestWorkerKilledFromOutside(t *testing.T) {
 	w := start(t, testworker.Command(t, "hang", "BOOM"))
 	pid := w.Pid() // read before Run: a Worker is not safe for concurrent use
