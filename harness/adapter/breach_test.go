@@ -30,8 +30,9 @@ func TestAsText(t *testing.T) {
 	}
 }
 
-// A worker's streams are interleaved by whole lines, an unfinished line
-// shown last, and only the last max bytes kept.
+// A tail shows stdout's lines first, marked, then stderr as it came, so
+// that its last line is stderr's whatever order the pipes gave; each
+// stream keeps its last max bytes.
 func TestTail(t *testing.T) {
 	type write struct {
 		stream int
@@ -43,10 +44,11 @@ func TestTail(t *testing.T) {
 		writes []write
 		want   string
 	}{
-		{"lines whole", 100, []write{{outStream, "debug: can"}, {errStream, "Traceback\n"}, {outStream, "onicalizing\n"}, {errStream, "ValueError: x\n"}},
-			"Traceback\ndebug: canonicalizing\nValueError: x\n"},
-		{"unfinished last", 100, []write{{errStream, "a\nb"}, {outStream, "c\n"}}, "a\nc\nb\n"},
-		{"bounded", 8, []write{{errStream, "0123456789\nabc\n"}}, "789\nabc\n"},
+		{"stdout first", 100, []write{{errStream, "Traceback\n"}, {outStream, "debug: can"}, {outStream, "onicalizing\n"}, {errStream, "ValueError: x\n"}},
+			"stdout: debug: canonicalizing\nTraceback\nValueError: x\n"},
+		{"stderr alone", 100, []write{{errStream, "a\nb"}}, "a\nb"},
+		{"stdout alone, unfinished", 100, []write{{outStream, "a\nb"}}, "stdout: a\nstdout: b\n"},
+		{"bounded", 8, []write{{errStream, "0123456789\nabc\n"}, {outStream, "xyz\n"}}, "stdout: xyz\n789\nabc\n"},
 	}
 	for _, tt := range tests {
 		tl := newTail(tt.max, nil)

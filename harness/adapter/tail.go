@@ -1,8 +1,8 @@
 package adapter
 
 import (
-	"bytes"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -12,20 +12,19 @@ const (
 	errStream        // stderr
 )
 
-// partMax bounds the unfinished line kept of each stream: a longer one is
-// kept as if it had ended.
-const partMax = 4 << 10
+// outPrefix marks the lines a worker printed on stdout in a tail.
+const outPrefix = "stdout: "
 
-// tail keeps the last max bytes a worker printed. Its streams are
-// interleaved line by line, never inside a line, so that a debug line on
-// stdout does not cut a traceback's line on stderr in two. A line not yet
-// ended is held apart (String shows it last). copy, if not nil, gets every
-// byte too, as it arrives.
+// tail keeps the last bytes a worker printed, max bytes of each stream.
+// String shows stdout's lines first, each marked, then stderr's as they
+// are: the two pipes give no order between them that could be trusted, and
+// a failure's last line (a crash's cause, see harness/compare) must be the
+// same every time, so it is stderr's, where a traceback or a panic ends.
+// copy, if not nil, gets every byte too, as it arrives.
 type tail struct {
 	mu   sync.Mutex
 	max  int
-	buf  []byte
-	part [2][]byte
+	buf  [2][]byte
 	copy io.Writer
 }
 
@@ -50,36 +49,22 @@ func (t *tail) write(i int, b []byte) {
 	if t.copy != nil {
 		t.copy.Write(b)
 	}
-	p := append(t.part[i], b...)
-	if k := bytes.LastIndexByte(p, '\n'); k >= 0 {
-		t.add(p[:k+1])
-		p = p[k+1:]
-	}
-	if len(p) > partMax {
-		t.add(p)
-		t.add([]byte{'\n'})
-		p = p[len(p):]
-	}
-	t.part[i] = append(t.part[i][:0], p...)
-}
-
-// add appends whole lines, dropping the oldest bytes past max.
-func (t *tail) add(b []byte) {
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	t.buf[i] = append(t.buf[i], b...)
+	if over := len(t.buf[i]) - t.max; over > 0 {
+		t.buf[i] = append(t.buf[i][:0], t.buf[i][over:]...)
 	}
 }
 
-// String is what the tail holds, unfinished lines last.
+// String is what the tail holds: stdout's lines, marked, then stderr.
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := string(t.buf)
-	for _, p := range t.part {
-		if len(p) > 0 {
-			s += string(p) + "\n"
+	var sb strings.Builder
+	if out := strings.TrimRight(string(t.buf[outStream]), "\n"); out != "" {
+		for _, line := range strings.Split(out, "\n") {
+			sb.WriteString(outPrefix + line + "\n")
 		}
 	}
-	return s
+	sb.Write(t.buf[errStream])
+	return sb.String()
 }

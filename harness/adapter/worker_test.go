@@ -62,7 +62,7 @@ func answersLikeInProcess(t *testing.T, mode string) {
 		t.Errorf("starts = %d, want 1", w.StartCount())
 	}
 	if mode == "chatty" {
-		for _, line := range []string{"debug: starting\n", "debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"} {
+		for _, line := range []string{"stdout: debug: starting\n", "stdout: debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"} {
 			if !strings.Contains(w.Stderr(), line) {
 				t.Errorf("the worker's output tail %q lacks %q", w.Stderr(), line)
 			}
@@ -101,10 +101,10 @@ func TestWorkerFaults(t *testing.T) {
 			if f.Kind != tt.kind || !strings.Contains(f.Stderr, tt.stderr) || f.Adapter != "fake" {
 				t.Fatalf("failure = %v (kind %s), stderr %q; want kind %s, stderr with %q", f, f.Kind, f.Stderr, tt.kind, tt.stderr)
 			}
-			// What it printed on stdout is in the tail too (in whichever
-			// order the two pipes gave the lines).
-			if tt.mode == "crash" && !strings.Contains(f.Stderr, "fakeworker: a line on stdout before crashing\n") {
-				t.Errorf("the tail %q lacks the line printed on stdout", f.Stderr)
+			// What it printed on stdout is in the tail too, first: the
+			// last line is stderr's.
+			if tt.mode == "crash" && !strings.HasPrefix(f.Stderr, "stdout: fakeworker: a line on stdout before crashing\n") {
+				t.Errorf("the tail %q does not begin with the line printed on stdout", f.Stderr)
 			}
 			// The next call restarts the worker; an unmarked case goes through.
 			if tt.mark != "" {
