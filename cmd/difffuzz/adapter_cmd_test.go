@@ -77,7 +77,7 @@ func TestAdapterCheckGoWorker(t *testing.T) {
 	if want := min(len(got), 1); code != want {
 		t.Errorf("exit %d, want %d", code, want)
 	}
-	for _, check := range []string{"PASS handshake (protocol 2, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
+	for _, check := range []string{"PASS handshake (protocol 3 on descriptors 3,4, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
 		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out, batch cost ", "PASS eof"} {
 		if !strings.Contains(out, check) {
 			t.Errorf("no %q line", check)
@@ -148,8 +148,31 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 			if i < 0 {
 				t.Fatalf("no line %q in:\n%s", tt.line, out)
 			}
-			if line := out[i : i+strings.Index(out[i:], "\n")]; tt.mode == "lie-digest" && !strings.Contains(line, "is not BLAKE3 of the canonical text") {
-				t.Errorf("line %q does not say the digest is wrong", line)
+			line := out[i : i+strings.Index(out[i:], "\n")]
+			if tt.mode == "lie-digest" || tt.mode == "keyorder" {
+				if !strings.Contains(line, "differs from BLAKE3 of the wanted text") || strings.Contains(line, "got ``") {
+					t.Errorf("line %q does not say the digest stands for another text", line)
+				}
+			}
+		})
+	}
+}
+
+// A worker passes wherever it speaks: on the driver's descriptors, printing
+// or not, or on stdin and stdout as a worker of protocol 2 does.
+func TestAdapterCheckChannels(t *testing.T) {
+	tests := []struct {
+		mode, handshake string
+	}{
+		{"ok", "PASS handshake (protocol 3 on descriptors 3,4, "},
+		{"chatty", "PASS handshake (protocol 3 on descriptors 3,4, "},
+		{"v2", "PASS handshake (protocol 2 on stdin and stdout, "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			if code != 0 || !strings.Contains(out, tt.handshake) {
+				t.Errorf("exit %d, want 0 and a line %q\nstdout:\n%s\nstderr:\n%s", code, tt.handshake, out, errs)
 			}
 		})
 	}

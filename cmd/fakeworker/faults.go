@@ -30,6 +30,8 @@ func implementation(mode, mark string) kit.Func {
 			misbehave(mode)
 		}
 		switch mode {
+		case "chatty", "v2-chatty":
+			chat(v)
 		case "differ":
 			return append(dst, 'x'), nil
 		case "keyorder", "number":
@@ -42,9 +44,16 @@ func implementation(mode, mark string) kit.Func {
 	}
 }
 
+// chat prints what an SDK's debug logging would, on stdout and stderr.
+func chat(v any) {
+	fmt.Printf("debug: canonicalizing %.40s\n", value.AppendText(nil, v))
+	fmt.Fprintln(os.Stderr, "debug: canonicalized")
+}
+
 func misbehave(mode string) {
 	switch mode {
 	case "crash":
+		fmt.Println("fakeworker: a line on stdout before crashing")
 		fmt.Fprintln(os.Stderr, "fakeworker: crashing on the marked case")
 		os.Exit(3)
 	case "abort":
@@ -204,7 +213,7 @@ func (t *tamper) results(m wire.Message) []byte {
 		return b[:]
 	case "truncated":
 		f, _ := t.enc.Results(m.ID, m.Results)
-		os.Stdout.Write(f[:len(f)/2])
+		t.w.Write(f[:len(f)/2])
 		os.Exit(0)
 	case "wrong-id":
 		m.ID++

@@ -26,6 +26,13 @@
 //	truncated     answers with half a frame, then exits
 //	overclaim     a native worker that calls every object inexpressible
 //	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
+//	v2            a correct worker of protocol version 2: it ignores the driver's descriptors and serves on stdin and stdout
+//	chatty        a correct worker that prints a line to stdout at start, and whose implementation prints
+//	              a line to stdout and one to stderr on every case
+//	v2-chatty     chatty in protocol version 2, so its lines break the frames on stdout
+//
+// Every mode but v1, v2 and v2-chatty serves on the descriptors the driver
+// offers (kit.OpenChannel), as the kit's workers do.
 //
 // The diverge mode is for measuring a run that finds divergences, as make
 // bench does with 10% of its cases diverging: a run against it must judge,
@@ -43,7 +50,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -52,6 +58,7 @@ import (
 
 	"difffuzz/adapters/go/worker"
 	kit "difffuzz/kits/go"
+	"difffuzz/kits/go/wire"
 )
 
 func main() {
@@ -93,11 +100,19 @@ func serve(mode, arg string) int {
 	if mode == "native" || mode == "native-float64" || mode == "overclaim" {
 		fn = nativeFunc
 	}
-	var out io.Writer = os.Stdout
-	if tampers[mode] {
-		out = &tamper{w: os.Stdout, mode: mode}
+	ch, err := channel(mode)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakeworker: %v\n", err)
+		return 1
 	}
-	code := kit.Serve(os.Stdin, out, os.Stderr, opts, fn)
+	opts.Protocol = ch.Protocol
+	if mode == "chatty" {
+		fmt.Println("debug: starting")
+	}
+	if tampers[mode] {
+		ch.Out = &tamper{w: ch.Out, mode: mode}
+	}
+	code := kit.Serve(ch.In, ch.Out, os.Stderr, opts, fn)
 	if mode == "stubborn" {
 		time.Sleep(time.Hour)
 	}
@@ -125,5 +140,22 @@ func serveDiverging(arg string) int {
 	}
 	opts := worker.Options
 	opts.Name, opts.Version = "fakeworker-diverge", "0.0.1"
-	return kit.Serve(os.Stdin, os.Stdout, os.Stderr, opts, diverging(share))
+	ch, err := channel("diverge")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakeworker: %v\n", err)
+		return 1
+	}
+	opts.Protocol = ch.Protocol
+	return kit.Serve(ch.In, ch.Out, os.Stderr, opts, diverging(share))
+}
+
+// channel is where mode serves: the driver's descriptors when it offers
+// them, except for the modes of an older protocol, which know nothing of
+// them.
+func channel(mode string) (kit.Channel, error) {
+	switch mode {
+	case "v1", "v2", "v2-chatty":
+		return kit.Channel{In: os.Stdin, Out: os.Stdout, Protocol: wire.ProtocolVersion}, nil
+	}
+	return kit.OpenChannel()
 }

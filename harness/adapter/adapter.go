@@ -96,12 +96,16 @@ const (
 	Setup    FailureKind = "setup"                        // the worker would not start or say hello
 )
 
-// Failure is an adapter's failure on a batch, with the worker's stderr tail.
+// Failure is an adapter's failure on a batch, with the tail of what the
+// worker printed.
 type Failure struct {
 	Adapter string
 	Kind    FailureKind
-	Err     error
-	Stderr  string
+	Err     error // the driver's description of the failure, one line
+	// Stderr is the tail of what the worker printed: its stderr and, when
+	// it speaks on the driver's descriptors (protocol 3), its stdout, the
+	// two interleaved line by line.
+	Stderr string
 }
 
 func (f *Failure) Error() string {
@@ -114,7 +118,7 @@ func (f *Failure) Unwrap() error { return f.Err }
 // that ends the run.
 func (f *Failure) WithStderr() string { return f.Error() + "\n" + f.StderrTail() }
 
-// StderrTail is the last lines of the worker's stderr, indented.
+// StderrTail is the last lines the worker printed (see Stderr), indented.
 func (f *Failure) StderrTail() string {
 	s := strings.TrimRight(f.Stderr, "\n")
 	if s == "" {

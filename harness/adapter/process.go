@@ -16,86 +16,120 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Grace periods of the stop escalation: stdin closed, then SIGINT, then SIGKILL.
+// Grace periods of the stop escalation: input closed, then SIGINT, then SIGKILL.
 const (
 	stopGrace = 2 * time.Second
 	intGrace  = 1 * time.Second
 )
 
 // process is one running worker. It owns the pipes and the process group.
+//
+// The worker gets two pipes besides its standard streams, the descriptors
+// of wire.FDsEnv, and its hello says which channel it speaks (channel.go):
+// req and resp are then those descriptors' ends or stdin and stdout.
 type process struct {
 	cmd    *exec.Cmd
-	stdin  *os.File // our end; closing it asks the worker to stop
-	stdout *os.File // our end; deadlines are set on it
-	frames *wire.FrameReader
-	stderr *tail
+	stdin  *os.File // our end of the worker's stdin
+	stdout *os.File // our end of its stdout; the sniffer's, then the drain's or the protocol's
+	reqW   *os.File // our end of the request descriptor offered
+	respR  *os.File // our end of the response descriptor offered
+	// req and resp are the protocol's channel, set by hello: reqW and
+	// respR when fds, else stdin and stdout. Deadlines are set on them.
+	req, resp *os.File
+	fds       bool
+	frames    *wire.FrameReader // reads resp
+	stdoutRole
+	output *tail         // the tail of what the worker printed, stderr and stdout alike
 	done   chan struct{} // closed when the process has been waited for
 	err    error         // Wait's result, set before done is closed
 	killed atomic.Bool   // we sent SIGKILL, so a SIGKILL death is not a crash
+	ended  atomic.Bool   // stop or kill has begun
+}
+
+// pipes are a worker's pipes: ours are the ends the driver keeps.
+type pipes struct {
+	theirs, ours []*os.File
+}
+
+// pipe makes one pipe; toWorker says which way it runs.
+func (ps *pipes) pipe(toWorker bool) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	if toWorker {
+		r, w = w, r // ours is the write end
+	}
+	ps.theirs, ps.ours = append(ps.theirs, w), append(ps.ours, r)
+	return r, nil
+}
+
+func closeAll(fs []*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
 }
 
 // startProcess starts argv in its own process group, with the parent-death
 // signal set so that a driver that dies without cleaning up leaves no orphan.
+// Its stdin, stdout and stderr are pipes, and so are the descriptors it is
+// offered for the protocol (wire.RequestFD, wire.ResponseFD).
 func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer) (*process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
+	var ps pipes
+	var ends [5]*os.File // stdin, stdout, stderr, request, response: ours
+	for i, toWorker := range []bool{true, false, false, true, false} {
+		f, err := ps.pipe(toWorker)
+		if err != nil {
+			closeAll(ps.theirs)
+			closeAll(ps.ours)
+			return nil, err
+		}
+		ends[i] = f
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
+	for _, f := range []*os.File{ends[0], ends[1], ends[3], ends[4]} {
+		growPipe(f)
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	growPipe(inW)
-	growPipe(outR)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.Env = append(append(os.Environ(), wire.FDsEnv+"="+wire.FDsOffer), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = ps.theirs[0], ps.theirs[1], ps.theirs[2]
+	cmd.ExtraFiles = ps.theirs[3:] // descriptors 3 and 4
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errW.Close()
+	err := cmd.Start()
+	closeAll(ps.theirs)
 	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
+		closeAll(ps.ours)
 		return nil, err
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, frames: wire.NewFrameReader(outR), stderr: newTail(64 << 10), done: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: ends[0], stdout: ends[1], reqW: ends[3], respR: ends[4],
+		stdoutRole: newStdoutRole(), output: newTail(64<<10, stderrCopy), done: make(chan struct{})}
 	track(p)
 	var copied sync.WaitGroup
-	copied.Add(1)
+	copied.Add(2)
 	go func() {
 		defer copied.Done()
-		w := io.Writer(p.stderr)
-		if stderrCopy != nil {
-			w = io.MultiWriter(p.stderr, stderrCopy)
-		}
-		io.Copy(w, errR)
+		io.Copy(p.output.stream(errStream), ends[2])
+	}()
+	go func() {
+		defer copied.Done()
+		p.readStdout()
 	}()
 	go func() {
 		p.err = cmd.Wait()
-		// A grandchild that escaped the group may hold stderr open: give the
-		// copy a moment, then cut it, so that done is never held up.
+		// A grandchild that escaped the group may hold stderr or stdout
+		// open: give the copies a moment, then cut them, so that done is
+		// never held up.
 		if !waitTimeout(&copied, time.Second) {
-			errR.Close()
+			ends[2].Close()
+			if p.set(roleLog) || p.role() == roleLog {
+				p.stdout.Close()
+			}
 			copied.Wait()
 		}
-		errR.Close()
+		ends[2].Close()
 		close(p.done)
 	}()
 	return p, nil
@@ -235,9 +269,10 @@ func (p *process) exited(d time.Duration) bool {
 // stop ends the worker by escalation and always reaps it; it then kills what
 // is left of the process group, so that no grandchild outlives the worker.
 func (p *process) stop() {
-	if p.stdin.Close() != nil {
+	if p.ended.Swap(true) {
 		return // already stopped or killed
 	}
+	p.closeInput()
 	if !p.exited(stopGrace) {
 		p.signal(syscall.SIGINT)
 		if !p.exited(intGrace) {
@@ -246,15 +281,29 @@ func (p *process) stop() {
 		}
 	}
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	p.stdout.Close()
+	p.closeOutput()
 }
 
 // kill ends the worker at once (a hang, a protocol breach) and reaps it.
 func (p *process) kill() {
+	p.ended.Store(true)
 	p.signal(syscall.SIGKILL)
-	p.stdin.Close()
+	p.closeInput()
 	<-p.done
+	p.closeOutput()
+}
+
+// closeInput closes both the worker's stdin and its request descriptor:
+// the end of its input, on whichever channel it reads (the other one is
+// closed already once the hello said which).
+func (p *process) closeInput() {
+	p.stdin.Close()
+	p.reqW.Close()
+}
+
+func (p *process) closeOutput() {
 	p.stdout.Close()
+	p.respR.Close()
 }
 
 // describeExit says how the process ended, and whether the death was a
@@ -273,29 +322,4 @@ func (p *process) describeExit() (string, bool) {
 		return fmt.Sprintf("killed by signal %d (%s)", int(sig), sig), sig == syscall.SIGKILL && !p.killed.Load()
 	}
 	return fmt.Sprintf("exited with status %d", ee.ExitCode()), false
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func newTail(max int) *tail { return &tail{max: max} }
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

@@ -28,17 +28,38 @@ func StartProcess(cfg Spec) (*Process, error) {
 	return &Process{p}, nil
 }
 
-// Stdin is the write end of the worker's stdin; closing it asks it to stop.
-func (p *Process) Stdin() *os.File { return p.p.stdin }
+// Hello reads the worker's first frame by deadline, on whichever channel
+// it speaks (the descriptors of wire.FDsEnv, or stdout), and makes that
+// channel the one of Requests, Responses and Frames, which must not be
+// called before. The body is valid until the next frame is read. io.EOF
+// says the worker's output ended first, os.ErrDeadlineExceeded that the
+// deadline came first.
+func (p *Process) Hello(deadline time.Time) ([]byte, error) { return p.p.hello(deadline) }
 
-// Stdout is the read end of the worker's stdout; it takes deadlines.
-func (p *Process) Stdout() *os.File { return p.p.stdout }
+// OnFDs says whether the worker speaks on the descriptors (protocol 3).
+func (p *Process) OnFDs() bool { return p.p.fds }
 
-// Frames reads frames from Stdout.
+// CheckProtocol checks a hello's version against the worker's channel.
+func (p *Process) CheckProtocol(v int) error { return checkProtocol(v, p.p.fds) }
+
+// Requests is the write end of the worker's requests; closing it asks it
+// to stop.
+func (p *Process) Requests() *os.File { return p.p.req }
+
+// Responses is the read end of the worker's responses; it takes deadlines.
+func (p *Process) Responses() *os.File { return p.p.resp }
+
+// Frames reads frames from Responses.
 func (p *Process) Frames() *wire.FrameReader { return p.p.frames }
 
-// Stderr is the tail of what the worker wrote to stderr.
-func (p *Process) Stderr() string { return p.p.stderr.String() }
+// Breach explains err, the worker's answer body that broke the protocol
+// (or a frame length out of range, body nil), by the text it wrote, when
+// it looks like text.
+func (p *Process) Breach(err error, body []byte) error { return p.p.breach(err, body) }
+
+// Stderr is the tail of what the worker printed: its stderr, and its stdout
+// when that is not the protocol's stream.
+func (p *Process) Stderr() string { return p.p.output.String() }
 
 // Exited waits up to d for the process to end and says whether it did.
 func (p *Process) Exited(d time.Duration) bool { return p.p.exited(d) }

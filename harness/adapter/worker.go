@@ -44,7 +44,8 @@ type Spec struct {
 	// StartTimeout bounds the wait for the hello. Zero means the default.
 	StartTimeout time.Duration
 
-	// Stderr, if set, gets a copy of everything the worker writes to stderr.
+	// Stderr, if set, gets a copy of everything the worker prints: its
+	// stderr, and its stdout when that is not the protocol's stream.
 	Stderr io.Writer
 }
 
@@ -108,13 +109,19 @@ func (w *Worker) Name() string { return w.cfg.Name }
 // Hello implements Adapter: the hello of the latest start.
 func (w *Worker) Hello() wire.Hello { return w.hello }
 
-// Stderr returns the tail of the current (or last) process's stderr.
+// Stderr returns the tail of what the current (or last) process printed:
+// its stderr, and its stdout when that is not the protocol's stream.
 func (w *Worker) Stderr() string {
 	if w.proc == nil {
 		return ""
 	}
-	return w.proc.stderr.String()
+	return w.proc.output.String()
 }
+
+// OnFDs says whether the current process speaks on the
+// descriptors the driver offers (protocol 3) rather than on stdin and
+// stdout.
+func (w *Worker) OnFDs() bool { return w.proc != nil && w.proc.fds }
 
 // Pid is the current process's id, 0 if none runs; tests use it.
 func (w *Worker) Pid() int {
@@ -138,18 +145,24 @@ func (w *Worker) start(ctx context.Context) error {
 	}
 	if err := w.readHello(timeout); err != nil {
 		p.kill()
-		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: err, Stderr: p.stderr.String()}
+		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: err, Stderr: p.output.String()}
 	}
 	return nil
 }
 
 func (w *Worker) readHello(timeout time.Duration) error {
-	body, err := w.read(time.Now().Add(timeout))
+	body, err := w.proc.hello(time.Now().Add(timeout))
 	if err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			w.proc.exited(time.Second)
 			how, _ := w.proc.describeExit()
-			return fmt.Errorf("worker ended before its hello (%s)", how)
+			if err == io.EOF {
+				return fmt.Errorf("worker ended before its hello (%s)", how)
+			}
+			return fmt.Errorf("worker ended before its hello (%s): %w", how, err)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("no hello within %v: %w", timeout, err)
 		}
 		return fmt.Errorf("hello: %w", err)
 	}
@@ -159,15 +172,15 @@ func (w *Worker) readHello(timeout time.Duration) error {
 	if w.msg.Type != wire.TypeHello {
 		return fmt.Errorf("first frame is %q, want hello", w.msg.Type)
 	}
-	if !wire.SupportedProtocol(w.msg.Hello.Protocol) {
-		return fmt.Errorf("worker speaks protocol %d, driver 1 or %d", w.msg.Hello.Protocol, wire.ProtocolVersion)
+	if err := checkProtocol(w.msg.Hello.Protocol, w.proc.fds); err != nil {
+		return err
 	}
 	w.hello = w.msg.Hello
 	return nil
 }
 
 func (w *Worker) read(deadline time.Time) ([]byte, error) {
-	w.proc.stdout.SetReadDeadline(deadline)
+	w.proc.resp.SetReadDeadline(deadline)
 	return w.proc.frames.Next()
 }
 
@@ -191,12 +204,12 @@ func (w *Worker) roundTrip(ctx context.Context, want string, n int, frame ...[]b
 	// move to now, and fail reports ctx's error rather than a hang.
 	p := w.proc
 	stop := context.AfterFunc(ctx, func() {
-		p.stdout.SetReadDeadline(time.Now())
-		p.stdin.SetWriteDeadline(time.Now())
+		p.resp.SetReadDeadline(time.Now())
+		p.req.SetWriteDeadline(time.Now())
 	})
 	defer stop()
-	w.proc.stdin.SetWriteDeadline(deadline)
-	if err := writeParts(w.proc.stdin, frame...); err != nil {
+	w.proc.req.SetWriteDeadline(deadline)
+	if err := writeParts(w.proc.req, frame...); err != nil {
 		return w.fail(ctx, err)
 	}
 	body, err := w.read(deadline)
@@ -204,7 +217,7 @@ func (w *Worker) roundTrip(ctx context.Context, want string, n int, frame ...[]b
 		return w.fail(ctx, err)
 	}
 	if err := w.dec.Decode(body, &w.msg); err != nil {
-		return w.fail(ctx, protocolError{err})
+		return w.fail(ctx, protocolError{w.proc.breach(err, body)})
 	}
 	switch {
 	case w.msg.Type == wire.TypeError:
@@ -219,6 +232,18 @@ func (w *Worker) roundTrip(ctx context.Context, want string, n int, frame ...[]b
 
 type protocolError struct{ error }
 
+// checkProtocol checks a hello's version against the channel it came on.
+func checkProtocol(v int, fds bool) error {
+	switch {
+	case wire.SupportedProtocol(v, fds):
+		return nil
+	case fds:
+		return fmt.Errorf("worker speaks protocol %d on descriptor %d, driver %d there", v, wire.ResponseFD, wire.FDProtocolVersion)
+	}
+	return fmt.Errorf("worker speaks protocol %d on stdout, driver 1 or %d there (%d on the descriptors of %s)",
+		v, wire.ProtocolVersion, wire.FDProtocolVersion, wire.FDsEnv)
+}
+
 // fail classifies err, ends the process and returns the *Failure, or ctx's
 // error when ctx ended the round trip.
 func (w *Worker) fail(ctx context.Context, err error) error {
@@ -227,6 +252,9 @@ func (w *Worker) fail(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		p.kill()
 		return fmt.Errorf("adapter %s: %w", w.cfg.Name, ctx.Err())
+	}
+	if errors.Is(err, wire.ErrFrameSize) {
+		err = p.breach(err, nil)
 	}
 	f := &Failure{Adapter: w.cfg.Name, Err: err}
 	var pe protocolError
@@ -252,7 +280,7 @@ func (w *Worker) fail(ctx context.Context, err error) error {
 		f.Kind = Protocol
 		p.kill()
 	}
-	f.Stderr = p.stderr.String()
+	f.Stderr = p.output.String()
 	return f
 }
 

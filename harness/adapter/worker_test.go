@@ -30,29 +30,43 @@ func start(t *testing.T, argv []string) *adapter.Worker {
 }
 
 func TestWorkerAnswersLikeInProcess(t *testing.T) {
-	for _, mode := range []string{"ok", "v1"} {
+	for _, mode := range []string{"ok", "v1", "v2", "chatty"} {
 		t.Run(mode, func(t *testing.T) { answersLikeInProcess(t, mode) })
 	}
 }
 
-// answersLikeInProcess holds a worker to the in-process Go; a version 1
-// worker (no model in its hello) is still spoken to.
+// answersLikeInProcess holds a worker to the in-process Go, twice, on one
+// process: a worker on the descriptors (protocol 3), one on stdin and stdout
+// (version 2), one of version 1 (no model in its hello), and one that prints
+// to stdout and stderr on every case, whose lines are its log.
 func answersLikeInProcess(t *testing.T, mode string) {
 	w := start(t, testworker.Command(t, mode))
 	cases := []any{tcase("x"), tcase("\u00e9\U0001F600"), value.Object{}, tcase("\xed\xa0\x80")}
 	out := make([]wire.Result, len(cases))
-	if err := w.Run(context.Background(), cases, out); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range cases {
-		want := inprocess.Compute(c)
-		if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
-			t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
+	for range 2 {
+		if err := w.Run(context.Background(), cases, out); err != nil {
+			t.Fatalf("%v\n%s", err, w.Stderr())
+		}
+		for i, c := range cases {
+			want := inprocess.Compute(c)
+			if string(out[i].Canonical) != string(want.Canonical) || out[i].Error != want.Error {
+				t.Errorf("case %d: worker %q/%q, in process %q/%q", i, out[i].Canonical, out[i].Error, want.Canonical, want.Error)
+			}
 		}
 	}
-	want := map[string]int{"ok": wire.ProtocolVersion, "v1": 1}[mode]
+	want := map[string]int{"ok": wire.FDProtocolVersion, "v1": 1, "v2": wire.ProtocolVersion, "chatty": wire.FDProtocolVersion}[mode]
 	if h := w.Hello(); h.Name != "fakeworker-"+mode || h.Protocol != want {
 		t.Errorf("hello = %+v, want protocol %d", h, want)
+	}
+	if w.StartCount() != 1 {
+		t.Errorf("starts = %d, want 1", w.StartCount())
+	}
+	if mode == "chatty" {
+		for _, line := range []string{"stdout: debug: starting\n", "stdout: debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"} {
+			if !strings.Contains(w.Stderr(), line) {
+				t.Errorf("the worker's output tail %q lacks %q", w.Stderr(), line)
+			}
+		}
 	}
 }
 
@@ -87,6 +101,11 @@ func TestWorkerFaults(t *testing.T) {
 			if f.Kind != tt.kind || !strings.Contains(f.Stderr, tt.stderr) || f.Adapter != "fake" {
 				t.Fatalf("failure = %v (kind %s), stderr %q; want kind %s, stderr with %q", f, f.Kind, f.Stderr, tt.kind, tt.stderr)
 			}
+			// What it printed on stdout is in the tail too, first: the
+			// last line is stderr's.
+			if tt.mode == "crash" && !strings.HasPrefix(f.Stderr, "stdout: fakeworker: a line on stdout before crashing\n") {
+				t.Errorf("the tail %q does not begin with the line printed on stdout", f.Stderr)
+			}
 			// The next call restarts the worker; an unmarked case goes through.
 			if tt.mark != "" {
 				out := make([]wire.Result, 1)
@@ -98,6 +117,21 @@ func TestWorkerFaults(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A worker of version 2 that prints to stdout breaks its frames: the
+// failure says what it printed, not the length its bytes make.
+func TestWorkerPrintsOnItsProtocolStream(t *testing.T) {
+	w := start(t, testworker.Command(t, "v2-chatty"))
+	err := w.Run(context.Background(), []any{tcase("a")}, make([]wire.Result, 1))
+	f, ok := adapter.AsFailure(err)
+	if !ok || f.Kind != adapter.Protocol {
+		t.Fatalf("Run = %v, want a protocol failure", err)
+	}
+	want := "the worker wrote `debug: canonicalizing {\"tool_name\":\"t\",\"args\":{\"a\":\"a\"}}` to its protocol stream, stdout"
+	if msg := f.Err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "frame length") {
+		t.Errorf("failure %q, want it to begin %q", msg, want)
 	}
 }
 
@@ -118,6 +152,27 @@ func TestWorkerSetupFailures(t *testing.T) {
 		}
 		if msg := f.Error() + f.Stderr; !strings.Contains(msg, tt.want) {
 			t.Errorf("%v: failure %q (stderr %q) does not say %q", tt.argv, f, f.Stderr, tt.want)
+		}
+	}
+}
+
+// A worker that prints text instead of a hello fails to start, saying what
+// it printed; one that exits keeps its printed lines in the failure's tail.
+func TestWorkerPrintsInsteadOfHello(t *testing.T) {
+	tests := []struct {
+		script  string
+		err     string // in the failure
+		printed string // in its tail
+	}{
+		{"echo 'debug: hi'; sleep 10", "the worker wrote `debug: hi` to stdout and said no hello on either channel", "debug: hi\n"},
+		{"echo 'debug: hi'; echo oops >&2; exit 1", "worker ended before its hello (exited with status 1)", "debug: hi\n"},
+	}
+	for _, tt := range tests {
+		_, err := adapter.Start(context.Background(), adapter.Spec{Name: "fake", Command: []string{"sh", "-c", tt.script},
+			StartTimeout: 500 * time.Millisecond})
+		f, ok := adapter.AsFailure(err)
+		if !ok || f.Kind != adapter.Setup || !strings.Contains(f.Err.Error(), tt.err) || !strings.Contains(f.Stderr, tt.printed) {
+			t.Errorf("%q: Start = %v (tail %q), want a setup failure saying %q, the tail holding %q", tt.script, err, f.Stderr, tt.err, tt.printed)
 		}
 	}
 }

@@ -6,7 +6,7 @@
 // Run prints one line a check, "PASS <check>" or "FAIL <check>: <reason>",
 // then the summary line "N passed, N failed". The checks, in order:
 //
-//	handshake          hello in time, protocol 1 or 2, language, name and version set
+//	handshake          hello in time, protocol 3 on the driver's descriptors or 1 or 2 on stdout, language, name and version set
 //	spec-examples      the worked and precedence examples of the spec (§3, §5)
 //	fixtures/FILE      every line of every fixture file, sent as its raw msgpack
 //	error-codes/CODE   every error code, from cases built byte by byte
@@ -18,7 +18,7 @@
 //	malformed/...      bad frame bodies (error frame of id 0 or the body's, then the worker goes on),
 //	                   bad frame lengths (error frame of id 0 or exit status 2) and
 //	                   input that ends inside a frame (exit status 2)
-//	eof                closing stdin ends the worker with status 0
+//	eof                closing its input ends the worker with status 0
 //
 // When the worker does not say hello no other check can run, and Run stops
 // there.
@@ -51,7 +51,7 @@ const (
 	// BatchSize is how many cases the fixture and generated checks send a
 	// batch.
 	BatchSize = 512
-	// exitGrace bounds the wait for a worker to exit after its stdin closes
+	// exitGrace bounds the wait for a worker to exit after its input closes
 	// or after it has said it cannot go on.
 	exitGrace = 5 * time.Second
 	// maxDetails is how many failures of one check are printed to Stderr

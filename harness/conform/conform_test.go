@@ -90,6 +90,9 @@ func TestMismatch(t *testing.T) {
 		{"other text", ok, wantText(`{"args":{"a":2},"tool_name":"t"}`), "canonical text differs at byte 13 (number): got `{\"args\":{\"a\":>>>1},\"tool_name\":\"t\"}`"},
 		{"prefix", ok, wantText(text + "x"), "differs at byte 32"},
 		{"bad digest", wire.Result{Canonical: ok.Canonical, Digest: make([]byte, 32)}, wantText(text), "digest 0000000000000000000000000000000000000000000000000000000000000000 is not BLAKE3"},
+		{"digest alone, same text", wire.Result{Digest: d[:]}, wantText(text), ""},
+		{"digest alone, other text", wire.Result{Digest: make([]byte, 32)}, wantText(text), "digest 0000000000000000000000000000000000000000000000000000000000000000 differs from BLAKE3 of the wanted text `{\"args\""},
+		{"digest alone for error", wire.Result{Digest: d[:]}, wantCode("too_deep"), "got a digest and no text, want error too_deep"},
 		{"non-ASCII output", wire.Result{Canonical: []byte("{\"\xc3\xa9\"}"), Digest: d[:]}, wantText(`{"\u00e9"}`), `got "{\">>>\u00e9\"}"`},
 	}
 	for _, tt := range tests {

@@ -36,7 +36,8 @@ func wantGo(v any) want {
 
 // mismatch says how got differs from w, naming the first difference, or
 // returns "" when it does not differ. A canonical result must also carry
-// BLAKE3 of its own text as its digest.
+// BLAKE3 of its own text as its digest; a digest_only answer (a digest and
+// no text) is judged by its digest alone.
 func mismatch(got wire.Result, w want) string {
 	switch {
 	case got.Inexpressible != "":
@@ -47,8 +48,12 @@ func mismatch(got wire.Result, w want) string {
 		return fmt.Sprintf("got error %s (%s), want error %s", got.Error, clip(got.Message, 120), w.code)
 	case got.Error != "":
 		return ""
+	case got.Canonical == nil && w.code != "":
+		return fmt.Sprintf("got a digest and no text, want error %s", w.code)
 	case w.code != "":
 		return fmt.Sprintf("got %s, want error %s", excerpt(got.Canonical, 0), w.code)
+	case got.Canonical == nil:
+		return digestMismatch(got.Digest, w.canonical)
 	}
 	if off := compare.FirstDiff(got.Canonical, w.canonical); off >= 0 {
 		kind := compare.Classify(w.canonical, got.Canonical, off)
@@ -57,6 +62,18 @@ func mismatch(got wire.Result, w want) string {
 	}
 	if d := blake3.Sum256(got.Canonical); !bytes.Equal(got.Digest, d[:]) {
 		return fmt.Sprintf("digest %s is not BLAKE3 of the canonical text (%s)", hex.EncodeToString(got.Digest), hex.EncodeToString(d[:]))
+	}
+	return ""
+}
+
+// digestMismatch judges a digest_only answer, which stands for its text by
+// its digest alone: a digest other than BLAKE3 of the wanted text says that
+// the text differs, or that the digest is not its text's, which cannot be
+// told apart without the text.
+func digestMismatch(digest, want []byte) string {
+	if d := blake3.Sum256(want); !bytes.Equal(digest, d[:]) {
+		return fmt.Sprintf("digest %s differs from BLAKE3 of the wanted text %s (%s): the text differs, or the digest is not its BLAKE3 (no text came with it)",
+			hex.EncodeToString(digest), excerpt(want, 0), hex.EncodeToString(d[:]))
 	}
 	return ""
 }

@@ -37,7 +37,7 @@ type fatalInput struct {
 	name  string
 	what  string // for messages: "after <what>"
 	input string
-	eof   bool // close stdin after the input
+	eof   bool // close the request stream after the input
 }
 
 var fatalInputs = []fatalInput{
@@ -130,7 +130,7 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 		return "", err
 	}
 	if f.eof {
-		p.Stdin().Close()
+		p.Requests().Close()
 	}
 	m, err := p.read(r.timing.batch)
 	answered := err == nil
@@ -150,19 +150,19 @@ func (r *runner) afterFatal(p *proc, f fatalInput) (string, error) {
 	case p.Exited(wait):
 		return exitNote(p, answered, 2)
 	case f.eof:
-		return "", fmt.Errorf("worker still runs %v after its stdin closed", wait)
+		return "", fmt.Errorf("worker still runs %v after its input closed", wait)
 	case !answered:
-		return "", fmt.Errorf("worker closed its stdout but still runs %v later", wait)
+		return "", fmt.Errorf("worker closed its output but still runs %v later", wait)
 	}
 	return wentOn(p)
 }
 
 // wentOn judges a worker that answered a bad length with an error frame and
-// kept running: it must still end cleanly when its stdin closes.
+// kept running: it must still end cleanly when its input closes.
 func wentOn(p *proc) (string, error) {
-	p.Stdin().Close()
+	p.Requests().Close()
 	if !p.Exited(exitGrace) {
-		return "", fmt.Errorf("worker answered an error frame, then still ran %v after its stdin closed", exitGrace)
+		return "", fmt.Errorf("worker answered an error frame, then still ran %v after its input closed", exitGrace)
 	}
 	if status, sig := p.ExitStatus(); status < 0 {
 		return "", fmt.Errorf("worker answered an error frame, then was killed by signal %v when its stdin closed", sig)
@@ -182,20 +182,20 @@ func exitNote(p *proc, answered bool, want int) (string, error) {
 	return fmt.Sprintf("exit status %d %s", want, how), nil
 }
 
-// eof checks that a worker ends with status 0, soon, when its stdin closes
+// eof checks that a worker ends with status 0, soon, when its input closes
 // after a batch.
 func (r *runner) eof(ctx context.Context) (string, error) {
 	return r.withFresh("eof", func(p *proc) (string, error) {
 		if _, err := p.batch([][]byte{[]byte(goodCase)}); err != nil {
-			return "", fmt.Errorf("a batch before closing stdin: %w", err)
+			return "", fmt.Errorf("a batch before closing its input: %w", err)
 		}
 		start := time.Now()
-		p.Stdin().Close()
+		p.Requests().Close()
 		if !p.Exited(exitGrace) {
-			return "", fmt.Errorf("worker still runs %v after its stdin closed", exitGrace)
+			return "", fmt.Errorf("worker still runs %v after its input closed", exitGrace)
 		}
 		if status, _ := p.ExitStatus(); status != 0 {
-			return "", fmt.Errorf("worker %s after its stdin closed, want status 0", p.Describe())
+			return "", fmt.Errorf("worker %s after its input closed, want status 0", p.Describe())
 		}
 		return fmt.Sprintf("exit status 0 after %d ms", time.Since(start).Milliseconds()), nil
 	})

@@ -46,24 +46,29 @@ func spawn(cfg adapter.Spec, t timing) (*proc, error) {
 	return &proc{Process: ap, enc: wire.NewEncoder(), dec: wire.NewDecoder(), timing: t}, nil
 }
 
+// readHello reads the hello on whichever channel the worker speaks (the
+// driver's descriptors or stdout); the checks then speak there.
 func (p *proc) readHello() error {
-	m, err := p.read(p.timing.start)
+	body, err := p.Hello(time.Now().Add(p.timing.start))
+	if err == nil {
+		err = p.dec.Decode(body, &p.msg)
+	}
 	if err != nil {
-		return fmt.Errorf("hello: %w", err)
+		return fmt.Errorf("hello: %w", p.readError(err, p.timing.start))
 	}
 	switch {
-	case m.Type != wire.TypeHello:
-		return fmt.Errorf("first frame is %q, want hello", m.Type)
-	case !wire.SupportedProtocol(m.Hello.Protocol):
-		return fmt.Errorf("hello has protocol %d, want 1 or %d", m.Hello.Protocol, wire.ProtocolVersion)
+	case p.msg.Type != wire.TypeHello:
+		return fmt.Errorf("first frame is %q, want hello", p.msg.Type)
+	case p.CheckProtocol(p.msg.Hello.Protocol) != nil:
+		return fmt.Errorf("hello: %w", p.CheckProtocol(p.msg.Hello.Protocol))
 	}
 	return nil
 }
 
-// write sends bytes to the worker's stdin within timeout.
+// write sends bytes to the worker's request stream within timeout.
 func (p *proc) write(b []byte, timeout time.Duration) error {
-	p.Stdin().SetWriteDeadline(time.Now().Add(timeout))
-	if _, err := p.Stdin().Write(b); err != nil {
+	p.Requests().SetWriteDeadline(time.Now().Add(timeout))
+	if _, err := p.Requests().Write(b); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("worker did not read its input within %v: %w", timeout, &hangError{timeout})
 		}
@@ -91,27 +96,35 @@ func (e *endError) Unwrap() error { return io.EOF }
 // read reads and decodes one frame within timeout. A hang is a *hangError,
 // an end of output an *endError that says how the worker ended.
 func (p *proc) read(timeout time.Duration) (*wire.Message, error) {
-	p.Stdout().SetReadDeadline(time.Now().Add(timeout))
+	p.Responses().SetReadDeadline(time.Now().Add(timeout))
 	body, err := p.Frames().Next()
+	if err != nil {
+		return nil, p.readError(err, timeout)
+	}
+	if err := p.dec.Decode(body, &p.msg); err != nil {
+		return nil, fmt.Errorf("answer is not a valid frame: %w", p.Breach(err, body))
+	}
+	return &p.msg, nil
+}
+
+// readError is the error of a read that found no frame within timeout.
+func (p *proc) readError(err error, timeout time.Duration) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, &hangError{timeout}
+		return &hangError{timeout}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		how := "closed its stdout"
+		how := "closed its output"
 		if p.Exited(time.Second) {
 			how = p.Describe()
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			how += " in the middle of a frame"
 		}
-		return nil, &endError{how}
-	case err != nil:
-		return nil, fmt.Errorf("answer: %w", err)
+		return &endError{how}
+	case errors.Is(err, wire.ErrFrameSize):
+		return fmt.Errorf("answer: %w", p.Breach(err, nil))
 	}
-	if err := p.dec.Decode(body, &p.msg); err != nil {
-		return nil, fmt.Errorf("answer is not a valid frame: %w", err)
-	}
-	return &p.msg, nil
+	return fmt.Errorf("answer: %w", err)
 }
 
 // batch sends raw cases as one batch and returns the results. The results
@@ -148,6 +161,6 @@ func (p *proc) checkResults(m *wire.Message, n int) error {
 	return nil
 }
 
-// stop ends the worker (stdin closed, then SIGINT, then SIGKILL) and reaps
+// stop ends the worker (its input closed, then SIGINT, then SIGKILL) and reaps
 // it; it is safe to call more than once.
 func (p *proc) stop() { p.Stop() }

@@ -98,8 +98,9 @@ func (r *runner) detail(check, format string, a ...any) {
 	fmt.Fprintf(&r.details, "  %s: %s\n", check, oneLine(fmt.Sprintf(format, a...)))
 }
 
-// stderrTail adds the last lines a worker wrote to its stderr to the
-// running check's details.
+// stderrTail adds the last lines a worker printed (its stderr, and its
+// stdout when that is not the protocol's stream) to the running check's
+// details.
 func (r *runner) stderrTail(check, text string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -109,7 +110,7 @@ func (r *runner) stderrTail(check, text string) {
 	if len(lines) > 20 {
 		lines = lines[len(lines)-20:]
 	}
-	fmt.Fprintf(&r.details, "  %s: worker stderr:\n", check)
+	fmt.Fprintf(&r.details, "  %s: worker output:\n", check)
 	for _, l := range lines {
 		fmt.Fprintf(&r.details, "    | %s\n", l)
 	}
@@ -136,7 +137,11 @@ func (r *runner) handshake(ctx context.Context) (string, error) {
 	if len(missing) > 0 {
 		return "", fmt.Errorf("hello has an empty %s", strings.Join(missing, ", "))
 	}
-	return fmt.Sprintf("protocol %d, language %s, name %s, version %s", h.Protocol, h.Language, h.Name, h.Version), nil
+	where := "on stdin and stdout"
+	if w.OnFDs() {
+		where = fmt.Sprintf("on descriptors %s", wire.FDsOffer)
+	}
+	return fmt.Sprintf("protocol %d %s, language %s, name %s, version %s", h.Protocol, where, h.Language, h.Name, h.Version), nil
 }
 
 // runTyped is one batch of values through the typed worker. A transport

@@ -70,8 +70,6 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 		w, got := wantGo(c), out[i]
 		if got.Canonical != nil {
 			texts++
-		} else if got.Error == "" && w.code == "" {
-			got.Canonical = w.canonical // the digest must then be BLAKE3 of the expected text
 		}
 		if m := r.verdict(got, w, c); m != "" {
 			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(value.AppendText(nil, c)), 100), m)

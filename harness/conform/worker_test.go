@@ -100,7 +100,7 @@ func TestMalformedInputsAndEOF(t *testing.T) {
 		{"lenient", "eof", true, "exit status 0 after"},
 		{"nocap", "malformed/over-cap", false, "after a frame length of 64 MiB + 1: no answer within 1s (hang)"},
 		{"selfkill", "malformed/zero-length", false, "worker was killed by signal 9 (killed) without an error frame, want status 2"},
-		{"selfkill", "eof", false, "worker exited with status 1 after its stdin closed, want status 0"},
+		{"selfkill", "eof", false, "worker exited with status 1 after its input closed, want status 0"},
 		{"lenient", "malformed/unknown-type", true, ""},
 		{"wrongid", "malformed/zero-length", false, "an error frame with id 9, want 0 (no request was read)"},
 		{"wrongid", "malformed/not-msgpack", false, "an error frame with id 9, want 0"},

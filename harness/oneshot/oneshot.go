@@ -152,11 +152,13 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 			state = "DIVERGE " + compare.JoinSignatures(j.Signatures)
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(value.AppendText(nil, inputs[i])), 300))
+		if !j.Verdict.Agree {
+			// Render shows each output, then how they differ.
+			fmt.Fprint(cfg.Stdout, s.Comparator().Render(j.Verdict, j.Outs))
+			continue
+		}
 		for ai, o := range j.Outs {
 			fmt.Fprintf(cfg.Stdout, "  %-10s %s\n", s.Names()[ai], outcomeLine(o))
-		}
-		if !j.Verdict.Agree {
-			fmt.Fprint(cfg.Stdout, s.Comparator().Render(j.Verdict, j.Outs))
 		}
 	}
 	return exit

@@ -7,6 +7,7 @@ import (
 	_ "difffuzz/harness/inprocess" // the in-process adapter
 	"difffuzz/harness/triage"
 	"difffuzz/internal/testworker"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -43,6 +44,30 @@ func TestCheckLargeInputsGoInTheirOwnBatches(t *testing.T) {
 	code := Check(context.Background(), Config{Adapters: specs(t, "ok"), Stdout: &out, Stderr: &errb}, vals)
 	if code != triage.ExitOK || strings.Count(out.String(), ": agree") != 3 {
 		t.Errorf("exit %d\n%s\n%s", code, clipS(out.String()), errb.String())
+	}
+}
+
+// Each adapter's output is shown once a line, agreeing or diverging (a
+// divergence's rendering shows them with how they differ).
+func TestCheckShowsEachOutputOnce(t *testing.T) {
+	vals, err := ReadLines("in", strings.NewReader(`{"tool_name":"t","args":{"a":1}}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		mode string
+		want int
+	}{{"ok", triage.ExitOK}, {"differ", triage.ExitDivergence}} {
+		var out, errb bytes.Buffer
+		code := Check(context.Background(), Config{Adapters: specs(t, tt.mode), Stdout: &out, Stderr: &errb}, vals)
+		if code != tt.want {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tt.mode, code, tt.want, out.String(), errb.String())
+		}
+		for _, name := range []string{"go", "fake"} {
+			if n := strings.Count(out.String(), fmt.Sprintf("\n  %-10s ", name)); n != 1 {
+				t.Errorf("%s: %d output lines of %s, want 1:\n%s", tt.mode, n, name, out.String())
+			}
+		}
 	}
 }
 

@@ -45,6 +45,9 @@ type Options struct {
 	Version  string // its version; required
 	Language string // "go" if empty
 	Model    Model  // Exact if nil
+	// Protocol is the hello's version: wire.ProtocolVersion if 0.
+	// Main sets it to its channel's (see OpenChannel).
+	Protocol int
 }
 
 // Coder is an error that carries one of the spec's error codes, such as
@@ -63,10 +66,16 @@ type rejection struct{ code, msg string }
 func (r *rejection) Error() string     { return r.code + ": " + r.msg }
 func (r *rejection) ErrorCode() string { return r.code }
 
-// Main serves the protocol on the process's stdin and stdout and exits with
-// Serve's status.
+// Main serves the protocol on the channel the driver offers (OpenChannel),
+// else on stdin and stdout, and exits with Serve's status.
 func Main(opts Options, fn Func) {
-	os.Exit(Serve(os.Stdin, os.Stdout, os.Stderr, opts, fn))
+	ch, err := OpenChannel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.Name, err)
+		os.Exit(1)
+	}
+	opts.Protocol = ch.Protocol
+	os.Exit(Serve(ch.In, ch.Out, os.Stderr, opts, fn))
 }
 
 // Serve runs the worker loop until r ends, and returns the exit status the
@@ -102,10 +111,13 @@ func Serve(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func) int 
 // Hello is the hello a worker with these options sends.
 func (o Options) Hello() wire.Hello {
 	m := o.model()
-	h := wire.Hello{Protocol: wire.ProtocolVersion, Language: o.Language, Name: o.Name, Version: o.Version,
+	h := wire.Hello{Protocol: o.Protocol, Language: o.Language, Name: o.Name, Version: o.Version,
 		Model: m.Name(), Inexpressible: m.Reasons()}
 	if h.Language == "" {
 		h.Language = "go"
+	}
+	if h.Protocol == 0 {
+		h.Protocol = wire.ProtocolVersion
 	}
 	return h
 }

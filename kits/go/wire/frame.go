@@ -14,8 +14,10 @@ import (
 	"io"
 )
 
-// ProtocolVersion is the version of docs/adapter-protocol.md this package
-// writes; SupportedProtocol says which versions it reads.
+// ProtocolVersion is the version of docs/adapter-protocol.md a worker
+// says on its standard streams; on the driver's descriptors it says
+// FDProtocolVersion (channel.go). SupportedProtocol says which versions the
+// driver reads.
 const ProtocolVersion = 2
 
 // MaxFrame caps a frame body in both directions, so that a worker writing
@@ -23,8 +25,23 @@ const ProtocolVersion = 2
 const MaxFrame = 64 << 20
 
 // ErrFrameSize reports a frame length of zero or over MaxFrame: the stream
-// cannot be resynchronised after it.
+// cannot be resynchronised after it. FrameReader's error is a
+// *FrameSizeError, which matches it.
 var ErrFrameSize = errors.New("frame length out of range")
+
+// FrameSizeError is a frame length out of range, with the four bytes read
+// as one, so that a reader can say what the writer wrote instead of a
+// frame (most often text: an implementation printing to the protocol's
+// stream).
+type FrameSizeError struct {
+	Header [4]byte
+}
+
+func (e *FrameSizeError) Error() string {
+	return fmt.Sprintf("%v: %d bytes", ErrFrameSize, binary.BigEndian.Uint32(e.Header[:]))
+}
+
+func (e *FrameSizeError) Is(target error) bool { return target == ErrFrameSize }
 
 // FrameReader reads frames from one stream. The body returned by Next is
 // owned by the reader and valid until the next call.
@@ -48,7 +65,7 @@ func (fr *FrameReader) Next() ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(fr.hdr[:])
 	if n == 0 || n > MaxFrame {
-		return nil, fmt.Errorf("%w: %d bytes", ErrFrameSize, n)
+		return nil, &FrameSizeError{Header: fr.hdr}
 	}
 	buf := fr.buf
 	switch {

@@ -66,9 +66,16 @@ const (
 // protocol page.
 var Reasons = []string{ReasonDuplicateKey, ReasonLoneSurrogate, ReasonBigInt, ReasonNonFinite, ReasonNonStringKey, ReasonUnsupported}
 
-// SupportedProtocol reports whether the driver speaks protocol version v:
-// the current one and version 1, which lacks only version 2's additions.
-func SupportedProtocol(v int) bool { return v == 1 || v == ProtocolVersion }
+// SupportedProtocol reports whether the driver speaks protocol version v
+// on a worker's standard streams (fds false) or on the descriptors it
+// offers (fds true, see FDsEnv): there version 3 alone; on the standard
+// streams version 2 and version 1, which lacks only version 2's additions.
+func SupportedProtocol(v int, fds bool) bool {
+	if fds {
+		return v == FDProtocolVersion
+	}
+	return v == 1 || v == ProtocolVersion
+}
 
 // Result is one case's outcome from one worker: either Digest, with
 // Canonical unless the batch was digest_only, or Error (a spec error code, or

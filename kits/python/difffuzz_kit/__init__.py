@@ -10,7 +10,20 @@ into the chosen value model (:class:`Exact` or :class:`Native`), BLAKE3,
 ``digest_only``, bench, error responses and exit statuses.
 """
 
-from difffuzz_kit._serve import ERROR_CODES, INTERNAL, MODELS, PROTOCOL, SpecError, Worker, hello, run, serve
+from difffuzz_kit._serve import (
+    ERROR_CODES,
+    FD_PROTOCOL,
+    FDS_ENV,
+    INTERNAL,
+    MODELS,
+    PROTOCOL,
+    SpecError,
+    Worker,
+    channel,
+    hello,
+    run,
+    serve,
+)
 from difffuzz_kit.models import Exact, Inexpressible, Native, to_native
 from difffuzz_kit.wire import Members, Unsupported, pack
 
@@ -18,6 +31,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ERROR_CODES",
+    "FDS_ENV",
+    "FD_PROTOCOL",
     "INTERNAL",
     "MODELS",
     "PROTOCOL",
@@ -28,6 +43,7 @@ __all__ = [
     "SpecError",
     "Unsupported",
     "Worker",
+    "channel",
     "hello",
     "pack",
     "run",

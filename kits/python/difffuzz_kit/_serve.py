@@ -23,7 +23,18 @@ from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader,
 from difffuzz_kit.models import Exact, Inexpressible, Native
 from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_batch
 
+#: The hello's protocol version on stdin and stdout.
 PROTOCOL = 2
+
+#: The hello's protocol version on the descriptors the driver offers in
+#: :data:`FDS_ENV`: version 2's messages on a channel of their own, so that
+#: the function may print to stdout.
+FD_PROTOCOL = 3
+
+#: The environment variable in which the driver offers the protocol two
+#: descriptors of its own, as ``"3,4"``: requests are read from the first,
+#: responses written to the second.
+FDS_ENV = "DIFFFUZZ_FDS"
 
 #: The spec's error codes, which a function's exception may carry as its
 #: ``code``: the kit's one table of them, in the order of
@@ -324,8 +335,8 @@ def serve(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
 ) -> int:
-    """Serve ``fn`` as a difffuzz worker until the driver closes stdin, and
-    return the process's exit status (``sys.exit(serve(...))``).
+    """Serve ``fn`` as a difffuzz worker until the driver closes its input,
+    and return the process's exit status (``sys.exit(serve(...))``).
 
     ``fn`` takes one case's value and returns its canonical bytes; it
     raises an exception with a spec error ``code`` (:class:`SpecError`, or
@@ -338,18 +349,27 @@ def serve(
     lossless model, see :class:`Exact`, whose ``members`` and
     ``unsupported`` build objects and out-of-model markers; default
     :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
-    ``dict``/``list``/... values, see :class:`Native`). ``stdin`` and
-    ``stdout`` default to the process's binary streams."""
-    worker = Worker(fn, _model(model, members, unsupported), hello(name, version, model, language))
-    inp = sys.stdin.buffer if stdin is None else stdin
-    out = sys.stdout.buffer if stdout is None else stdout
+    ``dict``/``list``/... values, see :class:`Native`).
+
+    The protocol runs on the channel the driver offers (:func:`channel`):
+    its own descriptors, so that whatever ``fn`` prints, on stdout or
+    stderr, is only the worker's log; else on stdin and stdout. Given
+    ``stdin`` or ``stdout``, it serves there instead (the other one
+    defaulting to the process's binary stream), in protocol 2."""
+    if stdin is None and stdout is None:
+        inp, out, protocol = channel()
+    else:
+        inp = sys.stdin.buffer if stdin is None else stdin
+        out = sys.stdout.buffer if stdout is None else stdout
+        protocol = PROTOCOL
+    worker = Worker(fn, _model(model, members, unsupported), hello(name, version, model, language, protocol))
     try:
         return run(worker, inp, out)
     except BrokenPipeError:
-        # The driver closed our stdout: nothing is left to answer. Point fd 1
+        # The driver closed our output: nothing is left to answer. Point it
         # at /dev/null so the interpreter's exit-time flush stays quiet.
         if stdout is None:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
         return 0
     except KeyboardInterrupt:  # the driver's SIGINT after its grace period
         return 130
@@ -368,12 +388,28 @@ def _model(
     raise ValueError(f"model must be one of {MODELS}, not {model!r}")
 
 
-def hello(name: str, version: str, model: str = "exact", language: str = "python") -> dict:
-    """The hello frame's message for these options."""
+def channel() -> tuple[BinaryIO, BinaryIO, int]:
+    """The streams to serve on and the hello's protocol version there: the
+    descriptors the driver offers in :data:`FDS_ENV`, or stdin and stdout
+    when it offers none (a driver of protocol 2, a test). A malformed offer
+    is an error rather than a fall back to stdout."""
+    offer = os.environ.get(FDS_ENV, "")
+    if not offer:
+        return sys.stdin.buffer, sys.stdout.buffer, PROTOCOL
+    try:
+        requests, responses = (int(fd) for fd in offer.split(","))
+    except ValueError:
+        raise ValueError(f"{FDS_ENV}={offer!r}: want two descriptors, as '3,4'") from None
+    return os.fdopen(requests, "rb", buffering=1 << 16), os.fdopen(responses, "wb", buffering=1 << 16), FD_PROTOCOL
+
+
+def hello(name: str, version: str, model: str = "exact", language: str = "python", protocol: int = PROTOCOL) -> dict:
+    """The hello frame's message for these options; ``protocol`` is
+    :data:`FD_PROTOCOL` on the driver's descriptors."""
     reasons = Native.inexpressible if model == "native" else Exact.inexpressible
     return {
         "type": "hello",
-        "protocol": PROTOCOL,
+        "protocol": protocol,
         "language": language,
         "name": name,
         "version": version,

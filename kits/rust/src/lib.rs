@@ -1,5 +1,5 @@
 //! The difffuzz worker kit for Rust: it owns the whole adapter protocol
-//! (`docs/adapter-protocol.md`, version 2), so that a worker for any
+//! (`docs/adapter-protocol.md`, versions 2 and 3), so that a worker for any
 //! implementation of canonical JSON is a value model and one function.
 //!
 //! ```no_run
@@ -29,6 +29,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod cases;
+pub mod channel;
 mod cpu;
 pub mod decode;
 pub mod frame;

@@ -5,14 +5,11 @@ use crate::decode::{self, DecodeError};
 use crate::request::Cases;
 use crate::{Hello, Model, ModelKind, Refusal};
 
-/// The protocol version the kit speaks.
-const PROTOCOL: u64 = 2;
-
-pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello) {
+pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
     let native = M::KIND == ModelKind::Native;
     write_map_len(out, if native { 7 } else { 6 });
     write_str_field(out, "type", "hello");
-    write_uint_field(out, "protocol", PROTOCOL);
+    write_uint_field(out, "protocol", protocol);
     write_str_field(out, "language", &hello.language);
     write_str_field(out, "name", &hello.name);
     write_str_field(out, "version", &hello.version);

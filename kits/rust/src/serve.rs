@@ -6,6 +6,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::cases::{panic_text, Work};
+use crate::channel::{self, FD_PROTOCOL, PROTOCOL};
 use crate::cpu::thread_cpu_ns;
 use crate::frame::{self, FrameError};
 use crate::request::{Kind, Request};
@@ -17,9 +18,13 @@ use crate::{Hello, Model, Refusal};
 /// never depends on the platform's main-thread stack size.
 const STACK_SIZE: usize = 64 << 20;
 
-/// Serves the protocol on stdin/stdout and exits the process: 0 at end of
-/// input, 2 when the stream cannot be resynchronised (a bad frame length,
-/// input ending inside a frame), 1 when stdout fails.
+/// Serves the protocol and exits the process: 0 at end of input, 2 when the
+/// stream cannot be resynchronised (a bad frame length, input ending inside
+/// a frame), 1 when the output fails or the driver's offer is malformed.
+///
+/// The protocol runs on the descriptors the driver offers
+/// ([`channel::offered`]), in protocol 3, so that `f` may print anywhere;
+/// else on stdin and stdout, in protocol 2.
 ///
 /// `f` appends the canonical text of one case to the buffer it is given (an
 /// empty, reused one), or refuses the case. It is never called for a case
@@ -33,10 +38,21 @@ where
     let code = std::thread::Builder::new()
         .name("worker".to_owned())
         .stack_size(STACK_SIZE)
-        .spawn(move || {
-            let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
-            let output = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            run(&hello, model, f, input, output)
+        .spawn(move || match channel::offered() {
+            Ok(Some((requests, responses))) => {
+                let input = BufReader::with_capacity(1 << 16, requests);
+                let output = BufWriter::with_capacity(1 << 16, responses);
+                run_on(&hello, FD_PROTOCOL, model, f, input, output)
+            }
+            Ok(None) => {
+                let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+                let output = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+                run_on(&hello, PROTOCOL, model, f, input, output)
+            }
+            Err(e) => {
+                eprintln!("{}: {e}", hello.name);
+                1
+            }
         })
         .expect("spawn the worker thread")
         .join()
@@ -47,8 +63,27 @@ where
 /// The loop of [`serve`] over any reader and writer, on the calling thread;
 /// returns the exit status `serve` would exit with. For tests, and for a
 /// worker that owns its process's exit. Decoding the deepest cases needs a
-/// few MiB of stack.
-pub fn run<M, F, R, W>(hello: &Hello, model: M, f: F, mut input: R, mut output: W) -> i32
+/// few MiB of stack. Its hello says protocol 2, the version of the
+/// standard streams.
+pub fn run<M, F, R, W>(hello: &Hello, model: M, f: F, input: R, output: W) -> i32
+where
+    M: Model,
+    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    R: Read,
+    W: Write,
+{
+    run_on(hello, PROTOCOL, model, f, input, output)
+}
+
+/// [`run`] with the hello's protocol version.
+fn run_on<M, F, R, W>(
+    hello: &Hello,
+    protocol: u64,
+    model: M,
+    f: F,
+    mut input: R,
+    mut output: W,
+) -> i32
 where
     M: Model,
     F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
@@ -59,7 +94,7 @@ where
         response: Vec::new(),
         work: Work::new(model, f),
     };
-    if let Err(e) = worker.send(&mut output, 0, |out| write_hello::<M>(out, hello)) {
+    if let Err(e) = worker.send(&mut output, 0, |out| write_hello::<M>(out, hello, protocol)) {
         eprintln!("{}: cannot write hello: {e}", hello.name);
         return 1;
     }

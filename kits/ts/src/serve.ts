@@ -1,5 +1,5 @@
 /**
- * The protocol loop (docs/adapter-protocol.md, version 2): hello, frames and
+ * The protocol loop (docs/adapter-protocol.md, versions 2 and 3): hello, frames and
  * their cap, requests, batches, digest_only, bench and error responses, for
  * any implementation given as a function from a case to its canonical bytes.
  */
@@ -10,9 +10,7 @@ import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
 import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
-
-/** The protocol version this kit speaks. */
-export const PROTOCOL = 2;
+import { PROTOCOL, channel } from "./channel.js";
 
 /**
  * The spec's error codes, which a worker's results compare: the kit's one
@@ -31,7 +29,9 @@ const SPEC_CODES: ReadonlySet<unknown> = new Set<ErrorCode>(ERROR_CODES);
 
 /**
  * What the implementation makes of a case: its canonical bytes, or text
- * (sent as its UTF-8 bytes). To reject a case, the function throws a value
+ * (sent as its UTF-8 bytes; a text holding a lone surrogate, which has
+ * none, is an `internal` result saying where, never U+FFFD in its place).
+ * To reject a case, the function throws a value
  * whose `code` is one of the spec's {@link ErrorCode}s (as the project's
  * libraries' errors have); anything else it throws is an `internal` result.
  */
@@ -45,9 +45,9 @@ export interface WorkerInfo {
   version: string;
   /** The hello's `language`; default "typescript". */
   language?: string;
-  /** Where requests come from; default process.stdin. */
+  /** Where requests come from, with `output`; default the driver's channel (channel.ts): its descriptors, else stdin. */
   input?: AsyncIterable<Uint8Array>;
-  /** Where responses go; default process.stdout. */
+  /** Where responses go, with `input`; default the driver's channel: its descriptors, else stdout. */
   output?: NodeJS.WritableStream;
 }
 
@@ -74,26 +74,32 @@ type Result =
 type Response = Record<string, unknown>;
 
 /**
- * Runs the protocol on stdin/stdout (or `options.input`/`output`) until the
- * input ends, handing each case to `fn` in the chosen model, and resolves to
- * the exit status: 0 at the end of the input, 2 when the stream broke (a
- * bad frame length, input ending inside a frame), 1 on a failure of the kit
- * itself. On the default streams it also sets `process.exitCode`. No case
- * stops it: what `fn` throws becomes that case's result.
+ * Runs the protocol on the channel the driver offers (channel.ts: its own
+ * descriptors, in protocol 3, so that `fn` may print anywhere; else stdin
+ * and stdout, in protocol 2), or on `options.input`/`output` (protocol 2),
+ * until the input ends, handing each case to `fn` in the chosen model, and
+ * resolves to the exit status: 0 at the end of the input, 2 when the stream
+ * broke (a bad frame length, input ending inside a frame), 1 on a failure of
+ * the kit itself. On the default channel it also sets `process.exitCode`. No
+ * case stops it: what `fn` throws becomes that case's result.
  */
 export function serve(fn: (value: NativeValue) => Outcome, options: NativeWorker): Promise<number>;
 export function serve(fn: (value: unknown) => Outcome, options: ExactWorker): Promise<number>;
 export async function serve(fn: (value: never) => Outcome, options: ServeOptions): Promise<number> {
-  const output = options.output ?? process.stdout;
+  const own = options.input === undefined && options.output === undefined;
   let status: number;
   try {
-    const session = await Session.start(fn as (value: unknown) => Outcome, options);
-    status = await session.run(options.input ?? (process.stdin as AsyncIterable<Uint8Array>), output);
+    const ch = own ? channel() : undefined;
+    const input = options.input ?? ch?.input ?? (process.stdin as AsyncIterable<Uint8Array>);
+    const output = options.output ?? ch?.output ?? process.stdout;
+    const session = await Session.start(fn as (value: unknown) => Outcome, options, ch?.protocol ?? PROTOCOL);
+    status = await session.run(input, output);
+    ch?.close();
   } catch (e) {
     process.stderr.write(`${options.name} worker: ${describeFailure(e)}\n`);
     status = 1;
   }
-  if (options.input === undefined) process.exitCode = status;
+  if (own) process.exitCode = status;
   return status;
 }
 
@@ -151,6 +157,7 @@ class Session {
   private constructor(
     private readonly fn: (value: unknown) => Outcome,
     options: ServeOptions,
+    protocol: number,
     private readonly hasher: Awaited<ReturnType<typeof createBLAKE3>>,
   ) {
     this.native = options.model === "native";
@@ -160,7 +167,7 @@ class Session {
     this.logName = options.name;
     this.hello = {
       type: "hello",
-      protocol: PROTOCOL,
+      protocol,
       language: options.language ?? "typescript",
       name: options.name,
       version: options.version,
@@ -170,10 +177,10 @@ class Session {
   }
 
   /** A session with its hasher ready (hash-wasm compiles its module asynchronously, once). */
-  static async start(fn: (value: unknown) => Outcome, options: ServeOptions): Promise<Session> {
+  static async start(fn: (value: unknown) => Outcome, options: ServeOptions, protocol: number): Promise<Session> {
     const model: unknown = options.model; // checked for callers without types
     if (model !== "exact" && model !== "native") throw new Error(`unknown model ${JSON.stringify(model)}`);
-    return new Session(fn, options, await createBLAKE3(256));
+    return new Session(fn, options, protocol, await createBLAKE3(256));
   }
 
   async run(input: AsyncIterable<Uint8Array>, output: NodeJS.WritableStream): Promise<number> {
@@ -257,6 +264,7 @@ class Session {
       const bytes = bytesOf(this.fn(value));
       return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
     } catch (e) {
+      if (e instanceof LoneSurrogate) return { error: INTERNAL, message: e.message };
       const code = specCode(e);
       if (code !== undefined) return { error: code, message: messageOf(e) };
       return { error: INTERNAL, message: this.describeInternal(value, e) };
@@ -363,10 +371,36 @@ function measure(work: () => void): { elapsed: number; cpu: number } {
 
 const utf8 = new TextEncoder();
 
+/**
+ * A returned text holding a lone surrogate: it has no UTF-8 bytes, and
+ * TextEncoder would send U+FFFD in its place, hiding the implementation's
+ * bug behind a different one. It is an `internal` result saying where.
+ */
+class LoneSurrogate extends Error {
+  constructor(index: number) {
+    super(`output holds a lone surrogate at index ${index}`);
+  }
+}
+
 function bytesOf(outcome: Outcome): Uint8Array {
   if (outcome instanceof Uint8Array) return outcome;
-  if (typeof outcome === "string") return utf8.encode(outcome);
+  if (typeof outcome === "string") {
+    if (!outcome.isWellFormed()) throw new LoneSurrogate(loneSurrogateAt(outcome));
+    return utf8.encode(outcome);
+  }
   throw new TypeError(`the function returned ${describeValue(outcome)}, not bytes or a string`);
+}
+
+/** The index (in UTF-16 code units) of the first lone surrogate in s, or -1. */
+export function loneSurrogateAt(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = s.charCodeAt(i + 1); // NaN past the end
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else return i;
+  }
+  return -1;
 }
 
 /** The spec code of a thrown value, if it carries one. */

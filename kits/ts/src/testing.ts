@@ -6,10 +6,12 @@
  * and adapters/ts's use them; a worker never does.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import type { Readable, Writable } from "node:stream";
 import { Encoder, ExtData, decode } from "@msgpack/msgpack";
 import { FrameReader } from "./frames.js";
+import { FD_PROTOCOL, FDS_ENV, PROTOCOL } from "./channel.js";
 
 const plain = new Encoder({ useBigInt64: true });
 const asFloat64 = new Encoder({ forceIntegerToFloat: true });
@@ -91,6 +93,13 @@ export function header(n: number): Uint8Array {
 /** A decoded response frame. */
 export type Message = Record<string, unknown>;
 
+/** The environment without the driver's offer, so that a test run under difffuzz still speaks on stdin and stdout. */
+function withoutOffer(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  delete rest[FDS_ENV];
+  return rest;
+}
+
 /** Workers not yet exited; killWorkers ends them. */
 const running = new Set<Worker>();
 
@@ -102,18 +111,34 @@ export function killWorkers(): void {
   for (const worker of running) worker.kill();
 }
 
+/** How a test Worker is started. */
+export interface WorkerOptions {
+  /** Offer descriptors 3 and 4 (DIFFFUZZ_FDS), as the driver does, instead of speaking on stdin and stdout. */
+  fds?: boolean;
+}
+
 /** A running worker process (`node script ...args`) with a frame-level conversation API. */
 export class Worker {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: ChildProcess;
+  private readonly requests: Writable;
   private readonly reader = new FrameReader();
   private readonly frames: Message[] = [];
   private waiting: (() => void) | undefined;
+  private readonly fds: boolean;
   readonly exited: Promise<number | null>;
   stderr = "";
+  /** What the worker printed on stdout, when it speaks on the descriptors. */
+  stdout = "";
 
-  constructor(script: string, args: string[] = []) {
-    this.child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stdout.on("data", (chunk: Buffer) => {
+  constructor(script: string, args: string[] = [], options: WorkerOptions = {}) {
+    this.fds = options.fds === true;
+    const env = this.fds ? { ...process.env, [FDS_ENV]: "3,4" } : withoutOffer(process.env);
+    const stdio = this.fds ? ["pipe", "pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"];
+    this.child = spawn(process.execPath, [script, ...args], { stdio: stdio as ["pipe", "pipe", "pipe"], env });
+    const responses = (this.fds ? this.child.stdio[4] : this.child.stdout) as Readable;
+    this.requests = (this.fds ? this.child.stdio[3] : this.child.stdin) as Writable;
+    if (this.fds) this.child.stdout!.on("data", (chunk: Buffer) => (this.stdout += chunk.toString()));
+    responses.on("data", (chunk: Buffer) => {
       this.reader.push(chunk);
       for (let body = this.reader.next(); body !== undefined; body = this.reader.next()) {
         // copied so that bin values decode as plain Uint8Array, not Buffer views
@@ -121,7 +146,7 @@ export class Worker {
       }
       this.waiting?.();
     });
-    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stderr!.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = once(this.child, "exit").then(([code]) => code as number | null);
     running.add(this);
     void this.exited.then(() => running.delete(this));
@@ -134,7 +159,7 @@ export class Worker {
 
   /** Sends raw bytes (a frame, part of one, or garbage). */
   write(bytes: Uint8Array): void {
-    this.child.stdin.write(bytes);
+    this.requests.write(bytes);
   }
 
   /** Sends one frame holding these msgpack bytes. */
@@ -161,14 +186,15 @@ export class Worker {
     return this.frames.shift()!;
   }
 
-  /** The next response, checked to be the hello of a TypeScript worker with these fields. */
+  /** The next response, checked to be the hello of a TypeScript worker with these fields (and its channel's protocol). */
   async hello(expected: Message): Promise<void> {
-    assert.deepEqual(await this.next(), { type: "hello", protocol: 2, language: "typescript", ...expected });
+    const protocol = this.fds ? FD_PROTOCOL : PROTOCOL;
+    assert.deepEqual(await this.next(), { type: "hello", protocol, language: "typescript", ...expected });
   }
 
-  /** Closes stdin and returns the exit status. */
+  /** Closes the worker's input and returns the exit status. */
   async close(): Promise<number | null> {
-    this.child.stdin.end();
+    this.requests.end();
     return this.exited;
   }
 

@@ -17,6 +17,7 @@ import { describe, test } from "node:test";
 import { encode } from "@msgpack/msgpack";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { Worker, cat, header, mp, mpNest, type Message } from "./support.js";
+import { loneSurrogateAt } from "../src/serve.js";
 
 const DUMP = fileURLToPath(new URL("./workers/dump.js", import.meta.url));
 
@@ -77,6 +78,15 @@ describe("serve", { timeout: 60_000 }, () => {
     assert.match(results[5]!["message"] as string, /returned undefined/);
     assert.equal(results[6]!["error"], "internal");
     assert.deepEqual(results[7], ok("{}"));
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("a returned text holding a lone surrogate is an internal result saying where, never U+FFFD", async () => {
+    const worker = await started();
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(mp.str("lone"), mp.str("x")) });
+    const results = (await nextResults(worker))["results"] as Message[];
+    assert.deepEqual(results[0], { error: "internal", message: "output holds a lone surrogate at index 7" });
+    assert.deepEqual(results[1], ok('"x"'));
     assert.equal(await worker.close(), 0);
   });
 
@@ -248,4 +258,18 @@ describe("serve", { timeout: 60_000 }, () => {
     assert.equal((await worker.next())["type"], "error");
     assert.equal(await worker.exited, 2);
   });
+});
+
+test("loneSurrogateAt: the first unpaired surrogate's index, pairs skipped", () => {
+  const tests: Array<[string, number]> = [
+    ["", -1],
+    ["abc", -1],
+    ["\uD83D\uDE00", -1],
+    ['"abcdef\uD800"', 7],
+    ["\uDC00", 0],
+    ["a\uD800b", 1],
+    ["\uD83D\uDE00\uDE00", 2],
+    ["\uD800\uD800\uDC00", 0],
+  ];
+  for (const [s, want] of tests) assert.equal(loneSurrogateAt(s), want, JSON.stringify(s));
 });

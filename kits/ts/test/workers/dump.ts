@@ -2,8 +2,11 @@
  * A worker for the tests: its "canonical text" is a dump of the value it was
  * handed, so that tests see the model itself, and some cases act on cue:
  * the string "throw" throws a TypeError, "code:X" throws an error with
- * code X, "undefined" returns undefined. argv[2] is the model: "exact",
- * "native" or "native-bigint".
+ * code X, "undefined" returns undefined, "lone" returns a text holding a
+ * lone surrogate at index 7. argv[2] is the model: "exact", "native" or
+ * "native-bigint"; argv[3] "chatty" makes it print, as an SDK's debug
+ * logging would, a line to stdout at start and a line to stdout and one to
+ * stderr on every case.
  */
 import { serve, type NativeValue } from "../../src/index.js";
 import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/model.js";
@@ -21,8 +24,15 @@ function dump(value: unknown): string {
   return `plain{${Object.keys(object).map((k) => `${JSON.stringify(k)}:${dump(object[k])}`).join(",")}}`;
 }
 
+const chatty = process.argv[3] === "chatty";
+
 function run(value: unknown): string {
+  if (chatty) {
+    console.log(`debug: canonicalizing ${dump(value)}`);
+    console.error("debug: canonicalized");
+  }
   if (value === "throw") throw new TypeError("boom");
+  if (value === "lone") return '"abcdef\uD800"';
   if (typeof value === "string" && value.startsWith("code:")) throw Object.assign(new Error(`rejected as ${value.slice(5)}`), { code: value.slice(5) });
   if (value === "undefined") return undefined as unknown as string;
   return dump(value);
@@ -30,5 +40,6 @@ function run(value: unknown): string {
 
 const model = process.argv[2] ?? "exact";
 const info = { name: "dump", version: "1.0.0" };
+if (chatty) console.log("debug: starting");
 if (model === "exact") await serve(run, { ...info, model: "exact" });
 else await serve((value: NativeValue) => run(value), { ...info, model: "native", bigint: model === "native-bigint" });

@@ -1,0 +1,98 @@
+"""The protocol's own channel: offered descriptors in DIFFFUZZ_FDS, the
+worker serves there in protocol 3, and what its function prints, on
+stdout or stderr, is only its log. Run as a real process, as the driver
+runs a worker (which offers descriptors 3 and 4; here whatever numbers the
+pipes got)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+
+import msgpack
+import pytest
+from blake3 import blake3
+
+from _support import frame
+from difffuzz_kit import FD_PROTOCOL, FDS_ENV, PROTOCOL, channel
+
+CHATTY = """
+import sys
+from difffuzz_kit import serve
+
+def canonical(value):
+    print("debug: canonicalizing", value)
+    print("debug: on stderr", file=sys.stderr)
+    return b"1"
+
+print("debug: starting")
+sys.exit(serve(canonical, name="chatty", version="0", model="native"))
+"""
+
+
+def read_message(fd: int) -> dict:
+    with os.fdopen(os.dup(fd), "rb", buffering=0) as stream:
+        header = stream.read(4)
+        assert len(header) == 4, "worker closed its response descriptor"
+        (n,) = struct.unpack(">I", header)
+        body = b""
+        while len(body) < n:
+            body += stream.read(n - len(body))
+    return msgpack.unpackb(body, raw=False)
+
+
+def test_a_printing_function_leaves_the_channel_alone() -> None:
+    req_r, req_w = os.pipe()
+    resp_r, resp_w = os.pipe()
+    env = {**os.environ, FDS_ENV: f"{req_r},{resp_w}"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHATTY],
+        env=env,
+        pass_fds=(req_r, resp_w),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(req_r)
+    os.close(resp_w)
+    try:
+        hello = read_message(resp_r)
+        assert hello["type"] == "hello" and hello["protocol"] == FD_PROTOCOL
+        for request_id in (1, 2):
+            batch = b"\x83\xa4type\xa5batch\xa2id" + bytes([request_id]) + b"\xa5cases\x92\x01\xa1x"
+            os.write(req_w, frame(batch))
+            response = read_message(resp_r)
+            assert response["id"] == request_id
+            assert [r["canonical"] for r in response["results"]] == [b"1", b"1"]
+            assert response["results"][0]["digest"] == blake3(b"1").digest()
+        os.close(req_w)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(resp_r)
+    assert proc.returncode == 0
+    assert out.decode().splitlines() == ["debug: starting"] + ["debug: canonicalizing 1", "debug: canonicalizing x"] * 2
+    assert err.decode().count("debug: on stderr") == 4
+
+
+@pytest.mark.parametrize(
+    ("offer", "protocol"),
+    [("", PROTOCOL), ("3,4", FD_PROTOCOL)],
+)
+def test_channel_reads_the_offer(monkeypatch: pytest.MonkeyPatch, offer: str, protocol: int) -> None:
+    monkeypatch.setenv(FDS_ENV, offer)
+    opened = []
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode, buffering: opened.append((fd, mode)) or fd)
+    assert channel()[2] == protocol
+    assert opened == ([(3, "rb"), (4, "wb")] if offer else [])
+
+
+@pytest.mark.parametrize("offer", ["3", "3,x", "3,4,5"])
+def test_a_malformed_offer_is_an_error(monkeypatch: pytest.MonkeyPatch, offer: str) -> None:
+    monkeypatch.setenv(FDS_ENV, offer)
+    with pytest.raises(ValueError, match=FDS_ENV):
+        channel()

@@ -1,0 +1,125 @@
+//! The protocol's own channel: offered descriptors in `DIFFFUZZ_FDS`, the
+//! worker serves there in protocol 3, and what its function prints, on
+//! stdout or stderr, is only its log. The worker is this test binary run
+//! again (its `chatty_worker` test, which serves when told to), offered two
+//! pipes of its parent's.
+#![cfg(feature = "serde_json")]
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, RawFd};
+use std::process::{Command, Stdio};
+
+use difffuzz_kit::channel::{FDS_ENV, FD_PROTOCOL};
+use difffuzz_kit::native::Native;
+use difffuzz_kit::{serve, Hello};
+use rmpv::Value as Mp;
+
+/// Set in the environment of the re-run test binary that is the worker.
+const CHILD: &str = "DIFFFUZZ_KIT_TEST_CHATTY";
+
+/// The worker: it prints, as an SDK's debug logging would, a line to stdout
+/// at start and a line to stdout and one to stderr on every case. Run
+/// without CHILD, it passes at once.
+#[test]
+fn chatty_worker() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    println!("debug: starting");
+    serve(Hello::new("chatty", "0"), Native, |value, out| {
+        println!("debug: canonicalizing {value}");
+        eprintln!("debug: canonicalized");
+        out.extend_from_slice(b"1");
+        Ok(())
+    })
+}
+
+/// A pipe whose end `theirs` (0 the read end, 1 the write end) a child
+/// inherits; the other one is close-on-exec, so that the child's input ends
+/// when ours closes. Returns the read end, the write end.
+fn pipe(theirs: usize) -> (RawFd, RawFd) {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into fds; fcntl changes one's flags.
+    unsafe {
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        assert_eq!(libc::fcntl(fds[theirs], libc::F_SETFD, 0), 0);
+    }
+    (fds[0], fds[1])
+}
+
+fn read_frame(r: &mut impl Read) -> Mp {
+    let mut header = [0u8; 4];
+    r.read_exact(&mut header).expect("a frame header");
+    let mut body = vec![0; u32::from_be_bytes(header) as usize];
+    r.read_exact(&mut body).unwrap();
+    rmpv::decode::read_value(&mut body.as_slice()).unwrap()
+}
+
+fn field<'a>(map: &'a Mp, name: &str) -> &'a Mp {
+    map.as_map()
+        .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(name)))
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("no {name} in {map}"))
+}
+
+#[test]
+fn a_printing_worker_leaves_the_channel_alone() {
+    let (req_r, req_w) = pipe(0);
+    let (resp_r, resp_w) = pipe(1);
+    let child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "chatty_worker",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .env(FDS_ENV, format!("{req_r},{resp_w}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the worker");
+    // SAFETY: the child has its copies; these are ours alone.
+    let (mut requests, mut responses) = unsafe {
+        libc::close(req_r);
+        libc::close(resp_w);
+        (File::from_raw_fd(req_w), File::from_raw_fd(resp_r))
+    };
+    let hello = read_frame(&mut responses);
+    assert_eq!(field(&hello, "protocol"), &Mp::from(FD_PROTOCOL));
+    for id in [1u64, 2] {
+        let batch = Mp::Map(vec![
+            ("type".into(), "batch".into()),
+            ("id".into(), id.into()),
+            ("cases".into(), Mp::Array(vec![1.into(), "x".into()])),
+        ]);
+        let mut body = Vec::new();
+        rmpv::encode::write_value(&mut body, &batch).unwrap();
+        requests
+            .write_all(&(body.len() as u32).to_be_bytes())
+            .unwrap();
+        requests.write_all(&body).unwrap();
+        let results = read_frame(&mut responses);
+        assert_eq!(field(&results, "id"), &Mp::from(id));
+        let first = &field(&results, "results").as_array().unwrap()[0];
+        assert_eq!(field(first, "canonical"), &Mp::Binary(b"1".to_vec()));
+    }
+    drop(requests);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "worker: {:?}", out.status);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("debug: starting\n"), "stdout: {stdout}");
+    assert_eq!(
+        stdout.matches("debug: canonicalizing").count(),
+        4,
+        "stdout: {stdout}"
+    );
+    assert_eq!(
+        stderr.matches("debug: canonicalized").count(),
+        4,
+        "stderr: {stderr}"
+    );
+}
