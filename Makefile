@@ -103,13 +103,19 @@ check-install: packages go
 check-licenses: python
 	scripts/check-licenses.sh docs/licenses.md
 
+## action-test (part of make test): the GitHub Action's steps (action.yml),
+## all but the upload, as scripts against a scratch folder and bin/fakeworker
+.PHONY: action-test
+action-test: go
+	scripts/action/test.sh
+
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -29,6 +29,8 @@
 # Usage: scripts/check-install.sh [PACKAGES]   (default out/packages)
 # Environment: ONLY=python,ts,rust,go (default all), DIFFFUZZ (the driver
 # that checks the workers; default bin/difffuzz), CASES (default 2000).
+# The parts and their helpers run through wants, by name:
+# shellcheck disable=SC2329
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

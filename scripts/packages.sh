@@ -37,10 +37,10 @@ for kit in python ts rust; do
 done
 
 module=$(awk '$1 == "module" { print $2; exit }' go.mod)
-leaks=$(go list -deps ./kits/go/... | grep -E "^$module/(adapters|harness|cmd)(/|\$)" || true)
+leaks=$(go list -deps ./kits/go/... | grep -E "^$module/(adapters|harness|cmd)(/|\$)" | sed 's/^/  /' || true)
 if [[ -n $leaks ]]; then
 	echo "packages: the Go kit ($module/kits/go) imports packages a worker must not need:" >&2
-	echo "$leaks" | sed 's/^/  /' >&2
+	echo "$leaks" >&2
 	exit 1
 fi
 
