@@ -78,8 +78,24 @@ python_part() {
 		check python-wheel "$venv/bin/python $scratch/py/worker.py" kits/python/example/known-failures.txt
 }
 
+# doc_block NAME: the code block under <!-- ts-worker: NAME --> in docs/your-sdk.md.
+doc_block() {
+	awk -v mark="<!-- ts-worker: $1 -->" '
+		$0 == mark { found = 1; next }
+		found && /^```/ { if (inside) exit; inside = 1; next }
+		inside { print }
+	' docs/your-sdk.md
+}
+
 ts_part() {
-	local tgz dir=$scratch/ts
+	local tgz dir=$scratch/ts f
+	for f in package.json tsconfig.json; do
+		if ! diff <(doc_block "$f") "scripts/check-install/ts-worker/$f" >"$scratch/doc.diff"; then
+			sed 's/^/       /' "$scratch/doc.diff"
+			echo "FAIL ts: docs/your-sdk.md shows $f otherwise than scripts/check-install/ts-worker/$f"
+			return 1
+		fi
+	done
 	tgz=$(ls "$pkgs"/difffuzz-kit-*.tgz)
 	mkdir -p "$dir/src"
 	cp "$tgz" "$dir/"
