@@ -105,9 +105,14 @@ check-licenses: python
 
 ## action-test (part of make test): the GitHub Action's steps (action.yml),
 ## all but the upload, as scripts against a scratch folder and bin/fakeworker
-.PHONY: action-test
+.PHONY: action-test kit-imports
 action-test: go
 	scripts/action/test.sh
+
+## kit-imports (part of make test): kits/go imports nothing of adapters/,
+## harness/ or cmd/
+kit-imports:
+	scripts/check-kit-imports.sh
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
@@ -115,7 +120,7 @@ difffuzz: build
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test kit-imports
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

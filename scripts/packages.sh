@@ -36,13 +36,8 @@ for kit in python ts rust; do
 	fi
 done
 
+scripts/check-kit-imports.sh >/dev/null
 module=$(awk '$1 == "module" { print $2; exit }' go.mod)
-leaks=$(go list -deps ./kits/go/... | grep -E "^$module/(adapters|harness|cmd)(/|\$)" | sed 's/^/  /' || true)
-if [[ -n $leaks ]]; then
-	echo "packages: the Go kit ($module/kits/go) imports packages a worker must not need:" >&2
-	echo "$leaks" >&2
-	exit 1
-fi
 
 echo "packages: python wheel"
 # setuptools builds in kits/python/build and would reuse a stale one.
