@@ -88,13 +88,39 @@ conform: build examples
 	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
 	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
 
+## packages: the four kits as packages a team installs with no path into a
+## checkout (docs/your-sdk.md): out/packages/ gets the wheel, the npm tarball,
+## the .crate and out/packages/goproxy, the Go module in the GOPROXY layout
+## (GO_VERSION, default v0.0.0-dev). check-install installs each one into a
+## scratch folder and runs a worker on it (it needs the package registries).
+.PHONY: packages check-install check-licenses
+packages: python kits/ts/node_modules/.installed
+	scripts/packages.sh out/packages
+check-install: packages go
+	scripts/check-install.sh out/packages
+## check-licenses: every dependency of the driver and the kits, direct and
+## transitive, with its license, against an allow list; writes docs/licenses.md
+check-licenses: python
+	scripts/check-licenses.sh docs/licenses.md
+
+## action-test (part of make test): the GitHub Action's steps (action.yml),
+## all but the upload, as scripts against a scratch folder and bin/fakeworker
+.PHONY: action-test kit-imports
+action-test: go
+	scripts/action/test.sh
+
+## kit-imports (part of make test): kits/go imports nothing of adapters/,
+## harness/ or cmd/
+kit-imports:
+	scripts/check-kit-imports.sh
+
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
 ## test: every test of every language, the fixture check, the corpus replay
 ## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test kit-imports
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -102,6 +102,10 @@ expect_failure() {
 workflows=(.github/workflows/*.yml)
 # actionlint runs the pinned shellcheck on every run: script; pyflakes is not
 # installed (no step runs Python inline), so it is switched off explicitly.
+# The composite action (action.yml) is checked through the workflow that uses
+# it (.github/workflows/action.yml: its inputs, outputs and syntax); its run
+# steps are scripts of scripts/action/, shellchecked below, which infracheck
+# holds it to.
 check "actionlint $v_actionlint" "${workflows[*]} (with shellcheck $v_shellcheck on run: scripts)" \
 	"$actionlint" -no-color -shellcheck="$shellcheck" -pyflakes= "${workflows[@]}"
 
@@ -118,7 +122,22 @@ sed 's/^FROM debian:[^ ]* AS runtime$/FROM debian:latest AS runtime/' Dockerfile
 expect_failure "hadolint canary" "a copy with the runtime stage FROM debian:latest is rejected" \
 	"$hadolint" --no-color --failure-threshold info "$scratch/Dockerfile.canary"
 
-check "shellcheck $v_shellcheck" "scripts/*.sh" "$shellcheck" --severity=style scripts/*.sh
+check "shellcheck $v_shellcheck" "scripts/*.sh scripts/action/*.sh" "$shellcheck" --severity=style scripts/*.sh scripts/action/*.sh
+
+# A canary for the action: a copy of its workflow that passes an input
+# action.yml does not declare must be rejected, so that actionlint really
+# reads action.yml through the workflow (it finds a local action from the
+# project's root, which it knows by its .git).
+action_canary() (
+	local dir=$scratch/action-canary
+	mkdir -p "$dir/.github/workflows"
+	git init --quiet "$dir"
+	cp action.yml "$dir/"
+	sed 's/^          duration: 30s$/          durations: 30s/' .github/workflows/action.yml >"$dir/.github/workflows/action.yml"
+	cd "$dir"
+	"$actionlint" -no-color -shellcheck= -pyflakes= .github/workflows/action.yml
+)
+expect_failure "actionlint action canary" "a use of the action with an undeclared input (durations) is rejected" action_canary
 
 self_test() (
 	cd "$root/tools"

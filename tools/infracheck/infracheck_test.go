@@ -14,7 +14,8 @@ import (
 var inputs = []string{
 	"Dockerfile", ".dockerignore", "docker-compose.yml",
 	"deploy/pvc.yaml", "deploy/shards-job.yaml", "deploy/merge-job.yaml",
-	".github/workflows/nightly-difffuzz.yml", ".github/workflows/pr.yml",
+	".github/workflows/nightly-difffuzz.yml", ".github/workflows/pr.yml", ".github/workflows/action.yml",
+	"action.yml", "scripts/action/install.sh", "scripts/action/build.sh", "scripts/action/fuzz.sh",
 	"go.mod", "difffuzz.toml", "known-divergences.txt",
 	"adapters/python/pyproject.toml", "adapters/ts/package.json",
 }
@@ -122,6 +123,13 @@ func TestBrokenFilesFail(t *testing.T) {
 		{".github/workflows/nightly-difffuzz.yml", "-known known-divergences.txt ||", "||", "difffuzz run without -known"},
 		{".github/workflows/nightly-difffuzz.yml", "cache-dependency-path: adapters/ts/package-lock.json", "cache-dependency-path: package.json", "does not key its cache on adapters/ts/package-lock.json"},
 		{".github/workflows/pr.yml", "run: make test", "run: make build", "no step runs make test"},
+		{"action.yml", `run: '"$GITHUB_ACTION_PATH/scripts/action/fuzz.sh"'`, `run: difffuzz run -duration ${{ inputs.duration }}`, "splices an expression"},
+		{"action.yml", `run: '"$GITHUB_ACTION_PATH/scripts/action/build.sh"'`, `run: '"$GITHUB_ACTION_PATH/scripts/action/make.sh"'`, "scripts/action/make.sh does not exist"},
+		{"action.yml", "      shell: bash\n      env:\n        DIFFFUZZ_VERSION", "      env:\n        DIFFFUZZ_VERSION", "needs shell: bash"},
+		{"action.yml", "    - name: Upload the findings and the reports\n      if: always()\n", "    - name: Upload the findings and the reports\n", "upload if: always()"},
+		{"action.yml", "${{ inputs.working-directory }}/${{ inputs.out }}", "${{ inputs.working-directory }}/${{ inputs.output }}", "inputs.output is not declared"},
+		{"action.yml", "actions/upload-artifact@v7", "actions/upload-artifact@main", "pin actions"},
+		{"scripts/action/fuzz.sh", `-junit "$out/junit.xml"`, `-junitt "$out/junit.xml"`, "unknown flag -junitt"},
 	}
 	for _, c := range cases {
 		t.Run(c.file+": "+c.want, func(t *testing.T) {

@@ -83,6 +83,7 @@ func allChecks() []check {
 		{"compose", checkCompose},
 		{"kubernetes manifests", checkKubernetes},
 		{"workflows", checkWorkflows},
+		{"github action", checkAction},
 		{"toolchain versions", checkVersions},
 		// Last: it reads the command lines the checks above collected.
 		{"difffuzz command lines", checkInvocations},

@@ -42,6 +42,15 @@ mod serve;
 
 pub use serve::{run, serve};
 
+/// serde_json, the crate of the native model, at the version the kit is built
+/// with (feature `serde_json`): a worker needs no serde_json dependency of its
+/// own, and cannot end up with a second one.
+#[cfg(feature = "serde_json")]
+pub use serde_json;
+/// The native model's value, `serde_json::Value` (feature `serde_json`).
+#[cfg(feature = "serde_json")]
+pub use serde_json::Value;
+
 /// Who the worker is: its hello frame, less what the [`Model`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hello {
