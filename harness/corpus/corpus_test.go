@@ -207,3 +207,18 @@ func TestCollisionEntryRoundTrip(t *testing.T) {
 		t.Errorf("twin read back as %v (index %d, outcomes %v)", got.Twin, got.TwinIndex, got.TwinOutcomes)
 	}
 }
+
+// A collision's twin that extended JSON cannot write (bin data) is kept
+// losslessly, as its input is, and the file reads back.
+func TestTwinNotRepresentable(t *testing.T) {
+	a := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "b", Value: []byte{1, 2}}}}}
+	b := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "b", Value: "x"}}}}
+	e := &Entry{Input: b, Kind: "collision", Signature: "collision: x: m", Twin: a}
+	got, err := Unmarshal(e.Marshal())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, e.Marshal())
+	}
+	if !value.Equal(got.Twin, a) || !value.Equal(got.Input, b) {
+		t.Errorf("read back %s and %s", value.AppendText(nil, got.Input), value.AppendText(nil, got.Twin))
+	}
+}

@@ -15,14 +15,8 @@ import (
 // losslessly as base64 msgpack in "input_msgpack", with "input" null and a
 // rendering for people in "input_text".
 func (e *Entry) Marshal() []byte {
-	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion) + ",\n  \"input\": ")
-	if raw, ok := rawInput(e.Input); ok {
-		b = append(b, "null"...)
-		b = field(b, "input_msgpack", raw)
-		b = field(b, "input_text", string(value.AppendText(nil, e.Input)))
-	} else {
-		b = value.AppendText(b, e.Input)
-	}
+	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion))
+	b = writeInput(b, "input", e.Input)
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signature)
 	if e.Generated {
@@ -31,14 +25,27 @@ func (e *Entry) Marshal() []byte {
 	b = field(b, "minimized_from", e.MinimizedFrom)
 	b = outcomes(b, "outcomes", e.Outcomes)
 	if e.Twin != nil {
-		b = append(b, ",\n  \"twin\": "...)
-		b = value.AppendText(b, e.Twin)
+		b = writeInput(b, "twin", e.Twin)
 		if e.Generated {
 			b = fmt.Appendf(b, ",\n  \"twin_index\": %d", e.TwinIndex)
 		}
 		b = outcomes(b, "twin_outcomes", e.TwinOutcomes)
 	}
 	return append(b, "\n}\n"...)
+}
+
+// writeInput writes the member name holding v, and, when extended JSON cannot
+// write v, v as base64 msgpack in name_msgpack (name null) with a
+// rendering for people in name_text.
+func writeInput(b []byte, name string, v any) []byte {
+	b = append(b, ",\n  \""+name+"\": "...)
+	raw, ok := rawInput(v)
+	if !ok {
+		return value.AppendText(b, v)
+	}
+	b = append(b, "null"...)
+	b = field(b, name+"_msgpack", raw)
+	return field(b, name+"_text", string(value.AppendText(nil, v)))
 }
 
 // outcomes writes the member name holding each adapter's outcome, if any.
@@ -92,16 +99,12 @@ func Unmarshal(data []byte) (*Entry, error) {
 	if ver, _ := lookup(obj, formatKey).(int64); ver != FormatVersion {
 		return nil, fmt.Errorf("corpus format %v, this difffuzz reads %d", lookup(obj, formatKey), FormatVersion)
 	}
-	e := &Entry{Input: lookup(obj, "input")}
-	if e.Input == nil && !has(obj, "input") {
+	if !has(obj, "input") {
 		return nil, errNoInput
 	}
-	if raw, ok := lookup(obj, "input_msgpack").(string); ok {
-		v, err := decodeRaw(raw)
-		if err != nil {
-			return nil, fmt.Errorf("input_msgpack: %w", err)
-		}
-		e.Input = v
+	e := &Entry{}
+	if e.Input, err = inputOf(obj, "input"); err != nil {
+		return nil, err
 	}
 	e.Kind, _ = lookup(obj, "kind").(string)
 	e.Signature, _ = lookup(obj, "signature").(string)
@@ -110,11 +113,26 @@ func Unmarshal(data []byte) (*Entry, error) {
 	e.Index, _ = uintField(obj, "index")
 	e.Outcomes = outcomesOf(obj, "outcomes")
 	if has(obj, "twin") {
-		e.Twin = lookup(obj, "twin")
+		if e.Twin, err = inputOf(obj, "twin"); err != nil {
+			return nil, err
+		}
 		e.TwinIndex, _ = uintField(obj, "twin_index")
 		e.TwinOutcomes = outcomesOf(obj, "twin_outcomes")
 	}
 	return e, nil
+}
+
+// inputOf reads what writeInput wrote under name.
+func inputOf(obj value.Object, name string) (any, error) {
+	raw, ok := lookup(obj, name+"_msgpack").(string)
+	if !ok {
+		return lookup(obj, name), nil
+	}
+	v, err := decodeRaw(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s_msgpack: %w", name, err)
+	}
+	return v, nil
 }
 
 func outcomesOf(obj value.Object, name string) []Outcome {

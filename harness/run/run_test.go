@@ -34,6 +34,25 @@ func quietRun(t *testing.T, cfg Config) int {
 	return code
 }
 
+// divergenceNames lists the corpus file names in dir but the collisions'.
+func divergenceNames(t *testing.T, dir string) []string {
+	files, err := corpus.Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := corpus.LoadAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i, e := range entries {
+		if e.Kind != "collision" {
+			out = append(out, filepath.Base(files[i]))
+		}
+	}
+	return out
+}
+
 // names lists the corpus file names in dir.
 func names(t *testing.T, dir string) []string {
 	files, err := corpus.Files([]string{dir})
@@ -72,6 +91,9 @@ func TestShardsAreDisjointAndMergeEqualsOneRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
+			if e.Kind == "collision" {
+				continue // the differ worker's texts collide: a pair's entry holds a case of the shard again
+			}
 			if e.Index%shards != s {
 				t.Errorf("shard %d made case %d", s, e.Index)
 			}
@@ -88,7 +110,9 @@ func TestShardsAreDisjointAndMergeEqualsOneRun(t *testing.T) {
 	if code := triage.Merge(triage.MergeConfig{Out: merged, Outputs: report.Outputs{"json": filepath.Join(root, "merged.json")}, Stdout: &out, Stderr: &errb}, dirs); code != triage.ExitDivergence {
 		t.Fatalf("merge exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	got, want := names(t, merged), names(t, one)
+	// Collision entries are named by both cases of a pair, and which pairs
+	// a run meets depends on which cases it saw together: they are left out.
+	got, want := divergenceNames(t, merged), divergenceNames(t, one)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("merged corpus has %d files, one run %d; they differ", len(got), len(want))
 	}
