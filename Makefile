@@ -62,10 +62,13 @@ bin/fakeworker: $(GO_SRC)
 ## Python one runs from the venv (python), the TypeScript one is built with its
 ## kit (ts)
 GO_EXAMPLE   := bin/kit-example-go
+GO_TEXT_EXAMPLE := bin/kit-example-go-text
 RUST_EXAMPLE := kits/rust/example/target/release/example-worker
-examples: python ts $(GO_EXAMPLE) $(RUST_EXAMPLE)
+examples: python ts $(GO_EXAMPLE) $(GO_TEXT_EXAMPLE) $(RUST_EXAMPLE)
 $(GO_EXAMPLE): $(GO_SRC)
 	go build -o $@ ./kits/go/example
+$(GO_TEXT_EXAMPLE): $(GO_SRC)
+	go build -o $@ ./kits/go/example/text
 $(RUST_EXAMPLE): $(shell find kits/rust/src kits/rust/example/src -name '*.rs' 2>/dev/null) kits/rust/Cargo.toml kits/rust/example/Cargo.toml kits/rust/example/Cargo.lock
 	cargo build --quiet --release --locked --manifest-path kits/rust/example/Cargo.toml
 
@@ -87,6 +90,7 @@ conform: build examples
 	$(call CONFORM,node kits/ts/dist/example/worker.js,-known kits/ts/example/known-failures.txt,ts-example)
 	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
 	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
+	$(call CONFORM,$(GO_TEXT_EXAMPLE),-known kits/go/example/text/known-failures.txt,go-text-example)
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build

@@ -24,6 +24,8 @@
 //	oversized     answers with a frame length over the cap
 //	truncated     answers with half a frame, then exits
 //	overclaim     a native worker that calls every object inexpressible
+//	text          a correct worker on the kit's text model (the spec's reader, then canonjson)
+//	textclaim     a text worker that calls every object's repeated key inexpressible, as only a native model may
 //	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
 //
 // The diverge mode is for measuring a run that finds divergences, as make
@@ -85,10 +87,17 @@ func serve(mode, arg string) int {
 		opts.Model = kit.Native(kit.JSONNumber)
 	case "overclaim":
 		opts.Model = overclaim{kit.Native(kit.JSONNumber)}
+	case "text":
+		opts.Model = kit.Text
+	case "textclaim":
+		opts.Model = textclaim{kit.Text}
 	}
 	fn := implementation(mode, mark)
 	if mode == "native" || mode == "overclaim" {
 		fn = nativeFunc
+	}
+	if mode == "text" || mode == "textclaim" {
+		fn = textFunc
 	}
 	var out io.Writer = os.Stdout
 	if tampers[mode] {

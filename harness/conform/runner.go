@@ -136,7 +136,10 @@ func (r *runner) handshake(ctx context.Context) (string, error) {
 	if len(missing) > 0 {
 		return "", fmt.Errorf("hello has an empty %s", strings.Join(missing, ", "))
 	}
-	return fmt.Sprintf("protocol %d, language %s, name %s, version %s", h.Protocol, h.Language, h.Name, h.Version), nil
+	if h.Model != "" && !slices.Contains(wire.Models, h.Model) {
+		return "", fmt.Errorf("hello declares the model %q, not one of %v", h.Model, wire.Models)
+	}
+	return fmt.Sprintf("protocol %d, language %s, name %s, version %s, model %s", h.Protocol, h.Language, h.Name, h.Version, modelName(h.Model)), nil
 }
 
 // runTyped is one batch of values through the typed worker. A transport
