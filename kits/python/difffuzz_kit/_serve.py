@@ -20,6 +20,7 @@ import msgpack
 from blake3 import blake3
 
 from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
+from difffuzz_kit.json_text import Text
 from difffuzz_kit.models import Exact, Inexpressible, Native
 from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_batch
 
@@ -78,7 +79,7 @@ class Worker:
     or :class:`Native`). :meth:`handle` maps a request frame to its response
     and never raises; :func:`serve` runs it over stdin and stdout."""
 
-    def __init__(self, fn: Canonicalize, model: Exact | Native, hello: dict) -> None:
+    def __init__(self, fn: Canonicalize, model: Exact | Native | Text, hello: dict) -> None:
         self.fn = fn
         self.model = model
         self.hello = hello
@@ -309,7 +310,7 @@ class _Sender:
         self._out.flush()
 
 
-MODELS = ("exact", "native")
+MODELS = ("exact", "native", "text")
 
 
 def serve(
@@ -338,7 +339,8 @@ def serve(
     lossless model, see :class:`Exact`, whose ``members`` and
     ``unsupported`` build objects and out-of-model markers; default
     :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
-    ``dict``/``list``/... values, see :class:`Native`). ``stdin`` and
+    ``dict``/``list``/... values, see :class:`Native`) or ``"text"`` (a
+    ``str`` of JSON text for ``fn`` to parse, see :class:`Text`). ``stdin`` and
     ``stdout`` default to the process's binary streams."""
     worker = Worker(fn, _model(model, members, unsupported), hello(name, version, model, language))
     inp = sys.stdin.buffer if stdin is None else stdin
@@ -357,7 +359,7 @@ def serve(
 
 def _model(
     model: str, members: Callable[[list], object] | None, unsupported: Callable[[str], object] | None
-) -> Exact | Native:
+) -> Exact | Native | Text:
     if model == "exact":
         options = {k: v for k, v in (("members", members), ("unsupported", unsupported)) if v is not None}
         return Exact(**options)
@@ -365,12 +367,16 @@ def _model(
         if members is not None or unsupported is not None:
             raise TypeError("members and unsupported are options of the exact model")
         return Native()
+    if model == "text":
+        if members is not None or unsupported is not None:
+            raise TypeError("members and unsupported are options of the exact model")
+        return Text()
     raise ValueError(f"model must be one of {MODELS}, not {model!r}")
 
 
 def hello(name: str, version: str, model: str = "exact", language: str = "python") -> dict:
     """The hello frame's message for these options."""
-    reasons = Native.inexpressible if model == "native" else Exact.inexpressible
+    reasons = {"native": Native.inexpressible, "text": Text.inexpressible}.get(model, Exact.inexpressible)
     return {
         "type": "hello",
         "protocol": PROTOCOL,
