@@ -89,6 +89,7 @@ conform: build examples
 	$(call CONFORM,$(PY) kits/python/example/worker.py,-known kits/python/example/known-failures.txt,python-example)
 	$(call CONFORM,$(PY) kits/python/example/text_worker.py,-known kits/python/example/text-known-failures.txt,python-text-example)
 	$(call CONFORM,node kits/ts/dist/example/worker.js,-known kits/ts/example/known-failures.txt,ts-example)
+	$(call CONFORM,node kits/ts/dist/example/text_worker.js,-known kits/ts/example/text-known-failures.txt,ts-text-example)
 	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
 	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
 	$(call CONFORM,$(GO_TEXT_EXAMPLE),-known kits/go/example/text-known-failures.txt,go-text-example)
