@@ -64,7 +64,9 @@ bin/fakeworker: $(GO_SRC)
 GO_EXAMPLE   := bin/kit-example-go
 GO_TEXT_EXAMPLE := bin/kit-example-go-text
 RUST_EXAMPLE := kits/rust/example/target/release/example-worker
-examples: python ts $(GO_EXAMPLE) $(GO_TEXT_EXAMPLE) $(RUST_EXAMPLE)
+RUST_TEXT_EXAMPLE := kits/rust/example/target/release/text_worker
+examples: python ts $(GO_EXAMPLE) $(GO_TEXT_EXAMPLE) $(RUST_EXAMPLE) $(RUST_TEXT_EXAMPLE)
+$(RUST_TEXT_EXAMPLE): $(RUST_EXAMPLE)
 $(GO_EXAMPLE): $(GO_SRC)
 	go build -o $@ ./kits/go/example
 $(GO_TEXT_EXAMPLE): $(GO_SRC)
@@ -91,6 +93,7 @@ conform: build examples
 	$(call CONFORM,node kits/ts/dist/example/worker.js,-known kits/ts/example/known-failures.txt,ts-example)
 	$(call CONFORM,node kits/ts/dist/example/text_worker.js,-known kits/ts/example/text-known-failures.txt,ts-text-example)
 	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
+	$(call CONFORM,$(RUST_TEXT_EXAMPLE),-known kits/rust/example/text-known-failures.txt,rust-text-example)
 	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
 	$(call CONFORM,$(GO_TEXT_EXAMPLE),-known kits/go/example/text-known-failures.txt,go-text-example)
 

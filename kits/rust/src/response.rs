@@ -9,7 +9,7 @@ use crate::{Hello, Model, ModelKind, Refusal};
 const PROTOCOL: u64 = 2;
 
 pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello) {
-    let native = M::KIND == ModelKind::Native;
+    let native = M::KIND != ModelKind::Exact;
     write_map_len(out, if native { 7 } else { 6 });
     write_str_field(out, "type", "hello");
     write_uint_field(out, "protocol", PROTOCOL);
@@ -17,7 +17,7 @@ pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello) {
     write_str_field(out, "name", &hello.name);
     write_str_field(out, "version", &hello.version);
     write_str_field(out, "model", M::KIND.as_str());
-    // Only a native model declares reasons: an exact one never gives any.
+    // Only a native or text model declares reasons: an exact one never gives any.
     if native {
         write_str(out, "inexpressible");
         must(rmp::encode::write_array_len(
