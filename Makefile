@@ -62,10 +62,15 @@ bin/fakeworker: $(GO_SRC)
 ## Python one runs from the venv (python), the TypeScript one is built with its
 ## kit (ts)
 GO_EXAMPLE   := bin/kit-example-go
+GO_TEXT_EXAMPLE := bin/kit-example-go-text
 RUST_EXAMPLE := kits/rust/example/target/release/example-worker
-examples: python ts $(GO_EXAMPLE) $(RUST_EXAMPLE)
+RUST_TEXT_EXAMPLE := kits/rust/example/target/release/text_worker
+examples: python ts $(GO_EXAMPLE) $(GO_TEXT_EXAMPLE) $(RUST_EXAMPLE) $(RUST_TEXT_EXAMPLE)
+$(RUST_TEXT_EXAMPLE): $(RUST_EXAMPLE)
 $(GO_EXAMPLE): $(GO_SRC)
 	go build -o $@ ./kits/go/example
+$(GO_TEXT_EXAMPLE): $(GO_SRC)
+	go build -o $@ ./kits/go/example/text
 $(RUST_EXAMPLE): $(shell find kits/rust/src kits/rust/example/src -name '*.rs' 2>/dev/null) kits/rust/Cargo.toml kits/rust/example/Cargo.toml kits/rust/example/Cargo.lock
 	cargo build --quiet --release --locked --manifest-path kits/rust/example/Cargo.toml
 
@@ -84,9 +89,13 @@ conform: build examples
 	$(call CONFORM,rust,,rust)
 	$(call CONFORM,go-worker,,go-worker)
 	$(call CONFORM,$(PY) kits/python/example/worker.py,-known kits/python/example/known-failures.txt,python-example)
+	$(call CONFORM,$(PY) kits/python/example/text_worker.py,-known kits/python/example/text-known-failures.txt,python-text-example)
 	$(call CONFORM,node kits/ts/dist/example/worker.js,-known kits/ts/example/known-failures.txt,ts-example)
+	$(call CONFORM,node kits/ts/dist/example/text_worker.js,-known kits/ts/example/text-known-failures.txt,ts-text-example)
 	$(call CONFORM,$(RUST_EXAMPLE),-known kits/rust/example/known-failures.txt,rust-example)
+	$(call CONFORM,$(RUST_TEXT_EXAMPLE),-known kits/rust/example/text-known-failures.txt,rust-text-example)
 	$(call CONFORM,$(GO_EXAMPLE),-known kits/go/example/known-failures.txt,go-example)
+	$(call CONFORM,$(GO_TEXT_EXAMPLE),-known kits/go/example/text-known-failures.txt,go-text-example)
 
 ## packages: the four kits as packages a team installs with no path into a
 ## checkout (docs/your-sdk.md): out/packages/ gets the wheel, the npm tarball,

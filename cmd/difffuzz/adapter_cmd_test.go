@@ -231,8 +231,8 @@ func running(t *testing.T, path string) []string {
 	return pids
 }
 
-// A native worker passes when its inexpressible answers are declared and
-// true, and fails when it hides cases its model can hold.
+// A native or text worker passes when its inexpressible answers are
+// declared and true, and fails when it hides cases its model can hold.
 func TestAdapterCheckNativeModel(t *testing.T) {
 	tests := []struct {
 		mode   string
@@ -242,6 +242,8 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 	}{
 		{"native", 0, []string{"PASS generated (512 cases, seed 1)", "PASS digest-only", "PASS spec-examples", "PASS error-codes/duplicate_key"}, "FAIL"},
 		{"overclaim", 1, []string{"FAIL generated: ", "for a case that holds no such thing"}, ""},
+		{"text", 0, []string{"model text)", "PASS generated (512 cases, seed 1)", "PASS error-codes/duplicate_key", "PASS error-codes/lone_surrogate"}, "FAIL"},
+		{"textclaim", 1, []string{"FAIL generated: ", "in the text model, which spells everything but"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -148,6 +148,31 @@ func (o overclaim) Convert(v any) (any, *kit.Inexpressible) {
 	return o.Model.Convert(v)
 }
 
+// textFunc reads the text model's case with the spec's reader, which keeps
+// everything the text spells, then canonicalizes it.
+func textFunc(dst []byte, v any) ([]byte, error) {
+	x, err := value.Parse(v.([]byte))
+	if err != nil {
+		return nil, err
+	}
+	return canonjson.AppendCanonical(dst, x)
+}
+
+// textclaim is a text model that lies: it calls an object inexpressible
+// for a repeated key, which JSON text spells.
+type textclaim struct{ kit.Model }
+
+func (o textclaim) Reasons() []string {
+	return append(o.Model.Reasons(), wire.ReasonDuplicateKey)
+}
+
+func (o textclaim) Convert(v any) (any, *kit.Inexpressible) {
+	if _, ok := v.(canonjson.Object); ok {
+		return nil, &kit.Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: "every object, falsely"}
+	}
+	return o.Model.Convert(v)
+}
+
 // tampers are the modes whose faults are in the frames, not in the
 // implementation: only they put a tamper between the kit and stdout.
 var tampers = map[string]bool{"bad-hello": true, "v1": true, "garbage": true, "oversized": true,

@@ -25,6 +25,8 @@
 //	oversized     answers with a frame length over the cap
 //	truncated     answers with half a frame, then exits
 //	overclaim     a native worker that calls every object inexpressible
+//	text          a correct worker on the kit's text model (the spec's reader, then canonjson)
+//	textclaim     a text worker that calls every object's repeated key inexpressible, as only a native model may
 //	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
 //	v2            a correct worker of protocol version 2: it ignores the driver's descriptors and serves on stdin and stdout
 //	chatty        a correct worker that prints a line to stdout at start, and whose implementation prints
@@ -95,10 +97,17 @@ func serve(mode, arg string) int {
 		opts.Model = kit.Native(kit.Float64)
 	case "overclaim":
 		opts.Model = overclaim{kit.Native(kit.JSONNumber)}
+	case "text":
+		opts.Model = kit.Text
+	case "textclaim":
+		opts.Model = textclaim{kit.Text}
 	}
 	fn := implementation(mode, mark)
 	if mode == "native" || mode == "native-float64" || mode == "overclaim" {
 		fn = nativeFunc
+	}
+	if mode == "text" || mode == "textclaim" {
+		fn = textFunc
 	}
 	ch, err := channel(mode)
 	if err != nil {

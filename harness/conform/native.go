@@ -22,14 +22,17 @@ func (r *runner) verdict(got wire.Result, w want, c any) string {
 }
 
 // inexpressible is "" when a worker may answer got for c: its hello says
-// it has a native model and declares the reason, and c holds what the
-// reason names. Anything else is a worker that hides cases from the
-// comparison, which is worse than a wrong answer: nobody would see it.
+// it has a native or text model and declares the reason (a text worker
+// only what JSON text cannot spell), and c holds what the reason names.
+// Anything else is a worker that hides cases from the comparison, which is
+// worse than a wrong answer: nobody would see it.
 func (r *runner) inexpressible(got wire.Result, c any) string {
 	h := r.w.Hello()
 	switch {
-	case h.Model != wire.ModelNative:
+	case h.Model != wire.ModelNative && h.Model != wire.ModelText:
 		return fmt.Sprintf("answered inexpressible (%s) but its hello declares the %q model", got.Inexpressible, modelName(h.Model))
+	case h.Model == wire.ModelText && !slices.Contains(textReasons, got.Inexpressible):
+		return fmt.Sprintf("answered inexpressible (%s) in the text model, which spells everything but %v", got.Inexpressible, textReasons)
 	case !slices.Contains(h.Inexpressible, got.Inexpressible):
 		return fmt.Sprintf("answered inexpressible (%s), a reason its hello does not declare (%v)", got.Inexpressible, h.Inexpressible)
 	case c != nil && !holds(c, got.Inexpressible):
@@ -37,6 +40,11 @@ func (r *runner) inexpressible(got wire.Result, c any) string {
 	}
 	return ""
 }
+
+// textReasons are all a text worker may answer: JSON text spells repeated
+// keys, big integers, lone surrogates (as escapes) and NaN (as extended
+// JSON's bare token), but no bin data and no key that is not a string.
+var textReasons = []string{wire.ReasonNonStringKey, wire.ReasonUnsupported}
 
 func modelName(m string) string {
 	if m == "" {

@@ -137,11 +137,14 @@ func (r *runner) handshake(ctx context.Context) (string, error) {
 	if len(missing) > 0 {
 		return "", fmt.Errorf("hello has an empty %s", strings.Join(missing, ", "))
 	}
+	if h.Model != "" && !slices.Contains(wire.Models, h.Model) {
+		return "", fmt.Errorf("hello declares the model %q, not one of %v", h.Model, wire.Models)
+	}
 	where := "on stdin and stdout"
 	if w.OnFDs() {
 		where = fmt.Sprintf("on descriptors %s", wire.FDsOffer)
 	}
-	return fmt.Sprintf("protocol %d %s, language %s, name %s, version %s", h.Protocol, where, h.Language, h.Name, h.Version), nil
+	return fmt.Sprintf("protocol %d %s, language %s, name %s, version %s, model %s", h.Protocol, where, h.Language, h.Name, h.Version, modelName(h.Model)), nil
 }
 
 // runTyped is one batch of values through the typed worker. A transport

@@ -62,7 +62,7 @@ const (
 var Models = map[string]string{
 	"native": "",
 	"exact":  "init writes the native baseline only for now: write it, then change the worker's model as docs/your-sdk.md says (every kit has the exact model)",
-	"text":   "the text model is not in the kits yet",
+	"text":   "init writes the native baseline only for now: start from the text worker in the kit's example folder (docs/your-sdk.md, The text model)",
 }
 
 // Config is one skeleton.

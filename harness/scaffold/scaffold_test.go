@@ -159,7 +159,7 @@ func TestConfigErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Lang: "cobol"}, `unknown language "cobol" (want one of go, python, rust, ts)`},
-		{Config{Lang: "go", Model: "text"}, "-model text: not available yet: the text model is not in the kits yet"},
+		{Config{Lang: "go", Model: "text"}, "-model text: not available yet: init writes the native baseline only for now: start from the text worker in the kit's example folder (docs/your-sdk.md, The text model)"},
 		{Config{Lang: "go", Model: "exact"}, "-model exact: not available yet"},
 		{Config{Lang: "go", Model: "lossy"}, "want native, exact or text"},
 		{Config{Lang: "go", Name: "My SDK"}, `-name "My SDK"`},

@@ -38,7 +38,8 @@ type Hello struct {
 	Name     string
 	Version  string
 	// Model is the value model the worker hands its implementation:
-	// ModelExact (also when empty: a version 1 worker) or ModelNative.
+	// ModelExact (also when empty: a version 1 worker), ModelNative or
+	// ModelText.
 	Model string
 	// Inexpressible lists the reasons a native worker may answer
 	// instead of a result: what its model cannot hold.
@@ -49,7 +50,11 @@ type Hello struct {
 const (
 	ModelExact  = "exact"
 	ModelNative = "native"
+	ModelText   = "text" // the case as JSON text, for an SDK that parses it itself
 )
+
+// Models lists the value models a hello may declare.
+var Models = []string{ModelExact, ModelNative, ModelText}
 
 // Reasons of an inexpressible result: what a case holds that a native value
 // model cannot. The protocol page has the table.

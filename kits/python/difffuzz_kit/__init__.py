@@ -6,7 +6,7 @@ of canonical JSON is a few lines::
     sys.exit(serve(my_canonical, name="my-sdk", version="1.4.0", model="native"))
 
 The kit owns the whole loop: hello, frames and their caps, decoding cases
-into the chosen value model (:class:`Exact` or :class:`Native`), BLAKE3,
+into the chosen value model (:class:`Exact`, :class:`Native` or :class:`Text`), BLAKE3,
 ``digest_only``, bench, error responses and exit statuses.
 """
 
@@ -24,6 +24,7 @@ from difffuzz_kit._serve import (
     run,
     serve,
 )
+from difffuzz_kit.json_text import Text, json_text
 from difffuzz_kit.models import Exact, Inexpressible, Native, to_native
 from difffuzz_kit.wire import Members, Unsupported, pack
 
@@ -41,10 +42,12 @@ __all__ = [
     "Members",
     "Native",
     "SpecError",
+    "Text",
     "Unsupported",
     "Worker",
     "channel",
     "hello",
+    "json_text",
     "pack",
     "run",
     "serve",

@@ -20,6 +20,7 @@ import msgpack
 from blake3 import blake3
 
 from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
+from difffuzz_kit.json_text import Text
 from difffuzz_kit.models import Exact, Inexpressible, Native
 from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_batch
 
@@ -89,7 +90,7 @@ class Worker:
     or :class:`Native`). :meth:`handle` maps a request frame to its response
     and never raises; :func:`serve` runs it over stdin and stdout."""
 
-    def __init__(self, fn: Canonicalize, model: Exact | Native, hello: dict) -> None:
+    def __init__(self, fn: Canonicalize, model: Exact | Native | Text, hello: dict) -> None:
         self.fn = fn
         self.model = model
         self.hello = hello
@@ -320,7 +321,7 @@ class _Sender:
         self._out.flush()
 
 
-MODELS = ("exact", "native")
+MODELS = ("exact", "native", "text")
 
 
 def serve(
@@ -349,7 +350,8 @@ def serve(
     lossless model, see :class:`Exact`, whose ``members`` and
     ``unsupported`` build objects and out-of-model markers; default
     :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
-    ``dict``/``list``/... values, see :class:`Native`).
+    ``dict``/``list``/... values, see :class:`Native`) or ``"text"`` (a
+    ``str`` of JSON text for ``fn`` to parse, see :class:`Text`).
 
     The protocol runs on the channel the driver offers (:func:`channel`):
     its own descriptors, so that whatever ``fn`` prints, on stdout or
@@ -377,7 +379,7 @@ def serve(
 
 def _model(
     model: str, members: Callable[[list], object] | None, unsupported: Callable[[str], object] | None
-) -> Exact | Native:
+) -> Exact | Native | Text:
     if model == "exact":
         options = {k: v for k, v in (("members", members), ("unsupported", unsupported)) if v is not None}
         return Exact(**options)
@@ -385,6 +387,10 @@ def _model(
         if members is not None or unsupported is not None:
             raise TypeError("members and unsupported are options of the exact model")
         return Native()
+    if model == "text":
+        if members is not None or unsupported is not None:
+            raise TypeError("members and unsupported are options of the exact model")
+        return Text()
     raise ValueError(f"model must be one of {MODELS}, not {model!r}")
 
 
@@ -406,7 +412,7 @@ def channel() -> tuple[BinaryIO, BinaryIO, int]:
 def hello(name: str, version: str, model: str = "exact", language: str = "python", protocol: int = PROTOCOL) -> dict:
     """The hello frame's message for these options; ``protocol`` is
     :data:`FD_PROTOCOL` on the driver's descriptors."""
-    reasons = Native.inexpressible if model == "native" else Exact.inexpressible
+    reasons = {"native": Native.inexpressible, "text": Text.inexpressible}.get(model, Exact.inexpressible)
     return {
         "type": "hello",
         "protocol": protocol,

@@ -67,3 +67,29 @@ def test_a_bad_frame_length_exits_two(worker: subprocess.Popen) -> None:
     response = receive(worker)
     assert response["type"] == "error" and "bad frame length" in response["message"]
     assert worker.wait(10) == 2
+
+
+TEXT_EXAMPLE = EXAMPLE.with_name("text_worker.py")
+
+
+def test_text_example_worker_parses_what_it_is_sent() -> None:
+    """The text-model example reads the case's JSON text with json.loads:
+    the last repeated key wins (a finding, not an inexpressible answer), and
+    only bin data is inexpressible."""
+    proc = subprocess.Popen([sys.executable, str(TEXT_EXAMPLE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        hello = receive(proc)
+        assert hello["model"] == "text" and hello["inexpressible"] == ["non_string_key", "unsupported_value"]
+        duplicate = b"\x81\xa1a\x82\xa1x\x01\xa1x\x02"
+        binary = b"\x81\xa1a\xc4\x01\x00"
+        send(proc, frame(b"\x83\xa4type\xa5batch\xa2id\x07\xa5cases\x92" + duplicate + binary))
+        merged, refused = receive(proc)["results"]
+        assert merged["canonical"] == b'{"a":{"x":2}}'
+        assert refused["inexpressible"] == "unsupported_value"
+        proc.stdin.close()  # type: ignore[union-attr]
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()  # type: ignore[union-attr]

@@ -20,10 +20,12 @@
 //! result for that case alone. A case the model cannot hold is answered
 //! `inexpressible` without calling the function.
 //!
-//! Two models: an exact one is written by the worker over its library's own
+//! Three models: an exact one is written by the worker over its library's own
 //! value type (the [`Model`] trait is the hook: the kit knows no library, the
 //! library knows no kit); [`native::Native`] (feature `serde_json`) is
-//! `serde_json::Value`, what a Rust SDK receives in production.
+//! `serde_json::Value`, what a Rust SDK receives in production;
+//! [`json_text::Text`] hands the function the case as JSON text, for an SDK
+//! that parses its input with its own parser.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -33,6 +35,7 @@ pub mod channel;
 mod cpu;
 pub mod decode;
 pub mod frame;
+pub mod json_text;
 #[cfg(feature = "serde_json")]
 pub mod native;
 pub mod pool;
@@ -88,6 +91,9 @@ pub enum ModelKind {
     Exact,
     /// What an SDK receives in production; some cases it cannot hold.
     Native,
+    /// The case as JSON text ([`json_text::Text`]), for an SDK that parses
+    /// it itself; only bin data and non-string keys cannot be spelled.
+    Text,
 }
 
 impl ModelKind {
@@ -96,6 +102,7 @@ impl ModelKind {
         match self {
             ModelKind::Exact => "exact",
             ModelKind::Native => "native",
+            ModelKind::Text => "text",
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::request::Cases;
 use crate::{Hello, Model, ModelKind, Refusal};
 
 pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
-    let native = M::KIND == ModelKind::Native;
+    let native = M::KIND != ModelKind::Exact;
     write_map_len(out, if native { 7 } else { 6 });
     write_str_field(out, "type", "hello");
     write_uint_field(out, "protocol", protocol);
@@ -14,7 +14,7 @@ pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello, protocol: 
     write_str_field(out, "name", &hello.name);
     write_str_field(out, "version", &hello.version);
     write_str_field(out, "model", M::KIND.as_str());
-    // Only a native model declares reasons: an exact one never gives any.
+    // Only a native or text model declares reasons: an exact one never gives any.
     if native {
         write_str(out, "inexpressible");
         must(rmp::encode::write_array_len(

@@ -37,6 +37,12 @@ fn example_binary() -> std::path::PathBuf {
     target.join("debug/example-worker")
 }
 
+/// The example's text-model worker (example/src/bin/text_worker.rs), built
+/// by [`example_binary`].
+fn text_binary() -> std::path::PathBuf {
+    example_binary().with_file_name("text_worker")
+}
+
 #[test]
 fn the_example_worker_speaks_the_protocol() {
     let mut child = Command::new(example_binary())
@@ -83,4 +89,47 @@ fn the_example_worker_speaks_the_protocol() {
         Some(0),
         "end of input exits 0"
     );
+}
+
+#[test]
+fn the_text_worker_parses_what_it_is_sent() {
+    let mut child = Command::new(text_binary())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the text worker");
+    let mut stdout = child.stdout.take().unwrap();
+    let hello = read_frame(&mut stdout);
+    assert_eq!(field(&hello, "model"), &Mp::from("text"));
+    let reasons = Mp::Array(vec!["non_string_key".into(), "unsupported_value".into()]);
+    assert_eq!(field(&hello, "inexpressible"), &reasons);
+
+    // serde_json keeps the last repeated key; JSON text cannot spell bin
+    let repeated = Mp::Map(vec![("a".into(), 1.into()), ("a".into(), 2.into())]);
+    let bin = Mp::Array(vec![Mp::Binary(vec![1])]);
+    let request = Mp::Map(vec![
+        ("type".into(), "batch".into()),
+        ("id".into(), 1.into()),
+        ("cases".into(), Mp::Array(vec![repeated, bin])),
+    ]);
+    let mut body = Vec::new();
+    rmpv::encode::write_value(&mut body, &request).unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&(body.len() as u32).to_be_bytes()).unwrap();
+    stdin.write_all(&body).unwrap();
+    stdin.flush().unwrap();
+    let results = field(&read_frame(&mut stdout), "results")
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        field(&results[0], "canonical"),
+        &Mp::Binary(br#"{"a":2}"#.to_vec())
+    );
+    assert_eq!(
+        field(&results[1], "inexpressible"),
+        &Mp::from("unsupported_value")
+    );
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
 }

@@ -8,6 +8,7 @@ import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
+import { textReasons, toJsonText } from "./jsontext.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
 import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
 import { PROTOCOL, channel } from "./channel.js";
@@ -63,7 +64,12 @@ export interface NativeWorker extends WorkerInfo {
   bigint?: boolean;
 }
 
-export type ServeOptions = ExactWorker | NativeWorker;
+/** A worker over the text model (jsontext.ts): the case as JSON text, for an SDK that parses it with its own parser. */
+export interface TextWorker extends WorkerInfo {
+  model: "text";
+}
+
+export type ServeOptions = ExactWorker | NativeWorker | TextWorker;
 
 type RequestId = number | bigint;
 type Result =
@@ -85,6 +91,7 @@ type Response = Record<string, unknown>;
  */
 export function serve(fn: (value: NativeValue) => Outcome, options: NativeWorker): Promise<number>;
 export function serve(fn: (value: unknown) => Outcome, options: ExactWorker): Promise<number>;
+export function serve(fn: (text: string) => Outcome, options: TextWorker): Promise<number>;
 export async function serve(fn: (value: never) => Outcome, options: ServeOptions): Promise<number> {
   const own = options.input === undefined && options.output === undefined;
   let status: number;
@@ -150,6 +157,7 @@ interface Request {
 class Session {
   private readonly decoder: WireDecoder;
   private readonly native: boolean;
+  private readonly text: boolean;
   private readonly bigint: boolean;
   private readonly hello: Response;
   private readonly logName: string;
@@ -161,9 +169,13 @@ class Session {
     private readonly hasher: Awaited<ReturnType<typeof createBLAKE3>>,
   ) {
     this.native = options.model === "native";
+    this.text = options.model === "text";
     this.bigint = options.model === "native" && options.bigint === true;
     // The native model is made from exact values with ExactObjects and safe integers as numbers (native.ts).
-    this.decoder = new WireDecoder(options.model === "exact" ? exactOptions(options) : { smallInts: "number" });
+    // The text model is written from exact values (jsontext.ts).
+    this.decoder = new WireDecoder(
+      options.model === "exact" ? exactOptions(options) : this.text ? {} : { smallInts: "number" },
+    );
     this.logName = options.name;
     this.hello = {
       type: "hello",
@@ -173,13 +185,14 @@ class Session {
       version: options.version,
       model: options.model,
       ...(this.native ? { inexpressible: nativeReasons(this.bigint) } : {}),
+      ...(this.text ? { inexpressible: textReasons } : {}),
     };
   }
 
   /** A session with its hasher ready (hash-wasm compiles its module asynchronously, once). */
   static async start(fn: (value: unknown) => Outcome, options: ServeOptions, protocol: number): Promise<Session> {
     const model: unknown = options.model; // checked for callers without types
-    if (model !== "exact" && model !== "native") throw new Error(`unknown model ${JSON.stringify(model)}`);
+    if (model !== "exact" && model !== "native" && model !== "text") throw new Error(`unknown model ${JSON.stringify(model)}`);
     return new Session(fn, options, protocol, await createBLAKE3(256));
   }
 
@@ -251,6 +264,10 @@ class Session {
 
   /** A decoded case in the model: the native model may find it inexpressible. */
   private prepare(value: unknown): Prepared {
+    if (this.text) {
+      const text = toJsonText(value);
+      return text instanceof Inexpressible ? { inexpressible: text.reason, message: text.message } : { value: text };
+    }
     if (!this.native) return { value };
     const native = toNative(value, this.bigint);
     if (native === "too_deep") return { error: "too_deep", message: "nested deeper than the protocol's 1000 levels" };

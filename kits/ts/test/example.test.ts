@@ -24,3 +24,23 @@ test("example worker: native hello, a sorted JSON.stringify, a repeated key inex
   assert.equal(results[1]!["inexpressible"], "duplicate_key");
   assert.equal(await worker.close(), 0);
 });
+
+const TEXT_EXAMPLE = fileURLToPath(new URL("../example/text_worker.js", import.meta.url));
+
+test("text example worker: text hello, JSON.parse keeps the last repeated key, bin inexpressible", async () => {
+  const worker = new Worker(TEXT_EXAMPLE);
+  await worker.hello({
+    name: "json-parse-stringify-sorted",
+    version: process.versions.node,
+    model: "text",
+    inexpressible: ["non_string_key", "unsupported_value"],
+  });
+  const repeated = mp.map([mp.str("a"), mp.int(1)], [mp.str("a"), mp.int(2)]);
+  const bin = mp.arr(mp.bin([1]));
+  worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(repeated, bin) });
+  const results = (await worker.next())["results"] as Message[];
+  const text = new TextEncoder().encode('{"a":2}');
+  assert.deepEqual(results[0], { canonical: text, digest: blake3(text) });
+  assert.equal(results[1]!["inexpressible"], "unsupported_value");
+  assert.equal(await worker.close(), 0);
+});

@@ -1,0 +1,138 @@
+package kit
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"difffuzz/kits/go/wire"
+	"difffuzz/value"
+)
+
+// Every spelling the text model writes reads back, under the spec's reader,
+// as the case it spells: the hand-picked edges and random values alike.
+func TestJSONTextRoundTrip(t *testing.T) {
+	big64, _ := new(big.Int).SetString("18446744073709551616", 10)
+	cases := []any{
+		nil, true, false, int64(0), int64(-1), int64(math.MinInt64), uint64(math.MaxUint64), big64,
+		0.0, math.Copysign(0, -1), 1.0, 100.0, 1e21, 1e-7, 1.5e-8, 123456.789, 5e-324, math.MaxFloat64, -2.5,
+		math.NaN(), math.Inf(1), math.Inf(-1),
+		"", "A/\"\\\b\f\n\r\t\x00\x1f\x7f", "é€😀", "\xed\xa0\x80", "a\xed\xb0\x80\xed\xa0\x80😀",
+		[]any{}, value.Object{}, value.Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: 2.0}},
+		value.RawObject{{Key: "k", Value: []any{nil}}},
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		cases = append(cases, randomValue(r, 4))
+	}
+	for _, v := range cases {
+		text, bad := AppendJSONText(nil, v)
+		if bad != nil {
+			t.Fatalf("%#v: inexpressible %v", v, bad)
+		}
+		got, err := value.Parse(text)
+		if err != nil {
+			t.Fatalf("%#v: %q does not parse: %v", v, text, err)
+		}
+		if !value.Equal(got, v) {
+			t.Fatalf("%#v: %q reads back as %#v", v, text, got)
+		}
+	}
+}
+
+// The same value is spelled in many ways across cases, and always the same
+// way within one case's value.
+func TestJSONTextVariety(t *testing.T) {
+	for _, leaf := range []any{"A/\"é😀\n", 100.0, -0.00015, value.Object{{Key: "k", Value: nil}}} {
+		seen := map[string]bool{}
+		for i := range 200 {
+			v := []any{int64(i), leaf}
+			a, _ := AppendJSONText(nil, v)
+			b, _ := AppendJSONText(nil, v)
+			if string(a) != string(b) {
+				t.Fatalf("%#v spelled %q, then %q", v, a, b)
+			}
+			seen[string(a[strings.IndexByte(string(a), ',')+1:])] = true
+		}
+		if len(seen) < 20 {
+			t.Errorf("%#v: only %d spellings in 200 cases", leaf, len(seen))
+		}
+	}
+}
+
+// Only what JSON text cannot spell is inexpressible.
+func TestJSONTextInexpressible(t *testing.T) {
+	for _, c := range []struct {
+		v      any
+		reason string
+	}{
+		{[]any{[]byte{1}}, wire.ReasonUnsupported},
+		{wire.Unsupported{Reason: "ext 9"}, wire.ReasonUnsupported},
+		{value.RawObject{{Key: int64(1), Value: nil}}, wire.ReasonNonStringKey},
+		{value.Object{{Key: "a", Value: value.RawObject{{Key: "b", Value: nil}, {Key: []any{}, Value: nil}}}}, wire.ReasonNonStringKey},
+	} {
+		if _, bad := Text.Convert(c.v); bad == nil || bad.Reason != c.reason {
+			t.Errorf("%#v: got %v, want %s", c.v, bad, c.reason)
+		}
+	}
+}
+
+// The text of a fixed value, in every kit alike: the kits' tests hold the
+// same line (docs/your-sdk.md, "The text model").
+func TestJSONTextGolden(t *testing.T) {
+	v := value.Object{{Key: "tool_name", Value: "a/\"é😀\n"}, {Key: "args", Value: value.Object{
+		{Key: "n", Value: []any{int64(-12), 1.5, 100.0, 0.0, 1e-9, big.NewInt(0).Lsh(big.NewInt(1), 64)}},
+		{Key: "n", Value: []any{nil, true, false, "\xed\xa0\x80"}}}}}
+	want := "\n{\"tool_\\u006Eame\"\n  :\"a\\/\\u0022é😀\\n\",  \"args\":\t{\n\"n\"\n  :[  -12,1.5\r\n, 0.1e+3,\t0.0E0,0.1e-8,\r\n18446744073709551616],\"n\":\n  [null\n,\ntrue,\tfalse, \"\\uD800\"]}}\n  "
+	if text, _ := AppendJSONText(nil, v); string(text) != want {
+		t.Errorf("got  %q\nwant %q", text, want)
+	}
+}
+
+func randomValue(r *rand.Rand, depth int) any {
+	n := r.IntN(10)
+	if depth == 0 {
+		n %= 6
+	}
+	switch n {
+	case 0:
+		return nil
+	case 1:
+		return r.IntN(2) == 0
+	case 2:
+		return r.Int64() >> r.IntN(64)
+	case 3:
+		return math.Float64frombits(r.Uint64())
+	case 4:
+		return []float64{0, 1, 0.1, 1e22, 1e-300, 123.456, 1 << 60}[r.IntN(7)] * float64(1-2*r.IntN(2))
+	case 5:
+		return randomString(r)
+	case 6, 7:
+		a := make([]any, r.IntN(4))
+		for i := range a {
+			a[i] = randomValue(r, depth-1)
+		}
+		return a
+	default:
+		o := make(value.Object, r.IntN(4))
+		for i := range o {
+			o[i] = value.Member{Key: randomString(r), Value: randomValue(r, depth-1)}
+		}
+		return o
+	}
+}
+
+func randomString(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(8) {
+		c := []rune{'"', '\\', '/', 0, '\n', 0x1f, 'a', 0x7f, 0xe9, 0xfeff, 0x1f600, 0xd800}[r.IntN(12)]
+		if c == 0xd800 {
+			b.WriteString("\xed\xa0\x80")
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
