@@ -63,7 +63,8 @@ func failureLine(o Outcome) string {
 }
 
 var (
-	quoted = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+	quoted     = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
+	quotedJSON = regexp.MustCompile("[\"'`]\\s*[{\\[]")
 	// nonFinite is a special float named in a message: which one a case
 	// held is the case's, not the cause's ("unsupported value: +Inf").
 	nonFinite = regexp.MustCompile(`(?i)[+-]?\b(nan|inf|infinity)\b`)
@@ -72,10 +73,17 @@ var (
 )
 
 // normalize keeps what a failure message says of its kind and drops what it
-// says of one input: quoted text, numbers, addresses, which special float;
+// says of one input: quoted text (and all after a quote left open),
+// numbers, addresses, which special float;
 // at most 120 bytes, on one line, and never a separator of a signature's
 // text form.
 func normalize(s string) string {
+	if i := quotedJSON.FindStringIndex(s); i != nil {
+		// A quote of JSON text quotes the input itself, quotes and all
+		// (JavaScript's JSON.parse: Unexpected token 'N', "{"a":NaN}"
+		// is not valid JSON): nothing after it is the cause's.
+		s = s[:i[0]] + "…"
+	}
 	s = quoted.ReplaceAllString(s, "…")
 	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
 	s = hexNum.ReplaceAllString(s, "0x…")

@@ -98,6 +98,8 @@ func TestFailureCause(t *testing.T) {
 			"json: unsupported value: NaN/Infinity on valid input"},
 		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
 			"Error: NaN/Infinity is not allowed on valid input"},
+		{"a message that quotes the input", valid, Outcome{Error: "internal", Detail: `SyntaxError: Unexpected token 'N', "{"args":{"a":NaN}}" is not valid JSON`},
+			"SyntaxError: Unexpected token …, … on valid input"},
 		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
 			"Error: bad⟨U+007F⟩ char on valid input"},
 	}
