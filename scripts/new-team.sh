@@ -21,12 +21,14 @@
 # is the planted one, and the test can demand, exactly:
 #
 #   - the run exits 1 (a new divergence) after exactly CASES cases;
-#   - every bucket names the planted worker alone (deviants = [sdk-python])
-#     and the planted cause: its minimized case holds a number of 1e21 or
-#     more, which the worker writes in full where the reference writes 1e+21;
-#   - no other worker failed a case; no worker had a protocol error or a
-#     restart, although sdk-ts, sdk-rust and sdk-go print a line to stdout
-#     and one to stderr on every case (the kits serve on descriptors 3 and 4);
+#   - at least one bucket, and every bucket names the planted worker alone
+#     (deviants = [sdk-python]) and the planted cause: kind number, the cause
+#     the driver gives it ($cause below), the signature made of the two, and
+#     a minimized case that holds a number of 1e21 or more;
+#   - no worker failed a case (internal error, crash, hang); none had a
+#     protocol error or a restart, although sdk-ts, sdk-rust and sdk-go print
+#     a line to stdout and one to stderr on every case (the kits serve on
+#     descriptors 3 and 4), and each was started as often as the others;
 #   - none of the team's files (git ls-files of the scratch repository) names
 #     this checkout.
 #
