@@ -102,11 +102,19 @@ conform: build examples
 ## the .crate and out/packages/goproxy, the Go module in the GOPROXY layout
 ## (GO_VERSION, default v0.0.0-dev). check-install installs each one into a
 ## scratch folder and runs a worker on it (it needs the package registries).
-.PHONY: packages check-install check-licenses
+.PHONY: packages check-install check-licenses new-team
 packages: python kits/ts/node_modules/.installed
 	scripts/packages.sh out/packages
 check-install: packages go
 	scripts/check-install.sh out/packages
+## new-team (part of make test): a team's first day outside the checkout, in
+## a scratch git repository: difffuzz init for the four languages, each kit
+## installed from its package, a correct SDK in three workers that print on
+## every case and a planted bug in the fourth; difffuzz run must find that bug
+## alone, with no protocol error or restart (scripts/new-team.sh; it needs the
+## package registries)
+new-team: packages go
+	scripts/new-team.sh out/packages
 ## check-licenses: every dependency of the driver and the kits, direct and
 ## transitive, with its license, against an allow list; writes docs/licenses.md
 check-licenses: python
@@ -127,9 +135,10 @@ kit-imports:
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
-## test: every test of every language, the fixture check, the corpus replay
-## and a short fuzzing run of all four adapters that must find nothing
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test kit-imports
+## test: every test of every language, the fixture check, the corpus replay,
+## a short fuzzing run of all four adapters that must find nothing, and the
+## new-team test (a team's four workers from the packages, one bug planted)
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test kit-imports new-team
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

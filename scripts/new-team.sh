@@ -1,0 +1,354 @@
+#!/usr/bin/env bash
+# The new-team test (make new-team, part of make test): a team's first day,
+# outside this checkout. In a fresh git repository in a scratch folder it runs
+# `difffuzz init` for python, ts, rust and go, installs each kit from its
+# package (make packages: the wheel, the npm tarball, the unpacked .crate, the
+# Go module from a file:// proxy), puts the team's SDK where each skeleton's
+# naive baseline is, and runs `difffuzz run` on the four workers together,
+# against the built-in reference, from the team's own difffuzz.toml. The run
+# must find the planted bug and nothing else.
+#
+# The design. The naive baselines that init writes are not canonical JSON
+# (the kits' examples have known-failures lists), and a run of them finds
+# dozens of buckets that change whenever the generator does; a known list of
+# them would go stale, and a planted bug could hide behind them. So each
+# worker gets a correct SDK instead: the project's own implementation of its
+# language, copied into the team's repository as the team's SDK would be
+# there (Python's canonjson package, TypeScript's canonical.ts, Rust's
+# canonjson crate and its exact model; Go's from the module the proxy serves,
+# MODULE/adapters/go, which is that module's package). Make smoke runs these
+# four against the reference and must find nothing, so here any divergence
+# is the planted one, and the test can demand, exactly:
+#
+#   - the run exits 1 (a new divergence) after exactly CASES cases;
+#   - at least one bucket, and every bucket names the planted worker alone
+#     (deviants = [sdk-python]) and the planted cause: kind number, the cause
+#     the driver gives it ($cause below), the signature made of the two, and
+#     a minimized case that holds a number of 1e21 or more;
+#   - no worker failed a case (internal error, crash, hang); none had a
+#     protocol error or a restart, although sdk-ts, sdk-rust and sdk-go print
+#     a line to stdout and one to stderr on every case (the kits serve on
+#     descriptors 3 and 4), and each was started as often as the others;
+#   - none of the team's files (git ls-files of the scratch repository) names
+#     this checkout.
+#
+# The planted bug: sdk-python's worker wraps the SDK's float formatter so
+# that a finite float of magnitude 1e21 or more is written as an integer in
+# full (1000000000000000000000 for 1e+21).
+#
+# The Go module path must have a dot in its first element for go to fetch it
+# from a proxy. While go.mod's has none, the Go package is made again, as
+# check-install.sh does, from a scratch copy of the repository renamed to
+# CHECK_MODULE (default github.com/difffuzz/difffuzz), and the skeleton's
+# go.mod and main.go are moved to that path; once go.mod's path has a dot,
+# out/packages/goproxy serves it as it is.
+#
+# Usage: scripts/new-team.sh [PACKAGES]   (default out/packages)
+# Environment: DIFFFUZZ (the driver; default bin/difffuzz), CASES (default
+# 20000), SEED (default 1), GO_VERSION (that of make packages; default
+# v0.0.0-dev), KEEP=1 keeps the scratch folder and says where it is.
+# The package registries must be reachable (PyPI, npm, crates.io, the Go
+# proxy): the installs fetch the kits' dependencies at the kits' ranges and
+# the versions this project pins.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+pkgs=$(cd "${1:-out/packages}" && pwd)
+difffuzz=$root/${DIFFFUZZ:-bin/difffuzz}
+cases=${CASES:-20000}
+seed=${SEED:-1}
+go_version=${GO_VERSION:-v0.0.0-dev}
+planted=sdk-python
+# The planted bug's cause, as the driver names it (harness/compare).
+cause="a number of 1e21 or more printed in full (want exponent form)"
+scratch=$(mktemp -d)
+cleanup() {
+	if [[ -n ${KEEP:-} ]]; then
+		echo "new-team: kept $scratch"
+	else
+		chmod -R u+w "$scratch"
+		rm -rf "$scratch"
+	fi
+}
+trap cleanup EXIT
+repo=$scratch/repo
+start=$SECONDS
+
+# step NAME COMMAND...: one install or build step, quiet; its log on failure.
+step() {
+	local name=$1
+	shift
+	if ! "$@" >"$scratch/step.log" 2>&1; then
+		sed 's/^/       /' "$scratch/step.log"
+		echo "new-team: FAIL $name"
+		exit 1
+	fi
+}
+
+fail() {
+	echo "new-team: FAIL $*"
+	exit 1
+}
+
+# The packages, where a registry would keep them: beside the team's
+# repository, not in it.
+mkdir -p "$scratch/packages"
+cp "$pkgs"/difffuzz_kit-*.whl "$pkgs"/difffuzz-kit-*.tgz "$scratch/packages/"
+crate=$(ls "$pkgs"/difffuzz-kit-*.crate)
+tar -xzf "$crate" -C "$scratch/packages"
+crate_dir=$scratch/packages/$(basename "$crate" .crate)
+wheel=$(ls "$scratch"/packages/difffuzz_kit-*.whl)
+tgz=$(ls "$scratch"/packages/difffuzz-kit-*.tgz)
+
+# The Go module's path, and its proxy (renamed while the path has no dot).
+module=$(awk '$1 == "module" { print $2; exit }' go.mod)
+gomodule=$module
+goproxy=$pkgs/goproxy
+if [[ ${module%%/*} != *.* ]]; then
+	gomodule=${CHECK_MODULE:-github.com/difffuzz/difffuzz}
+	src=$scratch/gosrc
+	mkdir -p "$src"
+	git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf - | tar -xf - -C "$src"
+	sed -i "s#^module $module\$#module $gomodule#" "$src/go.mod"
+	grep -rlZ --include='*.go' "\"$module/" "$src" | xargs -0 sed -i "s#\"$module/#\"$gomodule/#g"
+	step "go: the proxy of the renamed module ($gomodule)" \
+		bash -c "cd tools && go run ./goproxy -dir '$src' -version '$go_version' -o '$scratch/packages/goproxy'"
+	goproxy=$scratch/packages/goproxy
+	rm -rf "$src"
+else
+	cp -r "$goproxy" "$scratch/packages/goproxy"
+	goproxy=$scratch/packages/goproxy
+fi
+
+mkdir -p "$repo"
+git -C "$repo" init -q
+echo "new-team: a team's repository in $repo (difffuzz init, kits from $(basename "$pkgs")/, Go module $gomodule@$go_version)"
+
+for lang in python ts rust go; do
+	step "$lang: difffuzz init" bash -c "cd '$repo' && '$difffuzz' init $lang -dir $lang -name sdk-$lang"
+done
+
+# python: the wheel into a venv; the init's requirements.txt (difffuzz-kit in
+# the kit's range) is then already met. The SDK: canonjson, beside the worker.
+(
+	cd "$repo/python"
+	cp -r "$root/adapters/python/canonjson" canonjson
+	find canonjson -name __pycache__ -prune -exec rm -rf {} +
+	cat >worker.py <<-'PY'
+		"""The difffuzz worker of sdk-python: the team's SDK (canonjson) on the kit,
+		in the exact model, with a PLANTED BUG: a float of 1e21 or more is
+		written as an integer in full, where canonical JSON writes 1e+21."""
+
+		import math
+		import sys
+
+		from difffuzz_kit import serve
+
+		from canonjson import Object, Unsupported, __version__, _canonical, canonical
+
+		_format_float = _canonical.format_float
+
+
+		def _planted_format_float(x: float) -> str:
+		    if math.isfinite(x) and abs(x) >= 1e21:
+		        return str(int(x))
+		    return _format_float(x)
+
+
+		_canonical.format_float = _planted_format_float
+
+		if __name__ == "__main__":
+		    sys.exit(serve(canonical, name="canonjson-python", version=__version__, members=Object, unsupported=Unsupported))
+	PY
+	step "python: venv" python3 -m venv .venv
+	step "python: pip install $(basename "$wheel")" nice .venv/bin/pip install --quiet --disable-pip-version-check "$wheel"
+	step "python: pip install -r requirements.txt" nice .venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+)
+echo "new-team: python: the wheel in a venv, worker.py on canonjson (planted: floats of 1e21 and more in full)"
+
+# ts: the tarball and the SDK's one dependency at the project's pin; the
+# SDK, canonical.ts, beside the worker (tsc follows the import).
+hash_wasm=$(node -p 'require("./adapters/ts/package.json").dependencies["hash-wasm"]')
+(
+	cd "$repo/ts"
+	cp "$root/adapters/ts/src/canonical.ts" canonical.ts
+	cat >worker.ts <<-'TS'
+		/**
+		 * The difffuzz worker of sdk-ts: the team's SDK (canonical.ts) on the kit,
+		 * in the exact model. The SDK logs: a line to stdout and one to stderr
+		 * on every case, which the kit keeps off the protocol.
+		 */
+		import { serve } from "@difffuzz/kit";
+		import { JsonObject, canonicalBytes } from "./canonical.js";
+
+		await serve(
+		  (value) => {
+		    console.log("debug: sdk-ts canonicalizes a case");
+		    console.error("warn: sdk-ts logs to stderr too");
+		    return canonicalBytes(value);
+		  },
+		  { name: "canonjson-ts", version: "0.1.0", model: "exact", object: (members) => new JsonObject(members) },
+		);
+	TS
+	step "ts: npm install $(basename "$tgz") hash-wasm@$hash_wasm" \
+		nice npm install --no-audit --no-fund --loglevel=error "$tgz" "hash-wasm@$hash_wasm"
+	step "ts: npm run build" nice npm run --silent build
+)
+echo "new-team: ts: the tarball, worker.ts on canonical.ts, printing on stdout and stderr"
+
+# rust: the unpacked .crate for the kit (init's Cargo.toml asks for the
+# kit's range, which crates.io does not have yet); the SDK, the canonjson
+# crate, in the team's repository, with the worker's exact model.
+(
+	mkdir -p "$repo/sdk/canonjson"
+	cp -r "$root/adapters/rust/src" "$repo/sdk/canonjson/src"
+	# The library's manifest without its workspace and profiles.
+	awk '/^\[/ { keep = ($0 !~ /^\[workspace\]/ && $0 !~ /^\[profile/) } keep' \
+		"$root/adapters/rust/Cargo.toml" >"$repo/sdk/canonjson/Cargo.toml"
+	cd "$repo/rust"
+	sed -i "s#^difffuzz-kit = { version = \"[^\"]*\"#difffuzz-kit = { path = \"$crate_dir\"#" Cargo.toml
+	grep -q "path = \"$crate_dir\"" Cargo.toml || fail "rust: init's Cargo.toml has no difffuzz-kit = { version = ... } line to point at the crate"
+	sed -i 's#^\# my-sdk = { path = "\.\." }#canonjson = { path = "../sdk/canonjson" }#' Cargo.toml
+	grep -q '^canonjson = ' Cargo.toml || fail "rust: init's Cargo.toml has no '# my-sdk = { path = \"..\" }' line to put the SDK on"
+	cp "$root/adapters/rust/worker/src/lib.rs" src/exact.rs
+	cat >src/main.rs <<-'RS'
+		//! The difffuzz worker of sdk-rust: the team's SDK (canonjson) on the kit,
+		//! in the exact model (exact.rs). The SDK logs: a line to stdout and one to
+		//! stderr on every case, which the kit keeps off the protocol.
+		mod exact;
+
+		use difffuzz_kit::{serve, Hello, Refusal};
+
+		fn main() {
+		    let hello = Hello::new("canonjson-rust", canonjson::VERSION);
+		    serve(hello, exact::Exact::default(), |value, out| {
+		        println!("debug: sdk-rust canonicalizes a case");
+		        eprintln!("warn: sdk-rust logs to stderr too");
+		        canonjson::canonical_into(value, out).map_err(|e| Refusal::from_name(e.code(), e.message()))
+		    })
+		}
+	RS
+	step "rust: cargo build --release (the kit from $(basename "$crate"))" nice cargo build --quiet --release
+)
+echo "new-team: rust: the unpacked crate, src/main.rs on the canonjson crate, printing on stdout and stderr"
+
+# go: the module from the file:// proxy (then proxy.golang.org for its
+# dependencies, checked against the checksum database), in a module cache
+# of the scratch folder, so that no stale copy of the same version is used.
+goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOMODCACHE="$scratch/gopath/pkg/mod"
+	GOTOOLCHAIN=local GOPROXY="file://$goproxy,https://proxy.golang.org" GONOSUMDB="$gomodule")
+(
+	cd "$repo/go"
+	# init writes the module path of the driver that ran it; move it to the
+	# served one (the same once go.mod's path has a dot).
+	sed -i "s#^require $module #require $gomodule #" go.mod
+	grep -q "^require $gomodule " go.mod || fail "go: init's go.mod does not require $module"
+	cat >main.go <<-GO
+		// The difffuzz worker of sdk-go: the team's SDK on the kit, in the exact
+		// model. The SDK logs: a line to stdout and one to stderr on every case,
+		// which the kit keeps off the protocol.
+		package main
+
+		import (
+		 	"fmt"
+		 	"os"
+
+		 	canonjson "$gomodule/adapters/go"
+		 	kit "$gomodule/kits/go"
+		)
+
+		func main() {
+		 	opts := kit.Options{Name: "canonjson-go", Version: "0.1.0", Model: kit.Exact}
+		 	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		 		fmt.Println("debug: sdk-go canonicalizes a case")
+		 		fmt.Fprintln(os.Stderr, "warn: sdk-go logs to stderr too")
+		 		return canonjson.AppendCanonical(dst, v)
+		 	})
+		}
+	GO
+	gofmt -w main.go
+	step "go: go mod edit -require=$gomodule@$go_version" "${goenv[@]}" go mod edit -require="$gomodule@$go_version"
+	step "go: go mod tidy" nice "${goenv[@]}" go mod tidy
+	step "go: go build -o worker ." nice "${goenv[@]}" go build -o worker .
+)
+echo "new-team: go: $gomodule@$go_version from the proxy, main.go on $gomodule/adapters/go, printing on stdout and stderr"
+
+# The team's difffuzz.toml at the repository's root: the four [[adapter]]
+# tables init wrote, each with its folder.
+{
+	echo "# The team's workers, from the four difffuzz.toml files of difffuzz init."
+	for lang in python ts rust go; do
+		echo
+		awk -v dir="$lang" '/^\[\[adapter\]\]/ { on = 1 } on { print } on && /^name = / { print "dir = \"" dir "\"" }' "$repo/$lang/difffuzz.toml"
+	done
+} >"$repo/difffuzz.toml"
+echo "out/" >"$repo/.gitignore"
+git -C "$repo" add -A
+git -C "$repo" -c user.name=new-team -c user.email=new-team@example.com commit -q -m "difffuzz workers"
+if git -C "$repo" grep -l -F "$root" >"$scratch/names-root"; then
+	sed 's/^/       /' "$scratch/names-root"
+	fail "these files of the team's repository name the checkout $root"
+fi
+echo "new-team: committed $(git -C "$repo" ls-files | wc -l) files; none names the checkout ($((SECONDS - start))s so far)"
+
+# The run, from the team's repository, on its difffuzz.toml.
+rc=0
+(cd "$repo" && nice "$difffuzz" run -cases "$cases" -seed "$seed") >"$scratch/run.log" 2>&1 || rc=$?
+sed 's/^/       /' "$scratch/run.log" | tail -n 25
+if [[ $rc != 1 ]]; then
+	fail "difffuzz run exited $rc, want 1 (a new divergence: the planted one)"
+fi
+python3 - "$repo/out/report.json" "$planted" "$cause" "$cases" <<'PY' || fail "the report shows more or less than the planted bug"
+import json
+import re
+import sys
+
+path, planted, cause, cases = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+r = json.load(open(path))
+problems = []
+want = {"reference", "sdk-python", "sdk-ts", "sdk-rust", "sdk-go"}
+names = {a["name"] for a in r["adapters"]}
+if names != want:
+    problems.append(f"adapters {sorted(names)}, want {sorted(want)}")
+if r["cases"] != cases or r.get("interrupted") or r.get("error"):
+    problems.append(f"cases {r['cases']} (want {cases}), interrupted {r.get('interrupted')}, error {r.get('error')!r}")
+for a in r["adapters"]:
+    n = a["name"]
+    if a["protocol_errors"]:
+        problems.append(f"{n}: {a['protocol_errors']} protocol errors")
+    if a["restarts"]:
+        problems.append(f"{n}: {a['restarts']} restarts")
+    if a["failures"]:
+        problems.append(f"{n}: {a['failures']} failed cases (internal errors, crashes, hangs), want none")
+starts = {a["starts"] for a in r["adapters"] if a["name"] != "reference"}
+if len(starts) != 1 or min(starts) < 1:
+    problems.append(f"the workers' starts differ or are 0: {starts}")
+groups = r["distinct"]
+if not groups or not r["divergences"]:
+    problems.append("no bucket: the planted bug was not found")
+# A number of 1e21 or more, as the reference writes it (1e+21, -1.5e+300).
+big = re.compile(r"e\+(2[1-9]|[3-9][0-9]|[1-9][0-9]{2})\b")
+for g in groups:
+    where = f"bucket {g['signature']!r}"
+    if (g["kind"], g.get("cause"), g.get("deviants")) != ("number", cause, [planted]):
+        problems.append(f"{where}: kind {g['kind']!r}, cause {g.get('cause')!r}, deviants {g.get('deviants')}; want 'number', {cause!r}, [{planted!r}]")
+    if g["signature"] != f"number: {cause}: {planted}":
+        problems.append(f"{where}: want the signature 'number: {cause}: {planted}'")
+    case = g.get("minimized") or g["example"]
+    if not big.search(case):
+        problems.append(f"{where}: its case holds no number of 1e21 or more: {case[:200]}")
+for p in problems:
+    print("       " + p)
+if problems:
+    sys.exit(1)
+for a in r["adapters"]:
+    print(f"       {a['name']}: {a['batches']} batches, {a['failures']} failed cases, {a['protocol_errors']} protocol errors, {a['starts']} starts, {a['restarts']} restarts")
+for g in groups:
+    print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized') or g['example'])[:120]}")
+PY
+if grep -q "to its protocol stream" "$scratch/run.log"; then
+	fail "the driver saw a worker's printed line on the protocol"
+fi
+echo "new-team: ok: $cases cases, the planted bug of $planted alone, no protocol error or restart from the printing workers ($((SECONDS - start))s)"
