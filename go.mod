@@ -1,4 +1,4 @@
-module difffuzz
+module github.com/difffuzz/difffuzz
 
 go 1.26.0
 

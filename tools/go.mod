@@ -1,4 +1,4 @@
-module difffuzz/tools
+module github.com/difffuzz/difffuzz/tools
 
 go 1.26.8
 

@@ -3,8 +3,8 @@ package value_test
 import (
 	"testing"
 
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // BenchmarkCheck is the spec's walk over generated cases, as the minimizer

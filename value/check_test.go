@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestCheckSpecExamples runs the examples of spec section 3, read from the

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // nestEmpty is n nested arrays, the innermost empty.

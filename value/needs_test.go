@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestNeeds: each reason of the protocol's table, where the spec's values

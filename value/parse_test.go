@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 func TestParseValues(t *testing.T) {

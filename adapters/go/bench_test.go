@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // benchValue is a realistic tool call: a few dozen members over three

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 var fixturesDir = flag.String("fixtures", filepath.Join("..", "..", "tests", "fixtures", "canonical-json-fuzz"),

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // checkRoundTrip asserts that v survives value.AppendText and value.Parse unchanged, and

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // The value model is the harness's (package value), so that a case decoded

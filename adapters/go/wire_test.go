@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"unicode/utf16"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"

@@ -6,8 +6,8 @@
 package main
 
 import (
-	"difffuzz/adapters/go/worker"
-	kit "difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 func main() { kit.Main(worker.Options, worker.Func) }

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/conform"
-	"difffuzz/harness/triage"
-	"difffuzz/tests/fixtures"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/conform"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/tests/fixtures"
 )
 
 // adapterCmd runs "difffuzz adapter SUBCOMMAND".

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 const fixturesDir = "../../tests/fixtures/canonical-json-fuzz"
@@ -51,7 +51,7 @@ func failed(out string) []string {
 
 // buildGoWorker builds cmd/canonjson-worker once per test binary.
 func buildGoWorker(t *testing.T) string {
-	return testworker.Binary(t, "difffuzz/cmd/canonjson-worker")
+	return testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/canonjson-worker")
 }
 
 // knownGoWorkerFailures are the checks the Go worker fails today, each a bug

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/internal/adapterfile"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/internal/adapterfile"
 )
 
 // adapterFlags are the flags every subcommand shares to choose adapters.

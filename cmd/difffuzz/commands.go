@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"difffuzz/harness/bench"
-	"difffuzz/harness/oneshot"
-	"difffuzz/harness/report"
-	"difffuzz/harness/run"
-	"difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/harness/bench"
+	"github.com/difffuzz/difffuzz/harness/oneshot"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/run"
+	"github.com/difffuzz/difffuzz/harness/triage"
 	"errors"
 	"flag"
 	"fmt"

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/harness/scaffold"
-	"difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/harness/scaffold"
+	"github.com/difffuzz/difffuzz/harness/triage"
 )
 
 // initCmd is "difffuzz init LANG": a team's worker skeleton, written into

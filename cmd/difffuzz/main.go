@@ -38,11 +38,11 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"difffuzz/harness/adapter"
-	_ "difffuzz/harness/inprocess" // the in-process adapter
-	"difffuzz/harness/triage"
-	"difffuzz/internal/batchsched"
-	"difffuzz/internal/version"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/batchsched"
+	"github.com/difffuzz/difffuzz/internal/version"
 )
 
 func main() {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/corpus"
-	"difffuzz/internal/testworker"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // runCLI runs the command in process and returns its exit status and output.
@@ -242,7 +242,7 @@ func testBench(t *testing.T, mode string) {
 	args := []string{"bench", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", mode),
 		"-run", "1s", "-warmup", "300ms", "-sample", "100", "-workers", "1", "-batch", "256", "-o", out}
 	if mode == "ok" {
-		args = append(args, "-diverge-worker", testworker.Binary(t, "difffuzz/cmd/fakeworker"))
+		args = append(args, "-diverge-worker", testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/fakeworker"))
 	}
 	code, stdout, errs := runCLI(t, "", args...)
 	if code != 0 {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -31,7 +31,7 @@ func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	fake := testworker.Binary(t, "difffuzz/cmd/fakeworker")
+	fake := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/fakeworker")
 	config, err := os.ReadFile("../../difffuzz.toml")
 	if err != nil {
 		t.Fatal(err)

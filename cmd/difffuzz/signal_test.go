@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // binary builds difffuzz itself once: signals need a real process.
 func binary(t *testing.T) string {
-	return testworker.Binary(t, "difffuzz/cmd/difffuzz")
+	return testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/difffuzz")
 }
 
 // children lists the pids of a process's children, from /proc.

@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/survey"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/adapterfile"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/survey"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/adapterfile"
 )
 
 // survey is "difffuzz survey": every library of survey/survey.toml against

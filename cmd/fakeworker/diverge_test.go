@@ -7,12 +7,12 @@ import (
 	"math"
 	"testing"
 
-	"difffuzz/adapters/go/worker"
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	_ "difffuzz/harness/inprocess" // the reference, in process
-	"difffuzz/harness/lane"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the reference, in process
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // cases are the generator's first n cases of seed 1.

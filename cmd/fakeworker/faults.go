@@ -15,11 +15,11 @@ import (
 	"time"
 	"unicode/utf16"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/adapters/go/worker"
-	kit "difffuzz/kits/go"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // implementation is the Go implementation with the mode's spec bug or its

@@ -58,9 +58,9 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/adapters/go/worker"
-	kit "difffuzz/kits/go"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 func main() {

@@ -19,8 +19,8 @@ import (
 	"os"
 	"strings"
 
-	"difffuzz/internal/mutant/zoo"
-	kit "difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // The short hunt, part of make test: a few mutants, each from a different
@@ -29,8 +29,8 @@ func TestShortHunt(t *testing.T) {
 		{"lone-surrogate-fffd", 10000},
 		{"depth-513", 10000},
 	}
-	difffuzz := testworker.Binary(t, "difffuzz/cmd/difffuzz")
-	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
+	difffuzz := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/difffuzz")
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
 	for _, tt := range hunts {
 		t.Run(tt.mutant, func(t *testing.T) {
 			var out bytes.Buffer

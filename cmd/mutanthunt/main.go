@@ -56,12 +56,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/lane"
-	"difffuzz/harness/report"
-	"difffuzz/internal/atomicfile"
-	"difffuzz/internal/mutant/zoo"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Hunt is one hunt over the zoo.

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"difffuzz/harness/compare"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Adapter computes canonical outputs for batches of cases.

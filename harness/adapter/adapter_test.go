@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestBatchEncoding checks that a batch encodes its cases at first use,

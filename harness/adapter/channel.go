@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // A worker's channel: the driver offers every worker two descriptors of

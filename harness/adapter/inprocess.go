@@ -22,7 +22,7 @@ func RegisterInProcess(f func(name string) Adapter) {
 }
 
 // errNoInProcess reports a program built without the in-process adapter.
-var errNoInProcess = errors.New("no in-process adapter in this program (import difffuzz/harness/inprocess)")
+var errNoInProcess = errors.New("no in-process adapter in this program (import github.com/difffuzz/difffuzz/harness/inprocess)")
 
 // NewInProcess returns the in-process adapter (the Go implementation in the
 // driver's process) under the given name.

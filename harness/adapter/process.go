@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 
 	"golang.org/x/sys/unix"
 )

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Process is a worker process with its pipes, for tools that must talk to a

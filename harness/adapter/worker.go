@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"difffuzz/internal/procstat"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/internal/procstat"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Defaults of Spec's zero values, defined here alone.

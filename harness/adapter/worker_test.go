@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/inprocess"
-	"difffuzz/internal/testworker"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/inprocess"
+	"github.com/difffuzz/difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 func tcase(arg string) any {

@@ -11,9 +11,9 @@ import (
 	"io"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
 // Config is "difffuzz bench": how fast each implementation is on its own,

@@ -6,10 +6,10 @@ import (
 	"math"
 	"testing"
 
-	"difffuzz/harness/adapter"
-	_ "difffuzz/harness/inprocess" // the in-process adapter
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
 )
 
 // A run's ratios come from its own seconds: the implementations' batches

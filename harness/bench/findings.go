@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapter"
 )
 
 // FindingsShare is the share of cases the findings phase's worker diverges

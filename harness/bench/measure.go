@@ -11,11 +11,11 @@ import (
 	"slices"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/report"
-	"difffuzz/harness/run"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/procstat"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/run"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/procstat"
 )
 
 // measurement is what a bench run measured, before any of it is printed.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapter"
 )
 
 // printDriver prints the driver-only run's line: its rate and the cores

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 // The summary prints the in-run figures only when the run's own seconds

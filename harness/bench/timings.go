@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
 // cost is one implementation's CPU per case alone: canonicalize and hash,

@@ -41,7 +41,7 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapter"
 )
 
 // Defaults of Config's zero values.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/inprocess"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/inprocess"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/vmihailenco/msgpack/v5"
 	"lukechampine.com/blake3"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // errorCodes are the spec's error codes (docs/canonical-json.md §3).

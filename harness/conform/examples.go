@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // example is one input of the spec's example tables with its answer.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/inprocess"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/inprocess"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
 )

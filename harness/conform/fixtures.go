@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // fixtureCase is one line of a fixture file (docs/fixtures.md).

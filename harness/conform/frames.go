@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // badBody is a frame body the worker must answer with an error frame, and

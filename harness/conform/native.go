@@ -7,8 +7,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // verdict is mismatch, except that a native worker's inexpressible answer

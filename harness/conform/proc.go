@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // proc is a worker process driven frame by frame, for the checks that need

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // runner holds a run's workers and counts. A check that breaks a worker

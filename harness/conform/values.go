@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // generated sends cfg.Cases generated cases, BatchSize a batch, and compares

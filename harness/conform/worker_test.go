@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/inprocess"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/inprocess"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // workerEnv makes the test binary a worker: see testWorker.

@@ -14,8 +14,8 @@ import (
 	"sort"
 	"strings"
 
-	"difffuzz/internal/atomicfile"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/value"
 
 	"lukechampine.com/blake3"
 )

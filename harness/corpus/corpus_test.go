@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 )

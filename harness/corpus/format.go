@@ -6,8 +6,8 @@ import (
 	"math/big"
 	"strconv"
 
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Marshal renders the entry as extended JSON, one field a line. An input

@@ -3,7 +3,7 @@ package gen
 import (
 	"strconv"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Per-case probabilities of the container-level edge classes. The scalar

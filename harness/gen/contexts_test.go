@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // cellSample is how many cases TestEveryCellHit draws: about 24 directed

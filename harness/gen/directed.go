@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Directed cases. One case in eight (directedShift) is built to hit one

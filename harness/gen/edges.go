@@ -3,7 +3,7 @@ package gen
 import (
 	"strconv"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // chain builds nested containers of exactly depth levels, the outermost at

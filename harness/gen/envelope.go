@@ -1,6 +1,6 @@
 package gen
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // Bad-envelope variants (see badEnvelope); some of them drop the tool
 // name or the args, which are then not generated at all so that the

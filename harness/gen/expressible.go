@@ -1,6 +1,6 @@
 package gen
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // Cases a native model can hold.
 //

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Under Config.Avoid, at least 90% of the cases need none of the avoided

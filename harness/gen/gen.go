@@ -72,7 +72,7 @@ import (
 	"math/bits"
 	"sync"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Config tunes the generator. Every zero field means its documented

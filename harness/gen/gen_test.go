@@ -10,8 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // sample is how many cases the statistical tests draw (the brief's N).

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/cases.golden")

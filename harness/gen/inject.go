@@ -1,6 +1,6 @@
 package gen
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // feature is what inject places into the args tree.
 type feature uint8

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // holder builds the probe's container with its occurrence in place.

@@ -1,6 +1,6 @@
 package gen
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // oodKind is one way of leaving the spec's domain.
 type oodKind uint8

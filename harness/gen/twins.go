@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Twins provoke collisions (docs/triage.md, "Collisions"): two cases that

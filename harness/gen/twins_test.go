@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Twins come in adjacent pairs that differ in one argument, one pair in

@@ -5,7 +5,7 @@
 // adapter when linked in, so that the lanes, the bench and the survey can
 // start an in-process adapter without importing the implementation:
 //
-//	import _ "difffuzz/harness/inprocess"
+//	import _ "github.com/difffuzz/difffuzz/harness/inprocess"
 package inprocess
 
 import (
@@ -15,11 +15,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"difffuzz/adapters/go/worker"
-	"difffuzz/harness/adapter"
-	"difffuzz/internal/procstat"
-	kit "difffuzz/kits/go"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/internal/procstat"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Go is the in-process adapter for the Go implementation. It is safe for

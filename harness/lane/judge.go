@@ -8,11 +8,11 @@ import (
 	"io"
 	"slices"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/minimize"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Judged is one case's outcomes and verdict.

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Lane is one instance of every adapter of a run, and the restart policy

@@ -13,9 +13,9 @@ import (
 
 	"lukechampine.com/blake3"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // fake is an in-process adapter.Adapter whose cases are strings: it answers

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/minimize"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // MinimizedPair is a shrunk collision: both inputs, judged.

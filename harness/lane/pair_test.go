@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // hole splits a pair at its one difference, and grafting each side's part

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // shrinkTokens renames, in both inputs at once, what they share that the

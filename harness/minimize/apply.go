@@ -1,6 +1,6 @@
 package minimize
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // isContainer reports whether v is an array or an object (of either kind).
 func isContainer(v any) bool {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // dedupe drops replacements whose result is the same value as an earlier

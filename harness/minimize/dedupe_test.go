@@ -3,9 +3,9 @@ package minimize
 import (
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestDedupe checks that dropping replacements with equal results loses

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // maxGroups bounds the groups of equal strings, and separately the pairs

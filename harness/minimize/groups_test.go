@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestEqualStringsShrinkTogether: when the divergence needs two strings

@@ -9,9 +9,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // walk calls fn on every value and every key (as a string) of v.

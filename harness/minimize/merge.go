@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Merging: a round often finds many failing candidates that change

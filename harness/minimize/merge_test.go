@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestMerge checks that compatible steps combine and conflicting ones do

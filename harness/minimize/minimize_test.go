@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 func TestMinimize(t *testing.T) {

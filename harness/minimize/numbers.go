@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // numberSteps offers simpler numbers in place of node id's number v.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 func TestNumberSteps(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Limits of the step set (see the package documentation for the steps).

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"difffuzz/harness/gen"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestPredictedMeasure checks that the sizes and weights computed without

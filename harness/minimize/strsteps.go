@@ -1,6 +1,6 @@
 package minimize
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // stringSteps offers chunk and character steps on node id's string s,
 // its value or (key) the key of its member; with copies > 1, on all the

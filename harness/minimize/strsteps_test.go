@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // TestSurrogatesStayLone checks that cutting a string never joins a high

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // node is one value of the tree being minimized, indexed so that every

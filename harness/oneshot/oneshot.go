@@ -15,13 +15,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/lane"
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Config configures check, replay and minimize: the adapters and where the

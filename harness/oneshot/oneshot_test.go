@@ -3,10 +3,10 @@ package oneshot
 import (
 	"bytes"
 	"context"
-	"difffuzz/harness/adapter"
-	_ "difffuzz/harness/inprocess" // the in-process adapter
-	"difffuzz/harness/triage"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 	"fmt"
 	"strings"
 	"testing"

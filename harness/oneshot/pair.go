@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // minimizePair shrinks the collision of a corpus entry with a twin: the

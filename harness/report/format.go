@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
 // Format is one way to write a report to a file. Each format registers

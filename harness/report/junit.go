@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
 // The JUnit XML that CI systems read (the Ant/Jenkins schema): testsuites,

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
 // Markdown renders the report for a CI job summary.

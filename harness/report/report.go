@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
 // Report is the outcome of a run, written as JSON with -report and printed

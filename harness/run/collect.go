@@ -5,12 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
-	"difffuzz/harness/report"
-	"difffuzz/internal/procstat"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/procstat"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // group is one bucket, one root cause, as the collector keeps it. Its

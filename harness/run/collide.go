@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"sync"
 
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
 // Defaults of the collision oracle's tables (Config.CollisionSlots).

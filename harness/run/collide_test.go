@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 
 	"lukechampine.com/blake3"
 )

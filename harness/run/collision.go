@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"difffuzz/harness/corpus"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/value"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
 // twin is the second case of a collision, judged with text.

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/report"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // A mutant that writes keys unescaped merges the generator's key twins: a
@@ -22,7 +22,7 @@ import (
 // as -0 diverges on the -0 twins but never collides: the reference writes
 // both twins as 0.
 func TestCollisionFound(t *testing.T) {
-	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
 	for _, tt := range []struct {
 		mutant, cause string // cause "" for no collision
 	}{

@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 // Defaults of Config's zero values, defined here alone (the CLI's flags show

@@ -3,10 +3,10 @@ package run
 import (
 	"context"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
 // finding is one case on which the adapters disagreed. Only a finding the

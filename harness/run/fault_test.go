@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // fakeWorkers lists this process's children that are fake workers.

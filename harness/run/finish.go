@@ -10,16 +10,16 @@ import (
 	"strings"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/procstat"
-	"difffuzz/internal/version"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/procstat"
+	"github.com/difffuzz/difffuzz/internal/version"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // minimizeGroups shrinks one example of each distinct divergence, each within

@@ -5,8 +5,8 @@ import (
 	"os"
 	"sync"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
 )
 
 // DefaultKeepPerBucket is how many examples of one bucket a run writes to

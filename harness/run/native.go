@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/harness/gen"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // genConfig is the generator's configuration once the lanes have said

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/gen"
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // The generator steers away from the native models' reasons only when

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/report"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 // TestPlantedCauses plants ten root causes in three implementations built
@@ -24,7 +24,7 @@ func TestPlantedCauses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 12,000 cases through three workers and minimizes ten buckets")
 	}
-	mutant := testworker.Binary(t, "difffuzz/cmd/mutant")
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
 	impls := map[string]string{
 		"sdk-a": "utf16-key-order+del-raw+nan-rejected+deep-recursion",
 		"sdk-b": "utf16-key-order+html-escape+raw-non-ascii+bigint-double",

@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // batch is a run of consecutive case numbers of this shard.

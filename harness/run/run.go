@@ -8,10 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
 
 	"golang.org/x/sync/errgroup"
 )

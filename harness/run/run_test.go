@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/corpus"
-	_ "difffuzz/harness/inprocess" // the in-process adapter
-	"difffuzz/harness/report"
-	"difffuzz/harness/triage"
-	"difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
 func specs(t *testing.T, mode string) []adapter.Spec {

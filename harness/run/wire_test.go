@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	"difffuzz/kits/go/wire"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // The driver's side of the wire with generated cases: the producer's

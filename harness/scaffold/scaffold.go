@@ -42,7 +42,7 @@ const (
 // module's path, the one place a skeleton's go.mod takes it from (the module
 // is to be renamed; then this constant changes alone).
 const (
-	GoKitModule  = "difffuzz"
+	GoKitModule  = "github.com/difffuzz/difffuzz"
 	GoKitImport  = GoKitModule + "/kits/go"
 	GoKitVersion = "v0.1.0"
 	// GoVersion is the go directive of the difffuzz module, which a module

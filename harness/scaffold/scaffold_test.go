@@ -138,7 +138,7 @@ func TestKitSource(t *testing.T) {
 		{"python", "requirements.txt", "\n-e " + root + "/kits/python\n"},
 		{"ts", "package.json", `"@difffuzz/kit": "file:` + root + `/kits/ts"`},
 		{"rust", "Cargo.toml", `difffuzz-kit = { path = "` + root + `/kits/rust", features = ["serde_json"] }`},
-		{"go", "go.mod", "\nreplace difffuzz => " + root + "\n"},
+		{"go", "go.mod", "\nreplace github.com/difffuzz/difffuzz => " + root + "\n"},
 	}
 	for _, tt := range tests {
 		files, err := Files(Config{Lang: tt.lang, KitSource: "../../kits/" + tt.lang})
@@ -164,7 +164,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Lang: "go", Model: "lossy"}, "want native, exact or text"},
 		{Config{Lang: "go", Name: "My SDK"}, `-name "My SDK"`},
 		{Config{Lang: "go", KitSource: "/nonexistent"}, "not a folder"},
-		{Config{Lang: "go", KitSource: os.TempDir()}, "no go.mod of module difffuzz"},
+		{Config{Lang: "go", KitSource: os.TempDir()}, "no go.mod of module " + GoKitModule},
 	}
 	for _, tt := range tests {
 		if _, err := Files(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -1,7 +1,7 @@
 package survey
 
 import (
-	"difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"encoding/json"
 	"fmt"
 	"io"

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"difffuzz/harness/minimize"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // minimizeAll shrinks the first example of each of lr's divergences, within

@@ -2,7 +2,7 @@ package survey
 
 import (
 	"bytes"
-	"difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"errors"
 	"fmt"
 	"path/filepath"

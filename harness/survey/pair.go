@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // pair is the reference and one library, judged case by case.

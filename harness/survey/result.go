@@ -3,9 +3,9 @@ package survey
 import (
 	"sort"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/compare"
-	"difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/gen"
 )
 
 // Result is a whole survey, as out/survey.json holds it and the pages show it.

@@ -17,9 +17,9 @@ import (
 	"io"
 	"time"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/gen"
-	"difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
 // Spec is one adapter of the survey: a library's worker, or the reference.

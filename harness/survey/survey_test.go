@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/harness/adapter"
-	"difffuzz/harness/inprocess"
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/inprocess"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
 )

@@ -5,7 +5,7 @@
 // an adapter.
 package triage
 
-import "difffuzz/harness/report"
+import "github.com/difffuzz/difffuzz/harness/report"
 
 // Exit statuses of every command, defined here alone.
 const (

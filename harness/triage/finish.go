@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 // Policy is how a finished report is judged and where it goes.

@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/report"
-	"difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
 // Known is the checked-in list of accepted divergences, in the spirit of the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 func sample() *report.Report {

@@ -10,11 +10,11 @@ import (
 	"regexp"
 	"sort"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/harness/report"
-	"difffuzz/internal/atomicfile"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // MergeConfig is "difffuzz corpus merge": shard outputs into one corpus and

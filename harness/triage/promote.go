@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 
-	"difffuzz/harness/compare"
-	"difffuzz/harness/corpus"
-	"difffuzz/internal/atomicfile"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Promote appends a (minimized) finding to the regression list of the golden

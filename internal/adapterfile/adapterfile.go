@@ -5,7 +5,7 @@ package adapterfile
 
 import (
 	"bytes"
-	"difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapter"
 	"errors"
 	"fmt"
 	"os"

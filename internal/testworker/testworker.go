@@ -51,10 +51,10 @@ func Binary(t testing.TB, pkg string) string {
 }
 
 // Command returns the argv of a fake worker in the given mode (see
-// difffuzz/cmd/fakeworker), building it on first use.
+// github.com/difffuzz/difffuzz/cmd/fakeworker), building it on first use.
 func Command(t testing.TB, mode string, args ...string) []string {
 	t.Helper()
-	return append([]string{Binary(t, "difffuzz/cmd/fakeworker"), mode}, args...)
+	return append([]string{Binary(t, "github.com/difffuzz/difffuzz/cmd/fakeworker"), mode}, args...)
 }
 
 type buildError struct {

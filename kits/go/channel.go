@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Channel is where a worker serves the protocol, and the hello's version

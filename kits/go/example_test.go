@@ -6,16 +6,16 @@ import (
 	"os/exec"
 	"testing"
 
-	"difffuzz/internal/testworker"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/internal/testworker"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // The example of docs/your-sdk.md is a real worker: started as a process,
 // it says hello in the native model, answers a case with encoding/json's
 // text (its naive "\u003c" included) and a repeated key as inexpressible.
 func TestExampleWorker(t *testing.T) {
-	next, stdin := startExample(t, "difffuzz/kits/go/example")
+	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example")
 	if h := next().Hello; h.Model != wire.ModelNative || h.Name != "encoding-json" {
 		t.Errorf("hello %+v", h)
 	}
@@ -34,7 +34,7 @@ func TestExampleWorker(t *testing.T) {
 // last repeated key wins (a finding, not an inexpressible answer), and only
 // bin data and non-string keys are inexpressible.
 func TestTextExampleWorker(t *testing.T) {
-	next, stdin := startExample(t, "difffuzz/kits/go/example/text")
+	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text")
 	if h := next().Hello; h.Model != wire.ModelText || len(h.Inexpressible) != 2 {
 		t.Errorf("hello %+v", h)
 	}

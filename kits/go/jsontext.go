@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Text is the model of an SDK that receives a tool call's arguments as JSON

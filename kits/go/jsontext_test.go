@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // Every spelling the text model writes reads back, under the spec's reader,

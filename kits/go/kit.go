@@ -28,7 +28,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"lukechampine.com/blake3"
 )
 

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	kit "difffuzz/kits/go"
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 	"lukechampine.com/blake3"

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // server is one worker's loop state; every buffer in it is reused between

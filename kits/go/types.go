@@ -1,8 +1,8 @@
 package kit
 
 import (
-	"difffuzz/kits/go/wire"
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // The exact model's types, so that a worker imports only the kit. They are

@@ -1,9 +1,9 @@
-module difffuzz/survey/go
+module github.com/difffuzz/difffuzz/survey/go
 
 go 1.26.0
 
 require (
-	difffuzz v0.0.0
+	github.com/difffuzz/difffuzz v0.0.0
 	github.com/cyberphone/json-canonicalization v0.0.0-20241213102144-19d51d7fe467
 	github.com/gowebpki/jcs v1.0.2
 )
@@ -16,4 +16,4 @@ require (
 	lukechampine.com/blake3 v1.4.1 // indirect
 )
 
-replace difffuzz => ../..
+replace github.com/difffuzz/difffuzz => ../..

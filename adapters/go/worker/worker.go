@@ -6,8 +6,8 @@
 package worker
 
 import (
-	canonjson "difffuzz/adapters/go"
-	kit "difffuzz/kits/go"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 // Version is the Go implementation's version, reported in its hello.

@@ -3,7 +3,7 @@ package zoo
 import (
 	"testing"
 
-	"difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/gen"
 )
 
 // Each collision mutant gives two inputs that Go writes apart one text,

@@ -22,9 +22,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	kit "difffuzz/kits/go"
-	"difffuzz/kits/go/wire"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Enc is a canonical JSON encoder built from replaceable steps; the zero Enc

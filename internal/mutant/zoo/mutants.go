@@ -10,8 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	canonjson "difffuzz/adapters/go"
-	kit "difffuzz/kits/go"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 // Mutant is one deliberately wrong implementation: the spec's encoder with

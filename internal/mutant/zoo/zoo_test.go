@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	canonjson "difffuzz/adapters/go"
-	"difffuzz/harness/gen"
-	kit "difffuzz/kits/go"
-	"difffuzz/value"
+	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/harness/gen"
+	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // outcome is what a worker would answer: the text, or the error code

@@ -1,6 +1,6 @@
 package wire
 
-import "difffuzz/value"
+import "github.com/difffuzz/difffuzz/value"
 
 // Message types, the "type" field of every frame.
 const (

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // The driver steers its generator by value.Reasons, parsed from the names a

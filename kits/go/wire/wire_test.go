@@ -13,7 +13,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"difffuzz/value"
+	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -4,4 +4,4 @@ module my-sdk-difffuzz-worker
 
 go 1.26.0
 
-require difffuzz v0.1.0
+require github.com/difffuzz/difffuzz v0.1.0

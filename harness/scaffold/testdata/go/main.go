@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"runtime"
 
-	kit "difffuzz/kits/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 func main() {

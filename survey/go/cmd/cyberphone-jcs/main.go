@@ -7,10 +7,10 @@ package main
 import (
 	"encoding/json"
 
-	"difffuzz/survey/go/internal/modver"
+	"github.com/difffuzz/difffuzz/survey/go/internal/modver"
 	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
 
-	kit "difffuzz/kits/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 func main() {

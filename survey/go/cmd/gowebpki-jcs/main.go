@@ -6,10 +6,10 @@ package main
 import (
 	"encoding/json"
 
-	"difffuzz/survey/go/internal/modver"
+	"github.com/difffuzz/difffuzz/survey/go/internal/modver"
 	"github.com/gowebpki/jcs"
 
-	kit "difffuzz/kits/go"
+	kit "github.com/difffuzz/difffuzz/kits/go"
 )
 
 func main() {
