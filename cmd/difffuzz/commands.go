@@ -2,14 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"github.com/difffuzz/difffuzz/harness/bench"
 	"github.com/difffuzz/difffuzz/harness/oneshot"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/run"
 	"github.com/difffuzz/difffuzz/harness/triage"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"

@@ -3,11 +3,11 @@ package oneshot
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
-	"fmt"
 	"strings"
 	"testing"
 )

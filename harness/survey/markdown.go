@@ -1,9 +1,9 @@
 package survey
 
 import (
-	"github.com/difffuzz/difffuzz/harness/compare"
 	"encoding/json"
 	"fmt"
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"io"
 	"sort"
 	"strings"

@@ -2,9 +2,9 @@ package survey
 
 import (
 	"bytes"
-	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"errors"
 	"fmt"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"path/filepath"
 )
 

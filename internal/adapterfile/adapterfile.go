@@ -5,9 +5,9 @@ package adapterfile
 
 import (
 	"bytes"
-	"github.com/difffuzz/difffuzz/harness/adapter"
 	"errors"
 	"fmt"
+	"github.com/difffuzz/difffuzz/harness/adapter"
 	"os"
 	"path/filepath"
 	"sort"

@@ -7,8 +7,8 @@ package main
 import (
 	"encoding/json"
 
-	"github.com/difffuzz/difffuzz/survey/go/internal/modver"
 	"github.com/cyberphone/json-canonicalization/go/src/webpki.org/jsoncanonicalizer"
+	"github.com/difffuzz/difffuzz/survey/go/internal/modver"
 
 	kit "github.com/difffuzz/difffuzz/kits/go"
 )
