@@ -27,7 +27,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"lukechampine.com/blake3"
@@ -184,26 +183,26 @@ func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch
 	if digestOnly && s != nil { // a text that is sent needs its own memory
 		dst = s.text[:0]
 	}
-	var text, d []byte
+	var text, own []byte // own: the SDK's digest, from sign
 	var err error
 	if fn != nil {
 		text, err = fn(dst, nv)
 	} else {
-		text, d, err = sign(dst, nv)
+		text, own, err = sign(dst, nv)
 	}
 	if err != nil {
 		return errorResult(err)
 	}
-	if sign != nil && len(d) != wire.DigestSize {
+	if sign != nil && len(own) != wire.DigestSize {
 		return wire.Result{Error: wire.ErrorInternal,
-			Message: fmt.Sprintf("the SDK's digest is %d bytes long, want %d (BLAKE3-256)", len(d), wire.DigestSize)}
+			Message: fmt.Sprintf("the SDK's digest is %d bytes long, want %d (BLAKE3-256)", len(own), wire.DigestSize)}
 	}
-	if d == nil {
-		d = s.digest()
+	d := s.digest()
+	if sign != nil {
+		copy(d, own) // a copy: the result outlives the SDK's buffer
+	} else {
 		sum := s.sum(text)
 		copy(d, sum[:])
-	} else {
-		d = slices.Clone(d) // the result outlives the SDK's buffer
 	}
 	if digestOnly {
 		if s != nil && cap(text) <= maxScratch {
