@@ -10,16 +10,20 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"syscall"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
 	kit "github.com/difffuzz/difffuzz/kits/go"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+	"lukechampine.com/blake3"
 )
 
 // implementation is the Go implementation with the mode's spec bug or its
@@ -285,4 +289,36 @@ func chosen(v any, share float64) bool {
 	h := fnv.New64a()
 	h.Write(value.AppendText(nil, v))
 	return float64(h.Sum64()>>11)/(1<<53) < share
+}
+
+// signer is an SDK that signs its text from fn: with BLAKE3 of the text
+// (signed), or of the text with each escaped surrogate pair written as its
+// character in UTF-8 (sign-astral), the bug of an SDK that signs what its
+// writer made before the escaping step. Only a text with a character past
+// U+FFFF gets a wrong digest; the text itself stays right.
+func signer(mode string, fn kit.Func) kit.SignFunc {
+	return func(dst []byte, v any) ([]byte, []byte, error) {
+		text, err := fn(dst, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		signed := text
+		if mode == "sign-astral" {
+			signed = surrogatePair.ReplaceAllFunc(text, unescapePair)
+		}
+		sum := blake3.Sum256(signed)
+		return text, sum[:], nil
+	}
+}
+
+// surrogatePair is a character past U+FFFF as the canonical text escapes
+// it. (It may match after an escaped backslash too: that only makes the
+// digest wrong on more texts.)
+var surrogatePair = regexp.MustCompile(`\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}`)
+
+// unescapePair is the UTF-8 character of a surrogatePair match.
+func unescapePair(esc []byte) []byte {
+	hi, _ := strconv.ParseUint(string(esc[2:6]), 16, 16)
+	lo, _ := strconv.ParseUint(string(esc[8:12]), 16, 16)
+	return utf8.AppendRune(nil, utf16.DecodeRune(rune(hi), rune(lo)))
 }

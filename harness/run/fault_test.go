@@ -75,6 +75,8 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 		{"crash", "__proto__", "crash: worker exited with status N (EOF) (fakeworker: crashing on the marked case): fake", triage.ExitDivergence, 1500},
 		{"hang", "__proto__", "hang: no answer before the deadline (fakeworker: hanging on the marked case): fake", triage.ExitDivergence, 256},
 		{"lie-digest", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 300},
+		// an SDK's own signature of its right text, hashed with its surrogate pairs unescaped
+		{"sign-astral", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 2000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

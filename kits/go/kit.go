@@ -12,8 +12,8 @@
 //
 // The kit reads and checks every frame, decodes the cases, converts each into
 // the declared value model (answering "inexpressible" for a case the model
-// cannot hold), calls the implementation, hashes its text with BLAKE3, and
-// answers batches (digest_only included) and bench requests. No case stops the
+// cannot hold), calls the implementation, hashes its text with BLAKE3 (or
+// takes the implementation's own digest: SignFunc), and answers batches (digest_only included) and bench requests. No case stops the
 // worker: a panic or an error without a spec code is an "internal" result.
 //
 // The same Compute is what the driver's in-process Go adapter runs, so the
@@ -38,6 +38,15 @@ import (
 // and any panic, is an "internal" result: a finding against the
 // implementation. v is a value of the worker's Model.
 type Func func(dst []byte, v any) ([]byte, error)
+
+// SignFunc is an implementation under test that signs as well: it appends
+// the canonical text of v to dst and returns the extended slice together
+// with its own digest of that text, as the SDK computes it (BLAKE3-256, 32
+// bytes), or fails as a Func does. The kit sends that digest instead of
+// hashing the text itself, so the driver checks the SDK's own hashing: a
+// digest that is not BLAKE3 of the text is a "digest" finding. A digest
+// that is not 32 bytes long is an "internal" result.
+type SignFunc func(dst []byte, v any) (text, digest []byte, err error)
 
 // Options describe the worker in its hello.
 type Options struct {
@@ -78,14 +87,35 @@ func Main(opts Options, fn Func) {
 	os.Exit(Serve(ch.In, ch.Out, os.Stderr, opts, fn))
 }
 
+// MainSigned is Main for an implementation that returns its own digest.
+func MainSigned(opts Options, fn SignFunc) {
+	ch, err := OpenChannel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.Name, err)
+		os.Exit(1)
+	}
+	opts.Protocol = ch.Protocol
+	os.Exit(ServeSigned(ch.In, ch.Out, os.Stderr, opts, fn))
+}
+
 // Serve runs the worker loop until r ends, and returns the exit status the
 // protocol asks for: 0 at a clean end of input, 2 when the stream cannot be
 // resynchronised (a frame length out of range, input ending inside a frame),
 // 1 when w fails. Messages for people go to logw.
 func Serve(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func) int {
-	s := newServer(w, opts, fn)
+	return serve(r, logw, newServer(w, opts, fn, nil))
+}
+
+// ServeSigned is Serve for an implementation that returns its own digest.
+func ServeSigned(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn SignFunc) int {
+	return serve(r, logw, newServer(w, opts, nil, fn))
+}
+
+// serve is Serve's loop for the server s, which writes to Serve's w.
+func serve(r io.Reader, logw io.Writer, s *server) int {
+	name := s.hello.Name
 	if err := s.send(s.enc.Hello(s.hello)); err != nil {
-		fmt.Fprintf(logw, "%s: hello: %v\n", opts.Name, err)
+		fmt.Fprintf(logw, "%s: hello: %v\n", name, err)
 		return 1
 	}
 	frames := wire.NewFrameReader(bufio.NewReaderSize(r, 1<<16))
@@ -98,11 +128,11 @@ func Serve(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func) int 
 			s.send(s.enc.Error(0, err.Error())) // best effort: the stream is lost
 			return 2
 		case err != nil:
-			fmt.Fprintf(logw, "%s: read: %v\n", opts.Name, err)
+			fmt.Fprintf(logw, "%s: read: %v\n", name, err)
 			return 1
 		}
 		if err := s.handle(body); err != nil {
-			fmt.Fprintf(logw, "%s: write: %v\n", opts.Name, err)
+			fmt.Fprintf(logw, "%s: write: %v\n", name, err)
 			return 1
 		}
 	}
@@ -132,7 +162,18 @@ func (o Options) model() Model {
 // Compute is one case through fn, as a worker answers it: the model's
 // conversion, then fn, then the digest. With digestOnly the text is left
 // out of the result. s, if not nil, is memory reused between calls.
-func Compute(m Model, fn Func, v any, digestOnly bool, s *Scratch) (r wire.Result) {
+func Compute(m Model, fn Func, v any, digestOnly bool, s *Scratch) wire.Result {
+	return compute(m, fn, nil, v, digestOnly, s)
+}
+
+// ComputeSigned is Compute for an implementation that returns its own
+// digest: the result carries that digest, not the kit's.
+func ComputeSigned(m Model, fn SignFunc, v any, digestOnly bool, s *Scratch) wire.Result {
+	return compute(m, nil, fn, v, digestOnly, s)
+}
+
+// compute runs fn, or sign when fn is nil.
+func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch) (r wire.Result) {
 	defer internalOnPanic(&r)
 	nv, reason := m.Convert(v)
 	if reason != nil {
@@ -142,13 +183,27 @@ func Compute(m Model, fn Func, v any, digestOnly bool, s *Scratch) (r wire.Resul
 	if digestOnly && s != nil { // a text that is sent needs its own memory
 		dst = s.text[:0]
 	}
-	text, err := fn(dst, nv)
+	var text, own []byte // own: the SDK's digest, from sign
+	var err error
+	if fn != nil {
+		text, err = fn(dst, nv)
+	} else {
+		text, own, err = sign(dst, nv)
+	}
 	if err != nil {
 		return errorResult(err)
 	}
+	if sign != nil && len(own) != wire.DigestSize {
+		return wire.Result{Error: wire.ErrorInternal,
+			Message: fmt.Sprintf("the SDK's digest is %d bytes long, want %d (BLAKE3-256)", len(own), wire.DigestSize)}
+	}
 	d := s.digest()
-	sum := s.sum(text)
-	copy(d, sum[:])
+	if sign != nil {
+		copy(d, own) // a copy: the result outlives the SDK's buffer
+	} else {
+		sum := s.sum(text)
+		copy(d, sum[:])
+	}
 	if digestOnly {
 		if s != nil && cap(text) <= maxScratch {
 			s.text = text

@@ -231,3 +231,79 @@ func TestDigestOfEveryLength(t *testing.T) {
 		}
 	}
 }
+
+// A signing SDK's digest is the one sent, in full and digest-only answers
+// alike, even when it is not BLAKE3 of the text (the driver judges that);
+// one that is not 32 bytes long is an internal result, and a signing SDK
+// fails as any other.
+func TestComputeSigned(t *testing.T) {
+	own := bytes.Repeat([]byte{7}, 32)
+	sign := func(d []byte) kit.SignFunc {
+		return func(dst []byte, _ any) ([]byte, []byte, error) { return append(dst, "null"...), d, nil }
+	}
+	coded := func([]byte, any) ([]byte, []byte, error) { return nil, nil, kit.Reject("too_deep", "deep") }
+	tests := []struct {
+		name    string
+		fn      kit.SignFunc
+		digest  bool
+		want    wire.Result
+		message string
+	}{
+		{"text", sign(own), false, wire.Result{Canonical: []byte("null"), Digest: own}, ""},
+		{"digest only", sign(own), true, wire.Result{Digest: own}, ""},
+		{"short digest", sign(own[:31]), false, wire.Result{Error: wire.ErrorInternal}, "digest is 31 bytes long, want 32"},
+		{"no digest", sign(nil), true, wire.Result{Error: wire.ErrorInternal}, "digest is 0 bytes long"},
+		{"coded error", coded, false, wire.Result{Error: "too_deep"}, "deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s kit.Scratch
+			got := kit.ComputeSigned(kit.Exact, tt.fn, nil, tt.digest, &s)
+			if !strings.Contains(got.Message, tt.message) {
+				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
+			}
+			got.Message = ""
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// ServeSigned answers a batch with the SDK's own digest.
+func TestServeSigned(t *testing.T) {
+	own := bytes.Repeat([]byte{9}, 32)
+	fn := func(dst []byte, _ any) ([]byte, []byte, error) { return append(dst, "1"...), own, nil }
+	enc, dec := wire.NewEncoder(), wire.NewDecoder()
+	var in, out, logs bytes.Buffer
+	cases, err := wire.EncodeCases([]any{int64(1)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, digestOnly := range []bool{false, true} {
+		head, err := enc.BatchHead(1, cases, digestOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(head)
+		in.Write(cases)
+	}
+	if code := kit.ServeSigned(&in, &out, &logs, kit.Options{Name: "t", Version: "1"}, fn); code != 0 {
+		t.Fatalf("ServeSigned = %d, want 0; log %s", code, logs.String())
+	}
+	frames := wire.NewFrameReader(&out)
+	frames.Next() // the hello
+	for i, wantText := range []string{"1", ""} {
+		body, err := frames.Next()
+		var m wire.Message
+		if err == nil {
+			err = dec.Decode(body, &m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := m.Results; len(r) != 1 || string(r[0].Canonical) != wantText || !bytes.Equal(r[0].Digest, own) {
+			t.Errorf("batch %d: results %+v, want text %q and the SDK's digest", i, r, wantText)
+		}
+	}
+}

@@ -19,14 +19,21 @@ type server struct {
 	hello   wire.Hello
 	model   Model
 	fn      Func
+	sign    SignFunc // instead of fn, for an SDK that signs
 	msg     wire.Message
 	results []wire.Result
 	scratch Scratch
 }
 
-func newServer(w io.Writer, opts Options, fn Func) *server {
+// newServer serves fn, or sign when fn is nil.
+func newServer(w io.Writer, opts Options, fn Func, sign SignFunc) *server {
 	return &server{out: bufio.NewWriterSize(w, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
-		hello: opts.Hello(), model: opts.model(), fn: fn}
+		hello: opts.Hello(), model: opts.model(), fn: fn, sign: sign}
+}
+
+// compute is one case through the server's implementation.
+func (s *server) compute(c any, digestOnly bool) wire.Result {
+	return compute(s.model, s.fn, s.sign, c, digestOnly, &s.scratch)
 }
 
 // send writes one encoded frame and flushes it: the driver waits for it.
@@ -62,7 +69,7 @@ func (s *server) batch(start time.Duration) error {
 	cases := s.msg.Cases
 	s.results = slices.Grow(s.results[:0], len(cases))[:len(cases)]
 	for i, c := range cases {
-		s.results[i] = Compute(s.model, s.fn, c, s.msg.DigestOnly, &s.scratch)
+		s.results[i] = s.compute(c, s.msg.DigestOnly)
 	}
 	cpu := max(selfCPU()-start, 1) // 0 would say "not timed"
 	frame, err := s.enc.TimedResults(s.msg.ID, s.results, uint64(cpu))
@@ -80,7 +87,7 @@ func (s *server) bench(body []byte) error {
 	t.ElapsedNS, t.CPUNS = timed(func() {
 		for range rounds {
 			for _, c := range cases {
-				Compute(s.model, s.fn, c, true, &s.scratch)
+				s.compute(c, true)
 			}
 		}
 	})
@@ -92,7 +99,7 @@ func (s *server) bench(body []byte) error {
 				return
 			}
 			for _, c := range msg.Cases {
-				Compute(s.model, s.fn, c, true, &s.scratch)
+				s.compute(c, true)
 			}
 		}
 	})

@@ -48,8 +48,24 @@ INTERNAL = "internal"
 
 _SPEC_CODES = frozenset(ERROR_CODES)
 
-#: A function from a case's value to its canonical bytes.
-Canonicalize = Callable[[object], "bytes | bytearray | memoryview"]
+#: A function from a case's value to its canonical bytes, or to its
+#: canonical bytes and the SDK's own digest of them (see :func:`serve`).
+Canonicalize = Callable[
+    [object], "bytes | bytearray | memoryview | tuple[bytes | bytearray | memoryview, bytes | bytearray | memoryview]"
+]
+
+#: The length of a digest: BLAKE3-256.
+DIGEST_SIZE = 32
+
+
+def _signed(answer: tuple) -> tuple:
+    """The text and the SDK's own digest that ``fn`` returned as a pair,
+    the digest as bytes; a ValueError when it is not 32 bytes long."""
+    text, digest = answer
+    digest = bytes(digest)
+    if len(digest) != DIGEST_SIZE:
+        raise ValueError(f"the SDK's digest is {len(digest)} bytes long, want {DIGEST_SIZE} (BLAKE3-256)")
+    return text, digest
 
 
 class SpecError(Exception):
@@ -109,7 +125,10 @@ class Worker:
                 continue
             try:
                 text = fn(case)
-                digest = blake3(text).digest()
+                if type(text) is tuple:
+                    text, digest = _signed(text)
+                else:
+                    digest = blake3(text).digest()
                 append({"digest": digest} if digest_only else {"canonical": text, "digest": digest})
             except Exception as error:  # includes RecursionError, MemoryError
                 append(_failure(error))
@@ -201,7 +220,11 @@ def _compute(fn: Canonicalize, value: object) -> None:
     if type(value) is Inexpressible:
         return
     try:
-        blake3(fn(value)).digest()
+        text = fn(value)
+        if type(text) is tuple:
+            _signed(text)
+        else:
+            blake3(text).digest()
     except Exception:
         pass
 
@@ -343,7 +366,11 @@ def serve(
     raises an exception with a spec error ``code`` (:class:`SpecError`, or
     the implementation's own type with ``code`` and ``message``) for an
     error result. Any other exception is an ``internal`` result: no case
-    stops the worker. The kit hashes the bytes with BLAKE3.
+    stops the worker. The kit hashes the bytes with BLAKE3; or ``fn``
+    returns the pair ``(text, digest)``, the SDK's own signature of its text
+    (32 bytes) with it, and the kit sends that digest instead, so that the
+    driver checks the SDK's hashing too (a digest that is not BLAKE3 of the
+    text is a ``digest`` finding; one not 32 bytes long, ``internal``).
 
     ``name`` and ``version`` identify the implementation under test (its
     package name and version) in the hello. ``model`` is ``"exact"`` (the

@@ -149,6 +149,29 @@ def test_digest_only_batch_leaves_out_the_text() -> None:
     assert [r.get("error") for r in full["results"]] == [None, "duplicate_key", "unsupported_value", None, None]
 
 
+def test_the_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() -> None:
+    """A function returning ``(text, digest)`` signs its own text: the kit
+    sends that digest in full and digest-only answers alike, even one that
+    is not BLAKE3 of the text (the driver judges it); a digest that is not
+    32 bytes long is the case's internal result."""
+    own = bytes(range(32))
+
+    def signing(value: object) -> tuple:
+        if value == "short":
+            return b"1", own[:31]
+        if value == "none":
+            return b"1", None
+        return toy(value), bytearray(own)
+
+    full, digests = answers(batch(1, [1, "coded", "short", "none"]), batch(2, [1], digest_only=True), fn=signing)
+    results = full["results"]
+    assert results[0] == {"canonical": pack(1), "digest": own}
+    assert results[1] == {"error": "duplicate_key", "message": "its own type"}
+    assert results[2] == {"error": "internal", "message": "ValueError: the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)"}
+    assert results[3]["error"] == "internal" and "TypeError" in results[3]["message"]
+    assert digests["results"] == [{"digest": own}]
+
+
 @pytest.mark.parametrize("flag", [1, 0, "true", None, b"\x01", [True]])
 def test_digest_only_that_is_not_a_bool_is_an_error_response(flag: object) -> None:
     """As for a malformed cases or rounds: an error with the request's id."""

@@ -25,6 +25,55 @@ pub(crate) struct Work<M, F> {
     f: F,
 }
 
+/// The length of a digest: BLAKE3-256.
+pub(crate) const DIGEST_LEN: usize = 32;
+
+/// An implementation as the kit calls it: one value to its outcome, the
+/// text appended to `canonical` (cleared first).
+pub(crate) trait Canonicalize<V> {
+    fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome;
+}
+
+/// A function that appends the canonical text: the kit hashes it.
+pub(crate) struct Plain<F>(pub(crate) F);
+
+/// A function that appends the canonical text and returns the SDK's own
+/// digest of it: the kit sends that digest (see `serve_signed`).
+pub(crate) struct Signed<F>(pub(crate) F);
+
+impl<V, F> Canonicalize<V> for Plain<F>
+where
+    F: FnMut(&V, &mut Vec<u8>) -> Result<(), Refusal>,
+{
+    fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
+        canonical.clear();
+        match (self.0)(value, canonical) {
+            Ok(()) => Outcome::Canonical(*blake3::hash(canonical).as_bytes()),
+            Err(refusal) => Outcome::Refused(refusal),
+        }
+    }
+}
+
+impl<V, F, D> Canonicalize<V> for Signed<F>
+where
+    F: FnMut(&V, &mut Vec<u8>) -> Result<D, Refusal>,
+    D: AsRef<[u8]>,
+{
+    fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
+        canonical.clear();
+        match (self.0)(value, canonical) {
+            Ok(digest) => match <[u8; DIGEST_LEN]>::try_from(digest.as_ref()) {
+                Ok(digest) => Outcome::Canonical(digest),
+                Err(_) => Outcome::Refused(Refusal::internal(format!(
+                    "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
+                    digest.as_ref().len()
+                ))),
+            },
+            Err(refusal) => Outcome::Refused(refusal),
+        }
+    }
+}
+
 /// One case's outcome, as the results message carries it.
 #[derive(Debug)]
 pub(crate) enum Outcome {
@@ -46,7 +95,7 @@ pub(crate) struct Figures {
 impl<M, F> Work<M, F>
 where
     M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    F: Canonicalize<M::Value>,
 {
     /// Work for the function `f` on values of `model`.
     pub(crate) fn new(model: M, f: F) -> Work<M, F> {
@@ -65,7 +114,7 @@ where
         let start = *rd;
         let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
             let value = decode::read_value(&mut self.model, rd, CASE_LEVELS)?;
-            let result = compute(&mut self.f, &mut self.canonical, &value);
+            let result = self.f.compute(&value, &mut self.canonical);
             self.model.recycle(value);
             Ok::<_, Fault>(result)
         }));
@@ -95,7 +144,7 @@ where
             for _ in 0..rounds {
                 for value in values.iter().flatten() {
                     let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
-                        compute(&mut self.f, &mut self.canonical, value)
+                        self.f.compute(value, &mut self.canonical)
                     }));
                     let _ = black_box(attempt);
                 }
@@ -141,18 +190,6 @@ where
         }
         *rd = start;
         decode::skip_value(rd, CASE_LEVELS).map(|()| None)
-    }
-}
-
-/// The function's answer for one value, hashed.
-fn compute<V, F>(f: &mut F, canonical: &mut Vec<u8>, value: &V) -> Outcome
-where
-    F: FnMut(&V, &mut Vec<u8>) -> Result<(), Refusal>,
-{
-    canonical.clear();
-    match f(value, canonical) {
-        Ok(()) => Outcome::Canonical(*blake3::hash(canonical).as_bytes()),
-        Err(refusal) => Outcome::Refused(refusal),
     }
 }
 

@@ -43,7 +43,7 @@ mod request;
 mod response;
 mod serve;
 
-pub use serve::{run, serve};
+pub use serve::{run, run_signed, serve, serve_signed};
 
 /// serde_json, the crate of the native model, at the version the kit is built
 /// with (feature `serde_json`): a worker needs no serde_json dependency of its

@@ -1,9 +1,9 @@
 //! Response encoding, straight into the reused response buffer.
 
-use crate::cases::{Figures, Outcome, Work};
+use crate::cases::{Canonicalize, Figures, Outcome, Work};
 use crate::decode::{self, DecodeError};
 use crate::request::Cases;
-use crate::{Hello, Model, ModelKind, Refusal};
+use crate::{Hello, Model, ModelKind};
 
 pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
     let native = M::KIND != ModelKind::Exact;
@@ -45,7 +45,7 @@ pub(crate) fn write_results<M, F>(
 ) -> Result<(), DecodeError>
 where
     M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    F: Canonicalize<M::Value>,
 {
     write_map_len(out, 4); // batch_cpu_ns comes last, once the work is done
     write_str_field(out, "type", "results");

@@ -5,7 +5,7 @@
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::cases::{panic_text, Work};
+use crate::cases::{panic_text, Canonicalize, Plain, Signed, Work};
 use crate::channel::{self, FD_PROTOCOL, PROTOCOL};
 use crate::cpu::thread_cpu_ns;
 use crate::frame::{self, FrameError};
@@ -34,6 +34,29 @@ pub fn serve<M, F>(hello: Hello, model: M, f: F) -> !
 where
     M: Model + Send + 'static,
     F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal> + Send + 'static,
+{
+    serve_with(hello, model, Plain(f))
+}
+
+/// [`serve`] for an SDK that signs: `f` appends the canonical text and
+/// returns the SDK's own digest of it (BLAKE3-256, 32 bytes), which the kit
+/// sends instead of hashing the text itself, so that the driver checks the
+/// SDK's hashing too: a digest that is not BLAKE3 of the text is a `digest`
+/// finding, one that is not 32 bytes long the case's `internal` result.
+pub fn serve_signed<M, F, D>(hello: Hello, model: M, f: F) -> !
+where
+    M: Model + Send + 'static,
+    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<D, Refusal> + Send + 'static,
+    D: AsRef<[u8]>,
+{
+    serve_with(hello, model, Signed(f))
+}
+
+/// [`serve`] for either kind of function.
+fn serve_with<M, F>(hello: Hello, model: M, f: F) -> !
+where
+    M: Model + Send + 'static,
+    F: Canonicalize<M::Value> + Send + 'static,
 {
     let code = std::thread::Builder::new()
         .name("worker".to_owned())
@@ -72,7 +95,19 @@ where
     R: Read,
     W: Write,
 {
-    run_on(hello, PROTOCOL, model, f, input, output)
+    run_on(hello, PROTOCOL, model, Plain(f), input, output)
+}
+
+/// [`run`] for an SDK that signs, as [`serve_signed`] serves it.
+pub fn run_signed<M, F, D, R, W>(hello: &Hello, model: M, f: F, input: R, output: W) -> i32
+where
+    M: Model,
+    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<D, Refusal>,
+    D: AsRef<[u8]>,
+    R: Read,
+    W: Write,
+{
+    run_on(hello, PROTOCOL, model, Signed(f), input, output)
 }
 
 /// [`run`] with the hello's protocol version.
@@ -86,7 +121,7 @@ fn run_on<M, F, R, W>(
 ) -> i32
 where
     M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    F: Canonicalize<M::Value>,
     R: Read,
     W: Write,
 {
@@ -134,7 +169,7 @@ struct Worker<M, F> {
 impl<M, F> Worker<M, F>
 where
     M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    F: Canonicalize<M::Value>,
 {
     /// Decodes one request and writes its response (an `error` response when
     /// the request cannot be read as one).

@@ -11,7 +11,7 @@
 #![cfg(feature = "serde_json")]
 
 use difffuzz_kit::native::Native;
-use difffuzz_kit::{run, Code, Hello, Reason, Refusal};
+use difffuzz_kit::{run, run_signed, Code, Hello, Reason, Refusal};
 use rmpv::Value as Mp;
 
 fn frame(message: &Mp) -> Vec<u8> {
@@ -265,4 +265,56 @@ fn the_deepest_case_on_the_wire_is_decoded() {
     let result = &field(&out[1], "results").as_array().unwrap()[0];
     let text = field(result, "canonical").as_slice().unwrap();
     assert_eq!(text.len(), 2000, "1000 levels of []");
+}
+
+/// A signing SDK's digest is the one sent, in full and digest-only answers
+/// alike (the driver judges it against the text); one that is not 32 bytes
+/// long is the case's `internal` result, and a refusal stays a refusal.
+#[test]
+fn a_signing_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() {
+    let own = [7u8; 32];
+    let sign = move |value: &serde_json::Value, out: &mut Vec<u8>| -> Result<Vec<u8>, Refusal> {
+        implementation(value, out)?;
+        match value.get("tool_name").and_then(|v| v.as_str()) {
+            Some("short") => Ok(own[..31].to_vec()),
+            _ => Ok(own.to_vec()),
+        }
+    };
+    let cases = || {
+        vec![
+            map(vec![("tool_name", "t".into()), ("args", map(vec![]))]),
+            map(vec![("tool_name", "short".into()), ("args", map(vec![]))]),
+            map(vec![("tool_name", "refuse".into())]),
+        ]
+    };
+    let mut digest_only = batch(2, cases());
+    if let Mp::Map(members) = &mut digest_only {
+        members.push(("digest_only".into(), true.into()));
+    }
+    let mut input = frame(&batch(1, cases()));
+    input.extend(frame(&digest_only));
+    let mut output = Vec::new();
+    let code = run_signed(
+        &Hello::new("t", "1"),
+        Native,
+        sign,
+        input.as_slice(),
+        &mut output,
+    );
+    assert_eq!(code, 0);
+    let out = frames(&output);
+    let full = field(&out[1], "results").as_array().unwrap();
+    assert_eq!(field(&full[0], "digest"), &Mp::Binary(own.to_vec()));
+    assert_eq!(
+        field(&full[0], "canonical"),
+        &Mp::Binary(br#"{"args":{},"tool_name":"t"}"#.to_vec())
+    );
+    assert_eq!(field(&full[1], "error").as_str(), Some("internal"));
+    assert_eq!(
+        field(&full[1], "message").as_str(),
+        Some("the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)")
+    );
+    assert_eq!(field(&full[2], "error").as_str(), Some("bad_envelope"));
+    let digests = field(&out[2], "results").as_array().unwrap();
+    assert_eq!(digests[0], map(vec![("digest", Mp::Binary(own.to_vec()))]));
 }

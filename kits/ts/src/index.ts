@@ -3,7 +3,7 @@
  * whole adapter protocol (docs/adapter-protocol.md) around a function from a
  * case to its canonical bytes. See README.md.
  */
-export { serve, ERROR_CODES, INTERNAL, type ErrorCode, type Outcome, type ServeOptions, type ExactWorker, type NativeWorker, type TextWorker, type WorkerInfo } from "./serve.js";
+export { serve, ERROR_CODES, INTERNAL, type ErrorCode, type Outcome, type Signed, type ServeOptions, type ExactWorker, type NativeWorker, type TextWorker, type WorkerInfo } from "./serve.js";
 export { channel, PROTOCOL, FD_PROTOCOL, FDS_ENV, type Channel } from "./channel.js";
 export { ExactObject, InvalidUtf8, UnknownExt, EXT_BIGINT, EXT_UTF16, type ExactMember, type ExactOptions } from "./model.js";
 export { WireDecoder, type DecoderOptions, type ItemSink, type SinkChooser } from "./decode.js";

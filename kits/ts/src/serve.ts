@@ -36,7 +36,22 @@ const SPEC_CODES: ReadonlySet<unknown> = new Set<ErrorCode>(ERROR_CODES);
  * whose `code` is one of the spec's {@link ErrorCode}s (as the project's
  * libraries' errors have); anything else it throws is an `internal` result.
  */
-export type Outcome = Uint8Array | string;
+export type Outcome = Uint8Array | string | Signed;
+
+/**
+ * The implementation's text with its own signature of it: `digest` is the
+ * BLAKE3-256 the SDK computes (32 bytes). The kit sends that digest instead
+ * of hashing the text itself, so that the driver checks the SDK's own
+ * hashing: a digest that is not BLAKE3 of the text is a `digest` finding,
+ * one that is not 32 bytes long an `internal` result.
+ */
+export interface Signed {
+  text: Uint8Array | string;
+  digest: Uint8Array;
+}
+
+/** The length of a digest: BLAKE3-256. */
+const DIGEST_SIZE = 32;
 
 /** What every worker says about itself (the hello). */
 export interface WorkerInfo {
@@ -278,10 +293,12 @@ class Session {
   /** Canonical bytes and digest of a model value, or its error result. */
   private compute(value: unknown): Result {
     try {
-      const bytes = bytesOf(this.fn(value));
+      const outcome = this.fn(value);
+      if (isSigned(outcome)) return { canonical: bytesOf(outcome.text), digest: digestOf(outcome.digest) };
+      const bytes = bytesOf(outcome);
       return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
     } catch (e) {
-      if (e instanceof LoneSurrogate) return { error: INTERNAL, message: e.message };
+      if (e instanceof LoneSurrogate || e instanceof WrongDigest) return { error: INTERNAL, message: e.message };
       const code = specCode(e);
       if (code !== undefined) return { error: code, message: messageOf(e) };
       return { error: INTERNAL, message: this.describeInternal(value, e) };
@@ -399,7 +416,20 @@ class LoneSurrogate extends Error {
   }
 }
 
-function bytesOf(outcome: Outcome): Uint8Array {
+/** The SDK's own digest is not 32 bytes: an `internal` result saying so. */
+class WrongDigest extends Error {}
+
+function isSigned(outcome: Outcome): outcome is Signed {
+  return typeof outcome === "object" && outcome !== null && !(outcome instanceof Uint8Array) && "digest" in outcome;
+}
+
+function digestOf(digest: unknown): Uint8Array {
+  if (!(digest instanceof Uint8Array)) throw new WrongDigest(`the SDK's digest is ${describeValue(digest)}, not a Uint8Array`);
+  if (digest.length !== DIGEST_SIZE) throw new WrongDigest(`the SDK's digest is ${digest.length} bytes long, want ${DIGEST_SIZE} (BLAKE3-256)`);
+  return digest;
+}
+
+function bytesOf(outcome: Outcome | Signed["text"]): Uint8Array {
   if (outcome instanceof Uint8Array) return outcome;
   if (typeof outcome === "string") {
     if (!outcome.isWellFormed()) throw new LoneSurrogate(loneSurrogateAt(outcome));

@@ -90,6 +90,19 @@ describe("serve", { timeout: 60_000 }, () => {
     assert.equal(await worker.close(), 0);
   });
 
+  test("an SDK's own digest is sent, in full and digest_only answers; one not 32 bytes long is internal", async () => {
+    const worker = await started();
+    const cases = mp.arr(mp.str("signed:32"), mp.str("signed:31"));
+    const own = new Uint8Array(32).fill(7);
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases });
+    const results = (await nextResults(worker))["results"] as Message[];
+    assert.deepEqual(results[0], { canonical: bytesOf('"signed:32"'), digest: own });
+    assert.deepEqual(results[1], { error: "internal", message: "the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)" });
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(2), digest_only: Uint8Array.of(0xc3), cases });
+    assert.deepEqual(((await nextResults(worker))["results"] as Message[])[0], { digest: own });
+    assert.equal(await worker.close(), 0);
+  });
+
   test("native batch: plain objects and numbers; inexpressible cases never reach the function", async () => {
     const worker = await started("native");
     const cases = [

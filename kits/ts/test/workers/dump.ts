@@ -3,12 +3,13 @@
  * handed, so that tests see the model itself, and some cases act on cue:
  * the string "throw" throws a TypeError, "code:X" throws an error with
  * code X, "undefined" returns undefined, "lone" returns a text holding a
- * lone surrogate at index 7. argv[2] is the model: "exact", "native" or
+ * lone surrogate at index 7, "signed:N" returns its dump with a digest of
+ * its own, N bytes of 7. argv[2] is the model: "exact", "native" or
  * "native-bigint"; argv[3] "chatty" makes it print, as an SDK's debug
  * logging would, a line to stdout at start and a line to stdout and one to
  * stderr on every case.
  */
-import { serve, type NativeValue } from "../../src/index.js";
+import { serve, type NativeValue, type Outcome } from "../../src/index.js";
 import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/model.js";
 
 function dump(value: unknown): string {
@@ -26,7 +27,7 @@ function dump(value: unknown): string {
 
 const chatty = process.argv[3] === "chatty";
 
-function run(value: unknown): string {
+function run(value: unknown): Outcome {
   if (chatty) {
     console.log(`debug: canonicalizing ${dump(value)}`);
     console.error("debug: canonicalized");
@@ -34,6 +35,7 @@ function run(value: unknown): string {
   if (value === "throw") throw new TypeError("boom");
   if (value === "lone") return '"abcdef\uD800"';
   if (typeof value === "string" && value.startsWith("code:")) throw Object.assign(new Error(`rejected as ${value.slice(5)}`), { code: value.slice(5) });
+  if (typeof value === "string" && value.startsWith("signed:")) return { text: dump(value), digest: new Uint8Array(Number(value.slice(7))).fill(7) };
   if (value === "undefined") return undefined as unknown as string;
   return dump(value);
 }
