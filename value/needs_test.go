@@ -23,7 +23,7 @@ func TestNeeds(t *testing.T) {
 		v    any
 		want value.Reasons
 	}{
-		{"scalars", []any{nil, true, int64(1), 1.5, -0.0, "é😀"}, 0},
+		{"scalars", []any{nil, true, int64(1), 1.5, math.Copysign(0, -1), "é😀"}, 0},
 		{"2^53-1", int64(1<<53 - 1), 0},
 		{"-(2^53-1)", int64(-(1<<53 - 1)), 0},
 		{"2^53", int64(1 << 53), value.NeedsBigInt},
