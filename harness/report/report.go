@@ -53,9 +53,14 @@ type Report struct {
 	// adapter included, and DriverMaxRSS its peak resident set in bytes.
 	DriverCPUSeconds float64 `json:"driver_cpu_seconds"`
 	DriverMaxRSS     int64   `json:"driver_max_rss"`
-	Interrupted      bool    `json:"interrupted"`
-	Error            string  `json:"error,omitempty"`
-	Exit             int     `json:"exit"`
+	// MaxMemory is the driver's memory budget in bytes (-max-memory), 0
+	// for none; BatchBytesPeak the most its batches in flight and findings
+	// waiting held at once by the budget's count.
+	MaxMemory      int64  `json:"max_memory,omitempty"`
+	BatchBytesPeak int64  `json:"batch_bytes_peak,omitempty"`
+	Interrupted    bool   `json:"interrupted"`
+	Error          string `json:"error,omitempty"`
+	Exit           int    `json:"exit"`
 }
 
 // Group is one bucket: every finding with the same signature, that is the
@@ -107,6 +112,9 @@ type AdapterReport struct {
 	// Starts counts worker processes started, Restarts those of them that
 	// replaced one that failed; both 0 for the in-process adapter.
 	Restarts int `json:"restarts"`
+	// MaxRSS is the largest peak resident set (VmHWM) of any of the
+	// adapter's worker processes, in bytes; 0 for the in-process adapter.
+	MaxRSS int64 `json:"max_rss,omitempty"`
 	// Inexpressible counts the cases the adapter's native value model could
 	// not hold (never compared), and InexpressibleByClass splits them by
 	// edge class (a case counts once in each of its classes).

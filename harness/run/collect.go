@@ -9,7 +9,6 @@ import (
 	"difffuzz/harness/gen"
 	"difffuzz/harness/lane"
 	"difffuzz/harness/report"
-	"difffuzz/internal/procstat"
 	"difffuzz/value"
 )
 
@@ -32,6 +31,7 @@ type group struct {
 type collector struct {
 	cfg      *Config
 	keep     *keeper
+	mem      *memory
 	names    []string
 	cmp      *compare.Comparator // for rendering diffs
 	start    time.Time
@@ -193,8 +193,8 @@ func (c *collector) status(lanes []*lane.Lane, final bool) {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
 		}
 	}
-	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  rss %dMiB  batch latency: %s\n",
-		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), procstat.CurrentRSS()>>20, strings.Join(lat, ", "))
+	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  %s  batch latency: %s\n",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), c.mem.status(c.names, lanes), strings.Join(lat, ", "))
 }
 
 // absentSummary is the status line's note of the cases each adapter with a

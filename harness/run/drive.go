@@ -30,6 +30,7 @@ type batchDone struct {
 	classes       []gen.Classes
 	cov           *gen.Coverage
 	inexpressible []absent
+	held          int64 // bytes counted against the memory budget until the collector is done
 }
 
 // absent is one case an adapter's native model could not hold.
@@ -65,6 +66,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			return err
 		}
 		d := r.judge(l, &b, outs, ok)
+		r.mem.charge(&d)
 		r.recycle(b.wire) // every round trip of the batch has ended
 		results <- d
 	}
@@ -73,7 +75,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 // judge compares every answered case of a batch.
 func (r *runner) judge(l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool) batchDone {
 	cmp := l.Comparator()
-	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov}
+	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov, held: b.held}
 	for i, c := range b.cases {
 		if !ok[i] {
 			continue

@@ -104,6 +104,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
+	c.mem.fill(rep, lanes)
 	if !c.warm.at.IsZero() && c.cases > c.warm.cases {
 		rep.Steady = c.steady(lanes)
 		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds

@@ -17,6 +17,7 @@ type batch struct {
 	classes []gen.Classes
 	cov     gen.Coverage   // the (class × context) cells its cases hit
 	wire    *adapter.Batch // the cases as sent, digest-only, encoded by the producer
+	held    int64          // bytes it counts against the memory budget (memory.go)
 }
 
 // producers is how many goroutines generate batches ahead of the lanes.
@@ -41,9 +42,14 @@ func (r *runner) produce(ctx context.Context) <-chan batch {
 				if r.nbatch > 0 && n >= r.nbatch {
 					return
 				}
+				b := r.makeBatch(n)
+				if !r.mem.hold(ctx, &b) {
+					return
+				}
 				select {
-				case out <- r.makeBatch(n):
+				case out <- b:
 				case <-ctx.Done():
+					r.mem.pool.Release(b.held)
 				}
 			}
 		}()
@@ -74,7 +80,9 @@ func (r *runner) makeBatch(n uint64) batch {
 		b.cov.Add(&cells)
 	}
 	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
-	b.wire.UseEncoding(enc.Bytes())
+	encoded, err := enc.Bytes()
+	b.wire.UseEncoding(encoded, err)
+	b.held = batchBytes(len(encoded))
 	return b
 }
 

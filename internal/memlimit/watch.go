@@ -15,7 +15,7 @@ type OverError struct {
 
 func (e *OverError) Error() string {
 	return fmt.Sprintf("the driver's resident set reached %v, over its budget of %v: it stopped rather than be killed; "+
-		"raise the budget with %s (a bigger machine) or hold less at once (a smaller -batch, fewer -workers)",
+		"raise the budget with %s SIZE where the machine has the memory, or hold less at once (a smaller -batch, fewer -workers)",
 		Size(e.RSS), Size(e.Budget), e.Flag)
 }
 
