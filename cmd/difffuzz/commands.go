@@ -280,6 +280,7 @@ func (c *CLI) oneShot(name, args string, rest []string) (*oneshot.Config, *flag.
 	case "minimize":
 		fs.StringVar(&cfg.CorpusDir, "corpus", "", "folder for the minimized case (default: beside the input)")
 		fs.BoolVar(&cfg.Verbose, "v", false, "print round trips")
+		maxMemoryFlag(fs, &cfg.MaxMemory)
 	case "replay":
 		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
 	}

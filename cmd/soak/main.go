@@ -6,7 +6,7 @@
 //
 //	soak [-duration 1h] [-every 1m] [-o out/soak.json] [-difffuzz bin/difffuzz] [-- RUN FLAGS...]
 //
-// It starts `difffuzz run -duration D -seed 9 -minimize-time -1` with the
+// It starts `difffuzz run -duration D -seed 9 -minimize-time -1s` with the
 // flags after "--" appended (all four adapters by default), reads
 // /proc/PID/status of the driver and of every child of it once every
 // -every, and rewrites -o after each sample, so that a soak cut short still
@@ -79,7 +79,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Soak runs difffuzz and samples it until it exits; the curve holds every
 // sample taken, even when the run failed.
 func Soak(ctx context.Context, cfg Config, stderr io.Writer) (*Curve, error) {
-	args := append([]string{"run", "-duration", cfg.Duration.String(), "-seed", "9", "-minimize-time", "-1",
+	args := append([]string{"run", "-duration", cfg.Duration.String(), "-seed", "9", "-minimize-time", "-1s",
 		"-corpus", "out/soak/corpus", "-report", "out/soak/report.json"}, cfg.RunArgs...)
 	cmd := exec.Command(cfg.Difffuzz, args...)
 	cmd.Stdout, cmd.Stderr = stderr, stderr

@@ -86,6 +86,8 @@ type Group struct {
 	Minimized      string `json:"minimized,omitempty"`
 	MinimizedPath  string `json:"minimized_path,omitempty"`
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
+	// MinimizeSeconds is how long its minimization took.
+	MinimizeSeconds float64 `json:"minimize_seconds,omitempty"`
 	// MinimizeIncomplete says the minimizer stopped before its result was
 	// 1-minimal (its time ran out): a smaller example may exist, and more
 	// -minimize-time would find it. MinimizeNote says so for people.
@@ -245,6 +247,7 @@ func (r *Report) Summary(w io.Writer) {
 				100*float64(r.Compared-min(a.Inexpressible, r.Compared))/float64(max(r.Compared, 1)))
 		}
 	}
+	r.memorySummary(w)
 	var unhit, counts []string
 	for _, c := range r.Coverage {
 		counts = append(counts, fmt.Sprintf("%s %d", c.Class, c.Cases))
@@ -276,7 +279,7 @@ func (r *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
 		}
 		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
+			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
 			if g.MinimizeIncomplete {
 				fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
 			}

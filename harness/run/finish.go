@@ -15,6 +15,7 @@ import (
 	"difffuzz/harness/corpus"
 	"difffuzz/harness/gen"
 	"difffuzz/harness/lane"
+	"difffuzz/harness/minimize"
 	"difffuzz/harness/report"
 	"difffuzz/harness/triage"
 	"difffuzz/internal/procstat"
@@ -29,7 +30,10 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 	for _, key := range c.order {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
+		l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
+		began := time.Now()
 		res, err := l.Minimize(mctx, g.input, g.exampleSig)
+		g.MinimizeSeconds = time.Since(began).Seconds()
 		cancel()
 		if ctx.Err() != nil {
 			return nil

@@ -1,0 +1,39 @@
+package oneshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"difffuzz/harness/lane"
+	"difffuzz/harness/minimize"
+	"difffuzz/internal/memlimit"
+)
+
+// withBudget holds the command to cfg.MaxMemory (0: memlimit.Default,
+// negative: none): the runtime's memory limit, the minimizer's candidates
+// a call sized to it, and a watch on the resident set that ends the
+// returned context, with a *memlimit.OverError as its cause, past it.
+func withBudget(ctx context.Context, cfg Config, l *lane.Lane) (context.Context, func()) {
+	budget := cfg.MaxMemory
+	if budget == 0 {
+		budget = memlimit.Default
+	}
+	memlimit.Limit(budget, os.Getenv("GOMEMLIMIT"))
+	l.MaxCandidateBytes = minimize.BatchBytesFor(budget)
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := memlimit.Watch(budget, time.Second, "-max-memory", cancel)
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// overBudget prints why ctx ended when the budget ended it, and says so.
+func overBudget(ctx context.Context, cfg Config) bool {
+	var over *memlimit.OverError
+	if errors.As(context.Cause(ctx), &over) {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", over)
+		return true
+	}
+	return false
+}
