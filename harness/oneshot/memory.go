@@ -13,8 +13,9 @@ import (
 )
 
 // withBudget holds the command to cfg.MaxMemory (0: memlimit.Default,
-// negative: none): the runtime's memory limit, the minimizer's candidates
-// a call sized to it, and a watch on the resident set that ends the
+// negative: none): the runtime's memory limit, the collector at
+// memlimit.ThriftyGC, the minimizer's candidates a call sized to it, and
+// a watch on the resident set that ends the
 // returned context, with a *memlimit.OverError as its cause, past it.
 func withBudget(ctx context.Context, cfg Config, l *lane.Lane) (context.Context, func()) {
 	budget := cfg.MaxMemory
@@ -22,10 +23,11 @@ func withBudget(ctx context.Context, cfg Config, l *lane.Lane) (context.Context,
 		budget = memlimit.Default
 	}
 	memlimit.Limit(budget, os.Getenv("GOMEMLIMIT"))
+	restore := memlimit.Thrifty(os.Getenv("GOGC"))
 	l.MaxCandidateBytes = minimize.BatchBytesFor(budget)
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := memlimit.Watch(budget, time.Second, "-max-memory", cancel)
-	return ctx, func() { stop(); cancel(nil) }
+	return ctx, func() { stop(); cancel(nil); restore() }
 }
 
 // overBudget prints why ctx ended when the budget ended it, and says so.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"difffuzz/harness/minimize"
 	"difffuzz/harness/report"
 	"difffuzz/harness/triage"
+	"difffuzz/internal/memlimit"
 	"difffuzz/internal/procstat"
 	"difffuzz/internal/version"
 	"difffuzz/value"
@@ -26,7 +28,8 @@ import (
 // minimizeGroups shrinks one example of each distinct divergence, each within
 // the configured time, and stores the result in the corpus.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
-	sort.Strings(c.order) // the same order every time, whichever came first
+	sort.Strings(c.order)                       // the same order every time, whichever came first
+	defer memlimit.Thrifty(os.Getenv("GOGC"))() // candidates are near-copies of a finding, maybe megabytes
 	for _, key := range c.order {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
