@@ -28,8 +28,9 @@ import (
 // minimizeGroups shrinks one example of each distinct divergence, each within
 // the configured time, and stores the result in the corpus.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
-	sort.Strings(c.order)                       // the same order every time, whichever came first
-	defer memlimit.Thrifty(os.Getenv("GOGC"))() // candidates are near-copies of a finding, maybe megabytes
+	sort.Strings(c.order) // the same order every time, whichever came first
+	// Candidates are near-copies of a finding, maybe megabytes each.
+	defer memlimit.Thrifty(os.Getenv("GOGC"))()
 	for _, key := range c.order {
 		g := c.groups[key]
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
