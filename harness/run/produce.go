@@ -97,11 +97,26 @@ func (r *runner) takeStorage() []byte {
 	}
 }
 
-// recycle keeps a finished batch's encoding buffer for the next batch made;
+// recycle keeps a finished batch's encoding buffer for the next batch made,
+// unless it is more than keepSlack times larger than this batch needed;
 // b must not be sent again.
 func (r *runner) recycle(b *adapter.Batch) {
+	used, _ := b.Encoded()
+	buf := b.Release()
+	if cap(buf) > keepSlack*len(used) {
+		return // grown by a batch of outliers: let it go
+	}
 	select {
-	case r.storage <- b.Release():
+	case r.storage <- buf:
 	default: // as many spare as batches can be alive: let it go
 	}
 }
+
+// keepSlack bounds a recycled buffer by the batch that used it last. Kept
+// whatever their size, each of the buffers (one a lane and a producer)
+// grew, one batch of the largest cases at a time, to the largest batch of
+// the run so far, and stayed live for the rest of it: live heap the driver's
+// GC percent of 400 multiplies by five, a resident set that crept up over
+// an hour (docs/performance.md, "Memory"). A buffer grows by doubling
+// (bytes.Buffer), so a fit one can be up to about three times its batch.
+const keepSlack = 4
