@@ -22,12 +22,12 @@ func withBudget(ctx context.Context, cfg Config, l *lane.Lane) (context.Context,
 	if budget == 0 {
 		budget = memlimit.Default
 	}
-	memlimit.Limit(budget, os.Getenv("GOMEMLIMIT"))
+	unlimit := memlimit.Limit(budget, os.Getenv("GOMEMLIMIT"))
 	restore := memlimit.Thrifty(os.Getenv("GOGC"))
 	l.MaxCandidateBytes = minimize.BatchBytesFor(budget)
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := memlimit.Watch(budget, time.Second, "-max-memory", cancel)
-	return ctx, func() { stop(); cancel(nil); restore() }
+	return ctx, func() { stop(); cancel(nil); restore(); unlimit() }
 }
 
 // overBudget prints why ctx ended when the budget ended it, and says so.

@@ -33,16 +33,17 @@ type memory struct {
 	budget int64
 	pool   *memlimit.Pool
 	over   chan error // the watch's one report
-	stop   func()
+	stop   func() // ends the watch and restores the runtime's limit
 	peaks  []int64 // per adapter, the largest peak RSS of any of its workers
 }
 
 // newMemory applies cfg.MaxMemory (already defaulted) and starts the watch.
 func newMemory(cfg *Config, env string, adapters int) *memory {
 	m := &memory{budget: cfg.MaxMemory, over: make(chan error, 1), peaks: make([]int64, adapters)}
-	memlimit.Limit(m.budget, env)
+	restore := memlimit.Limit(m.budget, env)
 	m.pool = memlimit.NewPool(m.budget / batchShare)
-	m.stop = memlimit.Watch(m.budget, cfg.StatusEvery, "-max-memory", func(err error) { m.over <- err })
+	unwatch := memlimit.Watch(m.budget, cfg.StatusEvery, "-max-memory", func(err error) { m.over <- err })
+	m.stop = func() { unwatch(); restore() }
 	return m
 }
 

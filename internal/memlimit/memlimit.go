@@ -78,12 +78,13 @@ func (z Size) String() string {
 // limit alone. A GOMEMLIMIT in the environment wins: it is the user's.
 // The limit covers the Go runtime's memory, not the binary's text or the
 // kernel's pages, so the resident set can stand a little above it; Watch
-// allows for that.
-func Limit(budget int64, env string) {
+// allows for that. It returns the function that restores the limit before.
+func Limit(budget int64, env string) (restore func()) {
 	if budget <= 0 || env != "" {
-		return
+		return func() {}
 	}
-	debug.SetMemoryLimit(budget)
+	old := debug.SetMemoryLimit(budget)
+	return func() { debug.SetMemoryLimit(old) }
 }
 
 // ThriftyGC is the GC percent of work whose heap is a few large values
