@@ -33,8 +33,8 @@ type memory struct {
 	budget int64
 	pool   *memlimit.Pool
 	over   chan error // the watch's one report
-	stop   func() // ends the watch and restores the runtime's limit
-	peaks  []int64 // per adapter, the largest peak RSS of any of its workers
+	stop   func()     // ends the watch and restores the runtime's limit
+	peaks  []int64    // per adapter, the largest peak RSS of any of its workers
 }
 
 // newMemory applies cfg.MaxMemory (already defaulted) and starts the watch.
