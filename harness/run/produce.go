@@ -114,9 +114,9 @@ func (r *runner) recycle(b *adapter.Batch) {
 
 // keepSlack bounds a recycled buffer by the batch that used it last. Kept
 // whatever their size, each of the buffers (one a lane and a producer)
-// grew, one batch of the largest cases at a time, to the largest batch of
-// the run so far, and stayed live for the rest of it: live heap the driver's
-// GC percent of 400 multiplies by five, a resident set that crept up over
-// an hour (docs/performance.md, "Memory"). A buffer grows by doubling
-// (bytes.Buffer), so a fit one can be up to about three times its batch.
+// would grow, one batch of the largest cases at a time, to the largest
+// batch of the run so far and stay live for the rest of it, live heap that
+// the driver's GC percent of 400 lets stand five times over in its
+// resident set. A buffer grows by doubling (bytes.Buffer), so a fit one can
+// be up to about three times its batch.
 const keepSlack = 4
