@@ -17,7 +17,7 @@ DIFFFUZZ := bin/difffuzz
 
 GO_SRC := $(shell find . -name '*.go' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
 
-.PHONY: difffuzz test build bench fixtures fixtures-check replay smoke infra-check \
+.PHONY: difffuzz test build bench soak fixtures fixtures-check replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go examples conform clean
 
 ## build: every adapter and the driver
@@ -186,6 +186,16 @@ infra-check:
 
 bench: build
 	$(DIFFFUZZ) bench -diverge-worker bin/fakeworker
+
+## soak (not part of make test): all four adapters for DURATION (make soak
+## DURATION=1h), the driver's and every worker's resident set sampled each
+## minute into out/soak.json; fails if the driver's median over the last 10
+## minutes is more than 10% above its median over minutes 10-20 (cmd/soak).
+## SOAK_ARGS='-max-memory 1GiB' adds flags to the run.
+SOAK_ARGS ?=
+soak: build
+	go build -o bin/soak ./cmd/soak
+	bin/soak -duration $(DURATION) -- $(SOAK_ARGS)
 
 ## mutants: hunt every one-bug implementation of the mutant zoo with difffuzz
 ## run against the in-process Go, up to MUTANT_DURATION each (README "Fuzzing

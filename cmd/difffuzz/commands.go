@@ -97,6 +97,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
 	cpuprofile := fs.String("cpuprofile", "", "write the driver's CPU profile to this `file`")
+	maxMemoryFlag(fs, &cfg.MaxMemory)
 	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
@@ -279,6 +280,7 @@ func (c *CLI) oneShot(name, args string, rest []string) (*oneshot.Config, *flag.
 	case "minimize":
 		fs.StringVar(&cfg.CorpusDir, "corpus", "", "folder for the minimized case (default: beside the input)")
 		fs.BoolVar(&cfg.Verbose, "v", false, "print round trips")
+		maxMemoryFlag(fs, &cfg.MaxMemory)
 	case "replay":
 		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
 	}

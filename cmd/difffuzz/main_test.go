@@ -355,6 +355,7 @@ func TestEarlyFlagErrors(t *testing.T) {
 		{"corpus is a file", []string{"run", "-corpus", file}, "-corpus " + file + ": is a file"},
 		{"seed", []string{"run", "-seed", "abc"}, `-seed: want a whole number from 0 to 18446744073709551615, got "abc"`},
 		{"duration unit", []string{"run", "-duration", "5"}, "want a duration with its unit, such as 90s"},
+		{"max-memory", []string{"run", "-max-memory", "2gigs"}, `"2gigs" is not a size: want a number of bytes with a unit, such as 2GiB`},
 		{"unknown flag", []string{"run", "-frobnicate"}, "flag provided but not defined: -frobnicate (difffuzz run -h lists the flags)"},
 		{"replay of nothing", []string{"replay", "-adapters", "go,go-worker", dir}, "no case in " + dir},
 		{"check of nothing", []string{"check", "-adapters", "go,go-worker", "/dev/null"}, "no case: the input is empty"},

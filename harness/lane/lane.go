@@ -29,6 +29,10 @@ type Lane struct {
 	log         io.Writer
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
+	// MaxCandidateBytes bounds the text of the candidates Minimize judges
+	// at once (minimize.Options.MaxBatchBytes); 0 means the minimizer's
+	// default. The caller sizes it to its memory budget.
+	MaxCandidateBytes int
 }
 
 // DefaultMaxRestarts is how many times in a row a worker may fail to

@@ -85,13 +85,37 @@ type Options struct {
 	// included. Minimize returns the best value so far when it is reached.
 	// Default 1000.
 	MaxRounds int
+	// MaxBatchBytes bounds the candidates passed to one call of fails by
+	// the sum of their sizes (extended JSON text, as Stats measures), so
+	// that a megabyte input's round does not hold 256 near-copies of it
+	// at once, with their encodings and every adapter's output: that took
+	// a driver to 1.7 GB. A call always gets at least one candidate.
+	// Default DefaultMaxBatchBytes.
+	MaxBatchBytes int
 }
 
 // Defaults of Options' fields.
 const (
 	DefaultMaxBatch  = 256
 	DefaultMaxRounds = 1000
+	// DefaultMaxBatchBytes is 8 MiB of candidates a call: a small input's
+	// 256 fit many times over, a megabyte input's go a few at a time. The
+	// caller's side holds each candidate about five times (the value, its
+	// encoding, each adapter's output, the frames), and a collector at GC
+	// percent 400 five times that, so a call stays within 256 MiB of
+	// driver (docs/performance.md).
+	DefaultMaxBatchBytes = 8 << 20
 )
+
+// BatchBytesFor is MaxBatchBytes under a driver's memory budget in bytes:
+// a 32nd of it, at most DefaultMaxBatchBytes; 0 (the default) for no
+// budget (budget <= 0).
+func BatchBytesFor(budget int64) int {
+	if budget <= 0 {
+		return 0
+	}
+	return int(min(budget/32, DefaultMaxBatchBytes))
+}
 
 // Stats describes one minimization, for reports and for tuning.
 type Stats struct {
@@ -174,6 +198,9 @@ func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats,
 	if opt.MaxRounds <= 0 {
 		opt.MaxRounds = DefaultMaxRounds
 	}
+	if opt.MaxBatchBytes <= 0 {
+		opt.MaxBatchBytes = DefaultMaxBatchBytes
+	}
 	m := &minimizer{fails: fails}
 	m.stats.Passes = make([]Pass, passes)
 	for p := range m.stats.Passes {
@@ -233,11 +260,12 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		if m.stats.Rounds >= opt.MaxRounds {
 			return nil, nil
 		}
-		budget := opt.MaxBatch
+		budget, bytes := opt.MaxBatch, opt.MaxBatchBytes
 		if merged != nil {
 			budget-- // the merged candidate's slot
+			bytes -= m.mergedSize
 		}
-		batch := m.compose(budget)
+		batch := m.compose(budget, bytes, merged == nil)
 		if len(batch) == 0 && merged == nil {
 			break
 		}
@@ -360,6 +388,19 @@ func (s *schedule) next(l list, cs []cand) int {
 	return i
 }
 
+// untake gives back list l's candidate i, taken by next but not used: the
+// next call of next on l returns it again, whichever end it takes from.
+func (s *schedule) untake(l list, i int) {
+	s.taken[l][i] = false
+	s.left[l]++
+	if s.fromTop[l] {
+		s.top[l] = min(s.top[l], i)
+	} else {
+		s.rot[l] = i
+	}
+	s.fromTop[l] = !s.fromTop[l]
+}
+
 // ready reports whether list l has candidates to give now. The last
 // list's steps wait until every other list is taken: an atom does worse
 // than a simple value wherever that keeps the divergence, a fresh key
@@ -379,12 +420,16 @@ func (s *schedule) ready(l list) bool {
 	return true
 }
 
-// compose takes the next batch of at most budget candidates from the
-// lists. Each list's share follows its recent success rate (smoothed, and
+// compose takes the next batch of at most budget candidates, and at most
+// bytes of candidates' text, from the lists; the first candidate is taken
+// whatever its size when first is set (nothing else is in the call).
+// Each list's share follows its recent success rate (smoothed, and
 // halved every batch), with a floor, so that a kind of step that keeps
 // losing the divergence (hoisting out of a value whose depth is the point)
-// yields its slots to kinds that work, without being starved.
-func (m *minimizer) compose(budget int) []cand {
+// yields its slots to kinds that work, without being starved. A candidate
+// that would pass the bytes is left for the next call (it goes back to
+// its list untaken), and the batch ends there.
+func (m *minimizer) compose(budget, bytes int, first bool) []cand {
 	t, s := &m.tree, &m.sched
 	var rate [lists]float64
 	sum := 0.0
@@ -394,14 +439,22 @@ func (m *minimizer) compose(budget int) []cand {
 			sum += rate[l]
 		}
 	}
-	batch := make([]cand, 0, budget)
+	batch := make([]cand, 0, min(budget, 64))
+	full := false
 	take := func(l list, n int) {
-		for ; n > 0 && len(batch) < budget; n-- {
+		for ; n > 0 && len(batch) < budget && !full; n-- {
 			i := s.next(l, t.lists[l])
 			if i < 0 {
 				return
 			}
-			batch = append(batch, t.lists[l][i])
+			c := t.lists[l][i]
+			if c.size > bytes && (len(batch) > 0 || !first) {
+				s.untake(l, i)
+				full = true
+				return
+			}
+			bytes -= c.size
+			batch = append(batch, c)
 		}
 	}
 	for l := range lists {
@@ -409,7 +462,7 @@ func (m *minimizer) compose(budget int) []cand {
 			take(l, max(budget/32, 1, int(float64(budget)*rate[l]/sum)))
 		}
 	}
-	for more := true; more && len(batch) < budget; {
+	for more := true; more && len(batch) < budget && !full; {
 		more = false
 		for l := range lists {
 			if s.ready(l) {

@@ -327,7 +327,7 @@ func BenchmarkRound(b *testing.B) {
 		var m minimizer
 		m.tree = tr
 		m.startSchedule()
-		tr.materialize(m.compose(DefaultMaxBatch))
+		tr.materialize(m.compose(DefaultMaxBatch, DefaultMaxBatchBytes, true))
 	}
 	b.ReportMetric(float64(len(tr.cands)), "candidates")
 }

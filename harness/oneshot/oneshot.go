@@ -14,6 +14,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
@@ -31,6 +32,9 @@ type Config struct {
 	JSON      bool   // check: one JSON object per input line
 	CorpusDir string // minimize: where the result goes; "" means beside the input
 	Verbose   bool
+	// MaxMemory is the driver's memory budget in bytes (memory.go); 0
+	// means memlimit.Default, negative no budget.
+	MaxMemory int64
 	Stdout    io.Writer
 	Stderr    io.Writer
 }
@@ -273,12 +277,17 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
-	m, err := s.Minimize(ctx, e.Input, sig)
+	mctx, stop := withBudget(ctx, cfg, s)
+	defer stop()
+	began := time.Now()
+	m, err := s.Minimize(mctx, e.Input, sig)
 	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		if !overBudget(mctx, cfg) {
+			fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		}
 		return triage.ExitSetup
 	}
-	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n%s", m.Rounds, s.RoundTrips,
+	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
 	dir := cfg.CorpusDir
 	if dir == "" {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -70,4 +71,28 @@ func (o Outputs) Describe() string {
 		}
 	}
 	return s
+}
+
+// memorySummary is the summary's line of memory: the driver's peak
+// resident set against its budget, and each worker-backed adapter's
+// largest peak; nothing when the report has no peak (a merged one).
+func (r *Report) memorySummary(w io.Writer) {
+	if r.DriverMaxRSS <= 0 {
+		return
+	}
+	budget := "no budget"
+	if r.MaxMemory > 0 {
+		budget = fmt.Sprintf("a budget of %d MiB (-max-memory)", r.MaxMemory>>20)
+	}
+	var workers []string
+	for _, a := range r.Adapters {
+		if a.MaxRSS > 0 {
+			workers = append(workers, fmt.Sprintf("%s %d", a.Name, a.MaxRSS>>20))
+		}
+	}
+	fmt.Fprintf(w, "  memory: driver peak %d MiB of %s", r.DriverMaxRSS>>20, budget)
+	if len(workers) > 0 {
+		fmt.Fprintf(w, "; workers' peaks %s MiB", strings.Join(workers, ", "))
+	}
+	fmt.Fprintln(w)
 }

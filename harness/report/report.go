@@ -57,9 +57,14 @@ type Report struct {
 	// adapter included, and DriverMaxRSS its peak resident set in bytes.
 	DriverCPUSeconds float64 `json:"driver_cpu_seconds"`
 	DriverMaxRSS     int64   `json:"driver_max_rss"`
-	Interrupted      bool    `json:"interrupted"`
-	Error            string  `json:"error,omitempty"`
-	Exit             int     `json:"exit"`
+	// MaxMemory is the driver's memory budget in bytes (-max-memory), 0
+	// for none; BatchBytesPeak the most its batches in flight and findings
+	// waiting held at once by the budget's count.
+	MaxMemory      int64  `json:"max_memory,omitempty"`
+	BatchBytesPeak int64  `json:"batch_bytes_peak,omitempty"`
+	Interrupted    bool   `json:"interrupted"`
+	Error          string `json:"error,omitempty"`
+	Exit           int    `json:"exit"`
 }
 
 // Group is one bucket: every finding with the same signature, that is the
@@ -90,6 +95,8 @@ type Group struct {
 	Minimized      string `json:"minimized,omitempty"`
 	MinimizedPath  string `json:"minimized_path,omitempty"`
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
+	// MinimizeSeconds is how long its minimization took.
+	MinimizeSeconds float64 `json:"minimize_seconds,omitempty"`
 	// MinimizeIncomplete says the minimizer stopped before its result was
 	// 1-minimal (its time ran out): a smaller example may exist, and more
 	// -minimize-time would find it. MinimizeNote says so for people.
@@ -116,6 +123,9 @@ type AdapterReport struct {
 	// Starts counts worker processes started, Restarts those of them that
 	// replaced one that failed; both 0 for the in-process adapter.
 	Restarts int `json:"restarts"`
+	// MaxRSS is the largest peak resident set (VmHWM) of any of the
+	// adapter's worker processes, in bytes; 0 for the in-process adapter.
+	MaxRSS int64 `json:"max_rss,omitempty"`
 	// Inexpressible counts the cases the adapter's native value model could
 	// not hold (never compared), and InexpressibleByClass splits them by
 	// edge class (a case counts once in each of its classes).
@@ -262,6 +272,7 @@ func (r *Report) Summary(w io.Writer) {
 				100*float64(r.Compared-min(a.Inexpressible, r.Compared))/float64(max(r.Compared, 1)))
 		}
 	}
+	r.memorySummary(w)
 	var unhit, counts []string
 	for _, c := range r.Coverage {
 		counts = append(counts, fmt.Sprintf("%s %d", c.Class, c.Cases))
@@ -293,7 +304,7 @@ func (r *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
 		}
 		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds): %s  [%s]\n", g.MinimizeRounds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
+			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
 			if g.MinimizedTwin != "" {
 				fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(Clip(g.MinimizedTwin, 300)))
 			}

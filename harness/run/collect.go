@@ -9,7 +9,6 @@ import (
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
-	"github.com/difffuzz/difffuzz/internal/procstat"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -33,6 +32,7 @@ type group struct {
 type collector struct {
 	cfg      *Config
 	keep     *keeper
+	mem      *memory
 	names    []string
 	cmp      *compare.Comparator // for rendering diffs
 	start    time.Time
@@ -210,8 +210,8 @@ func (c *collector) status(lanes []*lane.Lane, final bool) {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
 		}
 	}
-	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  rss %dMiB  batch latency: %s\n",
-		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), procstat.CurrentRSS()>>20, strings.Join(lat, ", "))
+	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  %s  batch latency: %s\n",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), c.mem.status(c.names, lanes), strings.Join(lat, ", "))
 }
 
 // absentSummary is the status line's note of the cases each adapter with a

@@ -17,6 +17,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/internal/memlimit"
 )
 
 // Defaults of Config's zero values, defined here alone (the CLI's flags show
@@ -112,6 +113,12 @@ type Config struct {
 	StatusEvery time.Duration
 	// Command is the command line that repeats this run, for the report.
 	Command string
+	// MaxMemory is the driver's memory budget in bytes: the Go runtime's
+	// soft memory limit (unless GOMEMLIMIT is set), a quarter of it for
+	// the batches in flight and the findings waiting to be written, and
+	// the resident set past which the run stops with an error saying so
+	// (memory.go). 0 means memlimit.Default; negative means no budget.
+	MaxMemory int64
 
 	Stdout io.Writer // summary
 	Stderr io.Writer // status lines and logs
@@ -141,6 +148,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.CollisionSlots == 0 {
 		c.CollisionSlots = DefaultCollisionSlots
+	}
+	if c.MaxMemory == 0 {
+		c.MaxMemory = memlimit.Default
 	}
 	if c.StatusEvery <= 0 {
 		c.StatusEvery = DefaultStatusEvery

@@ -34,6 +34,7 @@ type batchDone struct {
 	classes       []gen.Classes
 	cov           *gen.Coverage
 	inexpressible []absent
+	held          int64 // bytes counted against the memory budget until the collector is done
 }
 
 // absent is one case an adapter's native model could not hold.
@@ -70,6 +71,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			return err
 		}
 		d := r.judge(parent, l, &b, outs, ok, &judged)
+		r.mem.charge(&d)
 		r.recycle(b.wire) // every round trip of the batch has ended
 		results <- d
 	}
@@ -80,7 +82,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 // adds the collisions they complete.
 func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]seen) batchDone {
 	cmp := l.Comparator()
-	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov}
+	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov, held: b.held}
 	*judged = (*judged)[:0]
 	for i, c := range b.cases {
 		if !ok[i] {

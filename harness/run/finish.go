@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,8 +16,10 @@ import (
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/memlimit"
 	"github.com/difffuzz/difffuzz/internal/procstat"
 	"github.com/difffuzz/difffuzz/internal/version"
 	"github.com/difffuzz/difffuzz/value"
@@ -26,6 +29,8 @@ import (
 // the configured time, and stores the result in the corpus.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 	sort.Strings(c.order) // the same order every time, whichever came first
+	// Candidates are near-copies of a finding, maybe megabytes each.
+	defer memlimit.Thrifty(os.Getenv("GOGC"))()
 	for _, key := range c.order {
 		g := c.groups[key]
 		if g.twin != nil {
@@ -35,7 +40,10 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 			continue
 		}
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
+		l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
+		began := time.Now()
 		res, err := l.Minimize(mctx, g.input, g.exampleSig)
+		g.MinimizeSeconds = time.Since(began).Seconds()
 		cancel()
 		if ctx.Err() != nil {
 			return nil
@@ -111,6 +119,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
+	c.mem.fill(rep, lanes)
 	if !c.warm.at.IsZero() && c.cases > c.warm.cases {
 		rep.Steady = c.steady(lanes)
 		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds

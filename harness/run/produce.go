@@ -17,6 +17,7 @@ type batch struct {
 	classes []gen.Classes
 	cov     gen.Coverage   // the (class × context) cells its cases hit
 	wire    *adapter.Batch // the cases as sent, digest-only, encoded by the producer
+	held    int64          // bytes it counts against the memory budget (memory.go)
 }
 
 // producers is how many goroutines generate batches ahead of the lanes.
@@ -41,9 +42,14 @@ func (r *runner) produce(ctx context.Context) <-chan batch {
 				if r.nbatch > 0 && n >= r.nbatch {
 					return
 				}
+				b := r.makeBatch(n)
+				if !r.mem.hold(ctx, &b) {
+					return
+				}
 				select {
-				case out <- r.makeBatch(n):
+				case out <- b:
 				case <-ctx.Done():
+					r.mem.pool.Release(b.held)
 				}
 			}
 		}()
@@ -74,7 +80,9 @@ func (r *runner) makeBatch(n uint64) batch {
 		b.cov.Add(&cells)
 	}
 	b.wire = &adapter.Batch{Cases: b.cases, DigestOnly: true}
-	b.wire.UseEncoding(enc.Bytes())
+	encoded, err := enc.Bytes()
+	b.wire.UseEncoding(encoded, err)
+	b.held = batchBytes(len(encoded))
 	return b
 }
 
@@ -89,11 +97,26 @@ func (r *runner) takeStorage() []byte {
 	}
 }
 
-// recycle keeps a finished batch's encoding buffer for the next batch made;
+// recycle keeps a finished batch's encoding buffer for the next batch made,
+// unless it is more than keepSlack times larger than this batch needed;
 // b must not be sent again.
 func (r *runner) recycle(b *adapter.Batch) {
+	used, _ := b.Encoded()
+	buf := b.Release()
+	if cap(buf) > keepSlack*len(used) {
+		return // grown by a batch of outliers: let it go
+	}
 	select {
-	case r.storage <- b.Release():
+	case r.storage <- buf:
 	default: // as many spare as batches can be alive: let it go
 	}
 }
+
+// keepSlack bounds a recycled buffer by the batch that used it last. Kept
+// whatever their size, each of the buffers (one a lane and a producer)
+// would grow, one batch of the largest cases at a time, to the largest
+// batch of the run so far and stay live for the rest of it, live heap that
+// the driver's GC percent of 400 lets stand five times over in its
+// resident set. A buffer grows by doubling (bytes.Buffer), so a fit one can
+// be up to about three times its batch.
+const keepSlack = 4

@@ -27,6 +27,7 @@ type runner struct {
 	col    *collector
 	keep   *keeper // shared by the lanes (wants) and the collector (write)
 	watch  *watch  // the collision oracle, shared by the lanes; nil when off
+	mem    *memory // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
@@ -47,6 +48,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	r.keep = newKeeper(cfg.KeepPerBucket)
 	r.watch = newWatch(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
+	r.mem = newMemory(&r.cfg, os.Getenv("GOMEMLIMIT"), len(r.names))
+	defer r.mem.stop()
+	r.col.mem = r.mem
 	if cfg.KnownPath != "" {
 		var old *triage.OldFormError
 		if _, err := triage.LoadKnown(cfg.KnownPath); err != nil && !(cfg.UpdateKnown && errors.As(err, &old)) {
@@ -136,7 +140,14 @@ func (r *runner) loop(ctx context.Context) error {
 				}
 				return fatal
 			}
-			if err := r.col.add(d, r.lanes); err != nil && fatal == nil {
+			err := r.col.add(d, r.lanes)
+			r.mem.release(d)
+			if err != nil && fatal == nil {
+				fatal = err
+				cancel()
+			}
+		case err := <-r.mem.over:
+			if fatal == nil {
 				fatal = err
 				cancel()
 			}

@@ -2,7 +2,9 @@ package procstat
 
 import (
 	"os"
+	"os/exec"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -47,5 +49,28 @@ func TestProcessCPU(t *testing.T) {
 	}
 	if got := ProcessCPU(-1); got != 0 {
 		t.Errorf("ProcessCPU(-1) = %v, want 0", got)
+	}
+}
+
+// RSS, PeakRSS, Children and Cmdline of this process and of a child it
+// started: the peak is at least the current set, and the child is listed.
+func TestMemoryAndChildren(t *testing.T) {
+	rss, peak := RSS(os.Getpid()), PeakRSS(os.Getpid())
+	if rss <= 0 || peak < rss {
+		t.Errorf("RSS = %d, PeakRSS = %d; want 0 < RSS <= PeakRSS", rss, peak)
+	}
+	if got := RSS(-1); got != 0 {
+		t.Errorf("RSS(-1) = %d, want 0", got)
+	}
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer cmd.Process.Kill()
+	if !slices.Contains(Children(os.Getpid()), cmd.Process.Pid) {
+		t.Errorf("Children = %v, want %d among them", Children(os.Getpid()), cmd.Process.Pid)
+	}
+	if got := Cmdline(cmd.Process.Pid); got != "sleep 5" {
+		t.Errorf("Cmdline = %q, want \"sleep 5\"", got)
 	}
 }
