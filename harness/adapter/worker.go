@@ -78,6 +78,10 @@ type Worker struct {
 	// cpuAtBatch is the current process's CPU time, in nanoseconds, when
 	// its last batch's answer was read; read while the lane runs.
 	cpuAtBatch atomic.Int64
+	// pid is the current process's id, 0 if none runs: the run's memory
+	// sampler reads it from another goroutine while the lane restarts the
+	// worker, so it is kept apart from proc.
+	pid atomic.Int64
 }
 
 // BatchCPU implements Adapter.
@@ -123,13 +127,9 @@ func (w *Worker) Stderr() string {
 // stdout.
 func (w *Worker) OnFDs() bool { return w.proc != nil && w.proc.fds }
 
-// Pid is the current process's id, 0 if none runs; tests use it.
-func (w *Worker) Pid() int {
-	if w.proc == nil {
-		return 0
-	}
-	return w.proc.cmd.Process.Pid
-}
+// Pid is the current process's id, 0 if none runs; safe to call while the
+// lane drives the worker.
+func (w *Worker) Pid() int { return int(w.pid.Load()) }
 
 func (w *Worker) start(ctx context.Context) error {
 	p, err := startProcess(w.cfg.Command, w.cfg.Dir, w.cfg.Env, w.cfg.Stderr)
@@ -137,6 +137,7 @@ func (w *Worker) start(ctx context.Context) error {
 		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: fmt.Errorf("start %q: %w", w.cfg.Command, err)}
 	}
 	w.proc = p
+	w.pid.Store(int64(p.cmd.Process.Pid))
 	w.starts++
 	w.cpuAtBatch.Store(0)
 	timeout := w.cfg.StartTimeout
@@ -249,6 +250,7 @@ func checkProtocol(v int, fds bool) error {
 func (w *Worker) fail(ctx context.Context, err error) error {
 	p := w.proc
 	w.proc = nil
+	w.pid.Store(0)
 	if ctx.Err() != nil {
 		p.kill()
 		return fmt.Errorf("adapter %s: %w", w.cfg.Name, ctx.Err())
@@ -345,6 +347,7 @@ func (w *Worker) Close() error {
 	if w.proc != nil {
 		w.proc.stop()
 		w.proc = nil
+		w.pid.Store(0)
 	}
 	return nil
 }
