@@ -62,7 +62,21 @@ func answersLikeInProcess(t *testing.T, mode string) {
 		t.Errorf("starts = %d, want 1", w.StartCount())
 	}
 	if mode == "chatty" {
-		for _, line := range []string{"stdout: debug: starting\n", "stdout: debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"} {
+		// The tail is filled by goroutines draining the worker's streams,
+		// which may lag its answers (much so under -race): wait a little.
+		lines := []string{"stdout: debug: starting\n", "stdout: debug: canonicalizing {\"tool_name\"", "debug: canonicalized\n"}
+		has := func() bool {
+			for _, line := range lines {
+				if !strings.Contains(w.Stderr(), line) {
+					return false
+				}
+			}
+			return true
+		}
+		for deadline := time.Now().Add(5 * time.Second); !has() && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		for _, line := range lines {
 			if !strings.Contains(w.Stderr(), line) {
 				t.Errorf("the worker's output tail %q lacks %q", w.Stderr(), line)
 			}
