@@ -289,11 +289,16 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
+	return writeMinimized(cfg, path, s.Entry(m.Input, m.Verdict, []compare.Signature{sig}, m.Outs))
+}
+
+// writeMinimized saves the minimized entry out of the finding in path, in
+// -corpus or beside it, and says where; it diverges, so the exit is 1.
+func writeMinimized(cfg Config, path string, out *corpus.Entry) int {
 	dir := cfg.CorpusDir
 	if dir == "" {
 		dir = filepath.Dir(path)
 	}
-	out := s.Entry(m.Input, m.Verdict, []compare.Signature{sig}, m.Outs)
 	out.MinimizedFrom = filepath.Base(path)
 	p, err := corpus.Write(dir, out)
 	if err != nil {

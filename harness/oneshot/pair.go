@@ -3,7 +3,6 @@ package oneshot
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
@@ -42,17 +41,5 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", m.Rounds, s.RoundTrips,
 		value.AppendText(nil, m.A), value.AppendText(nil, m.B), s.Comparator().RenderCollision(x, m.JA.Outs, m.JB.Outs))
-	dir := cfg.CorpusDir
-	if dir == "" {
-		dir = filepath.Dir(path)
-	}
-	out := s.CollisionEntry(sig, m.A, m.B, m.JA, m.JB)
-	out.MinimizedFrom = filepath.Base(path)
-	p, err := corpus.Write(dir, out)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return triage.ExitSetup
-	}
-	fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
-	return triage.ExitDivergence
+	return writeMinimized(cfg, path, s.CollisionEntry(sig, m.A, m.B, m.JA, m.JB))
 }

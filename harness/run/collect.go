@@ -155,20 +155,27 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 	g := c.groups[key]
 	switch {
 	case g == nil:
-		g = &group{sig: sig}
+		g = &group{}
+		g.name(sig)
 		c.groups[key] = g
 		c.order = append(c.order, key)
 		g.example(c.cmp, f, path, sig)
 		c.announce("new divergence", g)
 	case !g.sig.Covers(sig):
-		g.sig = g.sig.Merge(sig)
+		g.name(g.sig.Merge(sig))
 		c.announce("more implementations in", g)
 	}
 	if f.index < g.index && f.input != nil {
 		g.example(c.cmp, f, path, sig)
 	}
-	g.Signature, g.Kind, g.Cause, g.Deviants = g.sig.String(), string(g.sig.Kind), g.sig.Cause, g.sig.Deviants
 	g.Count++
+}
+
+// name makes sig the bucket's signature, in its report fields too: only
+// when it changes, not on every finding counted.
+func (g *group) name(sig compare.Signature) {
+	g.sig = sig
+	g.Signature, g.Kind, g.Cause, g.Deviants = sig.String(), string(sig.Kind), sig.Cause, sig.Deviants
 }
 
 func (c *collector) announce(what string, g *group) {
