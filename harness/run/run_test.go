@@ -254,7 +254,7 @@ func lastLines(s string, n int) string {
 // (the last, shorter piece left out).
 func TestSteadyWindows(t *testing.T) {
 	var out, errb bytes.Buffer
-	cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Duration: 2 * time.Second, Warmup: 300 * time.Millisecond, Window: 300 * time.Millisecond,
+	cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Batch: 256, Duration: 2 * time.Second, Warmup: 300 * time.Millisecond, Window: 300 * time.Millisecond,
 		Seed: 4, CorpusDir: t.TempDir(), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: &out, Stderr: &errb}
 	rep, code := Run(context.Background(), cfg)
 	if code != triage.ExitOK || rep.Steady == nil {
