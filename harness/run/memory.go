@@ -14,10 +14,10 @@ import (
 
 // batchShare is the part of the budget (Config.MaxMemory) that the
 // batches in flight and the findings waiting to be written may hold
-// together. The rest is the collector's headroom: the driver collects at
-// GC percent 400 (cmd/difffuzz), so its heap stands at up to five times
-// what is live, and the runtime's memory limit squeezes that headroom only
-// by collecting more often, which costs CPU but holds.
+// together. The heap stands at memlimit.HeapShare of the budget while
+// that much is live (memlimit.Tune), at twice what is live past it, and
+// the runtime's memory limit squeezes what is left only by collecting
+// more often, which costs CPU but holds.
 const batchShare = 4
 
 // valueFactor is how many bytes of the driver's memory a case takes for
@@ -37,13 +37,16 @@ type memory struct {
 	peaks  []int64    // per adapter, the largest peak RSS of any of its workers
 }
 
-// newMemory applies cfg.MaxMemory (already defaulted) and starts the watch.
-func newMemory(cfg *Config, env string, adapters int) *memory {
+// newMemory applies cfg.MaxMemory (already defaulted): the runtime's limit
+// and heap target, unless the environment's GOMEMLIMIT and GOGC say
+// otherwise, the pool, and the watch.
+func newMemory(cfg *Config, getenv func(string) string, adapters int) *memory {
 	m := &memory{budget: cfg.MaxMemory, over: make(chan error, 1), peaks: make([]int64, adapters)}
-	restore := memlimit.Limit(m.budget, env)
+	unlimit := memlimit.Limit(m.budget, getenv("GOMEMLIMIT"))
+	untune := memlimit.Tune(m.budget/memlimit.HeapShare, getenv("GOGC"))
 	m.pool = memlimit.NewPool(m.budget / batchShare)
 	unwatch := memlimit.Watch(m.budget, cfg.StatusEvery, "-max-memory", func(err error) { m.over <- err })
-	m.stop = func() { unwatch(); restore() }
+	m.stop = func() { unwatch(); untune(); unlimit() }
 	return m
 }
 

@@ -48,7 +48,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	r.keep = newKeeper(cfg.KeepPerBucket)
 	r.watch = newWatch(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
-	r.mem = newMemory(&r.cfg, os.Getenv("GOMEMLIMIT"), len(r.names))
+	r.mem = newMemory(&r.cfg, os.Getenv, len(r.names))
 	defer r.mem.stop()
 	r.col.mem = r.mem
 	if cfg.KnownPath != "" {

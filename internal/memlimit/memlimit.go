@@ -96,12 +96,17 @@ func Limit(budget int64, env string) (restore func()) {
 const ThriftyGC = 100
 
 // Thrifty sets the GC percent to ThriftyGC, unless GOGC (env) is set: the
-// user's word wins. It returns the function that restores the percent
-// before.
+// user's word wins. While Tune is holding the heap at its target, Thrifty
+// lowers its ceiling to ThriftyGC too, so the next collection does not
+// undo it. It returns the function that restores both.
 func Thrifty(env string) (restore func()) {
 	if env != "" {
 		return func() {}
 	}
+	ceiling := tuning.ceiling.Swap(ThriftyGC)
 	old := debug.SetGCPercent(ThriftyGC)
-	return func() { debug.SetGCPercent(old) }
+	return func() {
+		tuning.ceiling.Store(ceiling)
+		debug.SetGCPercent(old)
+	}
 }
