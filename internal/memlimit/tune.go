@@ -26,6 +26,13 @@ const HeapShare = 8
 // that the goal stays a sane number (runtime.GC still works at any value).
 const tuneCap = 10_000
 
+// heapMinimum is the runtime's smallest heap goal at GC percent 100 (its
+// defaultHeapMinimum, 4 MB). The runtime scales it by the percent, so a
+// percent set while almost nothing is marked must not take that floor past
+// the target: at the start of a run, GC percent 10,000 put the first goal
+// at 400 MB against a target of 256 MiB.
+const heapMinimum = 4 << 20
+
 var tuning struct {
 	mu      sync.Mutex
 	target  int64        // the heap goal aimed at; 0 when not tuning
@@ -105,9 +112,10 @@ func readHeap() heap {
 
 // percentFor is the GC percent whose goal is target, from the runtime's
 // formula goal = marked + (marked+stacks+globals)·percent/100, within
-// [ThriftyGC, ceiling].
+// [ThriftyGC, ceiling], and low enough that the runtime's floor for the
+// goal (heapMinimum scaled by the percent) is not above the target.
 func percentFor(h heap, target int64, ceiling int) int {
-	ceiling = max(ceiling, ThriftyGC)
+	ceiling = max(min(ceiling, int(target*100/heapMinimum)), ThriftyGC)
 	base := h.marked + h.stacks + h.globals
 	if base == 0 || target <= int64(h.marked) {
 		return ThriftyGC

@@ -18,7 +18,8 @@ func TestPercentFor(t *testing.T) {
 		want    int
 	}{
 		{"the goal comes to the target", heap{marked: 50 * mib, stacks: 1 * mib, globals: 1 * mib}, 256 * mib, tuneCap, 396},
-		{"little live: a high percent, capped", heap{marked: 2 * mib}, 256 * mib, tuneCap, tuneCap},
+		{"little live: a high percent, capped", heap{marked: 2 * mib}, 1024 * mib, tuneCap, tuneCap},
+		{"... whose floor for the goal is the target", heap{marked: 2 * mib}, 256 * mib, tuneCap, 6400},
 		{"... but never past the ceiling", heap{marked: 2 * mib}, 256 * mib, 400, 400},
 		{"more than half the target live: twice what is live", heap{marked: 200 * mib}, 256 * mib, tuneCap, ThriftyGC},
 		{"more than the target live", heap{marked: 300 * mib}, 256 * mib, tuneCap, ThriftyGC},
