@@ -280,10 +280,10 @@ func (c *CLI) oneShot(name, args string, rest []string) (*oneshot.Config, *flag.
 	case "minimize":
 		fs.StringVar(&cfg.CorpusDir, "corpus", "", "folder for the minimized case (default: beside the input)")
 		fs.BoolVar(&cfg.Verbose, "v", false, "print round trips")
-		maxMemoryFlag(fs, &cfg.MaxMemory)
 	case "replay":
 		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
 	}
+	maxMemoryFlag(fs, &cfg.MaxMemory)
 	if code := c.parse(fs, rest); code >= 0 {
 		return nil, fs, code
 	}

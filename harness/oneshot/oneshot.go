@@ -13,13 +13,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
@@ -124,7 +124,9 @@ func judge(ctx context.Context, cfg Config, inputs []any) (*lane.Lane, []lane.Ju
 	js, err := l.Judge(ctx, inputs)
 	if err != nil {
 		l.Close()
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		if !overBudget(ctx, cfg) {
+			fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		}
 		return nil, nil
 	}
 	return l, js
@@ -133,6 +135,8 @@ func judge(ctx context.Context, cfg Config, inputs []any) (*lane.Lane, []lane.Ju
 // Check runs every input through every adapter and prints each outcome and
 // whether they agree. It returns the exit status.
 func Check(ctx context.Context, cfg Config, lines []Input) int {
+	ctx, stop := withBudget(ctx, cfg)
+	defer stop()
 	inputs := make([]any, len(lines))
 	for i, in := range lines {
 		inputs[i] = in.Value
@@ -203,54 +207,6 @@ func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
-// Replay re-runs saved cases and reports each as still diverging or now
-// agreeing. It returns 1 if any diverges, 2 if any file could not be read.
-func Replay(ctx context.Context, cfg Config, paths []string) int {
-	files, err := corpus.Files(paths)
-	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
-		return triage.ExitSetup
-	}
-	entries, names, loadErr := corpus.LoadAll(files)
-	if loadErr != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", loadErr)
-	}
-	if len(entries) == 0 && loadErr == nil {
-		// A typo in a path must not pass a CI job.
-		fmt.Fprintf(cfg.Stderr, "difffuzz replay: no case in %s\n", strings.Join(paths, " "))
-		return triage.ExitSetup
-	}
-	inputs := make([]any, len(entries))
-	for i, e := range entries {
-		inputs[i] = e.Input
-	}
-	s, js := judge(ctx, cfg, inputs)
-	if s == nil {
-		return triage.ExitSetup
-	}
-	defer s.Close()
-	failed := 0
-	for i, j := range js {
-		switch {
-		case j.Verdict.Agree:
-			if cfg.Verbose || entries[i].Kind != "" {
-				fmt.Fprintf(cfg.Stdout, "agrees     %s\n", names[i])
-			}
-		default:
-			failed++
-			fmt.Fprintf(cfg.Stdout, "DIVERGES   %s  %s\n%s", names[i], compare.JoinSignatures(j.Signatures), s.Comparator().Render(j.Verdict, j.Outs))
-		}
-	}
-	fmt.Fprintf(cfg.Stdout, "replay: %d passed, %d failed\n", len(js)-failed, failed)
-	switch {
-	case loadErr != nil:
-		return triage.ExitSetup
-	case failed > 0:
-		return triage.ExitDivergence
-	}
-	return triage.ExitOK
-}
-
 // MinimizeFile shrinks the divergence of one corpus file or bare input and
 // writes the result to the corpus beside it.
 func MinimizeFile(ctx context.Context, cfg Config, path string) int {
@@ -277,8 +233,9 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
-	mctx, stop := withBudget(ctx, cfg, s)
+	mctx, stop := withBudget(ctx, cfg)
 	defer stop()
+	s.MaxCandidateBytes = minimize.BatchBytesFor(budgetOf(cfg))
 	began := time.Now()
 	m, err := s.Minimize(mctx, e.Input, sig)
 	if err != nil {

@@ -1,0 +1,163 @@
+package oneshot
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"strings"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/triage"
+)
+
+// replayChunkFiles bounds the entries replay judges at once, whatever
+// their size: a corpus kept with -keep-all holds a finding per case.
+const replayChunkFiles = 1024
+
+// Replay re-runs saved cases and reports each as still diverging or now
+// agreeing; a collision entry diverges while either input does or while
+// an implementation still gives the two one digest. It reads the files in
+// chunks of at most a 32nd of the budget (the minimizer's share,
+// minimize.BatchBytesFor) and prints each chunk as it goes, so a corpus of
+// any size replays in bounded memory. It returns 1 if any diverges, 2 if
+// any file could not be read.
+func Replay(ctx context.Context, cfg Config, paths []string) int {
+	files, err := corpus.Files(paths)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return triage.ExitSetup
+	}
+	if len(files) == 0 {
+		// A typo in a path must not pass a CI job.
+		fmt.Fprintf(cfg.Stderr, "difffuzz replay: no case in %s\n", strings.Join(paths, " "))
+		return triage.ExitSetup
+	}
+	ctx, stop := withBudget(ctx, cfg)
+	defer stop()
+	l, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
+	if err != nil {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+		return triage.ExitSetup
+	}
+	defer l.Close()
+	chunk := int64(minimize.BatchBytesFor(budgetOf(cfg)))
+	if chunk <= 0 {
+		chunk = minimize.DefaultMaxBatchBytes
+	}
+	r := replayer{cfg: cfg, lane: l, bad: map[string]error{}}
+	for start := 0; start < len(files); {
+		end := chunkEnd(files, start, chunk)
+		if err := r.chunk(ctx, files[start:end]); err != nil {
+			if !overBudget(ctx, cfg) {
+				fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
+			}
+			return triage.ExitSetup
+		}
+		start = end
+	}
+	if len(r.bad) > 0 {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", &corpus.MalformedError{Errs: r.bad})
+	}
+	fmt.Fprintf(cfg.Stdout, "replay: %d passed, %d failed\n", r.passed, r.failed)
+	switch {
+	case len(r.bad) > 0:
+		return triage.ExitSetup
+	case r.failed > 0:
+		return triage.ExitDivergence
+	}
+	return triage.ExitOK
+}
+
+// chunkEnd is where the chunk of files from start ends: at most chunk
+// bytes of files (at least one file) and replayChunkFiles of them. A file
+// that cannot be read counts as empty; reading it will say why.
+func chunkEnd(files []string, start int, chunk int64) int {
+	var size int64
+	end := start
+	for end < len(files) && end-start < replayChunkFiles {
+		if info, err := os.Stat(files[end]); err == nil {
+			size += info.Size()
+		}
+		if size > chunk && end > start {
+			break
+		}
+		end++
+	}
+	return end
+}
+
+// replayer judges a corpus a chunk at a time and keeps the counts.
+type replayer struct {
+	cfg            Config
+	lane           *lane.Lane
+	bad            map[string]error
+	passed, failed int
+}
+
+// chunk loads files, judges every input of them (a collision entry's twin
+// beside its input) and prints each entry's verdict.
+func (r *replayer) chunk(ctx context.Context, files []string) error {
+	entries, names, err := corpus.LoadAll(files)
+	if m, ok := err.(*corpus.MalformedError); ok {
+		maps.Copy(r.bad, m.Errs)
+	}
+	var inputs []any
+	for _, e := range entries {
+		inputs = append(inputs, e.Input)
+		if e.Twin != nil {
+			inputs = append(inputs, e.Twin)
+		}
+	}
+	js, err := r.lane.Judge(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
+		n := 1
+		if e.Twin != nil {
+			n = 2
+		}
+		r.entry(names[i], e, js[:n])
+		js = js[n:]
+	}
+	return nil
+}
+
+// entry prints one entry's verdict from its inputs' judgements.
+func (r *replayer) entry(name string, e *corpus.Entry, js []lane.Judged) {
+	var out strings.Builder
+	cmp := r.lane.Comparator()
+	for i, j := range js {
+		if j.Verdict.Agree {
+			continue
+		}
+		which := ""
+		if i == 1 {
+			which = "  (its twin)"
+		}
+		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(j.Signatures), which, cmp.Render(j.Verdict, j.Outs))
+	}
+	if len(js) == 2 {
+		a, b := js[0], js[1]
+		for x := 1; x < len(r.lane.Names()); x++ {
+			if !compare.Collides(a.Outs[0], b.Outs[0], a.Outs[x], b.Outs[x]) {
+				continue
+			}
+			sig, _ := compare.CollisionSignature(r.lane.Names()[x], a.Outs[0], b.Outs[0], a.Signatures, b.Signatures)
+			fmt.Fprintf(&out, "DIVERGES   %s  %s\n%s", name, sig, cmp.RenderCollision(x, a.Outs, b.Outs))
+		}
+	}
+	if out.Len() > 0 {
+		r.failed++
+		fmt.Fprint(r.cfg.Stdout, out.String())
+		return
+	}
+	r.passed++
+	if r.cfg.Verbose || e.Kind != "" {
+		fmt.Fprintf(r.cfg.Stdout, "agrees     %s\n", name)
+	}
+}
