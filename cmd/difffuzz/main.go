@@ -53,10 +53,11 @@ func main() {
 		}
 	}()
 	if os.Getenv("GOGC") == "" {
-		// The driver's live heap is small and flat (a batch per lane and
-		// per producer); collecting less often buys back CPU for the
-		// implementations at the price of a larger peak resident set
-		// (the measurements are in docs/performance.md).
+		// What a command holds live is small (a batch per lane and per
+		// producer); collecting less often buys back CPU for the
+		// implementations. run then holds its heap at a fixed share of
+		// its budget instead (memlimit.Tune), and minimizing at 100
+		// (memlimit.Thrifty); the measurements are in docs/performance.md.
 		debug.SetGCPercent(400)
 	}
 	// Before any worker starts, so that they all inherit it.
