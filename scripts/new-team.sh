@@ -36,13 +36,6 @@
 # that a finite float of magnitude 1e21 or more is written as an integer in
 # full (1000000000000000000000 for 1e+21).
 #
-# The Go module path must have a dot in its first element for go to fetch it
-# from a proxy. While go.mod's has none, the Go package is made again, as
-# check-install.sh does, from a scratch copy of the repository renamed to
-# CHECK_MODULE (default github.com/difffuzz/difffuzz), and the skeleton's
-# go.mod and main.go are moved to that path; once go.mod's path has a dot,
-# out/packages/goproxy serves it as it is.
-#
 # Usage: scripts/new-team.sh [PACKAGES]   (default out/packages)
 # Environment: DIFFFUZZ (the driver; default bin/difffuzz), CASES (default
 # 20000), SEED (default 1), GO_VERSION (that of make packages; default
@@ -100,27 +93,11 @@ crate_dir=$scratch/packages/$(basename "$crate" .crate)
 wheel=$(ls "$scratch"/packages/difffuzz_kit-*.whl)
 tgz=$(ls "$scratch"/packages/difffuzz-kit-*.tgz)
 
-# The Go module's path, and its proxy (renamed while the path has no dot).
-module=$(awk '$1 == "module" { print $2; exit }' go.mod)
-gomodule=$module
-goproxy=$pkgs/goproxy
-if [[ ${module%%/*} != *.* ]]; then
-	gomodule=${CHECK_MODULE:-github.com/difffuzz/difffuzz}
-	src=$scratch/gosrc
-	mkdir -p "$src"
-	git ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf - | tar -xf - -C "$src"
-	sed -i "s#^module $module\$#module $gomodule#" "$src/go.mod"
-	grep -rlZ --include='*.go' "\"$module/" "$src" | xargs -0 sed -i "s#\"$module/#\"$gomodule/#g"
-	step "go: the proxy of the renamed module ($gomodule)" \
-		bash -c "cd tools && go run ./goproxy -dir '$src' -version '$go_version' -o '$scratch/packages/goproxy'"
-	goproxy=$scratch/packages/goproxy
-	rm -rf "$src"
-else
-	cp -r "$goproxy" "$scratch/packages/goproxy"
-	goproxy=$scratch/packages/goproxy
-fi
+# The Go module's path, and its proxy.
+gomodule=$(awk '$1 == "module" { print $2; exit }' go.mod)
+[[ ${gomodule%%/*} == *.* ]] || fail "go: the module path \"$gomodule\" in go.mod has no dot in its first element, which go refuses to fetch"
+cp -r "$pkgs/goproxy" "$scratch/packages/goproxy"
+goproxy=$scratch/packages/goproxy
 
 mkdir -p "$repo"
 git -C "$repo" init -q
@@ -241,10 +218,7 @@ goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOM
 	GOTOOLCHAIN=local GOPROXY="file://$goproxy,https://proxy.golang.org" GONOSUMDB="$gomodule")
 (
 	cd "$repo/go"
-	# init writes the module path of the driver that ran it; move it to the
-	# served one (the same once go.mod's path has a dot).
-	sed -i "s#^require $module #require $gomodule #" go.mod
-	grep -q "^require $gomodule " go.mod || fail "go: init's go.mod does not require $module"
+	grep -q "^require $gomodule " go.mod || fail "go: init's go.mod does not require $gomodule"
 	cat >main.go <<-GO
 		// The difffuzz worker of sdk-go: the team's SDK on the kit, in the exact
 		// model. The SDK logs: a line to stdout and one to stderr on every case,
