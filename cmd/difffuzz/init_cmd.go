@@ -16,7 +16,7 @@ func (c *CLI) initCmd(args []string) int {
 	fs := c.newFlagSet("init", langs+"\n\nwrites a worker on the language's kit (the naive baseline where your SDK's function goes),\nits manifest, its known-failures list and a difffuzz.toml naming it, into -dir;\nthe language may also come before the flags. docs/your-sdk.md walks through it.")
 	var cfg scaffold.Config
 	fs.StringVar(&cfg.Dir, "dir", scaffold.DefaultDir, "the `folder` to write (made if missing; no file of the skeleton may exist in it)")
-	fs.StringVar(&cfg.Model, "model", scaffold.DefaultModel, "the value `model`: native (exact and text: not available yet)")
+	fs.StringVar(&cfg.Model, "model", scaffold.DefaultModel, "the value `model`: native, or text (the case as JSON text, as a tool call's arguments arrive); exact is not available yet")
 	fs.StringVar(&cfg.Name, "name", scaffold.DefaultName, "the adapter's `name` in difffuzz.toml")
 	fs.StringVar(&cfg.KitSource, "kit-source", "", "a local kit `folder` (kits/LANG of a difffuzz checkout) for the manifest, instead of the published kit")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {

@@ -58,11 +58,13 @@ const (
 )
 
 // Models are the value models -model accepts, and why a skeleton of one
-// cannot be written yet ("" when it can).
+// cannot be written yet ("" when it can). A text skeleton's worker is the
+// kit's text example (templates/LANG/text), which parses the case's JSON
+// text as an SDK does its tool call's arguments.
 var Models = map[string]string{
 	"native": "",
-	"exact":  "init writes the native baseline only for now: write it, then change the worker's model as docs/your-sdk.md says (every kit has the exact model)",
-	"text":   "init writes the native baseline only for now: start from the text worker in the kit's example folder (docs/your-sdk.md, The text model)",
+	"text":   "",
+	"exact":  "no kit has an exact-model example to start from: write the native skeleton, then change the worker's model as docs/your-sdk.md says (every kit has the exact model)",
 }
 
 // Config is one skeleton.
@@ -92,6 +94,7 @@ type File struct {
 type language struct {
 	files   map[string]string // template (under templates/LANG) -> path in the skeleton
 	worker  string            // the file where the SDK's function goes
+	workerT string            // its template, which templates/LANG/text replaces for the text model
 	command []string          // the worker's argv, from the skeleton's folder
 	build   string            // the shell command that builds it
 	ignore  []string          // its build outputs, for .gitignore
@@ -102,6 +105,7 @@ var languages = map[string]language{
 	"python": {
 		files:   map[string]string{"worker.py": "worker.py", "requirements.txt": "requirements.txt"},
 		worker:  "worker.py",
+		workerT: "worker.py",
 		command: []string{".venv/bin/python", "worker.py"},
 		build:   "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt",
 		ignore:  []string{".venv/", "__pycache__/"},
@@ -110,6 +114,7 @@ var languages = map[string]language{
 	"ts": {
 		files:   map[string]string{"worker.ts": "worker.ts", "package.json": "package.json", "tsconfig.json": "tsconfig.json"},
 		worker:  "worker.ts",
+		workerT: "worker.ts",
 		command: []string{"node", "dist/worker.js"},
 		build:   "npm install && npm run build",
 		ignore:  []string{"node_modules/", "dist/"},
@@ -118,6 +123,7 @@ var languages = map[string]language{
 	"rust": {
 		files:   map[string]string{"main.rs": "src/main.rs", "Cargo.toml": "Cargo.toml"},
 		worker:  "src/main.rs",
+		workerT: "main.rs",
 		command: []string{"target/release/worker"},
 		build:   "cargo build --release",
 		ignore:  []string{"target/"},
@@ -126,6 +132,7 @@ var languages = map[string]language{
 	"go": {
 		files:   map[string]string{"main.go": "main.go", "go.mod": "go.mod"},
 		worker:  "main.go",
+		workerT: "main.go",
 		command: []string{"./worker"},
 		build:   "go mod tidy && go build -o worker .",
 		ignore:  []string{"/worker"},
@@ -160,7 +167,7 @@ func (cfg *Config) check() (language, error) {
 	why, ok := Models[cfg.Model]
 	switch {
 	case !ok:
-		return l, fmt.Errorf("-model %s: want native, exact or text", cfg.Model)
+		return l, fmt.Errorf("-model %s: want native or text (or exact, which init cannot write yet)", cfg.Model)
 	case why != "":
 		return l, fmt.Errorf("-model %s: not available yet: %s", cfg.Model, why)
 	}
@@ -206,13 +213,20 @@ func Files(cfg Config) ([]File, error) {
 			d.GoKitReplace, d.KitSource = d.KitSource, ""
 		}
 	}
-	known, err := fs.ReadFile(templates, "templates/"+cfg.Lang+"/known-failures.txt.tmpl")
+	model := cfg.Lang + "/" // where the model's worker and list are
+	if cfg.Model == "text" {
+		model += "text/"
+	}
+	known, err := fs.ReadFile(templates, "templates/"+model+"known-failures.txt.tmpl")
 	if err != nil {
 		return nil, err
 	}
 	d.KitKnown = string(known)
 	paths := map[string]string{"common/difffuzz.toml": "difffuzz.toml", "common/known-failures.txt": "known-failures.txt", "common/gitignore": ".gitignore"}
 	for tmpl, path := range l.files {
+		if tmpl == l.workerT {
+			tmpl = strings.TrimPrefix(model, cfg.Lang+"/") + tmpl
+		}
 		paths[cfg.Lang+"/"+tmpl] = path
 	}
 	var files []File

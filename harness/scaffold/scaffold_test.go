@@ -11,62 +11,79 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden skeletons under testdata/")
 
-// The skeleton of each language, with the published kits, is
-// testdata/LANG/ file for file (go test -update rewrites them).
+// The skeleton of each language and model, with the published kits, is
+// testdata/LANG/ (native) or testdata/LANG-text/ file for file (go test
+// -update rewrites them).
 func TestGolden(t *testing.T) {
 	for _, lang := range Languages() {
-		t.Run(lang, func(t *testing.T) {
-			files, err := Files(Config{Lang: lang})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := filepath.Join("testdata", lang)
-			if *update {
-				os.RemoveAll(dir)
-				for _, f := range files {
-					p := filepath.Join(dir, f.Path)
-					os.MkdirAll(filepath.Dir(p), 0o755)
-					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			var golden []string
-			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					golden = append(golden, p)
-				}
-				return err
-			})
-			if len(golden) != len(files) {
-				t.Errorf("%d files, %d golden ones in %s (go test -update)", len(files), len(golden), dir)
-			}
-			for _, f := range files {
-				want, err := os.ReadFile(filepath.Join(dir, f.Path))
-				if err != nil {
-					t.Errorf("%v (go test -update)", err)
-					continue
-				}
-				if string(want) != string(f.Data) {
-					t.Errorf("%s differs from its golden file (go test -update):\n%s", f.Path, f.Data)
-				}
-			}
-		})
+		for _, model := range []string{"native", "text"} {
+			t.Run(lang+"-"+model, func(t *testing.T) { golden(t, Config{Lang: lang, Model: model}) })
+		}
 	}
 }
 
-// The skeleton's worker is the kit's example, byte for byte, and its
-// known-failures list the example's checks: what make conform checks is
-// what a team starts from.
-func TestWorkerIsTheKitsExample(t *testing.T) {
-	examples := map[string][2]string{ // the skeleton's worker, the kit's (in kits/LANG/example)
-		"python": {"worker.py", "kits/python/example/worker.py"},
-		"ts":     {"worker.ts", "kits/ts/example/worker.ts"},
-		"rust":   {"src/main.rs", "kits/rust/example/src/main.rs"},
-		"go":     {"main.go", "kits/go/example/main.go"},
+// golden compares the skeleton of cfg with its folder under testdata/.
+func golden(t *testing.T, cfg Config) {
+	files, err := Files(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for lang, ex := range examples {
-		files, err := Files(Config{Lang: lang})
+	dir := filepath.Join("testdata", cfg.Lang)
+	if cfg.Model == "text" {
+		dir += "-text"
+	}
+	if *update {
+		os.RemoveAll(dir)
+		for _, f := range files {
+			p := filepath.Join(dir, f.Path)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var golden []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			golden = append(golden, p)
+		}
+		return err
+	})
+	if len(golden) != len(files) {
+		t.Errorf("%d files, %d golden ones in %s (go test -update)", len(files), len(golden), dir)
+	}
+	for _, f := range files {
+		want, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Errorf("%v (go test -update)", err)
+			continue
+		}
+		if string(want) != string(f.Data) {
+			t.Errorf("%s differs from its golden file (go test -update):\n%s", f.Path, f.Data)
+		}
+	}
+}
+
+// The skeleton's worker is the kit's example of its model, byte for
+// byte, and its known-failures list the example's checks: what make
+// conform checks is what a team starts from.
+func TestWorkerIsTheKitsExample(t *testing.T) {
+	examples := []struct {
+		lang, model       string
+		worker, kit, list string // the skeleton's worker; the kit's and its list, in kits/LANG/example
+	}{
+		{"python", "native", "worker.py", "worker.py", "known-failures.txt"},
+		{"ts", "native", "worker.ts", "worker.ts", "known-failures.txt"},
+		{"rust", "native", "src/main.rs", "src/main.rs", "known-failures.txt"},
+		{"go", "native", "main.go", "main.go", "known-failures.txt"},
+		{"python", "text", "worker.py", "text_worker.py", "text-known-failures.txt"},
+		{"ts", "text", "worker.ts", "text_worker.ts", "text-known-failures.txt"},
+		{"rust", "text", "src/main.rs", "src/bin/text_worker.rs", "text-known-failures.txt"},
+		{"go", "text", "main.go", "text/main.go", "text-known-failures.txt"},
+	}
+	for _, ex := range examples {
+		lang := ex.lang + " " + ex.model
+		files, err := Files(Config{Lang: ex.lang, Model: ex.model})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,10 +91,11 @@ func TestWorkerIsTheKitsExample(t *testing.T) {
 		for _, f := range files {
 			got[f.Path] = string(f.Data)
 		}
-		if want := read(t, ex[1]); got[ex[0]] != want {
-			t.Errorf("%s: %s is not %s: copy the example into templates/%s", lang, ex[0], ex[1], lang)
+		kit := filepath.Join("kits", ex.lang, "example", ex.kit)
+		if want := read(t, kit); got[ex.worker] != want {
+			t.Errorf("%s: %s is not %s: copy the example into templates/%s", lang, ex.worker, kit, ex.lang)
 		}
-		kitKnown := checks(read(t, filepath.Join("kits", lang, "example", "known-failures.txt")))
+		kitKnown := checks(read(t, filepath.Join("kits", ex.lang, "example", ex.list)))
 		if kitKnown == "" || checks(got["known-failures.txt"]) != kitKnown {
 			t.Errorf("%s: known-failures.txt lists\n%s\nthe kit's example\n%s", lang, checks(got["known-failures.txt"]), kitKnown)
 		}
@@ -159,9 +177,8 @@ func TestConfigErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Lang: "cobol"}, `unknown language "cobol" (want one of go, python, rust, ts)`},
-		{Config{Lang: "go", Model: "text"}, "-model text: not available yet: init writes the native baseline only for now: start from the text worker in the kit's example folder (docs/your-sdk.md, The text model)"},
-		{Config{Lang: "go", Model: "exact"}, "-model exact: not available yet"},
-		{Config{Lang: "go", Model: "lossy"}, "want native, exact or text"},
+		{Config{Lang: "go", Model: "exact"}, "-model exact: not available yet: no kit has an exact-model example"},
+		{Config{Lang: "go", Model: "lossy"}, "-model lossy: want native or text"},
 		{Config{Lang: "go", Name: "My SDK"}, `-name "My SDK"`},
 		{Config{Lang: "go", KitSource: "/nonexistent"}, "not a folder"},
 		{Config{Lang: "go", KitSource: os.TempDir()}, "no go.mod of module " + GoKitModule},

@@ -1,0 +1,25 @@
+// Text is a difffuzz worker for Go's naive baseline in the text model: the
+// case arrives as JSON text, as a tool call's arguments do, and is read by
+// json.Unmarshal into an any (numbers as float64, the last repeated key
+// kept) before encoding/json writes it, as an SDK that parses its input
+// would.
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+
+	kit "github.com/difffuzz/difffuzz/kits/go"
+)
+
+func main() {
+	opts := kit.Options{Name: "encoding-json-text", Version: runtime.Version(), Model: kit.Text}
+	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		var x any
+		if err := json.Unmarshal(v.([]byte), &x); err != nil {
+			return dst, err
+		}
+		b, err := json.Marshal(x)
+		return append(dst, b...), err
+	})
+}
