@@ -86,6 +86,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.StringVar(&cfg.CorpusDir, "corpus", run.DefaultCorpus, "folder for findings")
 	fs.IntVar(&cfg.KeepPerBucket, "keep", run.DefaultKeepPerBucket, "examples of each bucket written to -corpus (the lowest case index among them); the rest are counted")
 	fs.BoolVar(&cfg.KeepAll, "keep-all", false, "write every finding to -corpus, however many (no bound on disk)")
+	fs.IntVar(&cfg.MaxBuckets, "max-buckets", run.DefaultMaxBuckets, "root causes told apart; past them, a new cause's findings go to its kind's overflow bucket (negative: no limit)")
 	cfg.Outputs = outputFlags(fs, true)
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")
 	fs.BoolVar(&cfg.UpdateKnown, "update-known", false, "rewrite the -known file to the divergences this run finds")

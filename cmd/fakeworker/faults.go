@@ -38,6 +38,8 @@ func implementation(mode, mark string) kit.Func {
 			chat(v)
 		case "differ":
 			return append(dst, 'x'), nil
+		case "unique-errors":
+			return nil, fmt.Errorf("no handler for %s", word(value.AppendText(nil, v)))
 		case "keyorder", "number":
 			if _, err := canonjson.Canonical(v); err != nil {
 				return nil, err // rejections stay right: only the text is wrong
@@ -46,6 +48,20 @@ func implementation(mode, mark string) kit.Func {
 		}
 		return worker.Func(dst, v)
 	}
+}
+
+// word names text in lower-case letters: a name no failure normalization
+// takes for a number, an address or a quotation.
+func word(text []byte) string {
+	h := fnv.New64a()
+	h.Write(text)
+	n := h.Sum64()
+	var b []byte
+	for range 10 {
+		b = append(b, 'a'+byte(n%26))
+		n /= 26
+	}
+	return string(b)
 }
 
 // chat prints what an SDK's debug logging would, on stdout and stderr.

@@ -13,6 +13,8 @@
 //	stubborn      a correct worker that ignores SIGINT and does not exit when stdin closes
 //	differ        answers every case with the same wrong text, so every case diverges
 //	diverge SHARE answers about SHARE (0 to 1) of the cases with a wrong text, otherwise as ok
+//	unique-errors fails every case with a message that names it in words no triage normalizes away,
+//	              so every finding is a root cause of its own
 //	crash MARK    exits with status 3 on a case whose text contains MARK
 //	abort MARK    kills itself with SIGABRT on such a case
 //	hang MARK     never answers a batch holding such a case

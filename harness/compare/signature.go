@@ -41,6 +41,19 @@ func (s Signature) Equal(t Signature) bool {
 // that showed it (see Covers).
 func (s Signature) Bucket() string { return string(s.Kind) + partSep + s.Cause }
 
+// OverflowCause is the cause of a run's overflow buckets: past its bucket
+// limit (run's -max-buckets), a finding of a new root cause is counted in
+// the one overflow bucket of its kind, so that a cause that differs with
+// every input (an SDK's message naming the input in words) cannot grow
+// the run's memory, its disk and its report without bound.
+const OverflowCause = "a new cause past the run's bucket limit"
+
+// Overflow is the signature of s's overflow bucket: its kind and
+// implementations, OverflowCause for its cause.
+func (s Signature) Overflow() Signature {
+	return Signature{Kind: s.Kind, Cause: OverflowCause, Deviants: slices.Clone(s.Deviants)}
+}
+
 // Covers reports whether s names t's root cause in every implementation t
 // names, and perhaps more: a case that shows the cause in fewer of them
 // (another bug of one came first) still belongs to the bucket.

@@ -60,11 +60,15 @@ type Report struct {
 	// MaxMemory is the driver's memory budget in bytes (-max-memory), 0
 	// for none; BatchBytesPeak the most its batches in flight and findings
 	// waiting held at once by the budget's count.
-	MaxMemory      int64  `json:"max_memory,omitempty"`
-	BatchBytesPeak int64  `json:"batch_bytes_peak,omitempty"`
-	Interrupted    bool   `json:"interrupted"`
-	Error          string `json:"error,omitempty"`
-	Exit           int    `json:"exit"`
+	MaxMemory      int64 `json:"max_memory,omitempty"`
+	BatchBytesPeak int64 `json:"batch_bytes_peak,omitempty"`
+	// MaxBuckets is the run's bucket limit (-max-buckets), 0 for none:
+	// past it, new causes are counted in overflow buckets
+	// (compare.OverflowCause).
+	MaxBuckets  int    `json:"max_buckets,omitempty"`
+	Interrupted bool   `json:"interrupted"`
+	Error       string `json:"error,omitempty"`
+	Exit        int    `json:"exit"`
 }
 
 // Group is one bucket: every finding with the same signature, that is the
@@ -302,6 +306,11 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", i+1, compare.Visible(g.Signature), g.Count, g.writtenText(), g.First, known)
 		if g.Unanimous {
 			fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
+		}
+		if g.Cause == compare.OverflowCause {
+			fmt.Fprintf(w, "  hint: the run had %d buckets, its limit, so these findings' causes were not told apart (the example keeps its own): "+
+				"a cause that names each input (a failure message with the input's words) makes a bucket of every finding; "+
+				"fix that message, or raise -max-buckets\n", r.MaxBuckets)
 		}
 		if g.Minimized != "" {
 			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)

@@ -82,10 +82,11 @@ func newCollector(cfg *Config, names []string, keep *keeper) *collector {
 // corpus, then counts it. A corpus that cannot be written ends the run.
 func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	for _, f := range d.findings {
+		buckets := c.keep.causes.assign(f.signatures)
 		path := ""
 		if f.entry != nil {
 			var err error
-			if path, err = c.keep.write(c.cfg.CorpusDir, f.entry, f.signatures, f.index); err != nil {
+			if path, err = c.keep.write(c.cfg.CorpusDir, f.entry, buckets, f.index); err != nil {
 				return err
 			}
 		}
@@ -99,8 +100,8 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 		c.firstIndex = min(c.firstIndex, at)
 		c.found++
 		c.collisions(f)
-		for _, sig := range f.signatures {
-			c.count(sig, f, path)
+		for i, sig := range buckets {
+			c.count(sig, f.signatures[i], f, path)
 		}
 	}
 	c.cases += uint64(d.cases)
@@ -148,9 +149,11 @@ func countBits(counts *[64]uint64, cl gen.Classes) {
 	}
 }
 
-// count adds a finding to the bucket of one of its signatures. A bucket
-// that an implementation joins is news, and said so like a new one.
-func (c *collector) count(sig compare.Signature, f finding, path string) {
+// count adds a finding to bucket sig: its own signature own or, past the
+// bucket limit, own's overflow bucket (causes.assign). A bucket that an
+// implementation joins is news, and said so like a new one. The example
+// keeps own, so that the minimizer holds on to one true cause.
+func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 	key := sig.Bucket()
 	g := c.groups[key]
 	switch {
@@ -159,14 +162,14 @@ func (c *collector) count(sig compare.Signature, f finding, path string) {
 		g.name(sig)
 		c.groups[key] = g
 		c.order = append(c.order, key)
-		g.example(c.cmp, f, path, sig)
+		g.example(c.cmp, f, path, own)
 		c.announce("new divergence", g)
 	case !g.sig.Covers(sig):
 		g.name(g.sig.Merge(sig))
 		c.announce("more implementations in", g)
 	}
 	if f.index < g.index && f.input != nil {
-		g.example(c.cmp, f, path, sig)
+		g.example(c.cmp, f, path, own)
 	}
 	g.Count++
 }

@@ -30,7 +30,11 @@ const (
 	// project's seed corpus (corpus/) must not fill up with them.
 	DefaultCorpus       = "out/corpus"
 	DefaultMinimizeTime = 10 * time.Second
-	DefaultStatusEvery  = time.Second
+	// DefaultMaxBuckets is Config.MaxBuckets's default: far more root
+	// causes than any SDK has shown (the survey's worst library, 14), few
+	// enough that their examples and diffs stay small.
+	DefaultMaxBuckets  = 1000
+	DefaultStatusEvery = time.Second
 )
 
 // DefaultBatch is the cases of a batch when Config.Batch is 0. It is
@@ -108,6 +112,11 @@ type Config struct {
 	// DefaultCollisionSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
 	// half 45,000 on); negative turns the oracle off.
 	CollisionSlots int
+	// MaxBuckets bounds the run's buckets (root causes): past it, a new
+	// cause's findings are counted in its kind's overflow bucket
+	// (compare.OverflowCause), which the summary explains. 0 means
+	// DefaultMaxBuckets; negative means no bound.
+	MaxBuckets int
 	// StatusEvery is the interval of the status line; 0 means
 	// DefaultStatusEvery.
 	StatusEvery time.Duration
@@ -151,6 +160,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxMemory == 0 {
 		c.MaxMemory = memlimit.Default
+	}
+	if c.MaxBuckets == 0 {
+		c.MaxBuckets = DefaultMaxBuckets
 	}
 	if c.StatusEvery <= 0 {
 		c.StatusEvery = DefaultStatusEvery

@@ -25,6 +25,7 @@ const DefaultKeepPerBucket = 20
 // one the collector would not have written.
 type keeper struct {
 	limit   int // 0: keep every finding
+	causes  *causes
 	mu      sync.Mutex
 	buckets map[string]*kept
 	refs    map[string]int // paths this run created, by the buckets holding them
@@ -42,12 +43,12 @@ type keptFile struct {
 	created bool // this run created the file, so it may remove it
 }
 
-func newKeeper(limit int) *keeper {
-	return &keeper{limit: limit, buckets: map[string]*kept{}, refs: map[string]int{}}
+func newKeeper(limit int, causes *causes) *keeper {
+	return &keeper{limit: limit, causes: causes, buckets: map[string]*kept{}, refs: map[string]int{}}
 }
 
-// wants reports whether a finding of case index with these signatures would
-// be written now.
+// wants reports whether a finding of case index with these signatures (its
+// own; the keeper looks up their buckets) would be written now.
 func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
 	if k.limit == 0 {
 		return true
@@ -55,7 +56,7 @@ func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, s := range sigs {
-		b := k.buckets[s.Bucket()]
+		b := k.buckets[k.causes.lookup(s).Bucket()]
 		if b == nil || len(b.files) < k.limit || index < b.min {
 			return true
 		}
@@ -63,7 +64,8 @@ func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
 	return false
 }
 
-// write stores e in dir when some bucket of its signatures still wants it,
+// write stores e in dir when some bucket of its signatures (assigned:
+// causes.assign) still wants it,
 // and returns its path ("" when not written). A bucket over its cap (a lower
 // case index came late) gives up its highest-indexed file that this run
 // created and no other bucket holds, so that it keeps at most its cap.

@@ -45,7 +45,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	if cfg.Cases > 0 {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
-	r.keep = newKeeper(cfg.KeepPerBucket)
+	r.keep = newKeeper(cfg.KeepPerBucket, newCauses(cfg.MaxBuckets))
 	r.watch = newWatch(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
 	r.mem = newMemory(&r.cfg, os.Getenv, len(r.names))

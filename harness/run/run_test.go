@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/report"
@@ -326,6 +327,41 @@ func TestCorpusBoundedPerBucket(t *testing.T) {
 		}
 		if n := uint64(len(names(t, dir))); n > want || all != 3000 {
 			t.Errorf("keep %d, all %v: %d files, want at most %d, for %d findings", tt.keep, tt.keepAll, n, want, all)
+		}
+	}
+}
+
+// A worker whose failure messages name every input in words makes a root
+// cause of every finding: past -max-buckets, the run counts them in one
+// overflow bucket, writes at most -keep of them, and says why in the
+// summary; without a limit every finding is a bucket.
+func TestBucketLimit(t *testing.T) {
+	for _, tt := range []struct {
+		max, want int // the limit; the buckets, the overflow one included (at least)
+	}{{5, 6}, {-1, 900}} {
+		dir := t.TempDir()
+		var out, errb bytes.Buffer
+		rep, code := Run(context.Background(), Config{Adapters: specs(t, "unique-errors"), Workers: 1, Batch: 256, Cases: 1000, Seed: 3,
+			CorpusDir: dir, KeepPerBucket: 2, MaxBuckets: tt.max, MinimizeTime: -1, Stdout: &out, Stderr: &errb})
+		if tt.max < 0 {
+			if len(rep.Distinct) < tt.want {
+				t.Errorf("no limit: %d buckets, want at least %d", len(rep.Distinct), tt.want)
+			}
+			continue
+		}
+		if code != triage.ExitDivergence || len(rep.Distinct) != tt.want {
+			t.Fatalf("max %d: exit %d, %d buckets, want %d", tt.max, code, len(rep.Distinct), tt.want)
+		}
+		over := rep.Distinct[0] // the largest
+		if over.Cause != compare.OverflowCause || over.Count != rep.Divergences-5 || over.Written != 2 {
+			t.Errorf("the overflow bucket is %s, %d findings, %d written; want %q, %d, 2",
+				over.Signature, over.Count, over.Written, compare.OverflowCause, rep.Divergences-5)
+		}
+		if !strings.Contains(out.String(), "hint: the run had 5 buckets, its limit") {
+			t.Errorf("the summary does not explain the overflow bucket:\n%.3000s", out.String())
+		}
+		if n := len(names(t, dir)); n != 5+2 {
+			t.Errorf("%d corpus files, want 7 (one each of 5 buckets, 2 of the overflow)", n)
 		}
 	}
 }

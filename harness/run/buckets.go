@@ -1,0 +1,56 @@
+package run
+
+import (
+	"sync"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
+)
+
+// causes maps a finding's signatures to the run's buckets: each to its own
+// root cause's bucket while the run has room for it (Config.MaxBuckets),
+// to its kind's overflow bucket (compare.OverflowCause) past that. An SDK
+// whose failure messages name each input in words would otherwise make a
+// bucket of every finding, each with its example, diff and corpus files.
+// The collector assigns buckets as it counts; the lanes, through the
+// keeper, only look them up.
+type causes struct {
+	max  int // <= 0: no bound
+	mu   sync.RWMutex
+	seen map[string]bool // the buckets assigned so far
+}
+
+func newCauses(max int) *causes { return &causes{max: max, seen: map[string]bool{}} }
+
+// lookup is the bucket s would be counted in now.
+func (c *causes) lookup(s compare.Signature) compare.Signature {
+	if c.max <= 0 {
+		return s
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.bucket(s)
+}
+
+func (c *causes) bucket(s compare.Signature) compare.Signature {
+	if c.seen[s.Bucket()] || len(c.seen) < c.max {
+		return s
+	}
+	return s.Overflow()
+}
+
+// assign gives each of sigs its bucket, taking room for new causes while
+// there is some; the overflow buckets, one a kind, come on top of the
+// limit.
+func (c *causes) assign(sigs []compare.Signature) []compare.Signature {
+	if c.max <= 0 {
+		return sigs
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]compare.Signature, len(sigs))
+	for i, s := range sigs {
+		out[i] = c.bucket(s)
+		c.seen[out[i].Bucket()] = true
+	}
+	return out
+}
