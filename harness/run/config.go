@@ -31,8 +31,9 @@ const (
 	DefaultCorpus       = "out/corpus"
 	DefaultMinimizeTime = 10 * time.Second
 	// DefaultMaxBuckets is Config.MaxBuckets's default: far more root
-	// causes than any SDK has shown (the survey's worst library, 14), few
-	// enough that their examples and diffs stay small.
+	// causes than a real implementation shows (docs/survey.md lists a
+	// library's by the handful), few enough that their examples and diffs
+	// stay a few megabytes.
 	DefaultMaxBuckets  = 1000
 	DefaultStatusEvery = time.Second
 )
