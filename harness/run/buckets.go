@@ -1,6 +1,7 @@
 package run
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
@@ -47,10 +48,16 @@ func (c *causes) assign(sigs []compare.Signature) []compare.Signature {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]compare.Signature, len(sigs))
+	out := sigs // copied only when one overflows
 	for i, s := range sigs {
-		out[i] = c.bucket(s)
-		c.seen[out[i].Bucket()] = true
+		b := c.bucket(s)
+		c.seen[b.Bucket()] = true
+		if b.Cause != s.Cause {
+			if &out[0] == &sigs[0] {
+				out = slices.Clone(sigs)
+			}
+			out[i] = b
+		}
 	}
 	return out
 }
