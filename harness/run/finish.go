@@ -52,7 +52,11 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 			g.MinimizeNote = err.Error()
 			continue
 		}
-		e := l.Entry(res.Input, res.Verdict, []compare.Signature{g.sig}, res.Outs)
+		sig := g.sig
+		if sig.Cause == compare.OverflowCause {
+			sig = g.exampleSig // the overflow bucket stands for many causes; this is the one kept
+		}
+		e := l.Entry(res.Input, res.Verdict, []compare.Signature{sig}, res.Outs)
 		e.Kind, e.MinimizedFrom = g.Kind, filepath.Base(g.First)
 		path, err := corpus.Write(c.cfg.CorpusDir, e)
 		if err != nil {
