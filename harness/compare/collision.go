@@ -57,21 +57,41 @@ func sameText(a, b Outcome) bool {
 // place where name merged them: "a `\"` in a key left unescaped"), so
 // that one bug's collisions are one bucket whatever else their cases hold.
 // When the reference rejected one of them, it is the cause of name's
-// deviation on the first case it deviated on. ok is false when name
+// deviation on the first case it deviated on. When name's first deviation
+// on both cases is one structural cause (KindStructure: a member dropped,
+// a byte where an object belongs), it is that cause: past a structural
+// deviation the texts no longer line up, so where the reference's two
+// texts differ says nothing of the bug, and an implementation that writes
+// every object wrong one way would make a bucket of each place two cases
+// may differ. A character-level deviation on both (a shared context that
+// holds raw non-ASCII, say) keeps the texts in line, and the place of
+// the reference's difference names the collision. ok is false when name
 // deviates on neither, which a collision rules out.
 func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
+	if a, b := deviationOf(name, first), deviationOf(name, second); a != nil && b != nil && a.Kind == KindStructure && a.Bucket() == b.Bucket() {
+		s.Cause = a.Cause
+		return s, true
+	}
 	if ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical) {
 		_, s.Cause = Cause(ra.Canonical, rb.Canonical, FirstDiff(ra.Canonical, rb.Canonical))
 		return s, true
 	}
 	for _, sigs := range [][]Signature{first, second} {
-		if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Deviates(name) }); i >= 0 {
-			s.Cause = sigs[i].Cause
+		if d := deviationOf(name, sigs); d != nil {
+			s.Cause = d.Cause
 			return s, true
 		}
 	}
 	return Signature{}, false
+}
+
+// deviationOf is the first of sigs that name deviates in, or nil.
+func deviationOf(name string, sigs []Signature) *Signature {
+	if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Deviates(name) }); i >= 0 {
+		return &sigs[i]
+	}
+	return nil
 }
 
 // RenderCollision shows a collision for people: each case's reference

@@ -37,6 +37,7 @@ func TestCollisionSignature(t *testing.T) {
 	first := []Signature{{Kind: KindString, Cause: "U+007F written raw (want \\u007f)", Deviants: []string{"m"}}}
 	other := []Signature{{Kind: KindRejection, Cause: "accepts out-of-domain input (want lone_surrogate)", Deviants: []string{"m"}}}
 	rej := Outcome{Error: "lone_surrogate"}
+	wrongX := []Signature{{Kind: KindStructure, Cause: "the byte 0x78 where want an object", Deviants: []string{"m"}}}
 	tests := []struct {
 		name          string
 		ra, rb        Outcome
@@ -48,6 +49,10 @@ func TestCollisionSignature(t *testing.T) {
 		{"a rejection: the first deviation", out(`"\ufffd"`), rej, nil, other, `collision: accepts out-of-domain input (want lone_surrogate): m`},
 		{"a rejection: the first case's", rej, out(`"\ufffd"`), other, first, `collision: accepts out-of-domain input (want lone_surrogate): m`},
 		{"neither deviates", rej, out(`"x"`), nil, nil, ""},
+		// One wrong text for every object: its cause, not where the two differ.
+		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), wrongX, wrongX, "collision: the byte 0x78 where want an object: m"},
+		{"two causes: where they differ", out(`{"a":1}`), out(`{"b":2}`), wrongX, first, "collision: printable ASCII in a key written as printable ASCII: m"},
+		{"one escaping cause on both: where they differ", out(`{"a\u007f":1}`), out(`{"b\u007f":1}`), first, first, "collision: printable ASCII in a key written as printable ASCII: m"},
 	}
 	for _, tt := range tests {
 		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.first, tt.second)
