@@ -86,7 +86,7 @@ func (l *Lane) shrinkJoint(ctx context.Context, m *MinimizedPair, x int) (bool, 
 		b, nb := h.graft(c, h.b)
 		return a, b, na == 1 && nb == 1
 	}
-	v, st, err := minimize.Minimize(ctx, h.shared, l.collides(x, build), minimize.Options{})
+	v, st, err := minimize.Minimize(ctx, h.shared, l.collides(x, build), minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
 	m.Rounds += st.Rounds
 	if st.Steps == 0 {
 		return false, err
@@ -99,7 +99,7 @@ func (l *Lane) shrinkJoint(ctx context.Context, m *MinimizedPair, x int) (bool, 
 // shrinkSide minimizes one input, the other held, and sets it with set.
 func (l *Lane) shrinkSide(ctx context.Context, m *MinimizedPair, x int, from any, pair func(c any) (any, any), set func(v any)) (bool, error) {
 	build := func(c any) (any, any, bool) { a, b := pair(c); return a, b, true }
-	v, st, err := minimize.Minimize(ctx, from, l.collides(x, build), minimize.Options{})
+	v, st, err := minimize.Minimize(ctx, from, l.collides(x, build), minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
 	m.Rounds += st.Rounds
 	if st.Steps == 0 {
 		return false, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
@@ -34,9 +35,14 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000),
 		report.Clip(string(value.AppendText(nil, e.Twin)), 2000))
 	s.RoundTrips = 0
-	m, err := s.MinimizePair(ctx, e.Input, e.Twin, x)
+	mctx, stop := withBudget(ctx, cfg)
+	defer stop()
+	s.MaxCandidateBytes = minimize.BatchBytesFor(budgetOf(cfg))
+	m, err := s.MinimizePair(mctx, e.Input, e.Twin, x)
 	if err != nil {
-		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		if !overBudget(mctx, cfg) {
+			fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)
+		}
 		return triage.ExitSetup
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", m.Rounds, s.RoundTrips,

@@ -31,6 +31,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 	sort.Strings(c.order) // the same order every time, whichever came first
 	// Candidates are near-copies of a finding, maybe megabytes each.
 	defer memlimit.Thrifty(os.Getenv("GOGC"))()
+	l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
 	for _, key := range c.order {
 		g := c.groups[key]
 		if g.twin != nil {
@@ -40,7 +41,6 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
 			continue
 		}
 		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
-		l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
 		began := time.Now()
 		res, err := l.Minimize(mctx, g.input, g.exampleSig)
 		g.MinimizeSeconds = time.Since(began).Seconds()
