@@ -20,7 +20,7 @@ type causes struct {
 	seen map[string]bool // the buckets assigned so far
 }
 
-func newCauses(max int) *causes { return &causes{max: max, seen: map[string]bool{}} }
+func newCauses(limit int) *causes { return &causes{max: limit, seen: map[string]bool{}} }
 
 // lookup is the bucket s would be counted in now.
 func (c *causes) lookup(s compare.Signature) compare.Signature {
