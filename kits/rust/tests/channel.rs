@@ -6,7 +6,6 @@
 #![cfg(feature = "serde_json")]
 
 use std::fs::File;
-use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::process::{Command, Stdio};
 
@@ -14,6 +13,9 @@ use difffuzz_kit::channel::{FDS_ENV, FD_PROTOCOL};
 use difffuzz_kit::native::Native;
 use difffuzz_kit::{serve, Hello};
 use rmpv::Value as Mp;
+
+mod common;
+use common::{batch, field, read_frame, write_frame};
 
 /// Set in the environment of the re-run test binary that is the worker.
 const CHILD: &str = "DIFFFUZZ_KIT_TEST_CHATTY";
@@ -48,21 +50,6 @@ fn pipe(theirs: usize) -> (RawFd, RawFd) {
     (fds[0], fds[1])
 }
 
-fn read_frame(r: &mut impl Read) -> Mp {
-    let mut header = [0u8; 4];
-    r.read_exact(&mut header).expect("a frame header");
-    let mut body = vec![0; u32::from_be_bytes(header) as usize];
-    r.read_exact(&mut body).unwrap();
-    rmpv::decode::read_value(&mut body.as_slice()).unwrap()
-}
-
-fn field<'a>(map: &'a Mp, name: &str) -> &'a Mp {
-    map.as_map()
-        .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(name)))
-        .map(|(_, v)| v)
-        .unwrap_or_else(|| panic!("no {name} in {map}"))
-}
-
 #[test]
 fn a_printing_worker_leaves_the_channel_alone() {
     let (req_r, req_w) = pipe(0);
@@ -90,17 +77,7 @@ fn a_printing_worker_leaves_the_channel_alone() {
     let hello = read_frame(&mut responses);
     assert_eq!(field(&hello, "protocol"), &Mp::from(FD_PROTOCOL));
     for id in [1u64, 2] {
-        let batch = Mp::Map(vec![
-            ("type".into(), "batch".into()),
-            ("id".into(), id.into()),
-            ("cases".into(), Mp::Array(vec![1.into(), "x".into()])),
-        ]);
-        let mut body = Vec::new();
-        rmpv::encode::write_value(&mut body, &batch).unwrap();
-        requests
-            .write_all(&(body.len() as u32).to_be_bytes())
-            .unwrap();
-        requests.write_all(&body).unwrap();
+        write_frame(&mut requests, &batch(id, vec![1.into(), "x".into()]));
         let results = read_frame(&mut responses);
         assert_eq!(field(&results, "id"), &Mp::from(id));
         let first = &field(&results, "results").as_array().unwrap()[0];

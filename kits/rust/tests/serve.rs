@@ -14,13 +14,8 @@ use difffuzz_kit::native::Native;
 use difffuzz_kit::{run, run_signed, Code, Hello, Reason, Refusal};
 use rmpv::Value as Mp;
 
-fn frame(message: &Mp) -> Vec<u8> {
-    let mut body = Vec::new();
-    rmpv::encode::write_value(&mut body, message).unwrap();
-    let mut out = (body.len() as u32).to_be_bytes().to_vec();
-    out.extend(body);
-    out
-}
+mod common;
+use common::{field, frame};
 
 fn frames(mut bytes: &[u8]) -> Vec<Mp> {
     let mut out = Vec::new();
@@ -32,13 +27,6 @@ fn frames(mut bytes: &[u8]) -> Vec<Mp> {
         bytes = &bytes[4 + len..];
     }
     out
-}
-
-fn field<'a>(map: &'a Mp, name: &str) -> &'a Mp {
-    map.as_map()
-        .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(name)))
-        .map(|(_, v)| v)
-        .unwrap_or_else(|| panic!("no {name} in {map}"))
 }
 
 fn map(members: Vec<(&str, Mp)>) -> Mp {
