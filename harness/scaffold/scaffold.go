@@ -213,11 +213,11 @@ func Files(cfg Config) ([]File, error) {
 			d.GoKitReplace, d.KitSource = d.KitSource, ""
 		}
 	}
-	model := cfg.Lang + "/" // where the model's worker and list are
+	model := "" // the folder under templates/LANG of the model's worker and list
 	if cfg.Model == "text" {
-		model += "text/"
+		model = "text/"
 	}
-	known, err := fs.ReadFile(templates, "templates/"+model+"known-failures.txt.tmpl")
+	known, err := fs.ReadFile(templates, "templates/"+cfg.Lang+"/"+model+"known-failures.txt.tmpl")
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func Files(cfg Config) ([]File, error) {
 	paths := map[string]string{"common/difffuzz.toml": "difffuzz.toml", "common/known-failures.txt": "known-failures.txt", "common/gitignore": ".gitignore"}
 	for tmpl, path := range l.files {
 		if tmpl == l.workerT {
-			tmpl = strings.TrimPrefix(model, cfg.Lang+"/") + tmpl
+			tmpl = model + tmpl
 		}
 		paths[cfg.Lang+"/"+tmpl] = path
 	}
