@@ -69,21 +69,20 @@ func sameText(a, b Outcome) bool {
 // deviates on neither, which a collision rules out.
 func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
-	if a, b := deviationOf(name, first), deviationOf(name, second); a != nil && b != nil && a.Kind == KindStructure && a.Bucket() == b.Bucket() {
+	a, b := deviationOf(name, first), deviationOf(name, second)
+	switch {
+	case a != nil && b != nil && a.Kind == KindStructure && a.Bucket() == b.Bucket():
 		s.Cause = a.Cause
-		return s, true
-	}
-	if ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical) {
+	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
 		_, s.Cause = Cause(ra.Canonical, rb.Canonical, FirstDiff(ra.Canonical, rb.Canonical))
-		return s, true
+	case a != nil:
+		s.Cause = a.Cause
+	case b != nil:
+		s.Cause = b.Cause
+	default:
+		return Signature{}, false
 	}
-	for _, sigs := range [][]Signature{first, second} {
-		if d := deviationOf(name, sigs); d != nil {
-			s.Cause = d.Cause
-			return s, true
-		}
-	}
-	return Signature{}, false
+	return s, true
 }
 
 // deviationOf is the first of sigs that name deviates in, or nil.
