@@ -14,6 +14,8 @@ import (
 	"sort"
 
 	"lukechampine.com/blake3"
+
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Failure is how a worker failed on one case, which an Outcome can carry
@@ -39,6 +41,10 @@ type Outcome struct {
 	// hold the case: it has no answer to compare, and is left out.
 	Inexpressible string
 	Detail        string // the error message or the stderr tail; not compared
+	// ErrorType and Frames are what an internal error's worker said failed
+	// and where (protocol 4): its bucket's key when present, never Detail.
+	ErrorType string
+	Frames    []wire.Frame
 }
 
 // Absent reports whether o is left out of the comparison: its adapter could

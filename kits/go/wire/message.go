@@ -93,7 +93,27 @@ type Result struct {
 	Error         string
 	Inexpressible string
 	Message       string
+	// ErrorType and Frames say what failed and where, for an
+	// ErrorInternal result of a version 4 worker (both optional): the
+	// driver buckets the failure by them, not by Message, which quotes
+	// the input.
+	ErrorType string
+	Frames    []Frame
 }
+
+// Frame is one place in the implementation's own code that a failure
+// passed through (version 4): innermost first in Result.Frames. A run of
+// the standard library's frames is one Frame, its entry point, with Line 0
+// and File "".
+type Frame struct {
+	File     string
+	Function string
+	Line     int
+}
+
+// MaxFrames caps Result.Frames: a bucket is keyed by the first three, and
+// a report shows a few more.
+const MaxFrames = 8
 
 // Message is any decoded frame. Which fields are set depends on Type.
 type Message struct {
