@@ -122,14 +122,17 @@ check-licenses: python
 
 ## action-test (part of make test): the GitHub Action's steps (action.yml),
 ## all but the upload, as scripts against a scratch folder and bin/fakeworker
-.PHONY: action-test kit-imports
+.PHONY: action-test check-imports check-tracked
 action-test: go
 	scripts/action/test.sh
 
-## kit-imports (part of make test): kits/go imports nothing of adapters/,
-## harness/ or cmd/
-kit-imports:
-	scripts/check-kit-imports.sh
+## check-imports (part of make test): kits/go imports nothing of adapters/,
+## harness/ or cmd/, and internal/ holds leaves (nothing of harness/ or cmd/)
+check-imports:
+	scripts/check-imports.sh
+## check-tracked (part of make test): no built binary is tracked
+check-tracked:
+	scripts/check-tracked.sh
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
@@ -138,7 +141,7 @@ difffuzz: build
 ## test: every test of every language, the fixture check, the corpus replay,
 ## a short fuzzing run of all four adapters that must find nothing, and the
 ## new-team test (a team's four workers from the packages, one bug planted)
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test kit-imports new-team
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test check-imports check-tracked new-team
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -36,7 +36,7 @@ for kit in python ts rust; do
 	fi
 done
 
-scripts/check-kit-imports.sh >/dev/null
+scripts/check-imports.sh >/dev/null
 module=$(awk '$1 == "module" { print $2; exit }' go.mod)
 
 echo "packages: python wheel"

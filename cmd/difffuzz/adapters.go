@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
-	"github.com/difffuzz/difffuzz/internal/adapterfile"
+	"github.com/difffuzz/difffuzz/harness/adapterfile"
 )
 
 // adapterFlags are the flags every subcommand shares to choose adapters.

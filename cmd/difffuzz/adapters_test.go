@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/difffuzz/difffuzz/internal/adapterfile"
+	"github.com/difffuzz/difffuzz/harness/adapterfile"
 )
 
 // Which adapters a command runs, and which is the reference, with no config,

@@ -232,6 +232,9 @@ func mustParse(t *testing.T, s string) any {
 // ratios are measured inside the full run; with a worker that does not say
 // what its batches cost (a version 1 worker), they are the isolated ones.
 func TestBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two real timed benches of a few seconds each; run without -short")
+	}
 	for _, mode := range []string{"ok", "v1"} {
 		t.Run(mode, func(t *testing.T) { testBench(t, mode) })
 	}

@@ -15,7 +15,8 @@ import (
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
 	"github.com/moby/buildkit/frontend/dockerui"
 	digest "github.com/opencontainers/go-digest"
-	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/difffuzz/difffuzz/harness/adapterfile"
 )
 
 // dockerfileInfo is what later checks need from the Dockerfile.
@@ -232,21 +233,13 @@ func workerFiles(r *repo) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cfg struct {
-		Adapter []struct {
-			Name      string   `toml:"name"`
-			Command   []string `toml:"command"`
-			InProcess bool     `toml:"in_process"`
-			Default   *bool    `toml:"default"`
-			Dir       string   `toml:"dir"`
-		} `toml:"adapter"`
-	}
-	if err := toml.Unmarshal(data, &cfg); err != nil {
-		return nil, fmt.Errorf("difffuzz.toml: %v", err)
+	cfg, err := adapterfile.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("difffuzz.toml: %w", err)
 	}
 	var out []string
-	for _, a := range cfg.Adapter {
-		if a.InProcess || (a.Default != nil && !*a.Default) {
+	for _, a := range cfg.Adapters {
+		if a.InProcess || !a.IsDefault() {
 			continue
 		}
 		for _, arg := range a.Command {
