@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapterfile"
 	"github.com/difffuzz/difffuzz/harness/survey"
 	"github.com/difffuzz/difffuzz/harness/triage"
-	"github.com/difffuzz/difffuzz/harness/adapterfile"
 )
 
 // survey is "difffuzz survey": every library of survey/survey.toml against

@@ -54,7 +54,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/lane"
@@ -62,6 +61,8 @@ import (
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Hunt is one hunt over the zoo.
@@ -337,18 +338,7 @@ func (r Result) Line(limit time.Duration) string {
 	if r.Minimized != "" {
 		size = fmt.Sprintf("%d B", len(r.Minimized))
 	}
-	return fmt.Sprintf("%-28s found %6.2fs %9d cases  minimized %7s  %s", r.Name, r.Seconds, r.Cases, size, clip(r.Minimized+r.Note, 100))
-}
-
-// clip is s cut to at most n bytes, at a character's start, and marked so.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return fmt.Sprintf("%-28s found %6.2fs %9d cases  minimized %7s  %s", r.Name, r.Seconds, r.Cases, size, clip.String(r.Minimized+r.Note, 100))
 }
 
 // Summary is the closing line: how many were found, and the median seconds

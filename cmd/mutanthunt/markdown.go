@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Page is what the -md page says besides the results, so that a reader can
@@ -65,7 +67,7 @@ func row(r Result, limit time.Duration) string {
 	}
 	size, input := "", cell(r.Note)
 	if r.Minimized != "" {
-		size, input = fmt.Sprint(len(r.Minimized)), code(clip(r.Minimized, 80))
+		size, input = fmt.Sprint(len(r.Minimized)), code(clip.String(r.Minimized, 80))
 	}
 	return fmt.Sprintf("| `%s` | %s | yes | %.2f | %d | `%s` | %s | %s |\n", r.Name, desc, r.Seconds, r.Cases, cell(r.Signature), size, input)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Collides reports whether one implementation's outcomes xa and xb of two
@@ -98,8 +100,8 @@ func deviationOf(name string, sigs []Signature) *Signature {
 func (c *Comparator) RenderCollision(x int, a, b []Outcome) string {
 	var sb strings.Builder
 	for i, outs := range [][]Outcome{a, b} {
-		fmt.Fprintf(&sb, "  case %c %-10s %s\n", 'A'+i, c.names[0], Visible(clip(Describe(outs[0]), 400)))
-		fmt.Fprintf(&sb, "         %-10s %s\n", c.names[x], Visible(clip(Describe(outs[x]), 400)))
+		fmt.Fprintf(&sb, "  case %c %-10s %s\n", 'A'+i, c.names[0], Visible(clip.String(Describe(outs[0]), 400)))
+		fmt.Fprintf(&sb, "         %-10s %s\n", c.names[x], Visible(clip.String(Describe(outs[x]), 400)))
 	}
 	fmt.Fprintf(&sb, "  %s gives both the digest %s: two calls the reference tells apart are one\n", c.names[x], hex.EncodeToString(a[x].Digest))
 	return sb.String()

@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Describe renders an outcome for people: the canonical text, or the error.
@@ -57,7 +59,7 @@ func shows(r rune) bool { return r != utf8RuneError && (unicode.IsPrint(r) || r 
 func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 	var sb strings.Builder
 	for i, o := range outs {
-		fmt.Fprintf(&sb, "  %-10s %s\n", c.names[i], Visible(clip(Describe(o), 400)))
+		fmt.Fprintf(&sb, "  %-10s %s\n", c.names[i], Visible(clip.String(Describe(o), 400)))
 	}
 	if v.Agree {
 		return sb.String()
@@ -71,7 +73,7 @@ func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 				c.names[a], context(outs[a].Canonical, d.Offset), c.names[b], context(outs[b].Canonical, d.Offset))
 		}
 		diff := cmp.Diff(Visible(Describe(outs[a])), Visible(Describe(outs[b])))
-		fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip(diff, 4000)))
+		fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip.String(diff, 4000)))
 	}
 	if v.Unanimous() {
 		fmt.Fprintf(&sb, "  hint: every other implementation agrees against the reference %s; the reference stays the truth\n", c.names[0])
@@ -86,13 +88,6 @@ func context(b []byte, off int) string {
 		off = len(b)
 	}
 	return Visible(fmt.Sprintf("...%s>>>%s...", b[lo:off], b[off:hi]))
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 func indent(s string) string {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 	"lukechampine.com/blake3"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 func TestBatchRawMatchesBatch(t *testing.T) {
@@ -48,7 +50,7 @@ func TestSpecExamples(t *testing.T) {
 			t.Fatalf("example %d: %v", i+1, err)
 		}
 		if m := mismatch(inprocess.Compute(v), ex.want); m != "" {
-			t.Errorf("example %d %s: %s", i+1, clip(ex.input, 60), m)
+			t.Errorf("example %d %s: %s", i+1, clip.String(ex.input, 60), m)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // example is one input of the spec's example tables with its answer.
@@ -55,7 +57,7 @@ func (r *runner) specExamples(ctx context.Context) (string, error) {
 	var fails failures
 	for i, ex := range specExamples {
 		if m := r.verdict(results[i], ex.want, cases[i]); m != "" {
-			fails.add(r, "spec-examples", "example %d %s: %s", i+1, clip(ex.input, 80), m)
+			fails.add(r, "spec-examples", "example %d %s: %s", i+1, clip.String(ex.input, 80), m)
 		}
 	}
 	return fmt.Sprintf("%d examples", len(specExamples)), fails.err(len(specExamples), "examples")

@@ -11,6 +11,8 @@ import (
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 
 	"lukechampine.com/blake3"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // want is the answer a case must get: canonical text, or an error code.
@@ -41,11 +43,11 @@ func wantGo(v any) want {
 func mismatch(got wire.Result, w want) string {
 	switch {
 	case got.Inexpressible != "":
-		return fmt.Sprintf("answered inexpressible (%s: %s) for a case every value model holds", got.Inexpressible, clip(got.Message, 80))
+		return fmt.Sprintf("answered inexpressible (%s: %s) for a case every value model holds", got.Inexpressible, clip.String(got.Message, 80))
 	case got.Error != "" && w.code == "":
-		return fmt.Sprintf("got error %s (%s), want %s", got.Error, clip(got.Message, 120), excerpt(w.canonical, 0))
+		return fmt.Sprintf("got error %s (%s), want %s", got.Error, clip.String(got.Message, 120), excerpt(w.canonical, 0))
 	case got.Error != "" && got.Error != w.code:
-		return fmt.Sprintf("got error %s (%s), want error %s", got.Error, clip(got.Message, 120), w.code)
+		return fmt.Sprintf("got error %s (%s), want error %s", got.Error, clip.String(got.Message, 120), w.code)
 	case got.Error != "":
 		return ""
 	case got.Canonical == nil && w.code != "":
@@ -101,12 +103,4 @@ func excerpt(b []byte, off int) string {
 		}
 	}
 	return "`" + s + "`"
-}
-
-// clip shortens s to at most n bytes.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // verdict is mismatch, except that a native worker's inexpressible answer
@@ -36,7 +38,7 @@ func (r *runner) inexpressible(got wire.Result, c any) string {
 	case !slices.Contains(h.Inexpressible, got.Inexpressible):
 		return fmt.Sprintf("answered inexpressible (%s), a reason its hello does not declare (%v)", got.Inexpressible, h.Inexpressible)
 	case c != nil && !holds(c, got.Inexpressible):
-		return fmt.Sprintf("answered inexpressible (%s: %s) for a case that holds no such thing", got.Inexpressible, clip(got.Message, 80))
+		return fmt.Sprintf("answered inexpressible (%s: %s) for a case that holds no such thing", got.Inexpressible, clip.String(got.Message, 80))
 	}
 	return ""
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // generated sends cfg.Cases generated cases, BatchSize a batch, and compares
@@ -36,7 +38,7 @@ func (r *runner) generated(ctx context.Context) (string, error) {
 		}
 		for i, c := range cases {
 			if m := r.verdict(results[i], wantGo(c), c); m != "" {
-				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip(string(value.AppendText(nil, c)), 100), m)
+				fails.add(r, "generated", "case %d of seed %d %s: %s", lo+i, r.cfg.Seed, clip.String(string(value.AppendText(nil, c)), 100), m)
 			}
 		}
 	}
@@ -72,7 +74,7 @@ func (r *runner) digestOnly(ctx context.Context) (string, error) {
 			texts++
 		}
 		if m := r.verdict(got, w, c); m != "" {
-			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip(string(value.AppendText(nil, c)), 100), m)
+			fails.add(r, "digest-only", "case %d of seed %d %s: %s", i, r.cfg.Seed, clip.String(string(value.AppendText(nil, c)), 100), m)
 		}
 	}
 	how := "texts left out"

@@ -20,9 +20,10 @@ import (
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
-	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Config configures check, replay and minimize: the adapters and where the
@@ -159,7 +160,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 		if !j.Verdict.Agree {
 			state = "DIVERGE " + compare.JoinSignatures(j.Signatures)
 		}
-		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, report.Clip(string(value.AppendText(nil, inputs[i])), 300))
+		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, clip.String(string(value.AppendText(nil, inputs[i])), 300))
 		if !j.Verdict.Agree {
 			// Render shows each output, then how they differ.
 			fmt.Fprint(cfg.Stdout, s.Comparator().Render(j.Verdict, j.Outs))
@@ -174,7 +175,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 
 func outcomeLine(o compare.Outcome) string {
 	if o.Canonical != nil {
-		return fmt.Sprintf("%s  blake3:%s", report.Clip(string(o.Canonical), 300), hex.EncodeToString(o.Digest))
+		return fmt.Sprintf("%s  blake3:%s", clip.String(string(o.Canonical), 300), hex.EncodeToString(o.Digest))
 	}
 	return compare.Describe(o)
 }
@@ -231,7 +232,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	if len(js[0].Signatures) > 1 {
 		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].Signatures), compare.JoinSignatures(js[0].Signatures))
 	}
-	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000))
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, clip.String(string(value.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0
 	mctx, stop := withBudget(ctx, cfg)
 	defer stop()

@@ -7,9 +7,10 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/minimize"
-	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // minimizePair shrinks the collision of a corpus entry with a twin: the
@@ -32,8 +33,8 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 		return triage.ExitOK
 	}
 	sig, _ := compare.CollisionSignature(s.Names()[x], js[0].Outs[0], js[1].Outs[0], js[0].Signatures, js[1].Signatures)
-	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n  %s\n", sig, report.Clip(string(value.AppendText(nil, e.Input)), 2000),
-		report.Clip(string(value.AppendText(nil, e.Twin)), 2000))
+	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n  %s\n", sig, clip.String(string(value.AppendText(nil, e.Input)), 2000),
+		clip.String(string(value.AppendText(nil, e.Twin)), 2000))
 	s.RoundTrips = 0
 	mctx, stop := withBudget(ctx, cfg)
 	defer stop()

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // The JUnit XML that CI systems read (the Ant/Jenkins schema): testsuites,
@@ -111,7 +113,7 @@ func divergenceCase(g Group) junitCase {
 	}
 	input := g.Input()
 	c.Failure = &junitProblem{Message: fmt.Sprintf("%s (%d findings)", g.Signature, g.Count), Type: g.Kind,
-		Text: fmt.Sprintf("input: %s\nfirst finding: %s\n%s", Clip(input, 4000), g.First, g.Diff)}
+		Text: fmt.Sprintf("input: %s\nfirst finding: %s\n%s", clip.String(input, 4000), g.First, g.Diff)}
 	return c
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Markdown renders the report for a CI job summary.
@@ -58,7 +60,7 @@ func (r *Report) Markdown() []byte {
 		if g.Unanimous {
 			b.WriteString("Every implementation but the reference agrees on this; the reference stays the truth.\n\n")
 		}
-		fmt.Fprintf(&b, "%s:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(Clip(input, 2000)), Clip(g.Diff, 4000))
+		fmt.Fprintf(&b, "%s:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(clip.String(input, 2000)), clip.String(g.Diff, 4000))
 	}
 	for _, sig := range r.Stale {
 		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): %s\n", codeSpan(sig))

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Report is the outcome of a run, written as JSON with -report and printed
@@ -313,17 +315,17 @@ func (r *Report) Summary(w io.Writer) {
 				"fix that message, or raise -max-buckets\n", r.MaxBuckets)
 		}
 		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(Clip(g.Minimized, 300)), g.MinimizedPath)
+			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(clip.String(g.Minimized, 300)), g.MinimizedPath)
 			if g.MinimizedTwin != "" {
-				fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(Clip(g.MinimizedTwin, 300)))
+				fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(clip.String(g.MinimizedTwin, 300)))
 			}
 			if g.MinimizeIncomplete {
 				fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
 			}
 		} else {
-			fmt.Fprintf(w, "  example: %s\n", compare.Visible(Clip(g.Example, 300)))
+			fmt.Fprintf(w, "  example: %s\n", compare.Visible(clip.String(g.Example, 300)))
 			if g.Twin != "" {
-				fmt.Fprintf(w, "  twin:    %s\n", compare.Visible(Clip(g.Twin, 300)))
+				fmt.Fprintf(w, "  twin:    %s\n", compare.Visible(clip.String(g.Twin, 300)))
 			}
 			if g.MinimizeNote != "" {
 				fmt.Fprintf(w, "  not minimized: %s\n", g.MinimizeNote)
@@ -344,12 +346,4 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "difffuzz: repeat with: %s\n", r.Command)
 	}
 	fmt.Fprintf(w, "difffuzz: %d divergences, %d distinct (%d known, %d stale); exit %d\n", r.Divergences, len(r.Distinct), len(r.Known), len(r.Stale), r.Exit)
-}
-
-// Clip shortens s to n bytes for a message, saying how long it was.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // group is one bucket, one root cause, as the collector keeps it. Its
@@ -184,9 +186,9 @@ func (g *group) name(sig compare.Signature) {
 func (c *collector) announce(what string, g *group) {
 	twin := ""
 	if g.Twin != "" {
-		twin = "\n  twin:  " + compare.Visible(report.Clip(g.Twin, 300))
+		twin = "\n  twin:  " + compare.Visible(clip.String(g.Twin, 300))
 	}
-	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s%s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(report.Clip(g.Example, 300)), twin, g.Diff)
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s%s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(clip.String(g.Example, 300)), twin, g.Diff)
 }
 
 // example makes f, which shows the bucket's cause as sig, the group's

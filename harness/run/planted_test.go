@@ -11,6 +11,8 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/testworker"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // TestPlantedCauses plants ten root causes in three implementations built
@@ -73,7 +75,7 @@ func TestPlantedCauses(t *testing.T) {
 	}
 	for cause, g := range got {
 		if _, ok := want[cause]; !ok {
-			t.Errorf("a bucket no cause was planted for: %s (%d findings), example %s", g.Signature, g.Count, report.Clip(g.Example, 200))
+			t.Errorf("a bucket no cause was planted for: %s (%d findings), example %s", g.Signature, g.Count, clip.String(g.Example, 200))
 		}
 	}
 	if t.Failed() {

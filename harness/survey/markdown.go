@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // WriteJSON writes the result as out/survey.json holds it.
@@ -143,7 +145,7 @@ func writeDivergences(b *strings.Builder, l *Library) {
 		if d.Note != "" {
 			fmt.Fprintf(b, " %s.", d.Note)
 		}
-		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", clip(d.Input), clip(d.Reference), l.Name, clip(d.Library))
+		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", shown(d.Input), shown(d.Reference), l.Name, shown(d.Library))
 	}
 }
 
@@ -192,13 +194,11 @@ func codeList(xs []string) string {
 // cell makes text safe inside a Markdown table cell.
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|") }
 
-// clip keeps an example readable on the page: at most 600 bytes, and a
+// shown keeps an example readable on the page: at most 600 bytes, and a
 // character that would not show (a control character, DEL, U+2028, a BOM)
 // written as ⟨U+XXXX⟩, since a library may write it raw.
-func clip(s string) string {
-	if len(s) > 600 {
-		s = s[:600] + "..."
-	}
+func shown(s string) string {
+	s = clip.String(s, 600)
 	var b strings.Builder
 	for _, r := range s {
 		if unicode.IsPrint(r) || r == ' ' {

@@ -122,7 +122,7 @@ func TestCellState(t *testing.T) {
 	if got := percent(1, 1000); got != "<1%" {
 		t.Errorf("percent(1, 1000) = %s", got)
 	}
-	if got := clip("a\x7fb\u2028"); got != "a⟨U+007F⟩b⟨U+2028⟩" {
+	if got := shown("a\x7fb\u2028"); got != "a⟨U+007F⟩b⟨U+2028⟩" {
 		t.Errorf("clip = %q", got)
 	}
 }
