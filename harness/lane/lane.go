@@ -255,7 +255,7 @@ func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 	st.Failures++
 	fmt.Fprintf(l.log, "difffuzz: %v; restarting it and re-running the batch's %d cases one by one\n", f, len(cases))
 	if f.Kind == adapter.Setup {
-		if err := l.setupFailed(ai, f); err != nil {
+		if err := l.setupFailed(ctx, ai, f); err != nil {
 			return nil, err
 		}
 	}
@@ -298,7 +298,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		case adapter.Hang:
 			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}, true, nil
 		case adapter.Setup:
-			if err := l.setupFailed(ai, f); err != nil {
+			if err := l.setupFailed(ctx, ai, f); err != nil {
 				return compare.Outcome{}, false, err
 			}
 		case adapter.Protocol:
@@ -320,14 +320,23 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 	}
 }
 
-func (l *Lane) setupFailed(ai int, f *adapter.Failure) error {
+// setupFailed counts a worker that would not start again and waits a
+// little longer each time before the next try, so that a worker that cannot
+// start does not spin; an interrupted run stops waiting at once.
+func (l *Lane) setupFailed(ctx context.Context, ai int, f *adapter.Failure) error {
 	st := &l.stats[ai]
 	st.setupFails++
 	if st.setupFails > l.maxRestarts {
 		return fmt.Errorf("%v: could not be restarted after %d tries\n%s", f, l.maxRestarts, f.StderrTail())
 	}
-	time.Sleep(time.Duration(st.setupFails) * 100 * time.Millisecond)
-	return nil
+	backoff := time.NewTimer(time.Duration(st.setupFails) * 100 * time.Millisecond)
+	defer backoff.Stop()
+	select {
+	case <-backoff.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func failureDetail(f *adapter.Failure) string {

@@ -308,3 +308,22 @@ func TestReask(t *testing.T) {
 		})
 	}
 }
+
+// The backoff before restarting a worker that would not start honours the
+// run's context: an interrupted run does not wait out the backoff.
+func TestSetupBackoffHonoursContext(t *testing.T) {
+	l := &Lane{stats: make([]Stats, 1), maxRestarts: 100}
+	l.stats[0].setupFails = 50 // a five-second backoff
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	done := make(chan error, 1)
+	go func() { done <- l.setupFailed(ctx, 0, &adapter.Failure{Kind: adapter.Setup, Err: errors.New("exec: no such file")}) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("setupFailed = %v, want context.Canceled", err)
+		}
+	case <-time.After(4 * time.Second):
+		t.Fatal("setupFailed waited out its backoff on a cancelled context")
+	}
+}
