@@ -317,7 +317,9 @@ func TestSetupBackoffHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	done := make(chan error, 1)
-	go func() { done <- l.setupFailed(ctx, 0, &adapter.Failure{Kind: adapter.Setup, Err: errors.New("exec: no such file")}) }()
+	go func() {
+		done <- l.setupFailed(ctx, 0, &adapter.Failure{Kind: adapter.Setup, Err: errors.New("exec: no such file")})
+	}()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
