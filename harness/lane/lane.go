@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,6 +86,21 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 	}
 	l.cmp = compare.New(l.names)
 	return l, nil
+}
+
+// Of makes a lane of adapters its caller has started already (the survey
+// starts each library once, and its tests pass fake libraries in process),
+// named by names, with the default restart policy. The lane owns them:
+// Close stops them.
+func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
+	l := &Lane{maxRestarts: DefaultMaxRestarts, log: log, stats: make([]Stats, len(adapters)),
+		names: slices.Clone(names), adapters: slices.Clone(adapters), results: make([][]wire.Result, len(adapters))}
+	for _, a := range adapters {
+		_, worker := a.(*adapter.Worker)
+		l.inProcess = append(l.inProcess, !worker)
+	}
+	l.cmp = compare.New(l.names)
+	return l
 }
 
 // Adapters are the lane's adapters, in the order of its specs.

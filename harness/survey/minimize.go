@@ -2,65 +2,52 @@ package survey
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 
-	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/value"
 )
 
 // minimizeAll shrinks the first example of each of lr's divergences, within
 // cfg.MinimizeTime each, and records both answers to the result.
-func minimizeAll(ctx context.Context, cfg Config, p *pair, lr *Library) {
+func minimizeAll(ctx context.Context, cfg Config, l *lane.Lane, lr *Library) {
 	lr.sortDivergences()
 	for _, d := range lr.Divergences {
 		d.Original = text(d.first)
 		input := d.first
 		if cfg.MinimizeTime > 0 {
-			v, err := minimizeOne(ctx, cfg, p, d)
-			if err != nil {
+			if m, err := minimizeOne(ctx, cfg, l, d); err != nil {
 				d.Note = err.Error()
 				fmt.Fprintf(cfg.Stderr, "survey: %s: minimize %s: %v\n", lr.Name, d.Signature, err)
-			}
-			if v != nil {
-				input = v
+			} else {
+				input, d.Rounds, d.Minimized = m.Input, m.Rounds, m.Minimal
 			}
 		}
 		d.Input = text(input)
-		js, err := p.judge(context.WithoutCancel(ctx), []any{input})
+		js, err := l.Judge(context.WithoutCancel(ctx), []any{input})
 		if err != nil {
 			d.Note = fmt.Sprintf("could not run the example again: %v", err)
 			continue
 		}
-		d.Reference, d.Library = answer(js[0].outs[0]), answer(js[0].outs[1])
+		d.Reference, d.Library = answer(js[0].Outs[0]), answer(js[0].Outs[1])
 	}
 }
 
-// minimizeOne shrinks d's first example while it keeps d's signature.
-func minimizeOne(ctx context.Context, cfg Config, p *pair, d *Divergence) (any, error) {
+// minimizeOne shrinks d's first example while it keeps d's signature, on
+// the lane, as a fuzzing run minimizes a bucket's.
+func minimizeOne(ctx context.Context, cfg Config, l *lane.Lane, d *Divergence) (*lane.Minimized, error) {
+	sig, err := compare.ParseSignature(d.Signature)
+	if err != nil {
+		return nil, err
+	}
 	mctx, cancel := context.WithTimeout(ctx, cfg.MinimizeTime)
 	defer cancel()
-	fails := func(ctx context.Context, cands []any) ([]bool, error) {
-		js, err := p.judge(ctx, cands)
-		if err != nil {
-			return nil, err
-		}
-		res := make([]bool, len(js))
-		for i, j := range js {
-			res[i] = slices.Contains(j.sigs, d.Signature)
-		}
-		return res, nil
+	m, err := l.Minimize(mctx, d.first, sig)
+	if err != nil {
+		return nil, fmt.Errorf("minimize: %w", err)
 	}
-	v, st, err := minimize.Minimize(mctx, d.first, fails, minimize.Options{})
-	d.Rounds, d.Minimized = st.Rounds, st.Minimal
-	switch {
-	case err == nil, errors.Is(err, context.DeadlineExceeded):
-		return v, nil
-	case errors.Is(err, minimize.ErrNotReproducible):
-		return nil, fmt.Errorf("not reproducible: the example no longer shows %q", d.Signature)
-	}
-	return v, fmt.Errorf("minimize: %w", err)
+	return m, nil
 }
 
 // text is a value in extended JSON, as a bug report writes it.

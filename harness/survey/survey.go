@@ -26,7 +26,8 @@ import (
 type Spec struct {
 	adapter.Spec
 	// Adapter, if set, is used as it is instead of starting one: tests
-	// survey fake libraries in process. The survey closes it.
+	// survey fake libraries in process. The survey closes it. Libraries
+	// only: the reference is started anew for each library.
 	Adapter adapter.Adapter
 }
 
@@ -90,11 +91,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("survey: reference %s: %w", cfg.Reference.Name, err)
 	}
-	defer ref.Close()
 	res.Reference = describe(cfg.Reference.Name, ref)
+	ref.Close()
 	g := gen.New(cfg.Gen)
 	for _, lib := range cfg.Libraries {
-		lr := surveyOne(ctx, cfg, g, ref, lib)
+		lr := surveyOne(ctx, cfg, g, lib)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("survey: %w", err)
 		}
@@ -104,37 +105,54 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // surveyOne runs one library over the budget, then minimizes an example of
-// each of its divergences.
-func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, ref adapter.Adapter, lib Spec) *Library {
+// each of its divergences. The reference and the library make a lane of
+// their own, so that the library lives by the fuzzing run's policy: a batch
+// it crashes or hangs on is re-run case by case to find the case, and a
+// worker that breaks the protocol again and again is given up on.
+func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Library {
 	fmt.Fprintf(cfg.Stderr, "survey: %s ...\n", lib.Name)
+	ref, err := start(ctx, cfg.Reference)
+	if err != nil {
+		return &Library{Name: lib.Name, Error: fmt.Sprintf("reference %s: %v", cfg.Reference.Name, err)}
+	}
 	a, err := start(ctx, lib)
 	if err != nil {
+		ref.Close()
 		fmt.Fprintf(cfg.Stderr, "survey: %s: %v\n", lib.Name, err)
 		return &Library{Name: lib.Name, Error: buildHint(err, lib)}
 	}
-	defer a.Close()
-	p := newPair(ref, a)
+	l := lane.Of([]string{refName, libName}, []adapter.Adapter{ref, a}, cfg.Stderr)
+	defer l.Close()
 	lr := newLibrary(lib.Name, a)
 	begin := time.Now()
-	if err := tallyCases(ctx, cfg, g, p, lr); err != nil {
+	if err := tallyCases(ctx, cfg, g, l, lr); err != nil {
 		lr.Error = err.Error()
 		fmt.Fprintf(cfg.Stderr, "survey: %s: %v\n", lib.Name, err)
 		return lr
 	}
 	lr.Seconds = time.Since(begin).Seconds()
-	minimizeAll(ctx, cfg, p, lr)
+	minimizeAll(ctx, cfg, l, lr)
 	fmt.Fprintf(cfg.Stderr, "survey: %s %s: %d agree, %d diverge (%d distinct), %d cannot express\n",
 		lr.Package, lr.Version, lr.Agree, lr.Diverge, len(lr.Divergences), lr.Inexpressible)
 	return lr
 }
+
+// libName is the library's name in signatures, as a fuzzing run would
+// name a deviant ("key_order: lib"), so that a divergence reads alike in a
+// survey and in a run.
+const libName = "lib"
+
+// refName is the reference's name in the lane.
+const refName = "reference"
 
 // maxSentFactor bounds the cases sent to a library that cannot express
 // most of them, so that the survey ends.
 const maxSentFactor = 10
 
 // tallyCases runs cases in batches and counts each verdict, until the
-// library has compared cfg.Cases of them.
-func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, p *pair, lr *Library) error {
+// library has compared cfg.Cases of them. A case the library answered
+// outside the protocol is not compared, and not counted.
+func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, l *lane.Lane, lr *Library) error {
 	for first := 0; lr.Agree+lr.Diverge < cfg.Cases && first < maxSentFactor*cfg.Cases; first += cfg.Batch {
 		n := min(cfg.Batch, cfg.Cases-(lr.Agree+lr.Diverge))
 		cases := make([]any, n)
@@ -142,12 +160,14 @@ func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, p *pair, lr *
 		for i := range cases {
 			cases[i], classes[i] = g.Case(uint64(first + i))
 		}
-		js, err := p.judge(ctx, cases)
+		js, err := l.Judge(ctx, cases)
 		if err != nil {
 			return err
 		}
 		for i, j := range js {
-			lr.add(classes[i], cases[i], j)
+			if j.Answered {
+				lr.add(classes[i], cases[i], judged(j))
+			}
 		}
 	}
 	return nil
