@@ -65,11 +65,13 @@ func flagHint(fs *flag.FlagSet, err error) string {
 		name, _, _ = strings.Cut(rest, ":")
 	}
 	if f := fs.Lookup(name); f != nil {
-		switch fmt.Sprintf("%T", f.Value) {
-		case "*flag.durationValue":
-			return msg + "; want a duration with its unit, such as 90s, 5m or 1h"
-		case "*flag.intValue", "*flag.uint64Value":
-			return msg + "; want a whole number"
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case time.Duration:
+				return msg + "; want a duration with its unit, such as 90s, 5m or 1h"
+			case int, int64, uint, uint64:
+				return msg + "; want a whole number"
+			}
 		}
 	}
 	return msg

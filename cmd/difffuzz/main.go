@@ -13,6 +13,9 @@
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
 //	difffuzz adapter check NAME|COMMAND  conformance run for one worker
 //	difffuzz init [flags] python|ts|rust|go  write a team's worker skeleton and its difffuzz.toml
+//	difffuzz survey [flags]        run every library of survey/survey.toml against the reference
+//	difffuzz bench [flags]         measure each implementation, the driver and the full run
+//	difffuzz version               print difffuzz's version
 //
 // Inputs are written in the extended JSON of docs/canonical-json.md: JSON
 // plus NaN, Infinity and -Infinity; a number with a fraction or exponent is a
@@ -86,6 +89,31 @@ type CLI struct {
 	Stdin          io.Reader
 }
 
+// command is one subcommand: its name, what it does in a line for the
+// usage text, and how it runs. The table below is the one list of them:
+// Main dispatches on it and usage prints it, so neither can miss one.
+type command struct {
+	name, summary string
+	run           func(c *CLI, ctx context.Context, args []string) int
+}
+
+var commands = []command{
+	{"run", "fuzz all adapters against each other (difffuzz run -h for flags)", (*CLI).run},
+	{"check", "run JSON lines of extended JSON through every adapter", (*CLI).check},
+	{"replay", "re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges", (*CLI).replay},
+	{"minimize", "shrink a diverging input to a minimal one", (*CLI).minimize},
+	{"adapter", "adapter check NAME|COMMAND: conformance run for one worker", (*CLI).adapterCmd},
+	{"init", "init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml", func(c *CLI, _ context.Context, args []string) int { return c.initCmd(args) }},
+	{"corpus", "corpus merge -o OUT DIR...: merge shard corpora and reports", func(c *CLI, _ context.Context, args []string) int { return c.corpusCmd(args) }},
+	{"promote", "turn a minimized finding into a golden-fixture regression", func(c *CLI, _ context.Context, args []string) int { return c.promote(args) }},
+	{"survey", "run every library of survey/survey.toml against the reference; write the survey's pages", (*CLI).survey},
+	{"bench", "measure each implementation, the driver and the full run; ratio to the limit", (*CLI).bench},
+	{"version", "print difffuzz's version (also --version)", func(c *CLI, _ context.Context, _ []string) int {
+		fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
+		return triage.ExitOK
+	}},
+}
+
 // Main runs one subcommand and returns the exit status.
 func (c *CLI) Main(ctx context.Context, args []string) int {
 	if len(args) == 0 {
@@ -93,52 +121,25 @@ func (c *CLI) Main(ctx context.Context, args []string) int {
 		return triage.ExitSetup
 	}
 	switch args[0] {
-	case "run":
-		return c.run(ctx, args[1:])
-	case "check":
-		return c.check(ctx, args[1:])
-	case "replay":
-		return c.replay(ctx, args[1:])
-	case "minimize":
-		return c.minimize(ctx, args[1:])
-	case "adapter":
-		return c.adapterCmd(ctx, args[1:])
-	case "corpus":
-		return c.corpusCmd(args[1:])
-	case "bench":
-		return c.bench(ctx, args[1:])
-	case "promote":
-		return c.promote(args[1:])
-	case "survey":
-		return c.survey(ctx, args[1:])
-	case "init":
-		return c.initCmd(args[1:])
 	case "-h", "-help", "--help", "help":
 		c.usage(c.Stdout)
 		return triage.ExitOK
-	case "version", "-version", "--version":
-		fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
-		return triage.ExitOK
+	case "-version", "--version":
+		args[0] = "version"
+	}
+	for _, cmd := range commands {
+		if cmd.name == args[0] {
+			return cmd.run(c, ctx, args[1:])
+		}
 	}
 	fmt.Fprintf(c.Stderr, "difffuzz: unknown command %q (difffuzz -h lists the commands)\n", args[0])
 	return triage.ExitSetup
 }
 
 func (c *CLI) usage(w io.Writer) {
-	fmt.Fprint(w, `usage: difffuzz <command> [flags]
-
-commands:
-  run       fuzz all adapters against each other (difffuzz run -h for flags)
-  check     run JSON lines of extended JSON through every adapter
-  replay    re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges
-  minimize  shrink a diverging input to a minimal one
-  adapter   adapter check NAME|COMMAND: conformance run for one worker
-  init      init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml
-  corpus    corpus merge -o OUT DIR...: merge shard corpora and reports
-  promote   turn a minimized finding into a golden-fixture regression
-  bench     measure each implementation, the driver and the full run; ratio to the limit
-  version   print difffuzz's version (also --version)
-
-exit status: 0 agreement, 1 divergence, 2 usage or setup error, 130 interrupted
-`)
+	fmt.Fprint(w, "usage: difffuzz <command> [flags]\n\ncommands:\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprint(w, "\nexit status: 0 agreement, 1 divergence, 2 usage or setup error, 130 interrupted\n")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -358,6 +359,7 @@ func TestEarlyFlagErrors(t *testing.T) {
 		{"corpus is a file", []string{"run", "-corpus", file}, "-corpus " + file + ": is a file"},
 		{"seed", []string{"run", "-seed", "abc"}, `-seed: want a whole number from 0 to 18446744073709551615, got "abc"`},
 		{"duration unit", []string{"run", "-duration", "5"}, "want a duration with its unit, such as 90s"},
+		{"cases not a number", []string{"run", "-cases", "many"}, `invalid value "many" for flag -cases: parse error; want a whole number`},
 		{"max-memory", []string{"run", "-max-memory", "2gigs"}, `"2gigs" is not a size: want a number of bytes with a unit, such as 2GiB`},
 		{"unknown flag", []string{"run", "-frobnicate"}, "flag provided but not defined: -frobnicate (difffuzz run -h lists the flags)"},
 		{"replay of nothing", []string{"replay", "-adapters", "go,go-worker", dir}, "no case in " + dir},
@@ -423,5 +425,24 @@ func TestSetupErrorHasNoSummary(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "corpus")); err == nil {
 		t.Errorf("a failed setup made the corpus folder")
+	}
+}
+
+// The package doc's usage block and -h both name every command of the
+// table, so that a new command cannot be left out of either.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var help bytes.Buffer
+	(&CLI{Stdout: &help, Stderr: io.Discard}).Main(context.Background(), []string{"-h"})
+	for _, cmd := range commands {
+		if !strings.Contains(string(src), "//\tdifffuzz "+cmd.name+" ") {
+			t.Errorf("the package doc's usage does not name %q", cmd.name)
+		}
+		if !strings.Contains(help.String(), "\n  "+cmd.name+" ") {
+			t.Errorf("-h does not name %q:\n%s", cmd.name, help.String())
+		}
 	}
 }
