@@ -138,21 +138,35 @@ check-tracked:
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)
 
-## test: every test of every language, the fixture check, the corpus replay,
-## a short fuzzing run of all four adapters that must find nothing, and the
-## new-team test (a team's four workers from the packages, one bug planted)
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke infra-check survey-short action-test check-imports check-tracked new-team
+## test: every test of every language (the Go ones under -short), the
+## fixture check, the corpus replay, a short fuzzing run of all four adapters
+## that must find nothing, and the new-team test (a team's four workers from
+## the packages, one bug planted). Five minutes on 2 cores from a fresh clone.
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked new-team
+
+## test-long (the PR workflow, after make test): what make test leaves out
+## because it adds little a minute: Go's long tests (real timed benches, the
+## longer end-to-end runs) with the race run in full, and the offline lint of
+## the CI, container and Kubernetes files, whose tools take minutes to build.
+.PHONY: test-long test-go-long
+test-long: test-go-long infra-check
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+GOFILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 test-go:
-	test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	test -z "$$(gofmt -l $(GOFILES))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	go vet ./...
 	go run $(STATICCHECK) ./...
-	go test ./...
+	go test -short ./...
 	# the packages where goroutines share state, once more under the race detector
+	go test -short -race ./harness/run/ ./harness/lane/ ./harness/adapter/
+	@echo "test-go: gofmt, vet, staticcheck, every package's short tests and the race run passed"
+
+test-go-long:
+	go test ./...
 	go test -race ./harness/run/ ./harness/lane/ ./harness/adapter/
-	@echo "test-go: gofmt, vet, staticcheck, every package's tests and the race run passed"
+	@echo "test-go-long: every package's tests in full and the race run passed"
 
 test-python: python
 	cd adapters/python && .venv/bin/python -m pytest -q
