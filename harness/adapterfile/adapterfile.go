@@ -5,16 +5,15 @@ package adapterfile
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"github.com/difffuzz/difffuzz/harness/adapter"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/internal/tomlstrict"
 )
 
 // Adapter is one [[adapter]] table.
@@ -92,29 +91,13 @@ func Load(path string) (*File, error) {
 // Parse reads a config document; errors start with the line number.
 func Parse(data []byte) (*File, error) {
 	var f File
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, describe(err)
+	if err := tomlstrict.Decode(data, &f); err != nil {
+		return nil, err
 	}
 	if err := f.check(data); err != nil {
 		return nil, err
 	}
 	return &f, nil
-}
-
-func describe(err error) error {
-	var de *toml.DecodeError
-	var sm *toml.StrictMissingError
-	switch {
-	case errors.As(err, &sm) && len(sm.Errors) > 0:
-		e := sm.Errors[0]
-		row, col := e.Position()
-		return fmt.Errorf("%d:%d: unknown key %q", row, col, strings.Join(e.Key(), "."))
-	case errors.As(err, &de):
-		row, col := de.Position()
-		return fmt.Errorf("%d:%d: %s", row, col, de.Error())
-	}
-	return fmt.Errorf(" %w", err)
 }
 
 // check validates what TOML cannot: names, commands, durations.
