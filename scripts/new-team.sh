@@ -310,7 +310,7 @@ for g in groups:
         problems.append(f"{where}: kind {g['kind']!r}, cause {g.get('cause')!r}, deviants {g.get('deviants')}; want 'number', {cause!r}, [{planted!r}]")
     if g["signature"] != f"number: {cause}: {planted}":
         problems.append(f"{where}: want the signature 'number: {cause}: {planted}'")
-    case = g.get("minimized") or g["example"]
+    case = g.get("minimized_input") or g["example"]
     if not big.search(case):
         problems.append(f"{where}: its case holds no number of 1e21 or more: {case[:200]}")
 for p in problems:
