@@ -117,7 +117,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 			return nil
 		}
 		fmt.Fprintf(c.cfg.Stderr, "%6.0fs  minimizing %d/%d  %v of %v left  %s\n", time.Since(c.start).Seconds(), i+1, len(order),
-			left.Round(time.Second), budget, compare.Visible(report.Clip(g.Signature, 200)))
+			roughly(left), budget, compare.Visible(report.Clip(g.Signature, 200)))
 		mctx, cancel := context.WithTimeout(ctx, share(left, len(order)-i))
 		began := time.Now()
 		err := c.minimizeOne(mctx, l, g)
@@ -128,6 +128,17 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 		}
 	}
 	return nil
+}
+
+// roughly is d to three figures or so, for the progress line.
+func roughly(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
 }
 
 // skip marks groups as not minimized, and why.

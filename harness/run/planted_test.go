@@ -71,6 +71,7 @@ func TestPlantedCauses(t *testing.T) {
 			t.Errorf("bucket %q names the reference", g.Signature)
 		}
 	}
+	assertProven(t, specs, rep)
 	for cause, g := range got {
 		if _, ok := want[cause]; !ok {
 			t.Errorf("a bucket no cause was planted for: %s (%d findings), example %s", g.Signature, g.Count, report.Clip(g.Example, 200))
