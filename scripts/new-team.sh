@@ -320,7 +320,7 @@ if problems:
 for a in r["adapters"]:
     print(f"       {a['name']}: {a['batches']} batches, {a['failures']} failed cases, {a['protocol_errors']} protocol errors, {a['starts']} starts, {a['restarts']} restarts")
 for g in groups:
-    print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized') or g['example'])[:120]}")
+    print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized_input') or g['example'])[:120]}")
 PY
 if grep -q "to its protocol stream" "$scratch/run.log"; then
 	fail "the driver saw a worker's printed line on the protocol"
