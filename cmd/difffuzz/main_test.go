@@ -73,9 +73,12 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 
 // reportGroups is the part of a JSON report these tests read.
 type reportGroups struct {
-	Distinct []struct {
+	Interrupted bool
+	Exit        int
+	Distinct    []struct {
 		Signature      string
 		MinimizedInput string `json:"minimized_input"`
+		NotMinimized   string `json:"not_minimized"`
 		First          string
 	}
 }
