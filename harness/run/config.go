@@ -5,7 +5,8 @@
 //
 // A case travels one way through the files: produce.go makes it,
 // drive.go runs and judges its batch on a lane, collect.go writes and counts
-// what the judge found, and finish.go minimizes and reports.
+// what the judge found, minimizing.go minimizes each bucket's example within
+// the run's budget and labels the bucket by it, and finish.go reports.
 package run
 
 import (
