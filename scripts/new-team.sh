@@ -310,7 +310,7 @@ for g in groups:
         problems.append(f"{where}: kind {g['kind']!r}, cause {g.get('cause')!r}, deviants {g.get('deviants')}; want 'number', {cause!r}, [{planted!r}]")
     if g["signature"] != f"number: {cause}: {planted}":
         problems.append(f"{where}: want the signature 'number: {cause}: {planted}'")
-    case = g.get("minimized") or g["example"]
+    case = g.get("minimized_input") or g["example"]
     if not big.search(case):
         problems.append(f"{where}: its case holds no number of 1e21 or more: {case[:200]}")
 for p in problems:
@@ -320,7 +320,7 @@ if problems:
 for a in r["adapters"]:
     print(f"       {a['name']}: {a['batches']} batches, {a['failures']} failed cases, {a['protocol_errors']} protocol errors, {a['starts']} starts, {a['restarts']} restarts")
 for g in groups:
-    print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized') or g['example'])[:120]}")
+    print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized_input') or g['example'])[:120]}")
 PY
 if grep -q "to its protocol stream" "$scratch/run.log"; then
 	fail "the driver saw a worker's printed line on the protocol"

@@ -95,7 +95,8 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Batch, "batch", run.DefaultBatch, "cases per batch")
 	fs.IntVar(&cfg.Workers, "workers", 0, "processes per worker-backed adapter (0: one per core)")
 	shard := fs.String("shard", "0/1", "take shard `I/N` of the case space")
-	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", run.DefaultMinimizeTime, "time to minimize each distinct divergence (negative: none)")
+	fs.DurationVar(&cfg.MinimizeTime, "minimize-time", 0, fmt.Sprintf("the run's total time to minimize its buckets after fuzzing, the most severe and largest first "+
+		"(0: 1/%d of the fuzzing time, at least %v and at most %v; negative: none)", run.MinimizeShare, run.MinMinimizeBudget, run.MaxMinimizeBudget))
 	fs.IntVar(&cfg.Gen.MaxDepth, "max-depth", 0, "generator nesting depth of ordinary cases (0: its default)")
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")

@@ -50,9 +50,7 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 			if d := time.Since(start); d > 20*time.Second {
 				t.Errorf("took %v to catch it", d)
 			}
-			var rep struct {
-				Distinct []struct{ Signature, Minimized, First string }
-			}
+			var rep reportGroups
 			data, _ := os.ReadFile(report)
 			if err := json.Unmarshal(data, &rep); err != nil {
 				t.Fatal(err)
@@ -60,7 +58,7 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 			if len(rep.Distinct) != 1 || rep.Distinct[0].Signature != tt.kind {
 				t.Fatalf("distinct = %+v, want one %q", rep.Distinct, tt.kind)
 			}
-			if m := rep.Distinct[0].Minimized; m == "" || len(m) > 60 {
+			if m := rep.Distinct[0].MinimizedInput; m == "" || len(m) > 60 {
 				t.Errorf("minimized to %q, want a tiny input", m)
 			}
 			e, err := corpus.Load(rep.Distinct[0].First)
@@ -74,6 +72,18 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 	}
 }
 
+// reportGroups is the part of a JSON report these tests read.
+type reportGroups struct {
+	Interrupted bool
+	Exit        int
+	Distinct    []struct {
+		Signature      string
+		MinimizedInput string `json:"minimized_input"`
+		NotMinimized   string `json:"not_minimized"`
+		First          string
+	}
+}
+
 func TestTwoWrongWorkersTwoBugs(t *testing.T) {
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.json")
@@ -83,16 +93,14 @@ func TestTwoWrongWorkersTwoBugs(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	var rep struct {
-		Distinct []struct{ Signature, Minimized string }
-	}
+	var rep reportGroups
 	data, _ := os.ReadFile(report)
 	json.Unmarshal(data, &rep)
 	var sigs []string
 	for _, g := range rep.Distinct {
-		sigs = append(sigs, g.Signature+" => "+g.Minimized)
-		if g.Minimized == "" || len(g.Minimized) > 60 {
-			t.Errorf("%s minimized to %q", g.Signature, g.Minimized)
+		sigs = append(sigs, g.Signature+" => "+g.MinimizedInput)
+		if g.MinimizedInput == "" || len(g.MinimizedInput) > 60 {
+			t.Errorf("%s minimized to %q", g.Signature, g.MinimizedInput)
 		}
 	}
 	if len(rep.Distinct) != 2 {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,6 +163,51 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 				t.Errorf("%d corpus files for %d divergences", len(files), rep.Divergences)
 			}
 		})
+	}
+}
+
+// A Ctrl-C while the run minimizes writes the report, which says the run
+// was interrupted and which buckets it left as they came, and exits 130.
+func TestCtrlCWhileMinimizing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(binary(t), "run", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
+		"-adapter", "fake="+strings.Join(testworker.Command(t, "differ"), " "), "-workers", "1", "-cases", "2000", "-seed", "6",
+		"-batch", "256", "-corpus", filepath.Join(dir, "corpus"), "-report", filepath.Join(dir, "report.json"), "-minimize-time", "1m")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "  minimizing 1/") {
+			cmd.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	io.Copy(io.Discard, stderr) // Wait closes the pipe: read it to its end first
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130", err)
+	}
+	var rep reportGroups
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil || json.Unmarshal(data, &rep) != nil || !rep.Interrupted || rep.Exit != 130 {
+		t.Fatalf("the report does not say the run was interrupted: %v\n%.2000s", err, data)
+	}
+	left := 0
+	for _, g := range rep.Distinct {
+		if g.NotMinimized == "interrupted" {
+			left++
+		}
+	}
+	if left == 0 {
+		t.Errorf("no bucket says the interruption left it:\n%.3000s", data)
 	}
 }
 

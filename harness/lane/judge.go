@@ -96,7 +96,10 @@ type Minimized struct {
 	Input   any
 	Outs    []compare.Outcome
 	Verdict compare.Verdict
-	Rounds  int
+	// Signatures are what the minimized input shows, computed afresh: the
+	// bucket's label is read from them (docs/triage.md).
+	Signatures []compare.Signature
+	Rounds     int
 	// Minimal is false when the minimizer stopped (its time ran out)
 	// before a whole round left the input unchanged: the input may shrink
 	// further.
@@ -129,7 +132,20 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 	if err != nil {
 		return nil, err
 	}
-	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Rounds: st.Rounds, Minimal: st.Minimal}, nil
+	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Signatures: js[0].Signatures, Rounds: st.Rounds, Minimal: st.Minimal}, nil
+}
+
+// Label is the signature the minimized input shows for the cause it was
+// kept for: kept's kind and cause, naming the implementations whose own
+// output on this input shows it (which may be fewer than a bucket that
+// counted many cases named, or more than kept). ok is false when the input
+// no longer shows the cause (a flaky finding).
+func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
+	i := slices.IndexFunc(m.Signatures, func(s compare.Signature) bool { return s.Bucket() == kept.Bucket() })
+	if i < 0 {
+		return compare.Signature{}, false
+	}
+	return m.Signatures[i], true
 }
 
 // Entry is the corpus entry of a divergence: the input, the kind, the

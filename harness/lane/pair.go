@@ -18,6 +18,7 @@ import (
 type MinimizedPair struct {
 	A, B    any
 	JA, JB  Judged
+	X       int // the implementation that gives both one digest
 	Rounds  int
 	Minimal bool // no pass of the last round shrank either input
 }
@@ -37,7 +38,7 @@ const pairRounds = 4
 // shortens twins that differ in their shape. Then each input shrinks with
 // the other held, and the passes repeat while one pays.
 func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int) (*MinimizedPair, error) {
-	m := &MinimizedPair{A: a, B: b}
+	m := &MinimizedPair{A: a, B: b, X: x}
 	for round := 0; round < pairRounds && ctx.Err() == nil; round++ {
 		shrank := false
 		passes := []func(ctx context.Context) (bool, error){
@@ -71,6 +72,18 @@ func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int) (*MinimizedPai
 	}
 	m.JA, m.JB = js[0], js[1]
 	return m, nil
+}
+
+// Label is the collision signature the minimized pair shows in its
+// implementation X, named in names (compare.CollisionSignature), computed
+// afresh from its two judgements: where the pair's reference texts now
+// differ, or the deviation X now shows on both. ok is false when X no
+// longer merges the two (a flaky finding).
+func (m *MinimizedPair) Label(names []string) (compare.Signature, bool) {
+	if !compare.Collides(m.JA.Outs[0], m.JB.Outs[0], m.JA.Outs[m.X], m.JB.Outs[m.X]) {
+		return compare.Signature{}, false
+	}
+	return compare.CollisionSignature(names[m.X], m.JA.Outs[0], m.JB.Outs[0], m.JA.Signatures, m.JB.Signatures)
 }
 
 // shrinkJoint minimizes the context a and b share around their one

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -65,5 +66,23 @@ func TestTokenRenames(t *testing.T) {
 	}
 	if r := (rename{word: "h5sqf", to: "a"}); !value.Equal(r.apply(b), value.Object{{Key: "a", Value: "151kg"}, {Key: "n_a", Value: int64(-4294967298)}}) {
 		t.Errorf("applied: %s", value.AppendText(nil, r.apply(b)))
+	}
+}
+
+// A minimized input is labelled by the signature it shows for the cause it
+// was kept for: that cause's implementations on it, fewer or more than the
+// bucket named; none when it no longer shows the cause.
+func TestMinimizedLabel(t *testing.T) {
+	kept := compare.Signature{Kind: compare.KindKeyOrder, Cause: "keys in UTF-16 order", Deviants: []string{"a", "b"}}
+	m := &Minimized{Signatures: []compare.Signature{
+		{Kind: compare.KindNumber, Cause: "-0 written with its sign (want 0)", Deviants: []string{"b"}},
+		{Kind: compare.KindKeyOrder, Cause: "keys in UTF-16 order", Deviants: []string{"a", "c"}},
+	}}
+	if got, ok := m.Label(kept); !ok || got.String() != "key_order: keys in UTF-16 order: a, c" {
+		t.Errorf("Label = %s, %v", got, ok)
+	}
+	m.Signatures = m.Signatures[:1]
+	if _, ok := m.Label(kept); ok {
+		t.Errorf("a minimized input that no longer shows the cause has a label")
 	}
 }

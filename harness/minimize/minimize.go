@@ -74,6 +74,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Options tunes Minimize. Zero fields take their defaults.
@@ -106,6 +107,15 @@ const (
 	// driver (docs/performance.md).
 	DefaultMaxBatchBytes = 8 << 20
 )
+
+// DefaultTime is how long one finding's minimization is given when its
+// caller has no budget of its own to share: difffuzz survey gives each
+// divergence this long, and a fuzzing run gives each bucket at least this
+// long while its budget lasts (run.Config.MinimizeTime). Most examples
+// are 1-minimal within a few seconds; this leaves room for a large one,
+// and a caller that needs more time says so (difffuzz minimize FILE has no
+// bound).
+const DefaultTime = 10 * time.Second
 
 // BatchBytesFor is MaxBatchBytes under a driver's memory budget in bytes:
 // a 32nd of it, at most DefaultMaxBatchBytes; 0 (the default) for no

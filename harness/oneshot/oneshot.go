@@ -245,9 +245,17 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		}
 		return triage.ExitSetup
 	}
-	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
+	// The result is labelled by what it shows, as a run labels a bucket
+	// (docs/triage.md): the cause kept, in the implementations that show
+	// it on the minimized input.
+	label, ok := m.Label(sig)
+	if !ok {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: not reproducible: the minimized input no longer shows %q\n", sig)
+		return triage.ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", label, m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
-	return writeMinimized(cfg, path, s.Entry(m.Input, m.Verdict, []compare.Signature{sig}, m.Outs))
+	return writeMinimized(cfg, path, s.Entry(m.Input, m.Verdict, []compare.Signature{label}, m.Outs))
 }
 
 // writeMinimized saves the minimized entry out of the finding in path, in

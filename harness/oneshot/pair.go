@@ -46,7 +46,14 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 		}
 		return triage.ExitSetup
 	}
-	fmt.Fprintf(cfg.Stdout, "after (%d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", m.Rounds, s.RoundTrips,
+	// The pair is labelled by the collision it shows now, as a run labels
+	// a bucket (docs/triage.md).
+	label, ok := m.Label(s.Names())
+	if !ok {
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: not reproducible: %s no longer gives the minimized pair one digest\n", s.Names()[x])
+		return triage.ExitSetup
+	}
+	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", label, m.Rounds, s.RoundTrips,
 		value.AppendText(nil, m.A), value.AppendText(nil, m.B), s.Comparator().RenderCollision(x, m.JA.Outs, m.JB.Outs))
-	return writeMinimized(cfg, path, s.CollisionEntry(sig, m.A, m.B, m.JA, m.JB))
+	return writeMinimized(cfg, path, s.CollisionEntry(label, m.A, m.B, m.JA, m.JB))
 }

@@ -111,9 +111,19 @@ func divergenceCase(g Group) junitCase {
 		c.Skipped = &junitSkipped{Message: "known: " + g.KnownReason}
 		return c
 	}
-	input := g.Input()
-	c.Failure = &junitProblem{Message: fmt.Sprintf("%s (%d findings)", g.Signature, g.Count), Type: g.Kind,
-		Text: fmt.Sprintf("input: %s\nfirst finding: %s\n%s", clip.String(input, 4000), g.First, g.Diff)}
+	var text strings.Builder
+	fmt.Fprintf(&text, "input: %s\nfirst finding: %s\n", clip.String(g.Input(), 4000), g.First)
+	if why := g.notMinimizedText(); !g.Minimized && why != "" {
+		fmt.Fprintf(&text, "not minimized: %s\n", why)
+	}
+	if len(g.MergedFrom) > 0 {
+		fmt.Fprintf(&text, "merged from %d: %s\n", len(g.MergedFrom), strings.Join(g.MergedFrom, "; "))
+	}
+	if len(g.Folded) > 0 {
+		fmt.Fprintf(&text, "folded %s: %s\n", g.FoldedText(), foldedList(g.Folded, len(g.Folded)))
+	}
+	text.WriteString(g.Diff)
+	c.Failure = &junitProblem{Message: fmt.Sprintf("%s (%d findings)", g.Signature, g.Count), Type: g.Kind, Text: text.String()}
 	return c
 }
 

@@ -43,8 +43,8 @@ func (r *Report) Markdown() []byte {
 	fmt.Fprintf(&b, "\n### Distinct divergences: %d\n\n", len(r.Distinct))
 	for _, g := range r.Distinct {
 		input, label := g.Input(), "minimized input"
-		if g.Minimized == "" {
-			label = "example (not minimized) input"
+		if g.MinimizedInput == "" {
+			label = "example (not minimized: " + g.notMinimizedText() + ") input"
 		}
 		if g.Twin != "" {
 			label += "s, one a line (a collision: one digest for both)"
@@ -60,6 +60,7 @@ func (r *Report) Markdown() []byte {
 		if g.Unanimous {
 			b.WriteString("Every implementation but the reference agrees on this; the reference stays the truth.\n\n")
 		}
+		g.markdownOrigins(&b)
 		fmt.Fprintf(&b, "%s:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(clip.String(input, 2000)), clip.String(g.Diff, 4000))
 	}
 	for _, sig := range r.Stale {
@@ -75,6 +76,25 @@ func (r *Report) Markdown() []byte {
 	}
 	r.cellTable(&b)
 	return []byte(b.String())
+}
+
+// markdownOrigins lists what a bucket was made of: the buckets merged
+// into it, or the causes an overflow bucket folded.
+func (g Group) markdownOrigins(b *strings.Builder) {
+	if len(g.MergedFrom) > 0 {
+		fmt.Fprintf(b, "Merged from %d buckets whose minimized examples show this signature:\n\n", len(g.MergedFrom))
+		for _, sig := range g.MergedFrom {
+			fmt.Fprintf(b, "- %s\n", codeSpan(sig))
+		}
+		b.WriteString("\n")
+	}
+	if len(g.Folded) > 0 {
+		fmt.Fprintf(b, "Past the bucket limit, this bucket folded %s; the first %d:\n\n| cause | findings |\n|---|---|\n", g.FoldedText(), len(g.Folded))
+		for _, f := range g.Folded {
+			fmt.Fprintf(b, "| %s | %d |\n", codeSpan(compare.Visible(f.Cause)), f.Count)
+		}
+		b.WriteString("\n")
+	}
 }
 
 // cellTable is the (class × context) coverage as a matrix: a row per class,

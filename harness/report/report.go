@@ -96,9 +96,13 @@ type Group struct {
 	// input of the minimized pair.
 	Twin          string `json:"twin,omitempty"`
 	MinimizedTwin string `json:"minimized_twin,omitempty"`
-	// Minimized is the shrunk input in extended JSON, and MinimizedPath its
-	// corpus file; empty when not minimized (interrupted, disabled, flaky).
-	Minimized      string `json:"minimized,omitempty"`
+	// Minimized says the example was minimized and the bucket relabelled
+	// by what the minimized example shows (docs/triage.md); when false,
+	// NotMinimized says why. MinimizedInput is the shrunk input in extended
+	// JSON and MinimizedPath its corpus file.
+	Minimized      bool   `json:"minimized"`
+	NotMinimized   string `json:"not_minimized,omitempty"`
+	MinimizedInput string `json:"minimized_input,omitempty"`
 	MinimizedPath  string `json:"minimized_path,omitempty"`
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
 	// MinimizeSeconds is how long its minimization took.
@@ -108,9 +112,68 @@ type Group struct {
 	// -minimize-time would find it. MinimizeNote says so for people.
 	MinimizeIncomplete bool   `json:"minimize_incomplete,omitempty"`
 	MinimizeNote       string `json:"minimize_note,omitempty"`
-	Diff               string `json:"diff"`
+	// MergedFrom lists the signatures of the buckets this one was made of:
+	// buckets whose minimized examples showed one signature are one bug,
+	// however their first, larger examples were labelled. Empty when the
+	// bucket is one of the fuzzing's own.
+	MergedFrom []string `json:"merged_from,omitempty"`
+	// Folded is, for an overflow bucket (compare.OverflowCause), the first
+	// causes it counted (at most MaxFoldedListed), each with its findings;
+	// FoldedCauses how many distinct causes it counted in all, up to
+	// MaxFoldedCounted (FoldedMore: more than that).
+	Folded       []FoldedCause `json:"folded,omitempty"`
+	FoldedCauses int           `json:"folded_causes,omitempty"`
+	FoldedMore   bool          `json:"folded_more,omitempty"`
+	Diff         string        `json:"diff"`
 	// KnownReason is the known list's reason when the divergence is accepted.
 	KnownReason string `json:"known_reason,omitempty"`
+}
+
+// Why a bucket was not minimized (Group.NotMinimized).
+const (
+	// NotMinimizedDisabled: the run minimized nothing (-minimize-time
+	// negative).
+	NotMinimizedDisabled = "disabled"
+	// NotMinimizedBudget: the run's minimization budget was spent on
+	// buckets before this one.
+	NotMinimizedBudget = "budget spent"
+	// NotMinimizedInterrupted: the run was stopped (Ctrl-C) first.
+	NotMinimizedInterrupted = "interrupted"
+	// NotMinimizedFailed: the minimizer could not keep the bucket (its
+	// example no longer shows it: flaky); MinimizeNote says how.
+	NotMinimizedFailed = "failed"
+	// NotMinimizedRunError: the run stopped on an error before it
+	// minimized.
+	NotMinimizedRunError = "run error"
+)
+
+// FoldedCause is one root cause an overflow bucket counted: its signature
+// as the finding showed it (compare.Signature.Bucket, "KIND: CAUSE") and
+// how many findings showed it.
+type FoldedCause struct {
+	Cause string `json:"cause"`
+	Count uint64 `json:"count"`
+}
+
+// Bounds of an overflow bucket's list of causes: it lists the first
+// MaxFoldedListed with their counts, and counts distinct causes up to
+// MaxFoldedCounted. The overflow exists because causes came without bound;
+// its list must not grow without one either.
+const (
+	MaxFoldedListed  = 20
+	MaxFoldedCounted = 10000
+)
+
+// FoldedText says how many causes an overflow bucket folded: "1,234
+// causes", "more than 10000 causes".
+func (g Group) FoldedText() string {
+	if g.FoldedMore {
+		return fmt.Sprintf("more than %d causes", g.FoldedCauses)
+	}
+	if g.FoldedCauses == 1 {
+		return "1 cause"
+	}
+	return fmt.Sprintf("%d causes", g.FoldedCauses)
 }
 
 // AdapterReport is one adapter's figures over all lanes.
@@ -182,8 +245,8 @@ func (a AdapterReport) processes() string {
 // Input is the group's input as reports show it: the minimized one, else
 // the example; for a collision, both inputs of that pair, one a line.
 func (g Group) Input() string {
-	if g.Minimized != "" {
-		return joinTwin(g.Minimized, g.MinimizedTwin)
+	if g.MinimizedInput != "" {
+		return joinTwin(g.MinimizedInput, g.MinimizedTwin)
 	}
 	return joinTwin(g.Example, g.Twin)
 }
@@ -301,37 +364,7 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	for i, g := range r.Distinct {
-		known := ""
-		if g.KnownReason != "" {
-			known = " [known: " + g.KnownReason + "]"
-		}
-		fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", i+1, compare.Visible(g.Signature), g.Count, g.writtenText(), g.First, known)
-		if g.Unanimous {
-			fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
-		}
-		if g.Cause == compare.OverflowCause {
-			fmt.Fprintf(w, "  hint: the run had %d buckets, its limit, so these findings' causes were not told apart (the example keeps its own): "+
-				"a cause that names each input (a failure message with the input's words) makes a bucket of every finding; "+
-				"fix that message, or raise -max-buckets\n", r.MaxBuckets)
-		}
-		if g.Minimized != "" {
-			fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(clip.String(g.Minimized, 300)), g.MinimizedPath)
-			if g.MinimizedTwin != "" {
-				fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(clip.String(g.MinimizedTwin, 300)))
-			}
-			if g.MinimizeIncomplete {
-				fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
-			}
-		} else {
-			fmt.Fprintf(w, "  example: %s\n", compare.Visible(clip.String(g.Example, 300)))
-			if g.Twin != "" {
-				fmt.Fprintf(w, "  twin:    %s\n", compare.Visible(clip.String(g.Twin, 300)))
-			}
-			if g.MinimizeNote != "" {
-				fmt.Fprintf(w, "  not minimized: %s\n", g.MinimizeNote)
-			}
-		}
-		fmt.Fprint(w, g.Diff)
+		r.groupSummary(w, i+1, g)
 	}
 	if r.Interrupted {
 		fmt.Fprintln(w, "difffuzz: interrupted; every finding so far is on disk")
@@ -346,4 +379,71 @@ func (r *Report) Summary(w io.Writer) {
 		fmt.Fprintf(w, "difffuzz: repeat with: %s\n", r.Command)
 	}
 	fmt.Fprintf(w, "difffuzz: %d divergences, %d distinct (%d known, %d stale); exit %d\n", r.Divergences, len(r.Distinct), len(r.Known), len(r.Stale), r.Exit)
+}
+
+// groupSummary prints bucket n: its signature and counts, what it was
+// made of (merged buckets, folded causes), and its example, minimized or
+// not and why.
+func (r *Report) groupSummary(w io.Writer, n int, g Group) {
+	known := ""
+	if g.KnownReason != "" {
+		known = " [known: " + g.KnownReason + "]"
+	}
+	fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", n, compare.Visible(g.Signature), g.Count, g.writtenText(), g.First, known)
+	if len(g.MergedFrom) > 0 {
+		fmt.Fprintf(w, "  merged from %d: their minimized examples show this one signature: %s\n", len(g.MergedFrom), compare.Visible(strings.Join(g.MergedFrom, "; ")))
+	}
+	if g.Unanimous {
+		fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")
+	}
+	if g.Cause == compare.OverflowCause {
+		fmt.Fprintf(w, "  hint: the run had %d buckets, its limit, so these findings' causes were not told apart (the example keeps its own): "+
+			"a cause that names each input (a failure message with the input's words) makes a bucket of every finding; "+
+			"fix that message, or raise -max-buckets\n", r.MaxBuckets)
+		fmt.Fprintf(w, "  folded %s: %s\n", g.FoldedText(), compare.Visible(foldedList(g.Folded, 5)))
+	}
+	if g.MinimizedInput != "" {
+		fmt.Fprintf(w, "  minimized (%d rounds, %.1fs): %s  [%s]\n", g.MinimizeRounds, g.MinimizeSeconds, compare.Visible(clip.String(g.MinimizedInput, 300)), g.MinimizedPath)
+		if g.MinimizedTwin != "" {
+			fmt.Fprintf(w, "  and its twin:         %s\n", compare.Visible(clip.String(g.MinimizedTwin, 300)))
+		}
+		if g.MinimizeIncomplete {
+			fmt.Fprintf(w, "  not 1-minimal: %s\n", g.MinimizeNote)
+		}
+	} else {
+		fmt.Fprintf(w, "  example: %s\n", compare.Visible(clip.String(g.Example, 300)))
+		if g.Twin != "" {
+			fmt.Fprintf(w, "  twin:    %s\n", compare.Visible(clip.String(g.Twin, 300)))
+		}
+		if g.NotMinimized != "" || g.MinimizeNote != "" {
+			fmt.Fprintf(w, "  not minimized: %s\n", g.notMinimizedText())
+		}
+	}
+	fmt.Fprint(w, g.Diff)
+}
+
+// notMinimizedText is why the bucket was not minimized, for people: the
+// reason and the note that says more.
+func (g Group) notMinimizedText() string {
+	switch {
+	case g.NotMinimized == "":
+		return g.MinimizeNote
+	case g.MinimizeNote == "":
+		return g.NotMinimized
+	}
+	return g.NotMinimized + ": " + g.MinimizeNote
+}
+
+// foldedList is up to n of an overflow bucket's causes with their
+// counts, and how many more the report lists.
+func foldedList(folded []FoldedCause, n int) string {
+	var parts []string
+	for _, f := range folded[:min(n, len(folded))] {
+		parts = append(parts, fmt.Sprintf("%s (%d)", f.Cause, f.Count))
+	}
+	s := strings.Join(parts, "; ")
+	if len(folded) > n {
+		s += fmt.Sprintf("; and %d more in the report", len(folded)-n)
+	}
+	return s
 }

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"encoding/json"
+
 	"bytes"
 	"encoding/xml"
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +17,7 @@ func sample() *Report {
 		Seconds: 60, Cases: 1000, Compared: 1000, Rate: 16.7,
 		Adapters: []AdapterReport{{Name: "python"}, {Name: "go"}, {Name: "ts"}},
 		Distinct: []Group{
-			{Signature: "key_order: keys in UTF-16 order: ts", Kind: "key_order", Count: 3, Minimized: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
+			{Signature: "key_order: keys in UTF-16 order: ts", Kind: "key_order", Count: 3, Minimized: true, MinimizedInput: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
 			{Signature: "number: a number of 1e21 or more printed in full (want exponent form): go", Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
 		},
 		Divergences: 4,
@@ -158,5 +161,55 @@ func TestCodeSpan(t *testing.T) {
 		if got := codeSpan(in); got != want {
 			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// What a bucket was made of and whether it was minimized is said in every
+// format: the buckets merged into it, the causes an overflow bucket
+// folded (with how many), and why an example was left as it came.
+func TestOriginsAndNotMinimized(t *testing.T) {
+	r := sample()
+	r.Distinct[0].MergedFrom = []string{"collision: a key: go", "collision: a value: go"}
+	r.Distinct[1].NotMinimized = NotMinimizedBudget
+	r.Distinct = append(r.Distinct, Group{Signature: "internal: " + compare.OverflowCause + ": ts", Kind: "internal", Cause: compare.OverflowCause,
+		Count: 9, Example: "{}", NotMinimized: NotMinimizedInterrupted, FoldedCauses: 3,
+		Folded: []FoldedCause{{"internal: no handler for abc", 5}, {"internal: no handler for xyz", 3}, {"internal: no handler for q", 1}}})
+	var sum bytes.Buffer
+	r.Summary(&sum)
+	md, junit := string(r.Markdown()), string(r.JUnit())
+	for _, tt := range []struct{ format, text, want string }{
+		{"summary", sum.String(), "  merged from 2: their minimized examples show this one signature: collision: a key: go; collision: a value: go\n"},
+		{"summary", sum.String(), "  not minimized: budget spent\n"},
+		{"summary", sum.String(), "  not minimized: interrupted\n"},
+		{"summary", sum.String(), "  folded 3 causes: internal: no handler for abc (5); internal: no handler for xyz (3); internal: no handler for q (1)\n"},
+		{"markdown", md, "Merged from 2 buckets whose minimized examples show this signature:\n\n- `collision: a key: go`\n"},
+		{"markdown", md, "example (not minimized: budget spent) input"},
+		{"markdown", md, "this bucket folded 3 causes; the first 3:"},
+		{"markdown", md, "| `internal: no handler for xyz` | 3 |"},
+		{"junit", junit, "merged from 2: collision: a key: go; collision: a value: go"},
+		{"junit", junit, "not minimized: interrupted"},
+		{"junit", junit, "folded 3 causes: internal: no handler for abc (5)"},
+	} {
+		if !strings.Contains(tt.text, tt.want) {
+			t.Errorf("%s lacks %q:\n%s", tt.format, tt.want, tt.text)
+		}
+	}
+	validateJUnit(t, []byte(junit))
+	if g := (Group{FoldedCauses: MaxFoldedCounted, FoldedMore: true}); g.FoldedText() != "more than 10000 causes" {
+		t.Errorf("FoldedText past the bound = %q", g.FoldedText())
+	}
+	// A minimized bucket says so in JSON, with no reason; another, why not.
+	var back Report
+	if err := json.Unmarshal(r.JSON(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if g := back.Distinct[0]; !g.Minimized || g.NotMinimized != "" || len(g.MergedFrom) != 2 {
+		t.Errorf("minimized bucket in JSON: %+v", g)
+	}
+	if g := back.Distinct[2]; g.Minimized || g.NotMinimized != NotMinimizedInterrupted || g.FoldedCauses != 3 || len(g.Folded) != 3 {
+		t.Errorf("overflow bucket in JSON: %+v", g)
+	}
+	if !strings.Contains(string(r.JSON()), `"minimized": false`) {
+		t.Errorf("the JSON report does not say \"minimized\": false of a bucket left as it came")
 	}
 }

@@ -1,10 +1,12 @@
 package run
 
 import (
+	"hash/maphash"
 	"slices"
 	"sync"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 // causes maps a finding's signatures to the run's buckets: each to its own
@@ -60,4 +62,41 @@ func (c *causes) assign(sigs []compare.Signature) []compare.Signature {
 		}
 	}
 	return out
+}
+
+// folded counts the causes an overflow bucket holds, in bounded memory:
+// the first report.MaxFoldedListed with their findings, and how many
+// distinct causes up to report.MaxFoldedCounted, remembered by a 64-bit
+// hash each (a cause may be a long message). The overflow exists because
+// causes came without bound; its account of them must not grow with them.
+type folded struct {
+	seed   maphash.Seed
+	listed map[string]int      // a listed cause's place in Group.Folded
+	seen   map[uint64]struct{} // every cause counted, by hash
+}
+
+func newFolded() *folded {
+	return &folded{seed: maphash.MakeSeed(), listed: map[string]int{}, seen: map[uint64]struct{}{}}
+}
+
+// add counts own, the cause a finding of the overflow bucket g showed.
+func (f *folded) add(g *report.Group, own compare.Signature) {
+	cause := own.Bucket()
+	if i, ok := f.listed[cause]; ok {
+		g.Folded[i].Count++
+		return
+	}
+	h := maphash.String(f.seed, cause)
+	if _, ok := f.seen[h]; !ok {
+		if len(f.seen) == report.MaxFoldedCounted {
+			g.FoldedMore = true
+			return // a cause past the count is past the list too
+		}
+		f.seen[h] = struct{}{}
+		g.FoldedCauses++
+	}
+	if len(g.Folded) < report.MaxFoldedListed {
+		f.listed[cause] = len(g.Folded)
+		g.Folded = append(g.Folded, report.FoldedCause{Cause: cause, Count: 1})
+	}
 }

@@ -27,6 +27,15 @@ type group struct {
 	input      any
 	index      uint64
 	twin       *twin // a collision's other case
+	// keys are the buckets (Signature.Bucket) the group's findings were
+	// counted in while fuzzing: its own, and those of the groups merged
+	// into it (regroup), whose corpus files it counts.
+	keys []string
+	// fuzzed is the signature the fuzzing gave the group, when its
+	// minimized example relabelled it (relabel).
+	fuzzed string
+	// folded counts an overflow bucket's causes (fold); nil for others.
+	folded *folded
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
@@ -160,7 +169,10 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 	g := c.groups[key]
 	switch {
 	case g == nil:
-		g = &group{}
+		g = &group{keys: []string{key}}
+		if sig.Cause == compare.OverflowCause {
+			g.folded = newFolded()
+		}
 		g.name(sig)
 		c.groups[key] = g
 		c.order = append(c.order, key)
@@ -172,6 +184,9 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 	}
 	if f.index < g.index && f.input != nil {
 		g.example(c.cmp, f, path, own)
+	}
+	if g.folded != nil {
+		g.folded.add(&g.Group, own)
 	}
 	g.Count++
 }

@@ -3,11 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
-
-	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/lane"
@@ -79,34 +75,4 @@ func (c *collector) firstCollisionCases() uint64 {
 		return 0
 	}
 	return (c.collisionIndex-c.cfg.Shard)/c.cfg.Shards + 1
-}
-
-// minimizePair shrinks a collision group's example as a pair (see
-// lane.MinimizePair), within the configured time, and stores it.
-func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
-	mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
-	m, err := l.MinimizePair(mctx, g.input, g.twin.input, g.twin.adapter)
-	cancel()
-	if ctx.Err() != nil {
-		return nil
-	}
-	if err != nil {
-		g.MinimizeNote = err.Error()
-		return nil
-	}
-	e := l.CollisionEntry(g.sig, m.A, m.B, m.JA, m.JB)
-	e.MinimizedFrom = filepath.Base(g.First)
-	path, err := corpus.Write(c.cfg.CorpusDir, e)
-	if err != nil {
-		return err
-	}
-	g.Minimized, g.MinimizedTwin = string(value.AppendText(nil, m.A)), string(value.AppendText(nil, m.B))
-	g.MinimizedPath, g.MinimizeRounds = path, m.Rounds
-	g.Diff = c.cmp.RenderCollision(g.twin.adapter, m.JA.Outs, m.JB.Outs)
-	if !m.Minimal {
-		g.MinimizeIncomplete = true
-		g.MinimizeNote = fmt.Sprintf("the pair's minimization stopped after %d rounds when its %v ran out; "+
-			"a longer -minimize-time (or difffuzz minimize %s) may shrink it further", m.Rounds, c.cfg.MinimizeTime, g.First)
-	}
-	return nil
 }

@@ -55,7 +55,7 @@ func TestCollisionFound(t *testing.T) {
 			if g == nil {
 				t.Fatalf("no collision found; summary:\n%s", out.String())
 			}
-			if g.Cause != tt.cause || g.Twin == "" || g.Example == g.Twin || g.MinimizedTwin == "" || g.Minimized == "" {
+			if g.Cause != tt.cause || g.Twin == "" || g.Example == g.Twin || g.MinimizedTwin == "" || !g.Minimized {
 				t.Errorf("collision group %+v", g)
 			}
 			if rep.FirstCollisionCases == 0 || rep.FirstCollisionSeconds == 0 {

@@ -5,7 +5,8 @@
 //
 // A case travels one way through the files: produce.go makes it,
 // drive.go runs and judges its batch on a lane, collect.go writes and counts
-// what the judge found, and finish.go minimizes and reports.
+// what the judge found, minimizing.go minimizes each bucket's example within
+// the run's budget and labels the bucket by it, and finish.go reports.
 package run
 
 import (
@@ -28,8 +29,7 @@ const (
 	// .gitignore, and in the one difffuzz init writes): findings are a
 	// run's output, not sources, and a tracked folder such as the
 	// project's seed corpus (corpus/) must not fill up with them.
-	DefaultCorpus       = "out/corpus"
-	DefaultMinimizeTime = 10 * time.Second
+	DefaultCorpus = "out/corpus"
 	// DefaultMaxBuckets is Config.MaxBuckets's default: far more root
 	// causes than a real implementation shows (docs/survey.md lists a
 	// library's by the handful), few enough that their examples and diffs
@@ -90,8 +90,13 @@ type Config struct {
 	// run. UpdateKnown rewrites the list to what this run found.
 	KnownPath   string
 	UpdateKnown bool
-	// MinimizeTime bounds the minimization of each distinct finding at the
-	// end of the run; 0 means DefaultMinimizeTime, negative means none.
+	// MinimizeTime is the run's budget for minimizing its buckets after
+	// it fuzzed, all of them together, spent on the most severe and then
+	// the largest first (minimizing.go); a bucket the budget does not
+	// reach is reported as it came, and says so. 0 means the default,
+	// MinimizeBudget: a quarter of the time the run fuzzed, at least
+	// MinMinimizeBudget and at most MaxMinimizeBudget; negative means
+	// none.
 	MinimizeTime time.Duration
 	// MaxRestarts bounds consecutive failed restarts of a worker before the
 	// run gives up with a setup error; 0 means lane.DefaultMaxRestarts.
@@ -152,9 +157,6 @@ func (c *Config) setDefaults() {
 	}
 	if c.KeepAll {
 		c.KeepPerBucket = 0 // the keeper's "keep everything"
-	}
-	if c.MinimizeTime == 0 {
-		c.MinimizeTime = DefaultMinimizeTime
 	}
 	if c.CollisionSlots == 0 {
 		c.CollisionSlots = DefaultCollisionSlots

@@ -1,10 +1,8 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,66 +10,13 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
-	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
-	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
-	"github.com/difffuzz/difffuzz/internal/memlimit"
 	"github.com/difffuzz/difffuzz/internal/procstat"
 	"github.com/difffuzz/difffuzz/internal/version"
-	"github.com/difffuzz/difffuzz/value"
 )
-
-// minimizeGroups shrinks one example of each distinct divergence, each within
-// the configured time, and stores the result in the corpus.
-func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane) error {
-	sort.Strings(c.order) // the same order every time, whichever came first
-	// Candidates are near-copies of a finding, maybe megabytes each.
-	defer memlimit.Thrifty(os.Getenv("GOGC"))()
-	l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
-	for _, key := range c.order {
-		g := c.groups[key]
-		if g.twin != nil {
-			if err := c.minimizePair(ctx, l, g); err != nil {
-				return err
-			}
-			continue
-		}
-		mctx, cancel := context.WithTimeout(ctx, c.cfg.MinimizeTime)
-		began := time.Now()
-		res, err := l.Minimize(mctx, g.input, g.exampleSig)
-		g.MinimizeSeconds = time.Since(began).Seconds()
-		cancel()
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err != nil {
-			g.MinimizeNote = err.Error()
-			continue
-		}
-		sig := g.sig
-		if sig.Cause == compare.OverflowCause {
-			sig = g.exampleSig // the overflow bucket stands for many causes; this is the one kept
-		}
-		e := l.Entry(res.Input, res.Verdict, []compare.Signature{sig}, res.Outs)
-		e.Kind, e.MinimizedFrom = g.Kind, filepath.Base(g.First)
-		path, err := corpus.Write(c.cfg.CorpusDir, e)
-		if err != nil {
-			return err
-		}
-		g.Minimized, g.MinimizedPath, g.MinimizeRounds = string(value.AppendText(nil, res.Input)), path, res.Rounds
-		g.Diff = c.cmp.Render(res.Verdict, res.Outs)
-		if !res.Minimal {
-			g.MinimizeIncomplete = true
-			g.MinimizeNote = fmt.Sprintf("the minimizer stopped after %d rounds when its %v ran out; "+
-				"a longer -minimize-time (or difffuzz minimize %s) may shrink it further", res.Rounds, c.cfg.MinimizeTime, g.First)
-		}
-	}
-	return nil
-}
 
 // finish builds the report, holds it to the known list, writes it, prints
 // the summary and says where everything went.
@@ -136,7 +81,10 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	}
 	for _, key := range c.order {
 		g := c.groups[key].Group
-		g.Written = uint64(c.keep.written(key))
+		g.Written = 0
+		for _, k := range c.groups[key].keys {
+			g.Written += uint64(c.keep.written(k))
+		}
 		rep.Distinct = append(rep.Distinct, g)
 	}
 	sort.SliceStable(rep.Distinct, func(i, j int) bool {

@@ -66,13 +66,14 @@ func TestPlantedCauses(t *testing.T) {
 			continue
 		case !slices.Equal(g.Deviants, deviants):
 			t.Errorf("bucket %q names %v, want %v", cause, g.Deviants, deviants)
-		case g.Minimized == "":
+		case !g.Minimized:
 			t.Errorf("bucket %q not minimized: %s", cause, g.MinimizeNote)
 		}
 		if slices.Contains(g.Deviants, "reference") || strings.HasSuffix(g.Signature, "reference") {
 			t.Errorf("bucket %q names the reference", g.Signature)
 		}
 	}
+	assertProven(t, specs, rep)
 	for cause, g := range got {
 		if _, ok := want[cause]; !ok {
 			t.Errorf("a bucket no cause was planted for: %s (%d findings), example %s", g.Signature, g.Count, clip.String(g.Example, 200))

@@ -71,12 +71,16 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
 		return r.col.setupFailed(fmt.Errorf("corpus: %w", err)), triage.ExitSetup
 	}
+	began := time.Now()
 	err := r.loop(ctx)
-	interrupted := ctx.Err() != nil
-	if err == nil && !interrupted && cfg.MinimizeTime > 0 {
-		err = r.col.minimizeGroups(ctx, r.lanes[0])
+	if err == nil {
+		err = r.col.minimizeGroups(ctx, r.lanes[0], MinimizeBudget(cfg.MinimizeTime, time.Since(began)))
+	} else {
+		r.col.skipAll(report.NotMinimizedRunError)
 	}
-	rep := r.col.finish(r.lanes, err, interrupted)
+	// A Ctrl-C while minimizing interrupts the run too: the report says
+	// so, and which buckets it left as they came.
+	rep := r.col.finish(r.lanes, err, ctx.Err() != nil)
 	return rep, rep.Exit
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -310,19 +311,22 @@ func TestCorpusBoundedPerBucket(t *testing.T) {
 			if g.Kind != "collision" {
 				all += g.Count
 			}
-			w := min(g.Count, uint64(keep))
+			// A bucket merged from n kept each one's examples, and each
+			// one's minimized example.
+			n := uint64(max(len(g.MergedFrom), 1))
+			w := min(g.Count, n*uint64(keep))
 			if tt.keepAll {
 				w = g.Count
 			}
-			if !tt.keepAll && g.Written != w {
-				t.Errorf("keep %d: bucket %s wrote %d of %d, want %d", tt.keep, g.Signature, g.Written, g.Count, w)
+			if !tt.keepAll && (g.Written > w || g.Written < min(g.Count, uint64(keep))) {
+				t.Errorf("keep %d: bucket %s (merged from %d) wrote %d of %d, want %d", tt.keep, g.Signature, n, g.Written, g.Count, w)
 			}
 			if _, err := os.Stat(g.First); err != nil {
 				t.Errorf("keep %d: bucket %s's first example is not on disk: %v", tt.keep, g.Signature, err)
 			}
 			want += w
 			if g.MinimizedPath != "" {
-				want++
+				want += n
 			}
 		}
 		if n := uint64(len(names(t, dir))); n > want || all != 3000 {
@@ -359,6 +363,18 @@ func TestBucketLimit(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), "hint: the run had 5 buckets, its limit") {
 			t.Errorf("the summary does not explain the overflow bucket:\n%.3000s", out.String())
+		}
+		// Nearly every finding of this worker is a cause of its own (a
+		// few words normalize alike): the overflow bucket counts them,
+		// and lists the first 20 with their findings.
+		listed := uint64(0)
+		for _, f := range over.Folded {
+			listed += f.Count
+		}
+		if over.FoldedCauses > int(over.Count) || over.FoldedCauses < int(over.Count)*9/10 || len(over.Folded) != report.MaxFoldedListed ||
+			listed < report.MaxFoldedListed || !strings.Contains(out.String(), fmt.Sprintf("  folded %d causes: internal: ", over.FoldedCauses)) {
+			t.Errorf("the overflow bucket of %d findings folded %d causes, listed %d (%d findings)\n%.3000s",
+				over.Count, over.FoldedCauses, len(over.Folded), listed, out.String())
 		}
 		if n := len(names(t, dir)); n != 5+2 {
 			t.Errorf("%d corpus files, want 7 (one each of 5 buckets, 2 of the overflow)", n)

@@ -20,6 +20,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 )
 
 // Spec is one adapter of the survey: a library's worker, or the reference.
@@ -48,7 +49,10 @@ type Config struct {
 	// Batch is the number of cases a round trip; 0 means 256.
 	Batch int
 	// MinimizeTime bounds the minimization of each distinct divergence;
-	// 0 means 10s, negative means none (the first example is kept as is).
+	// 0 means DefaultMinimizeTime, negative means none (the first example
+	// is kept as is). Unlike a fuzzing run's, whose -minimize-time is one
+	// budget for the run, it is per divergence: every library of the page
+	// must be minimized alike, whichever comes last.
 	MinimizeTime time.Duration
 	// Gen tunes the generator; its Seed is overwritten by Seed.
 	Gen gen.Config
@@ -62,7 +66,7 @@ type Config struct {
 const (
 	DefaultCases        = 20000
 	DefaultBatch        = lane.DefaultBatch
-	DefaultMinimizeTime = 10 * time.Second
+	DefaultMinimizeTime = minimize.DefaultTime
 )
 
 func (c *Config) setDefaults() {

@@ -172,15 +172,29 @@ func mergeCoverage(into, add []report.ClassCount) []report.ClassCount {
 }
 
 // regroup rebuilds the distinct divergences from the entries in dir: each
-// original finding counts in each of its signatures; the smallest minimized
-// entry of a signature is its example.
+// original finding counts in each of its signatures, read through the
+// labels the shards' minimized entries gave their buckets (relabels), so
+// that the merge groups as each run did; the smallest minimized entry of a
+// bucket is its example.
 func regroup(rep *report.Report, dir string) error {
 	files, err := corpus.Files([]string{dir})
 	if err != nil {
 		return err
 	}
 	entries, names, loadErr := corpus.LoadAll(files)
-	groups := map[string]*report.Group{}
+	sigs := make([][]compare.Signature, len(entries))
+	for i, e := range entries {
+		s, err := compare.SplitSignatures(e.Signature)
+		if errors.Is(err, compare.ErrOldSignature) {
+			return fmt.Errorf("%s: written by a difffuzz before buckets had causes; replay it (difffuzz replay %s) to see its bucket now", names[i], names[i])
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", names[i], err)
+		}
+		sigs[i] = s
+	}
+	label := relabels(entries, names, sigs)
+	groups := map[string]*mergedGroup{}
 	for i, e := range entries {
 		if e.Signature == "" {
 			continue
@@ -188,46 +202,103 @@ func regroup(rep *report.Report, dir string) error {
 		if e.MinimizedFrom == "" {
 			rep.Divergences++
 		}
-		sigs, err := compare.SplitSignatures(e.Signature)
-		if errors.Is(err, compare.ErrOldSignature) {
-			return fmt.Errorf("%s: written by a difffuzz before buckets had causes; replay it (difffuzz replay %s) to see its bucket now", names[i], names[i])
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", names[i], err)
-		}
-		for _, s := range sigs {
+		for _, s := range sigs[i] {
+			fuzzed := s
+			if e.MinimizedFrom == "" {
+				if l, ok := label[s.Bucket()]; ok {
+					s = l
+				}
+			}
 			g := groups[s.Bucket()]
 			if g == nil {
-				g = &report.Group{Kind: string(s.Kind), Cause: s.Cause}
+				g = &mergedGroup{Group: report.Group{Kind: string(s.Kind), Cause: s.Cause}, from: map[string]compare.Signature{}}
 				groups[s.Bucket()] = g
 			}
-			// One bucket per root cause, naming every implementation
-			// that showed it in some shard.
-			merged := s
-			if old, err := compare.ParseSignature(g.Signature); err == nil {
-				merged = old.Merge(s)
-			}
-			g.Signature, g.Deviants = merged.String(), merged.Deviants
-			text := string(value.AppendText(nil, e.Input))
-			switch {
-			case e.MinimizedFrom != "":
-				if g.Minimized == "" || len(text) < len(g.Minimized) {
-					g.Minimized, g.MinimizedPath = text, names[i]
-				}
-			default:
-				g.Count++
-				if g.First == "" || names[i] < g.First {
-					g.First, g.Example = names[i], text
-				}
-			}
+			g.add(s, fuzzed, e, names[i])
 		}
 	}
 	for _, g := range groups {
-		rep.Distinct = append(rep.Distinct, *g)
+		rep.Distinct = append(rep.Distinct, g.done())
 	}
 	sort.Slice(rep.Distinct, func(i, j int) bool {
 		a, b := rep.Distinct[i], rep.Distinct[j]
 		return a.Count > b.Count || a.Count == b.Count && a.Signature < b.Signature
 	})
 	return loadErr
+}
+
+// relabels maps the bucket (Signature.Bucket) of each minimized entry's
+// original finding to the label its minimized example showed: what the
+// shard's run relabelled the bucket to (docs/triage.md). A finding in
+// several buckets maps the one of the label's cause; a collision's one.
+// Where two shards minimized one bucket, the smaller example's label wins.
+func relabels(entries []*corpus.Entry, names []string, sigs [][]compare.Signature) map[string]compare.Signature {
+	byName := map[string]int{}
+	for i, n := range names {
+		byName[filepath.Base(n)] = i
+	}
+	label, size := map[string]compare.Signature{}, map[string]int{}
+	for i, e := range entries {
+		j, ok := byName[e.MinimizedFrom]
+		if e.MinimizedFrom == "" || !ok || len(sigs[i]) == 0 {
+			continue
+		}
+		l, n := sigs[i][0], len(value.AppendText(nil, e.Input))
+		for _, s := range sigs[j] {
+			if len(sigs[j]) > 1 && s.Bucket() != l.Bucket() {
+				continue
+			}
+			if old, ok := size[s.Bucket()]; !ok || n < old {
+				label[s.Bucket()], size[s.Bucket()] = l, n
+			}
+		}
+	}
+	return label
+}
+
+// mergedGroup is a bucket as the merge builds it, with the signatures the
+// shards' fuzzing gave the buckets it is made of.
+type mergedGroup struct {
+	report.Group
+	sig  compare.Signature
+	from map[string]compare.Signature // by Bucket
+}
+
+// add counts entry e (file name) in g: s is its label, fuzzed the
+// signature its run counted it under.
+func (g *mergedGroup) add(s, fuzzed compare.Signature, e *corpus.Entry, name string) {
+	// One bucket per root cause, naming every implementation that showed
+	// it in some shard.
+	if g.sig.Kind == "" {
+		g.sig = s
+	}
+	g.sig = g.sig.Merge(s)
+	text := string(value.AppendText(nil, e.Input))
+	if e.MinimizedFrom != "" {
+		if !g.Minimized || len(text) < len(g.MinimizedInput) {
+			g.Minimized, g.MinimizedInput, g.MinimizedPath = true, text, name
+		}
+		return
+	}
+	if old, ok := g.from[fuzzed.Bucket()]; ok {
+		fuzzed = old.Merge(fuzzed)
+	}
+	g.from[fuzzed.Bucket()] = fuzzed
+	g.Count++
+	if g.First == "" || name < g.First {
+		g.First, g.Example = name, text
+	}
+}
+
+// done is g's report group: its signature, and the buckets merged into it
+// when more than one.
+func (g *mergedGroup) done() report.Group {
+	g.Signature, g.Deviants = g.sig.String(), g.sig.Deviants
+	if len(g.from) > 1 {
+		for _, s := range g.from {
+			g.MergedFrom = append(g.MergedFrom, s.String())
+		}
+		sort.Strings(g.MergedFrom)
+	}
+	return g.Group
 }

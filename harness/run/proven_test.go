@@ -1,0 +1,108 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/oneshot"
+	"github.com/difffuzz/difffuzz/harness/report"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
+)
+
+// shownBy is the signatures the one-shot commands show for a bucket's
+// minimized example, judged afresh by new workers: check of the input, or
+// for a collision, replay of the minimized pair's corpus file, whose
+// collision line is the pair's own signature.
+func shownBy(t *testing.T, specs []adapter.Spec, g report.Group) []compare.Signature {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cfg := oneshot.Config{Adapters: specs, Stdout: &out, Stderr: &errb}
+	var lines []string
+	in, err := oneshot.ReadLines("minimized", strings.NewReader(g.MinimizedInput))
+	if g.MinimizedTwin != "" || err != nil {
+		// A pair, or an input extended JSON cannot write (a non-string
+		// key): the corpus file holds it exactly.
+		oneshot.Replay(context.Background(), cfg, []string{g.MinimizedPath})
+		for _, line := range strings.Split(out.String(), "\n") {
+			if rest, ok := strings.CutPrefix(line, "DIVERGES   "+g.MinimizedPath+"  "); ok {
+				lines = append(lines, strings.TrimSuffix(rest, "  (its twin)"))
+			}
+		}
+	} else {
+		oneshot.Check(context.Background(), cfg, in)
+		if _, rest, ok := strings.Cut(out.String(), "line 1: DIVERGE "); ok {
+			lines = append(lines, strings.SplitN(rest, "\n", 2)[0])
+		}
+	}
+	var sigs []compare.Signature
+	for _, line := range lines {
+		s, err := compare.SplitSignatures(line)
+		if err != nil {
+			t.Errorf("%s: check shows %q: %v", g.Signature, line, err)
+		}
+		sigs = append(sigs, s...)
+	}
+	if len(sigs) == 0 {
+		t.Errorf("%s: the one-shot commands show no divergence on its minimized example:\n%s%s", g.Signature, out.String(), errb.String())
+	}
+	return sigs
+}
+
+// assertProven holds every bucket of rep to its label: the bucket was
+// minimized, and its minimized example, judged afresh, shows exactly the
+// bucket's signature (kind, cause, implementations). An overflow bucket
+// stands for many causes: its example shows one of them, of its kind, in
+// its implementations.
+func assertProven(t *testing.T, specs []adapter.Spec, rep *report.Report) {
+	t.Helper()
+	for _, g := range rep.Distinct {
+		if !g.Minimized {
+			t.Errorf("bucket %s not minimized (%s): its label is unproven", g.Signature, g.NotMinimized)
+			continue
+		}
+		shown := shownBy(t, specs, g)
+		want, err := compare.ParseSignature(g.Signature)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proven := slices.ContainsFunc(shown, want.Equal)
+		if want.Cause == compare.OverflowCause {
+			proven = slices.ContainsFunc(shown, func(s compare.Signature) bool { return s.Overflow().Equal(want) })
+		}
+		if !proven {
+			t.Errorf("bucket %s: its minimized example %s shows %q", g.Signature, clip.String(g.Input(), 200), compare.JoinSignatures(shown))
+		}
+	}
+}
+
+// TestLabelsAreProven: every bucket's label is what its minimized example
+// shows, for fake workers that diverge on every case (and collide), on
+// keys, on numbers, and past the bucket limit. The mutant zoo's ten causes
+// are held to the same in TestPlantedCauses.
+func TestLabelsAreProven(t *testing.T) {
+	for _, tt := range []struct {
+		mode       string
+		maxBuckets int
+	}{{"differ", 0}, {"keyorder", 0}, {"number", 0}, {"unique-errors", 3}} {
+		t.Run(tt.mode, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			sp := specs(t, tt.mode)
+			rep, _ := Run(context.Background(), Config{Adapters: sp, Workers: 1, Batch: 256, Cases: 1000, Seed: 6, CorpusDir: t.TempDir(),
+				MaxBuckets: tt.maxBuckets, MinimizeTime: 2 * time.Minute, Stdout: &out, Stderr: &errb})
+			if len(rep.Distinct) == 0 {
+				t.Fatalf("no bucket\n%s", errb.String())
+			}
+			assertProven(t, sp, rep)
+			if t.Failed() {
+				t.Logf("summary:\n%s", out.String())
+			}
+		})
+	}
+}
