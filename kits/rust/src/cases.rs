@@ -6,6 +6,7 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 use std::time::Instant;
 
+use crate::channel::VERSION_4;
 use crate::cpu::thread_cpu_ns;
 use crate::decode::{self, DecodeError, Fault};
 use crate::panics::{self, Place};
@@ -149,7 +150,7 @@ where
     /// Whether cases are values that the text model cannot take: its text
     /// comes from a driver of protocol 4.
     fn text_without_text(&self) -> bool {
-        I::KIND == ModelKind::Text && self.protocol < text::PROTOCOL
+        I::KIND == ModelKind::Text && self.protocol < VERSION_4
     }
 
     /// Decodes, canonicalizes and hashes the case at the front of `rd` and

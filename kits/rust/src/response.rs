@@ -1,13 +1,10 @@
 //! Response encoding, straight into the reused response buffer.
 
 use crate::cases::{Canonicalize, Failure, Figures, Outcome, Work};
+use crate::channel::VERSION_4;
 use crate::decode::{self, DecodeError};
 use crate::request::Cases;
 use crate::{Hello, Input, ModelKind, SpecError};
-
-/// The protocol version from which an `internal` result may carry
-/// `error_type` and `frames`.
-const FAILURE_PROTOCOL: u64 = 4;
 
 pub(crate) fn write_hello<M: Input>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
     let native = M::KIND != ModelKind::Exact;
@@ -88,7 +85,7 @@ where
 
 /// An `internal` result, with its type and place from protocol 4 on.
 fn write_failure(out: &mut Vec<u8>, failure: &Failure, protocol: u64) {
-    let typed = protocol >= FAILURE_PROTOCOL;
+    let typed = protocol >= VERSION_4;
     let frames = failure.place.as_ref().filter(|_| typed);
     write_map_len(out, 2 + u32::from(typed) + u32::from(frames.is_some()));
     write_str_field(out, "error", "internal");

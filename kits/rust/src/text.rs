@@ -18,9 +18,6 @@ use rmp::Marker;
 use crate::decode::{DecodeError, Fault};
 use crate::{Input, ModelKind, Reason};
 
-/// The protocol version from which the driver sends the text model text.
-pub(crate) const PROTOCOL: u64 = 4;
-
 /// Each case's `internal` message where the driver sends values instead.
 pub(crate) const NEEDS_PROTOCOL: &str =
     "the text model needs a driver of protocol 4 (on the descriptors it offers): this one sends values, not JSON text";
