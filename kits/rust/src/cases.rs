@@ -2,15 +2,16 @@
 //! panic anywhere in that the case's `internal` result; and the bench's
 //! timed passes over them.
 
-use std::any::Any;
 use std::hint::black_box;
-use std::panic::{self, AssertUnwindSafe};
+use std::marker::PhantomData;
 use std::time::Instant;
 
+use crate::channel::VERSION_4;
 use crate::cpu::thread_cpu_ns;
 use crate::decode::{self, DecodeError, Fault};
+use crate::panics::{self, Place};
 use crate::request::Cases;
-use crate::{Inexpressible, Model, Refusal};
+use crate::{text, CaseError, Inexpressible, Input, ModelKind, Output, SpecError};
 
 /// Nesting a case may reach: a request's members may nest
 /// [`decode::MAX_WIRE_NESTING`] levels, and a case sits one level down, in
@@ -18,10 +19,13 @@ use crate::{Inexpressible, Model, Refusal};
 const CASE_LEVELS: usize = decode::MAX_WIRE_NESTING - 1;
 
 /// What answering cases needs, kept from case to case.
-pub(crate) struct Work<M, F> {
+pub(crate) struct Work<I, F> {
     /// The last case's canonical text.
     pub(crate) canonical: Vec<u8>,
-    model: M,
+    /// The hello's protocol version: whether a result may say a failure's
+    /// type and place, and whether the text model gets text.
+    pub(crate) protocol: u64,
+    input: I,
     f: F,
 }
 
@@ -29,48 +33,60 @@ pub(crate) struct Work<M, F> {
 pub(crate) const DIGEST_LEN: usize = 32;
 
 /// An implementation as the kit calls it: one value to its outcome, the
-/// text appended to `canonical` (cleared first).
+/// text left in `canonical`.
 pub(crate) trait Canonicalize<V> {
     fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome;
 }
 
-/// A function that appends the canonical text: the kit hashes it.
-pub(crate) struct Plain<F>(pub(crate) F);
+/// The function `serve` is given, with the output and error types it
+/// returns (which the impl below needs as parameters of the type).
+pub(crate) struct Func<F, O, E>(F, PhantomData<fn() -> (O, E)>);
 
-/// A function that appends the canonical text and returns the SDK's own
-/// digest of it: the kit sends that digest (see `serve_signed`).
-pub(crate) struct Signed<F>(pub(crate) F);
+impl<F, O, E> Func<F, O, E> {
+    pub(crate) fn new(f: F) -> Func<F, O, E> {
+        Func(f, PhantomData)
+    }
+}
 
-impl<V, F> Canonicalize<V> for Plain<F>
+impl<V, F, O, E> Canonicalize<V> for Func<F, O, E>
 where
-    F: FnMut(&V, &mut Vec<u8>) -> Result<(), Refusal>,
+    F: FnMut(&V) -> Result<O, E>,
+    O: Output,
+    E: Into<CaseError>,
 {
     fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
-        canonical.clear();
-        match (self.0)(value, canonical) {
-            Ok(()) => Outcome::Canonical(*blake3::hash(canonical).as_bytes()),
-            Err(refusal) => Outcome::Refused(refusal),
+        match (self.0)(value) {
+            Ok(output) => {
+                let (text, digest) = output.into_parts();
+                *canonical = text;
+                match digest {
+                    None => Outcome::Canonical(*blake3::hash(canonical).as_bytes()),
+                    Some(digest) => sdk_digest(digest.as_ref()),
+                }
+            }
+            Err(e) => match e.into() {
+                CaseError::Spec(spec) => Outcome::Refused(spec),
+                CaseError::Internal {
+                    error_type,
+                    message,
+                } => Outcome::Failed(Failure {
+                    message,
+                    error_type,
+                    place: None,
+                }),
+            },
         }
     }
 }
 
-impl<V, F, D> Canonicalize<V> for Signed<F>
-where
-    F: FnMut(&V, &mut Vec<u8>) -> Result<D, Refusal>,
-    D: AsRef<[u8]>,
-{
-    fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
-        canonical.clear();
-        match (self.0)(value, canonical) {
-            Ok(digest) => match <[u8; DIGEST_LEN]>::try_from(digest.as_ref()) {
-                Ok(digest) => Outcome::Canonical(digest),
-                Err(_) => Outcome::Refused(Refusal::internal(format!(
-                    "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
-                    digest.as_ref().len()
-                ))),
-            },
-            Err(refusal) => Outcome::Refused(refusal),
-        }
+/// The SDK's own digest, if it is as long as a BLAKE3-256 one.
+fn sdk_digest(digest: &[u8]) -> Outcome {
+    match <[u8; DIGEST_LEN]>::try_from(digest) {
+        Ok(digest) => Outcome::Canonical(digest),
+        Err(_) => Outcome::Refused(SpecError::internal(format!(
+            "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
+            digest.len()
+        ))),
     }
 }
 
@@ -79,8 +95,31 @@ where
 pub(crate) enum Outcome {
     /// The digest; the text is in `Work::canonical`.
     Canonical([u8; 32]),
-    Refused(Refusal),
+    /// A spec error, or an `internal` one with nothing to name it by.
+    Refused(SpecError),
+    /// The implementation failed: an `internal` result with its type.
+    Failed(Failure),
     Inexpressible(Inexpressible),
+}
+
+/// What an `internal` result says at protocol 4 beside its message.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) message: String,
+    /// The error's type, or `panic`.
+    pub(crate) error_type: &'static str,
+    /// Where a panic was raised; an error has no place.
+    pub(crate) place: Option<Place>,
+}
+
+impl From<panics::Panic> for Failure {
+    fn from(panic: panics::Panic) -> Failure {
+        Failure {
+            message: panic.message,
+            error_type: "panic",
+            place: panic.place,
+        }
+    }
 }
 
 /// The bench response's figures, in nanoseconds.
@@ -92,18 +131,26 @@ pub(crate) struct Figures {
     pub(crate) decode_cpu: u64,
 }
 
-impl<M, F> Work<M, F>
+impl<I, F> Work<I, F>
 where
-    M: Model,
-    F: Canonicalize<M::Value>,
+    I: Input,
+    F: Canonicalize<I::Value>,
 {
-    /// Work for the function `f` on values of `model`.
-    pub(crate) fn new(model: M, f: F) -> Work<M, F> {
+    /// Work for the function `f` on cases read by `input`, answered in
+    /// `protocol`.
+    pub(crate) fn new(input: I, f: F, protocol: u64) -> Work<I, F> {
         Work {
             canonical: Vec::new(),
-            model,
+            protocol,
+            input,
             f,
         }
+    }
+
+    /// Whether cases are values that the text model cannot take: its text
+    /// comes from a driver of protocol 4.
+    fn text_without_text(&self) -> bool {
+        I::KIND == ModelKind::Text && self.protocol < VERSION_4
     }
 
     /// Decodes, canonicalizes and hashes the case at the front of `rd` and
@@ -111,16 +158,20 @@ where
     /// the implementation, not a reason to stop the worker. Fails only when
     /// the msgpack is malformed.
     pub(crate) fn run_case(&mut self, rd: &mut &[u8]) -> Result<Outcome, DecodeError> {
+        if self.text_without_text() {
+            decode::skip_value(rd, CASE_LEVELS)?;
+            return Ok(Outcome::Refused(SpecError::internal(text::NEEDS_PROTOCOL)));
+        }
         let start = *rd;
-        let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
-            let value = decode::read_value(&mut self.model, rd, CASE_LEVELS)?;
+        let attempt = panics::catch(|| {
+            let value = self.input.read_case(rd, CASE_LEVELS)?;
             let result = self.f.compute(&value, &mut self.canonical);
-            self.model.recycle(value);
+            self.input.recycle(value);
             Ok::<_, Fault>(result)
-        }));
+        });
         let outcome = match attempt {
             Ok(Ok(result)) => return Ok(result),
-            Err(payload) => Outcome::Refused(Refusal::internal(panic_text(payload.as_ref()))),
+            Err(panic) => Outcome::Failed(panic.into()),
             Ok(Err(Fault::Malformed(e))) => return Err(e),
             Ok(Err(Fault::Inexpressible(why))) => Outcome::Inexpressible(why),
         };
@@ -135,7 +186,7 @@ where
     /// `rounds` passes that decode each case again, as a batch would.
     pub(crate) fn bench(&mut self, cases: &Cases<'_>, rounds: u64) -> Result<Figures, DecodeError> {
         let mut rd = cases.bytes;
-        let mut values: Vec<Option<M::Value>> = Vec::new();
+        let mut values: Vec<Option<I::Value>> = Vec::new();
         for _ in 0..cases.count {
             values.push(self.decode_guarded(&mut rd)?);
         }
@@ -143,9 +194,7 @@ where
         let (elapsed, cpu) = timed(|| {
             for _ in 0..rounds {
                 for value in values.iter().flatten() {
-                    let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
-                        self.f.compute(value, &mut self.canonical)
-                    }));
+                    let attempt = panics::catch(|| self.f.compute(value, &mut self.canonical));
                     let _ = black_box(attempt);
                 }
             }
@@ -153,7 +202,7 @@ where
         values
             .into_iter()
             .flatten()
-            .for_each(|value| self.model.recycle(value));
+            .for_each(|value| self.input.recycle(value));
         let mut malformed = Ok(());
         let (decode_elapsed, decode_cpu) = timed(|| {
             for _ in 0..rounds {
@@ -178,11 +227,12 @@ where
 
     /// One case decoded for the bench, or None when the model cannot hold it
     /// or panicked on it (such cases cost nothing in the timed loop).
-    fn decode_guarded(&mut self, rd: &mut &[u8]) -> Result<Option<M::Value>, DecodeError> {
+    fn decode_guarded(&mut self, rd: &mut &[u8]) -> Result<Option<I::Value>, DecodeError> {
         let start = *rd;
-        let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
-            decode::read_value(&mut self.model, rd, CASE_LEVELS)
-        }));
+        if self.text_without_text() {
+            return decode::skip_value(rd, CASE_LEVELS).map(|()| None);
+        }
+        let attempt = panics::catch(|| self.input.read_case(rd, CASE_LEVELS));
         match attempt {
             Ok(Ok(value)) => return Ok(Some(value)),
             Ok(Err(Fault::Malformed(e))) => return Err(e),
@@ -200,39 +250,4 @@ fn timed(work: impl FnOnce()) -> (u64, u64) {
     work();
     let elapsed = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
     (elapsed, thread_cpu_ns().saturating_sub(cpu))
-}
-
-pub(crate) fn panic_text(payload: &(dyn Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("non-text panic payload");
-    format!("panic: {text}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The guard's path from a panic payload to an `internal` message.
-    #[test]
-    fn panic_payloads_become_text() {
-        let texts: Vec<String> = [
-            Box::new("boom") as Box<dyn Any + Send>,
-            Box::new(format!("{} {}", "formatted", 1)),
-            Box::new(7u8),
-        ]
-        .iter()
-        .map(|payload| panic_text(payload.as_ref()))
-        .collect();
-        assert_eq!(
-            texts,
-            [
-                "panic: boom",
-                "panic: formatted 1",
-                "panic: non-text panic payload"
-            ]
-        );
-    }
 }

@@ -15,8 +15,14 @@ pub const FDS_ENV: &str = "DIFFFUZZ_FDS";
 pub const PROTOCOL: u64 = 2;
 
 /// The hello's protocol version on the offered descriptors: version 2's
-/// messages on a channel of their own.
-pub const FD_PROTOCOL: u64 = 3;
+/// messages on a channel of their own (3), with a failure's type and place
+/// and the text model's bytes (4).
+pub const FD_PROTOCOL: u64 = 4;
+
+/// The version from which an `internal` result says its failure's type and
+/// place, and the text model's cases are the driver's JSON text
+/// (docs/adapter-protocol.md, "Version 4").
+pub(crate) const VERSION_4: u64 = 4;
 
 /// The descriptors the driver offers, opened: requests and responses; `None`
 /// when it offers none. A malformed offer, or a descriptor that is not open,

@@ -18,30 +18,25 @@ pub const MAX_WIRE_NESTING: usize = 1024;
 
 /// Why bytes could not be read as msgpack. Whatever holds the fault (a frame,
 /// a request) is refused as a whole: past it, nothing can be located.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     /// Input ended inside a value, or a length claims more than there is.
+    #[error("not valid msgpack: ends inside a value")]
     Truncated,
     /// The reserved marker 0xc1, which no msgpack value starts with.
+    #[error("not valid msgpack: reserved marker 0xc1")]
     ReservedMarker,
     /// Containers nested past the reader's limit.
+    #[error("msgpack nested too deep to decode")]
     TooDeep,
     /// Bytes left over after the value that should fill the input.
+    #[error("{0} trailing bytes after the msgpack value")]
     Trailing(usize),
+    /// A text model's case that is not a bin of UTF-8 JSON text (protocol
+    /// 4 sends nothing else).
+    #[error("a text model's case is not a bin of UTF-8 JSON text")]
+    NotText,
 }
-
-impl std::fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DecodeError::Truncated => write!(f, "not valid msgpack: ends inside a value"),
-            DecodeError::ReservedMarker => write!(f, "not valid msgpack: reserved marker 0xc1"),
-            DecodeError::TooDeep => write!(f, "msgpack nested too deep to decode"),
-            DecodeError::Trailing(n) => write!(f, "{n} trailing bytes after the msgpack value"),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// Why a case was not built.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,30 +8,21 @@ use std::io::{self, Read, Write};
 pub const MAX_FRAME_LEN: usize = 64 << 20;
 
 /// Why no frame body could be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum FrameError {
     /// Clean end of input at a frame boundary: the peer asked us to stop.
+    #[error("end of input")]
     Eof,
     /// A length of 0 or over [`MAX_FRAME_LEN`]: the stream cannot be
     /// resynchronised.
+    #[error("bad frame length {0} (must be 1..={MAX_FRAME_LEN})")]
     BadLength(u32),
     /// Input ended inside a frame.
+    #[error("input ended inside a frame")]
     Truncated,
     /// Any other read failure.
-    Io(io::Error),
-}
-
-impl std::fmt::Display for FrameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FrameError::Eof => write!(f, "end of input"),
-            FrameError::BadLength(n) => {
-                write!(f, "bad frame length {n} (must be 1..={MAX_FRAME_LEN})")
-            }
-            FrameError::Truncated => write!(f, "input ended inside a frame"),
-            FrameError::Io(e) => write!(f, "read error: {e}"),
-        }
-    }
+    #[error("read error: {0}")]
+    Io(#[source] io::Error),
 }
 
 /// Reads one frame's body into `body` (reused across calls, so a long-lived

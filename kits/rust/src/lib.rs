@@ -1,31 +1,33 @@
 //! The difffuzz worker kit for Rust: it owns the whole adapter protocol
-//! (`docs/adapter-protocol.md`, versions 2 and 3), so that a worker for any
+//! (`docs/adapter-protocol.md`, versions 2 to 4), so that a worker for any
 //! implementation of canonical JSON is a value model and one function.
 //!
 //! ```no_run
-//! use difffuzz_kit::{native::Native, serve, Hello, Refusal};
+//! use difffuzz_kit::{native::Native, serve, Hello};
 //!
 //! fn main() {
 //!     let hello = Hello::new("serde_json", "1.0.154");
-//!     serve(hello, Native, |value, out| {
-//!         serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string()))
-//!     })
+//!     serve(hello, Native, serde_json::to_vec)
 //! }
 //! ```
 //!
 //! The kit reads frames (and their caps), decodes each case straight into the
 //! [`Model`]'s own value type (no intermediate tree), calls the function,
 //! hashes its output with BLAKE3, and answers batches, `digest_only` batches
-//! and benches. A panic in the function or the model becomes an `internal`
-//! result for that case alone. A case the model cannot hold is answered
-//! `inexpressible` without calling the function.
+//! and benches. The function returns the canonical text ([`Output`]: a
+//! `Vec<u8>`, a `String`, or [`Signed`] with the SDK's own digest), a
+//! [`SpecError`] for a value the spec rejects, or any other error, which is
+//! the case's `internal` result named by the error's type. A panic in the
+//! function or the model is an `internal` result for that case alone, with
+//! the place it was raised (see [`serve`]). A case the model cannot hold is
+//! answered `inexpressible` without calling the function.
 //!
 //! Three models: an exact one is written by the worker over its library's own
 //! value type (the [`Model`] trait is the hook: the kit knows no library, the
 //! library knows no kit); [`native::Native`] (feature `serde_json`) is
 //! `serde_json::Value`, what a Rust SDK receives in production;
-//! [`json_text::Text`] hands the function the case as JSON text, for an SDK
-//! that parses its input with its own parser.
+//! [`text::Text`] hands the function the case as the JSON text the driver
+//! wrote, for an SDK that parses its input with its own parser.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -35,15 +37,18 @@ pub mod channel;
 mod cpu;
 pub mod decode;
 pub mod frame;
-pub mod json_text;
 #[cfg(feature = "serde_json")]
 pub mod native;
+mod output;
+mod panics;
 pub mod pool;
 mod request;
 mod response;
 mod serve;
+pub mod text;
 
-pub use serve::{run, run_signed, serve, serve_signed};
+pub use output::{Output, Signed};
+pub use serve::{run, serve};
 
 /// serde_json, the crate of the native model, at the version the kit is built
 /// with (feature `serde_json`): a worker needs no serde_json dependency of its
@@ -91,8 +96,8 @@ pub enum ModelKind {
     Exact,
     /// What an SDK receives in production; some cases it cannot hold.
     Native,
-    /// The case as JSON text ([`json_text::Text`]), for an SDK that parses
-    /// it itself; only bin data and non-string keys cannot be spelled.
+    /// The case as JSON text ([`text::Text`]), for an SDK that parses it
+    /// itself; only bin data and non-string keys cannot be spelled.
     Text,
 }
 
@@ -187,7 +192,8 @@ pub trait Model {
     /// An object being filled.
     type Object;
 
-    /// Announced in the hello.
+    /// Announced in the hello: `Exact` or `Native` (a model walks values;
+    /// the text model is [`text::Text`]).
     const KIND: ModelKind;
     /// Every reason this model may give, announced in the hello: the driver
     /// fails a worker that gives one it did not declare. Empty for `Exact`.
@@ -332,38 +338,123 @@ impl fmt::Display for Code {
     }
 }
 
-/// The function's answer when a case has no canonical text: the error result
-/// `{"error": code, "message": message}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+/// The function's answer for a value the spec rejects: the error result
+/// `{"error": code, "message": message}`. Any other error the function
+/// returns is the case's `internal` result, named by its type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct SpecError {
     /// Compared across implementations.
     pub code: Code,
     /// For people.
     pub message: String,
 }
 
-impl Refusal {
-    /// A refusal with one of the spec's codes (or `internal`).
-    pub fn new(code: Code, message: impl Into<String>) -> Refusal {
-        Refusal {
+impl SpecError {
+    /// A spec error with one of the spec's codes (or `internal`).
+    pub fn new(code: Code, message: impl Into<String>) -> SpecError {
+        SpecError {
             code,
             message: message.into(),
         }
     }
 
-    /// The implementation failed on this case.
-    pub fn internal(message: impl Into<String>) -> Refusal {
-        Refusal::new(Code::Internal, message)
+    /// The implementation failed on this case, for a failure that has no
+    /// error type of its own to name it (returning that error itself names
+    /// the failure by its type).
+    pub fn internal(message: impl Into<String>) -> SpecError {
+        SpecError::new(Code::Internal, message)
     }
 
-    /// A refusal from a library that spells its codes as the spec does. A
-    /// name outside the spec is the implementation's bug, so it becomes
+    /// A spec error from a library that spells its codes as the spec does.
+    /// A name outside the spec is the implementation's bug, so it becomes
     /// `internal` (with the name kept in the message) rather than a code the
     /// driver would take at its word.
-    pub fn from_name(name: &str, message: impl Into<String>) -> Refusal {
+    pub fn from_name(name: &str, message: impl Into<String>) -> SpecError {
         match Code::from_name(name) {
-            Some(code) => Refusal::new(code, message),
-            None => Refusal::internal(format!("unknown error code {name:?}: {}", message.into())),
+            Some(code) => SpecError::new(code, message),
+            None => SpecError::internal(format!("unknown error code {name:?}: {}", message.into())),
         }
     }
+}
+
+/// Why a case has no canonical text, as the kit answers it: the spec's
+/// error, or the implementation's failure named by its error type.
+///
+/// Every error converts into it (`?` works on any error in the function),
+/// keeping the type's name (`std::any::type_name`) for the result's
+/// `error_type`: a [`SpecError`] stays the spec's answer, anything else is
+/// the case's `internal` result. The function may return its own error
+/// type as well, which the kit converts the same way; `CaseError` is for a
+/// function that fails in more than one way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseError {
+    /// The spec rejects the value (or the function said `internal` with no
+    /// error type to name it by).
+    Spec(SpecError),
+    /// The implementation failed.
+    Internal {
+        /// The error's type, e.g. `serde_json::error::Error`.
+        error_type: &'static str,
+        /// The error's text, for people.
+        message: String,
+    },
+}
+
+impl<E: std::error::Error + 'static> From<E> for CaseError {
+    fn from(e: E) -> CaseError {
+        let mut slot = Some(e);
+        if let Some(spec) =
+            (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<SpecError>>()
+        {
+            return CaseError::Spec(spec.take().expect("the slot was just filled"));
+        }
+        let e = slot.expect("the slot was just filled");
+        CaseError::Internal {
+            error_type: std::any::type_name::<E>(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What the kit hands the function, read off the wire: every [`Model`]
+/// walks a case's msgpack value into its own type; [`text::Text`] takes
+/// the JSON text the driver wrote (protocol 4). Implemented by the kit
+/// alone (sealed): a worker implements [`Model`].
+pub trait Input: sealed::Sealed {
+    /// One case as the implementation takes it.
+    type Value;
+    /// Announced in the hello.
+    const KIND: ModelKind;
+    /// Announced in the hello (see [`Model::INEXPRESSIBLE`]).
+    const INEXPRESSIBLE: &'static [Reason];
+
+    /// Reads the case at the front of `rd`, opening at most `levels` nested
+    /// containers, and leaves `rd` after it (on success).
+    fn read_case(&mut self, rd: &mut &[u8], levels: usize) -> Result<Self::Value, decode::Fault>;
+
+    /// Takes back a case once it is answered.
+    fn recycle(&mut self, value: Self::Value);
+}
+
+impl<M: Model> Input for M {
+    type Value = M::Value;
+    const KIND: ModelKind = M::KIND;
+    const INEXPRESSIBLE: &'static [Reason] = M::INEXPRESSIBLE;
+
+    fn read_case(&mut self, rd: &mut &[u8], levels: usize) -> Result<M::Value, decode::Fault> {
+        decode::read_value(self, rd, levels)
+    }
+
+    fn recycle(&mut self, value: M::Value) {
+        Model::recycle(self, value);
+    }
+}
+
+mod sealed {
+    /// Keeps [`super::Input`] the kit's own: its two kinds are every model
+    /// and the text model.
+    pub trait Sealed {}
+    impl<M: super::Model> Sealed for M {}
+    impl Sealed for super::text::Text {}
 }

@@ -1,11 +1,12 @@
 //! Response encoding, straight into the reused response buffer.
 
-use crate::cases::{Canonicalize, Figures, Outcome, Work};
+use crate::cases::{Canonicalize, Failure, Figures, Outcome, Work};
+use crate::channel::VERSION_4;
 use crate::decode::{self, DecodeError};
 use crate::request::Cases;
-use crate::{Hello, Model, ModelKind};
+use crate::{Hello, Input, ModelKind, SpecError};
 
-pub(crate) fn write_hello<M: Model>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
+pub(crate) fn write_hello<M: Input>(out: &mut Vec<u8>, hello: &Hello, protocol: u64) {
     let native = M::KIND != ModelKind::Exact;
     write_map_len(out, if native { 7 } else { 6 });
     write_str_field(out, "type", "hello");
@@ -36,16 +37,16 @@ pub(crate) fn write_error(out: &mut Vec<u8>, id: u64, message: &str) {
 
 /// Answers every case in order. Fails, leaving `out` half written, when the
 /// cases turn out not to be well-formed msgpack.
-pub(crate) fn write_results<M, F>(
+pub(crate) fn write_results<I, F>(
     out: &mut Vec<u8>,
     id: u64,
     digest_only: bool,
     cases: &Cases<'_>,
-    work: &mut Work<M, F>,
+    work: &mut Work<I, F>,
 ) -> Result<(), DecodeError>
 where
-    M: Model,
-    F: Canonicalize<M::Value>,
+    I: Input,
+    F: Canonicalize<I::Value>,
 {
     write_map_len(out, 4); // batch_cpu_ns comes last, once the work is done
     write_str_field(out, "type", "results");
@@ -66,11 +67,12 @@ where
                 write_str(out, "digest");
                 must(rmp::encode::write_bin(out, &digest));
             }
-            Outcome::Refused(refusal) => {
+            Outcome::Refused(SpecError { code, message }) => {
                 write_map_len(out, 2);
-                write_str_field(out, "error", refusal.code.as_str());
-                write_str_field(out, "message", &refusal.message);
+                write_str_field(out, "error", code.as_str());
+                write_str_field(out, "message", &message);
             }
+            Outcome::Failed(failure) => write_failure(out, &failure, work.protocol),
             Outcome::Inexpressible(why) => {
                 write_map_len(out, 2);
                 write_str_field(out, "inexpressible", why.reason.as_str());
@@ -79,6 +81,26 @@ where
         }
     }
     decode::expect_end(rd)
+}
+
+/// An `internal` result, with its type and place from protocol 4 on.
+fn write_failure(out: &mut Vec<u8>, failure: &Failure, protocol: u64) {
+    let typed = protocol >= VERSION_4;
+    let frames = failure.place.as_ref().filter(|_| typed);
+    write_map_len(out, 2 + u32::from(typed) + u32::from(frames.is_some()));
+    write_str_field(out, "error", "internal");
+    write_str_field(out, "message", &failure.message);
+    if typed {
+        write_str_field(out, "error_type", failure.error_type);
+    }
+    if let Some(place) = frames {
+        write_str(out, "frames");
+        must(rmp::encode::write_array_len(out, 1));
+        write_map_len(out, 3);
+        write_str_field(out, "file", &place.file);
+        write_str_field(out, "function", "");
+        write_uint_field(out, "line", u64::from(place.line));
+    }
 }
 
 pub(crate) fn write_bench(out: &mut Vec<u8>, id: u64, figures: &Figures) {

@@ -5,13 +5,14 @@
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::cases::{panic_text, Canonicalize, Plain, Signed, Work};
+use crate::cases::{Canonicalize, Func, Work};
 use crate::channel::{self, FD_PROTOCOL, PROTOCOL};
 use crate::cpu::thread_cpu_ns;
 use crate::frame::{self, FrameError};
+use crate::panics::panic_text;
 use crate::request::{Kind, Request};
 use crate::response::{write_bench, write_error, write_hello, write_results, write_uint_field};
-use crate::{Hello, Model, Refusal};
+use crate::{CaseError, Hello, Input, Output};
 
 /// The loop runs on a thread with a stack this large, so that decoding and
 /// dropping the deepest case the protocol allows (1000 levels, plus margin)
@@ -23,58 +24,57 @@ const STACK_SIZE: usize = 64 << 20;
 /// a frame), 1 when the output fails or the driver's offer is malformed.
 ///
 /// The protocol runs on the descriptors the driver offers
-/// ([`channel::offered`]), in protocol 3, so that `f` may print anywhere;
+/// ([`channel::offered`]), in protocol 4, so that `f` may print anywhere;
 /// else on stdin and stdout, in protocol 2.
 ///
-/// `f` appends the canonical text of one case to the buffer it is given (an
-/// empty, reused one), or refuses the case. It is never called for a case
-/// the model cannot hold. A panic in it, or in the model, is that case's
-/// `internal` result.
-pub fn serve<M, F>(hello: Hello, model: M, f: F) -> !
+/// `f` takes one case, as `input` reads it (a [`crate::Model`]'s value or
+/// the text model's [`crate::text::JsonText`]), and returns:
+/// - its canonical text ([`Output`]: a `Vec<u8>` or a `String`, which the
+///   kit hashes with BLAKE3), or the text with the SDK's own digest of it
+///   ([`crate::Signed`]), which the kit sends instead;
+/// - or a [`crate::SpecError`] for a value the spec rejects;
+/// - or any other error, which is the case's `internal` result: at protocol
+///   4 its `error_type` is the error type's name (`std::any::type_name`,
+///   e.g. `serde_json::error::Error`), so the driver buckets failures by
+///   type rather than by a message that quotes the input. `f` returns its
+///   own error type, or [`CaseError`], into which `?` converts any error
+///   (a `SpecError` included) with its type's name.
+///
+/// It is never called for a case the model cannot hold. A panic in it, or in
+/// the model, is that case's `internal` result, with `error_type` `panic`
+/// and, at protocol 4, the place it was raised: the `panic!` or the caller
+/// of `unwrap`, `expect` or an index, as a frame with that file and line
+/// (the function is not known). The kit installs a panic hook for that,
+/// once, over the one in place: the first few caught panics are still
+/// printed on stderr, the rest are not, and a panic outside a case goes to
+/// the previous hook unchanged.
+pub fn serve<I, F, O, E>(hello: Hello, input: I, f: F) -> !
 where
-    M: Model + Send + 'static,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal> + Send + 'static,
-{
-    serve_with(hello, model, Plain(f))
-}
-
-/// [`serve`] for an SDK that signs: `f` appends the canonical text and
-/// returns the SDK's own digest of it (BLAKE3-256, 32 bytes), which the kit
-/// sends instead of hashing the text itself, so that the driver checks the
-/// SDK's hashing too: a digest that is not BLAKE3 of the text is a `digest`
-/// finding, one that is not 32 bytes long the case's `internal` result.
-pub fn serve_signed<M, F, D>(hello: Hello, model: M, f: F) -> !
-where
-    M: Model + Send + 'static,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<D, Refusal> + Send + 'static,
-    D: AsRef<[u8]>,
-{
-    serve_with(hello, model, Signed(f))
-}
-
-/// [`serve`] for either kind of function.
-fn serve_with<M, F>(hello: Hello, model: M, f: F) -> !
-where
-    M: Model + Send + 'static,
-    F: Canonicalize<M::Value> + Send + 'static,
+    I: Input + Send + 'static,
+    F: FnMut(&I::Value) -> Result<O, E> + Send + 'static,
+    O: Output,
+    E: Into<CaseError>,
 {
     let code = std::thread::Builder::new()
         .name("worker".to_owned())
         .stack_size(STACK_SIZE)
-        .spawn(move || match channel::offered() {
-            Ok(Some((requests, responses))) => {
-                let input = BufReader::with_capacity(1 << 16, requests);
-                let output = BufWriter::with_capacity(1 << 16, responses);
-                run_on(&hello, FD_PROTOCOL, model, f, input, output)
-            }
-            Ok(None) => {
-                let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
-                let output = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-                run_on(&hello, PROTOCOL, model, f, input, output)
-            }
-            Err(e) => {
-                eprintln!("{}: {e}", hello.name);
-                1
+        .spawn(move || {
+            let f = Func::new(f);
+            match channel::offered() {
+                Ok(Some((requests, responses))) => {
+                    let requests = BufReader::with_capacity(1 << 16, requests);
+                    let responses = BufWriter::with_capacity(1 << 16, responses);
+                    run_on(&hello, FD_PROTOCOL, input, f, requests, responses)
+                }
+                Ok(None) => {
+                    let requests = BufReader::with_capacity(1 << 16, io::stdin().lock());
+                    let responses = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+                    run_on(&hello, PROTOCOL, input, f, requests, responses)
+                }
+                Err(e) => {
+                    eprintln!("{}: {e}", hello.name);
+                    1
+                }
             }
         })
         .expect("spawn the worker thread")
@@ -83,53 +83,51 @@ where
     std::process::exit(code);
 }
 
-/// The loop of [`serve`] over any reader and writer, on the calling thread;
-/// returns the exit status `serve` would exit with. For tests, and for a
-/// worker that owns its process's exit. Decoding the deepest cases needs a
-/// few MiB of stack. Its hello says protocol 2, the version of the
-/// standard streams.
-pub fn run<M, F, R, W>(hello: &Hello, model: M, f: F, input: R, output: W) -> i32
+/// The loop of [`serve`] over any reader and writer, on the calling thread,
+/// in `protocol` ([`channel::PROTOCOL`] as on stdin and stdout,
+/// [`channel::FD_PROTOCOL`] as on the offered descriptors); returns the
+/// exit status `serve` would exit with. For tests, and for a worker that
+/// owns its process's exit. Decoding the deepest cases needs a few MiB of
+/// stack.
+pub fn run<I, F, O, E, R, W>(
+    hello: &Hello,
+    protocol: u64,
+    input: I,
+    f: F,
+    requests: R,
+    responses: W,
+) -> i32
 where
-    M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<(), Refusal>,
+    I: Input,
+    F: FnMut(&I::Value) -> Result<O, E>,
+    O: Output,
+    E: Into<CaseError>,
     R: Read,
     W: Write,
 {
-    run_on(hello, PROTOCOL, model, Plain(f), input, output)
-}
-
-/// [`run`] for an SDK that signs, as [`serve_signed`] serves it.
-pub fn run_signed<M, F, D, R, W>(hello: &Hello, model: M, f: F, input: R, output: W) -> i32
-where
-    M: Model,
-    F: FnMut(&M::Value, &mut Vec<u8>) -> Result<D, Refusal>,
-    D: AsRef<[u8]>,
-    R: Read,
-    W: Write,
-{
-    run_on(hello, PROTOCOL, model, Signed(f), input, output)
+    run_on(hello, protocol, input, Func::new(f), requests, responses)
 }
 
 /// [`run`] with the hello's protocol version.
-fn run_on<M, F, R, W>(
+fn run_on<I, F, R, W>(
     hello: &Hello,
     protocol: u64,
-    model: M,
+    model: I,
     f: F,
     mut input: R,
     mut output: W,
 ) -> i32
 where
-    M: Model,
-    F: Canonicalize<M::Value>,
+    I: Input,
+    F: Canonicalize<I::Value>,
     R: Read,
     W: Write,
 {
     let mut worker = Worker {
         response: Vec::new(),
-        work: Work::new(model, f),
+        work: Work::new(model, f, protocol),
     };
-    if let Err(e) = worker.send(&mut output, 0, |out| write_hello::<M>(out, hello, protocol)) {
+    if let Err(e) = worker.send(&mut output, 0, |out| write_hello::<I>(out, hello, protocol)) {
         eprintln!("{}: cannot write hello: {e}", hello.name);
         return 1;
     }
@@ -161,15 +159,15 @@ where
 }
 
 /// Buffers reused across requests, so the hot path allocates little.
-struct Worker<M, F> {
+struct Worker<I, F> {
     response: Vec<u8>,
-    work: Work<M, F>,
+    work: Work<I, F>,
 }
 
-impl<M, F> Worker<M, F>
+impl<I, F> Worker<I, F>
 where
-    M: Model,
-    F: Canonicalize<M::Value>,
+    I: Input,
+    F: Canonicalize<I::Value>,
 {
     /// Decodes one request and writes its response (an `error` response when
     /// the request cannot be read as one).

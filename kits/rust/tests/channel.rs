@@ -1,6 +1,6 @@
 //! The protocol's own channel: offered descriptors in `DIFFFUZZ_FDS`, the
-//! worker serves there in protocol 3, and what its function prints, on
-//! stdout or stderr, is only its log. The worker is this test binary run
+//! worker serves there in protocol 4, and what its function prints, on
+//! stdout or stderr, is only its log, as are the first few of its panics. The worker is this test binary run
 //! again (its `chatty_worker` test, which serves when told to), offered two
 //! pipes of its parent's.
 #![cfg(feature = "serde_json")]
@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use difffuzz_kit::channel::{FDS_ENV, FD_PROTOCOL};
 use difffuzz_kit::native::Native;
-use difffuzz_kit::{serve, Hello};
+use difffuzz_kit::{serve, Hello, SpecError};
 use rmpv::Value as Mp;
 
 mod common;
@@ -21,19 +21,19 @@ use common::{batch, field, read_frame, write_frame};
 const CHILD: &str = "DIFFFUZZ_KIT_TEST_CHATTY";
 
 /// The worker: it prints, as an SDK's debug logging would, a line to stdout
-/// at start and a line to stdout and one to stderr on every case. Run
-/// without CHILD, it passes at once.
+/// at start and a line to stdout and one to stderr on every case, and
+/// panics on the string "panic". Run without CHILD, it passes at once.
 #[test]
 fn chatty_worker() {
     if std::env::var_os(CHILD).is_none() {
         return;
     }
     println!("debug: starting");
-    serve(Hello::new("chatty", "0"), Native, |value, out| {
+    serve(Hello::new("chatty", "0"), Native, |value| {
         println!("debug: canonicalizing {value}");
         eprintln!("debug: canonicalized");
-        out.extend_from_slice(b"1");
-        Ok(())
+        assert_ne!(value, "panic", "chatty panic"); // the panic's place
+        Ok::<_, SpecError>(b"1".to_vec())
     })
 }
 
@@ -83,6 +83,22 @@ fn a_printing_worker_leaves_the_channel_alone() {
         let first = &field(&results, "results").as_array().unwrap()[0];
         assert_eq!(field(first, "canonical"), &Mp::Binary(b"1".to_vec()));
     }
+    // A flood of panics: each its case's result, a few printed.
+    write_frame(&mut requests, &batch(3, vec!["panic".into(); 10]));
+    let results = read_frame(&mut responses);
+    let panicked = field(&results, "results").as_array().unwrap();
+    assert_eq!(panicked.len(), 10);
+    let line = include_str!("channel.rs")
+        .lines()
+        .position(|l| l.ends_with("// the panic's place"))
+        .unwrap()
+        + 1;
+    for result in panicked {
+        assert_eq!(field(result, "error_type"), &Mp::from("panic"));
+        let frame = &field(result, "frames").as_array().unwrap()[0];
+        assert_eq!(field(frame, "file"), &Mp::from("tests/channel.rs"));
+        assert_eq!(field(frame, "line"), &Mp::from(line));
+    }
     drop(requests);
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "worker: {:?}", out.status);
@@ -91,12 +107,22 @@ fn a_printing_worker_leaves_the_channel_alone() {
     assert!(stdout.contains("debug: starting\n"), "stdout: {stdout}");
     assert_eq!(
         stdout.matches("debug: canonicalizing").count(),
-        4,
+        14,
         "stdout: {stdout}"
     );
     assert_eq!(
         stderr.matches("debug: canonicalized").count(),
-        4,
+        14,
+        "stderr: {stderr}"
+    );
+    assert_eq!(
+        stderr.matches("chatty panic").count(),
+        3,
+        "stderr: {stderr}"
+    );
+    assert_eq!(
+        stderr.matches("panics caught in cases printed").count(),
+        1,
         "stderr: {stderr}"
     );
 }

@@ -1,6 +1,6 @@
 //! The kit's error codes against docs/adapter-protocol.md, read from the
 //! page itself so that neither can change without the other.
-use difffuzz_kit::{Code, Refusal};
+use difffuzz_kit::{Code, SpecError};
 
 const PROTOCOL_DOC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -44,11 +44,11 @@ fn each_spelling_names_its_code() {
         assert_eq!(code.to_string(), name);
     }
     assert_eq!(Code::from_name("TooDeep"), None);
-    let refusal = Refusal::from_name("no_such_code", "why");
-    assert_eq!(refusal.code, Code::Internal);
-    assert!(
-        refusal.message.contains("no_such_code"),
-        "{}",
-        refusal.message
+    let error = SpecError::from_name("no_such_code", "why");
+    assert_eq!(error.code, Code::Internal);
+    assert!(error.message.contains("no_such_code"), "{}", error.message);
+    assert_eq!(
+        SpecError::new(Code::TooDeep, "513 levels").to_string(),
+        "too_deep: 513 levels"
     );
 }

@@ -6,12 +6,13 @@
 //! left to it: `make conform` runs it on the example worker and on
 //! adapters/rust's (bodies that are no msgpack or no map, input that ends
 //! inside a frame). What is here is this kit's own: the hello it builds, how
-//! a panic or refusal maps to a result, bench, and the requests conform does
+//! a panic, an error or a spec error maps to a result, bench, and the requests conform does
 //! not send.
 #![cfg(feature = "serde_json")]
 
+use difffuzz_kit::channel::{FD_PROTOCOL, PROTOCOL};
 use difffuzz_kit::native::Native;
-use difffuzz_kit::{run, run_signed, Code, Hello, Reason, Refusal};
+use difffuzz_kit::{run, CaseError, Code, Hello, Reason, Signed, SpecError};
 use rmpv::Value as Mp;
 
 mod common;
@@ -34,18 +35,36 @@ fn map(members: Vec<(&str, Mp)>) -> Mp {
 }
 
 /// The test's implementation: serde_json's compact text; a case whose
-/// `tool_name` is "panic" panics, one named "refuse" is refused.
-fn implementation(value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), Refusal> {
+/// `tool_name` is "panic" panics, "unwrap" unwraps a None, "fail" fails
+/// with serde_json's error and "refuse" is refused.
+fn implementation(value: &serde_json::Value) -> Result<Vec<u8>, CaseError> {
     match value.get("tool_name").and_then(|v| v.as_str()) {
-        Some("panic") => panic!("boom"),
-        Some("refuse") => Err(Refusal::from_name("bad_envelope", "refused")),
-        _ => serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string())),
+        Some("panic") => panic!("boom"), // the panic's place
+        Some("unwrap") => Ok(vec!["".parse::<u8>().unwrap()]), // the unwrap's place
+        Some("fail") => Ok(serde_json::from_str::<Vec<u8>>("[1,")?),
+        Some("refuse") => Err(SpecError::from_name("bad_envelope", "refused").into()),
+        _ => Ok(serde_json::to_vec(value)?),
     }
 }
 
-/// Runs the loop over `input` on a thread with room for deep cases; returns
-/// the exit status and every frame written.
+/// The line of this file that ends with the comment `marker`.
+fn line_of(marker: &str) -> u64 {
+    let comment = format!("// {marker}");
+    let at = include_str!("serve.rs")
+        .lines()
+        .position(|line| line.ends_with(&comment))
+        .unwrap_or_else(|| panic!("no line ends with {comment}"));
+    at as u64 + 1
+}
+
+/// Runs the loop over `input` on a thread with room for deep cases, in
+/// protocol 2; returns the exit status and every frame written.
 fn serve(input: Vec<u8>) -> (i32, Vec<Mp>) {
+    serve_at(PROTOCOL, input)
+}
+
+/// [`serve`] in `protocol`.
+fn serve_at(protocol: u64, input: Vec<u8>) -> (i32, Vec<Mp>) {
     std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
@@ -53,6 +72,7 @@ fn serve(input: Vec<u8>) -> (i32, Vec<Mp>) {
             let hello = Hello::new("test-sdk", "9.9.9");
             let code = run(
                 &hello,
+                protocol,
                 Native,
                 implementation,
                 input.as_slice(),
@@ -140,6 +160,7 @@ fn a_batch_answers_canonical_refused_internal_and_inexpressible_in_order() {
     assert_eq!(results[0], canonical);
     assert_eq!(field(&results[1], "error"), &Mp::from("internal"));
     assert_eq!(field(&results[1], "message"), &Mp::from("panic: boom"));
+    assert_eq!(results[1].as_map().map(Vec::len), Some(2), "protocol 2");
     let reasons: Vec<&str> = results[2..9]
         .iter()
         .map(|r| field(r, "inexpressible").as_str().unwrap())
@@ -257,16 +278,17 @@ fn the_deepest_case_on_the_wire_is_decoded() {
 
 /// A signing SDK's digest is the one sent, in full and digest-only answers
 /// alike (the driver judges it against the text); one that is not 32 bytes
-/// long is the case's `internal` result, and a refusal stays a refusal.
+/// long is the case's `internal` result, and a spec error stays one.
 #[test]
 fn a_signing_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() {
     let own = [7u8; 32];
-    let sign = move |value: &serde_json::Value, out: &mut Vec<u8>| -> Result<Vec<u8>, Refusal> {
-        implementation(value, out)?;
-        match value.get("tool_name").and_then(|v| v.as_str()) {
-            Some("short") => Ok(own[..31].to_vec()),
-            _ => Ok(own.to_vec()),
-        }
+    let sign = move |value: &serde_json::Value| {
+        let canonical = implementation(value)?;
+        let digest = match value.get("tool_name").and_then(|v| v.as_str()) {
+            Some("short") => own[..31].to_vec(),
+            _ => own.to_vec(),
+        };
+        Ok::<_, CaseError>(Signed { canonical, digest })
     };
     let cases = || {
         vec![
@@ -282,8 +304,9 @@ fn a_signing_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() {
     let mut input = frame(&batch(1, cases()));
     input.extend(frame(&digest_only));
     let mut output = Vec::new();
-    let code = run_signed(
+    let code = run(
         &Hello::new("t", "1"),
+        PROTOCOL,
         Native,
         sign,
         input.as_slice(),
@@ -305,4 +328,96 @@ fn a_signing_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() {
     assert_eq!(field(&full[2], "error").as_str(), Some("bad_envelope"));
     let digests = field(&out[2], "results").as_array().unwrap();
     assert_eq!(digests[0], map(vec![("digest", Mp::Binary(own.to_vec()))]));
+}
+
+/// At protocol 4 an `internal` result names the failure's type, and a
+/// panic's place: the implementation's own line, for a `panic!` and for an
+/// `unwrap` alike (not the kit's, not the standard library's). A spec error
+/// stays one. At protocol 2 neither is sent.
+#[test]
+fn a_failure_says_its_type_and_place_at_protocol_4() {
+    let cases = || {
+        ["panic", "unwrap", "fail", "refuse"]
+            .into_iter()
+            .map(|name| map(vec![("tool_name", name.into())]))
+            .collect()
+    };
+    let (code, out) = serve_at(FD_PROTOCOL, frame(&batch(1, cases())));
+    assert_eq!((code, field(&out[0], "protocol")), (0, &Mp::from(4)));
+    let results = field(&out[1], "results").as_array().unwrap();
+    let place = |marker: &str| {
+        Mp::Array(vec![map(vec![
+            ("file", "tests/serve.rs".into()),
+            ("function", "".into()),
+            ("line", line_of(marker).into()),
+        ])])
+    };
+    let panicked = |message: &str, marker: &str| {
+        map(vec![
+            ("error", "internal".into()),
+            ("message", message.into()),
+            ("error_type", "panic".into()),
+            ("frames", place(marker)),
+        ])
+    };
+    assert_eq!(results[0], panicked("panic: boom", "the panic's place"));
+    assert_eq!(
+        results[1],
+        panicked(
+            "panic: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: Empty }",
+            "the unwrap's place"
+        )
+    );
+    let failed = map(vec![
+        ("error", "internal".into()),
+        (
+            "message",
+            "EOF while parsing a value at line 1 column 3".into(),
+        ),
+        ("error_type", "serde_json::error::Error".into()),
+    ]);
+    assert_eq!(results[2], failed);
+    let refused = map(vec![
+        ("error", "bad_envelope".into()),
+        ("message", "refused".into()),
+    ]);
+    assert_eq!(results[3], refused);
+
+    let (_, out) = serve(frame(&batch(1, cases())));
+    let results = field(&out[1], "results").as_array().unwrap();
+    for (result, message) in results.iter().zip([
+        "panic: boom",
+        "panic: called `Result::unwrap()` on an `Err` value: ParseIntError { kind: Empty }",
+        "EOF while parsing a value at line 1 column 3",
+    ]) {
+        let want = map(vec![
+            ("error", "internal".into()),
+            ("message", message.into()),
+        ]);
+        assert_eq!(result, &want);
+    }
+}
+
+/// Any error converts into a CaseError with its type's name, a SpecError
+/// into the spec's answer.
+#[test]
+fn errors_convert_with_their_types_name() {
+    let spec = SpecError::new(Code::DuplicateKey, "twice");
+    assert_eq!(CaseError::from(spec.clone()), CaseError::Spec(spec));
+    let io = std::io::Error::other("disk");
+    assert_eq!(
+        CaseError::from(io),
+        CaseError::Internal {
+            error_type: "std::io::error::Error",
+            message: "disk".to_owned()
+        }
+    );
+    let utf8 = String::from_utf8(vec![0xff]).unwrap_err();
+    assert!(matches!(
+        CaseError::from(utf8),
+        CaseError::Internal {
+            error_type: "alloc::string::FromUtf8Error",
+            ..
+        }
+    ));
 }

@@ -1,10 +1,8 @@
 //! A difffuzz worker for a naive baseline: serde_json's compact output of a
 //! `serde_json::Value` (keys sorted, as its default BTreeMap keeps them).
-use difffuzz_kit::{native::Native, serve, Hello, Refusal};
+use difffuzz_kit::{native::Native, serve, Hello};
 
 fn main() {
     let hello = Hello::new("serde_json", "1.0.154");
-    serve(hello, Native, |value, out| {
-        serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string()))
-    })
+    serve(hello, Native, serde_json::to_vec)
 }

@@ -1,10 +1,12 @@
 //! The naive Rust baseline: serde_json's compact output of a
 //! `serde_json::Value`, whose default map (a BTreeMap) keeps keys sorted.
-use difffuzz_kit::{native::Native, serve, Hello, Refusal};
+use difffuzz_kit::{native::Native, serve, Hello};
 use difffuzz_survey_rust::version_of;
 
 fn main() {
-    serve(Hello::new("serde_json", version_of("serde_json")), Native, |value, out| {
-        serde_json::to_writer(out, value).map_err(|e| Refusal::internal(e.to_string()))
-    })
+    serve(
+        Hello::new("serde_json", version_of("serde_json")),
+        Native,
+        serde_json::to_vec,
+    )
 }

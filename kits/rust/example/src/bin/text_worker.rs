@@ -2,13 +2,12 @@
 //! arrives as JSON text, as a tool call's arguments do, is read by
 //! `serde_json::from_str` into a `Value` (the last repeated key kept, keys
 //! sorted) and written compactly by serde_json.
-use difffuzz_kit::{json_text::Text, serve, Hello, Refusal};
+use difffuzz_kit::{serve, text::Text, Hello};
 
 fn main() {
     let hello = Hello::new("serde_json-text", "1.0.154");
-    serve(hello, Text, |text, out| {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| Refusal::internal(e.to_string()))?;
-        serde_json::to_writer(out, &value).map_err(|e| Refusal::internal(e.to_string()))
+    serve(hello, Text, |text| {
+        let value: serde_json::Value = serde_json::from_str(text)?;
+        serde_json::to_vec(&value)
     })
 }
