@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/difffuzz/difffuzz/harness/bench"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/oneshot"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/run"
@@ -101,12 +102,24 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.IntVar(&cfg.Gen.MaxWidth, "max-width", 0, "generator members or elements per container (0: its default)")
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
 	cpuprofile := fs.String("cpuprofile", "", "write the driver's CPU profile to this `file`")
+	eventsTo := fs.String("events", "", "write the run's events as JSON lines to this `file` (- for stdout, the summary then going to stderr): start, progress, bucket, collision, minimized, summary")
 	maxMemoryFlag(fs, &cfg.MaxMemory)
 	if code := c.parse(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return c.usageError(fs, "run takes no arguments, got %q", fs.Args())
+	}
+	if *eventsTo != "" {
+		w, closeEvents, err := c.openEvents(*eventsTo)
+		if err != nil {
+			return c.usageError(fs, "-events: %v", err)
+		}
+		defer closeEvents()
+		cfg.Events = events.NewWriter(w)
+		if *eventsTo == "-" {
+			cfg.Stdout = c.Stderr
+		}
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -135,7 +148,26 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	}
 	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
 	_, code := run.Run(ctx, cfg)
+	if err := cfg.Events.Err(); err != nil {
+		fmt.Fprintf(c.Stderr, "difffuzz run: %v\n", err)
+	}
 	return code
+}
+
+// openEvents opens -events' destination: stdout for "-", else a file made
+// anew (its folder too), so that a reader never sees an older run's events.
+func (c *CLI) openEvents(to string) (io.Writer, func(), error) {
+	if to == "-" {
+		return c.Stdout, func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Create(to)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // outputFlags makes a flag of every report format; with defaults, a format

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"os"
 	"path/filepath"
@@ -451,6 +452,56 @@ func TestUsageNamesEveryCommand(t *testing.T) {
 		}
 		if !strings.Contains(help.String(), "\n  "+cmd.name+" ") {
 			t.Errorf("-h does not name %q:\n%s", cmd.name, help.String())
+		}
+	}
+}
+
+// -events writes the run as JSON lines a program can follow: start first,
+// the bucket as it is found, its minimization, and the summary last, with
+// the exit status; "-" puts them on stdout and the summary on stderr.
+func TestRunEvents(t *testing.T) {
+	dir := t.TempDir()
+	for _, to := range []string{filepath.Join(dir, "sub", "events.jsonl"), "-"} {
+		code, stdout, errs := runCLI(t, "", "run", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "keyorder"),
+			"-cases", "2000", "-seed", "7", "-workers", "1", "-corpus", filepath.Join(dir, "corpus"), "-report", filepath.Join(dir, "report.json"),
+			"-minimize-time", "5s", "-events", to)
+		if code != 1 {
+			t.Fatalf("-events %s: exit %d, want 1\n%s\n%s", to, code, stdout, errs)
+		}
+		stream := stdout
+		if to != "-" {
+			data, err := os.ReadFile(to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stream = string(data)
+		} else if !strings.Contains(errs, "difffuzz: 1 divergence") && !strings.Contains(errs, "distinct") {
+			t.Errorf("-events -: the summary is not on stderr:\n%s", errs)
+		}
+		var got []events.Event
+		if err := events.Read(strings.NewReader(stream), func(e events.Event) error { got = append(got, e); return nil }); err != nil {
+			t.Fatalf("-events %s: %v\n%s", to, err, stream)
+		}
+		if len(got) < 4 || got[0].Type != events.TypeStart || got[len(got)-1].Type != events.TypeSummary {
+			t.Fatalf("-events %s: want start first and summary last, got %d events:\n%s", to, len(got), stream)
+		}
+		if s := got[0].Start; s.Seed != 7 || len(s.Adapters) != 2 || s.Adapters[1].Name != "wrong" {
+			t.Errorf("-events %s: start %+v", to, s)
+		}
+		if s := got[len(got)-1].Summary; s.Exit != 1 || s.Buckets != 1 || s.Cases != 2000 {
+			t.Errorf("-events %s: summary %+v", to, s)
+		}
+		var bucket, minimized bool
+		for _, e := range got {
+			switch e.Type {
+			case events.TypeBucket:
+				bucket = e.Bucket.Kind == "key_order" && e.Bucket.Deviants[0] == "wrong" && e.Bucket.Path != ""
+			case events.TypeMinimized:
+				minimized = e.Minimized.Input != "" && e.Minimized.Signature == "key_order: keys in UTF-16 order: wrong"
+			}
+		}
+		if !bucket || !minimized {
+			t.Errorf("-events %s: bucket event %v, minimized event %v:\n%s", to, bucket, minimized, stream)
 		}
 	}
 }

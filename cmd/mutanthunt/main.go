@@ -39,12 +39,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"math"
 	"os"
@@ -235,8 +235,8 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	return r, nil
 }
 
-// run starts difffuzz run and interrupts it once it reports a divergence
-// (a collision, if collision), whose signature it returns.
+// run starts difffuzz run and interrupts it once its event stream reports a
+// new bucket (a collision, if collision), whose signature it returns.
 func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision bool) (firstSig string, err error) {
 	logf, err := os.Create(filepath.Join(dir, "run.log"))
 	if err != nil {
@@ -245,32 +245,34 @@ func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision boo
 	defer logf.Close()
 	cmd := exec.CommandContext(ctx, h.Difffuzz, h.args("run", name, "-duration", h.Duration.String(), "-seed", h.Seed,
 		"-batch", fmt.Sprint(huntBatch), "-minimize-time", h.MinimizeTime.String(), "-cases", fmt.Sprint(h.Cases), "-corpus", filepath.Join(dir, "corpus"),
-		"-report", repPath)...)
-	cmd.Stdout = logf
-	stderr, err := cmd.StderrPipe()
+		"-report", repPath, "-events", "-")...)
+	cmd.Stderr = logf
+	stream, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", err
 	}
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
-	sc := bufio.NewScanner(stderr)
-	sc.Buffer(nil, 1<<20)
-	stopped := false
-	for sc.Scan() {
-		line := sc.Text()
-		fmt.Fprintln(logf, line)
-		if sig, ok := strings.CutPrefix(line, "difffuzz: new divergence "); ok && !stopped && (!collision || strings.HasPrefix(sig, collisionPrefix)) {
-			firstSig = sig
-			// The first Ctrl-C: the run stops generating, writes every
-			// finding and its report, and stops the workers.
-			stopped = true
-			_ = cmd.Process.Signal(syscall.SIGINT)
+	readErr := events.Read(stream, func(e events.Event) error {
+		if firstSig != "" || e.Bucket == nil || e.Bucket.More || (collision && e.Type != events.TypeCollision) {
+			return nil
 		}
+		firstSig = e.Bucket.Signature
+		// The first Ctrl-C: the run stops generating, writes every
+		// finding and its report, and stops the workers.
+		return cmd.Process.Signal(syscall.SIGINT)
+	})
+	if readErr != nil {
+		_ = cmd.Process.Kill()
 	}
+	_, _ = io.Copy(io.Discard, stream)
 	var exit *exec.ExitError
 	if err := cmd.Wait(); err != nil && !errors.As(err, &exit) {
 		return "", err
+	}
+	if readErr != nil {
+		return "", fmt.Errorf("the run's events: %w", readErr)
 	}
 	return firstSig, nil // the exit status says divergence or interrupted; the report says more
 }
@@ -309,17 +311,15 @@ func (h *Hunt) minimize(ctx context.Context, dir, name, file string) (minimized,
 	if mctx.Err() != nil {
 		return "", fmt.Sprintf("not minimized within %s", h.MinimizeTime)
 	}
-	for _, line := range strings.Split(string(text), "\n") {
-		if p, ok := strings.CutPrefix(line, "wrote "); ok {
-			e, err := corpus.Load(p)
-			if err != nil {
-				return "", err.Error()
-			}
-			if e.Twin != nil { // a collision: both inputs
-				return string(value.AppendText(nil, e.Input)) + " ≍ " + string(value.AppendText(nil, e.Twin)), ""
-			}
-			return string(value.AppendText(nil, e.Input)), ""
+	if files, _ := filepath.Glob(filepath.Join(out, "*.json")); len(files) == 1 { // -corpus out holds what minimize wrote
+		e, err := corpus.Load(files[0])
+		if err != nil {
+			return "", err.Error()
 		}
+		if e.Twin != nil { // a collision: both inputs
+			return string(value.AppendText(nil, e.Input)) + " ≍ " + string(value.AppendText(nil, e.Twin)), ""
+		}
+		return string(value.AppendText(nil, e.Input)), ""
 	}
 	return "", "not minimized: " + lastLine(string(text))
 }

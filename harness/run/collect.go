@@ -178,9 +178,11 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 		c.order = append(c.order, key)
 		g.example(c.cmp, f, path, own)
 		c.announce("new divergence", g)
+		c.eventBucket(g, false)
 	case !g.sig.Covers(sig):
 		g.name(g.sig.Merge(sig))
 		c.announce("more implementations in", g)
+		c.eventBucket(g, true)
 	}
 	if f.index < g.index && f.input != nil {
 		g.example(c.cmp, f, path, own)

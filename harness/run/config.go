@@ -10,6 +10,7 @@
 package run
 
 import (
+	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"runtime"
 	"sync"
@@ -137,6 +138,9 @@ type Config struct {
 
 	Stdout io.Writer // summary
 	Stderr io.Writer // status lines and logs
+	// Events receives the run's machine-readable events (-events); nil
+	// means none.
+	Events *events.Writer
 }
 
 func (c *Config) setDefaults() {

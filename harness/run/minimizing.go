@@ -99,6 +99,14 @@ func share(left time.Duration, n int) time.Duration {
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget time.Duration) error {
 	order := c.minimizeOrder()
 	defer c.regroup(order)
+	said := make(map[*group]bool, len(order))
+	defer func() { // the buckets skipped say why, in the events too
+		for _, g := range order {
+			if !said[g] {
+				c.eventMinimized(g, g.Signature)
+			}
+		}
+	}()
 	if budget < 0 {
 		skip(order, report.NotMinimizedDisabled, "")
 		return nil
@@ -120,14 +128,17 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 		}
 		fmt.Fprintf(c.cfg.Stderr, "%6.0fs  minimizing %d/%d  %v of %v left  %s\n", time.Since(c.start).Seconds(), i+1, len(order),
 			roughly(left), budget, compare.Visible(clip.String(g.Signature, 200)))
+		c.eventMinimizing(i+1, len(order))
 		mctx, cancel := context.WithTimeout(ctx, share(left, len(order)-i))
-		began := time.Now()
+		began, was := time.Now(), g.Signature
 		err := c.minimizeOne(mctx, l, g)
 		g.MinimizeSeconds = time.Since(began).Seconds()
 		cancel()
 		if err != nil {
 			return err
 		}
+		c.eventMinimized(g, was)
+		said[g] = true
 	}
 	return nil
 }

@@ -65,6 +65,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		return r.col.setupFailed(err), triage.ExitSetup
 	}
 	defer r.closeLanes()
+	r.eventStart()
 	r.gen = gen.New(r.genConfig()) // the workers' models are known now
 	// The corpus folder is made only once the adapters are up: a run that
 	// fails at setup leaves nothing behind.
@@ -81,6 +82,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	// A Ctrl-C while minimizing interrupts the run too: the report says
 	// so, and which buckets it left as they came.
 	rep := r.col.finish(r.lanes, err, ctx.Err() != nil)
+	r.col.eventSummary(rep)
 	return rep, rep.Exit
 }
 
@@ -157,6 +159,7 @@ func (r *runner) loop(ctx context.Context) error {
 			}
 		case <-tick.C:
 			r.col.status(r.lanes, false)
+			r.col.eventProgress(r.lanes)
 		}
 	}
 }
