@@ -9,6 +9,7 @@
 #   junit.xml      the JUnit report (-junit)
 #   summary.md     the Markdown summary (-summary), also appended to
 #                  $GITHUB_STEP_SUMMARY
+#   events.jsonl   the run's events (-events), one JSON object a line
 #   exit-status    difffuzz run's exit status, also the step's output
 #                  exit-status ($GITHUB_OUTPUT)
 #
@@ -32,9 +33,13 @@ mkdir -p "$out/findings"
 status=0
 difffuzz run -config "${DIFFFUZZ_CONFIG:-difffuzz.toml}" -duration "${DIFFFUZZ_DURATION:-10m}" \
 	-corpus "$out/findings" -report "$out/report.json" -junit "$out/junit.xml" \
-	-summary "$out/summary.md" "${args[@]}" || status=$?
+	-summary "$out/summary.md" -events "$out/events.jsonl" "${args[@]}" || status=$?
 
 echo "$status" >"$out/exit-status"
+# The last event is the run's summary; a run that ended at setup wrote none.
+if [[ -s $out/events.jsonl ]] && ! tail -n 1 "$out/events.jsonl" | grep -q '"type":"summary"'; then
+	echo "::warning title=difffuzz::the run's event stream has no summary: it ended abnormally"
+fi
 if [[ -n ${GITHUB_OUTPUT:-} ]]; then
 	echo "exit-status=$status" >>"$GITHUB_OUTPUT"
 fi

@@ -57,9 +57,10 @@ fuzz() {
 		fail "fuzz $args: exit $status, want $want"
 	fi
 	grep -qxF "exit-status=$want" "$scratch/output" || fail "fuzz: no exit-status=$want in \$GITHUB_OUTPUT"
-	for f in report.json junit.xml summary.md exit-status; do
+	for f in report.json junit.xml summary.md events.jsonl exit-status; do
 		[[ -s $out/$f ]] || fail "fuzz: no $out/$f"
 	done
+	tail -n 1 "$out/events.jsonl" | grep -q "\"exit\":$want" || fail "fuzz: the event stream's summary does not say exit $want"
 }
 
 fuzz 1 "$scratch/out" "-cases 3000 -seed '1' -minimize-time 2s"
