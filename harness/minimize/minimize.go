@@ -167,7 +167,12 @@ type Pass struct {
 	// Tried is how many of the pass's candidates were passed to fails,
 	// Hits how many of those still failed, and Shrinks how many times one
 	// of them became the next value (at most one a round).
-	Tried, Hits, Shrinks int
+	Tried, Hits, Shrinks int `json:",omitempty"`
+	// Removed is the bytes of extended JSON text its shrinks removed.
+	Removed int `json:",omitempty"`
+	// Seconds is its share of the time spent in fails: each call's time
+	// split among the passes by their candidates in it.
+	Seconds float64 `json:",omitempty"`
 }
 
 // ErrNotReproducible is returned when the original value does not fail
@@ -285,10 +290,12 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		if merged != nil {
 			vals = append(vals, merged)
 		}
+		began := time.Now()
 		res, err := m.call(ctx, vals)
 		if err != nil {
 			return nil, err
 		}
+		perCand := time.Since(began).Seconds() / float64(len(vals))
 		var failing []*cand
 		var pick any
 		pickPass := -1
@@ -310,13 +317,15 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 			m.tries[l] = m.tries[l]/2 + tries[l]
 			m.stats.Passes[l].Tried += int(tries[l])
 			m.stats.Passes[l].Hits += int(hits[l])
+			m.stats.Passes[l].Seconds += perCand * tries[l]
 		}
 		if merged != nil {
 			m.stats.Passes[passMerge].Tried++
+			m.stats.Passes[passMerge].Seconds += perCand
 			if res[len(batch)] {
 				m.stats.Passes[passMerge].Hits++
 				if smaller(m.mergedSize, m.mergedWeight, pickSize, pickWeight) {
-					pick, pickPass = merged, passMerge
+					pick, pickPass, pickSize = merged, passMerge, m.mergedSize
 					m.stats.Merged++
 				}
 			}
@@ -324,6 +333,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		merged = nil
 		if pick != nil {
 			m.stats.Passes[pickPass].Shrinks++
+			m.stats.Passes[pickPass].Removed += t.size() - pickSize
 			m.rot, m.rotLevel = m.sched.rot, m.sched.rotLevel // the next round goes on from here
 			slices.SortFunc(failing, compareCands)
 			if mv := t.merge(failing); mv != nil {

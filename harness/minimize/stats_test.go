@@ -72,12 +72,12 @@ func TestPasses(t *testing.T) {
 			if len(st.Passes) != passes {
 				t.Fatalf("%d passes, want %d", len(st.Passes), passes)
 			}
-			tried, shrinks := 0, 0
+			tried, shrinks, removed := 0, 0, 0
 			for i, p := range st.Passes {
-				if p.Name != passNames[i] || p.Hits > p.Tried || p.Shrinks > p.Hits {
+				if p.Name != passNames[i] || p.Hits > p.Tried || p.Shrinks > p.Hits || (p.Shrinks == 0) != (p.Removed == 0) || p.Seconds < 0 {
 					t.Errorf("pass %d: %+v", i, p)
 				}
-				tried, shrinks = tried+p.Tried, shrinks+p.Shrinks
+				tried, shrinks, removed = tried+p.Tried, shrinks+p.Shrinks, removed+p.Removed
 				if p.Name == tt.pass && (p.Hits == 0 || p.Shrinks == 0) {
 					t.Errorf("pass %s did not shrink it: %+v", p.Name, p)
 				}
@@ -85,6 +85,9 @@ func TestPasses(t *testing.T) {
 			if tried+1 != st.Candidates || shrinks != st.Steps || st.Passes[passMerge].Shrinks != st.Merged {
 				t.Errorf("passes tried %d and shrank %d times (merge %d); stats %d candidates (1 the original), %d steps, %d merged",
 					tried, shrinks, st.Passes[passMerge].Shrinks, st.Candidates, st.Steps, st.Merged)
+			}
+			if removed != st.StartSize-st.EndSize {
+				t.Errorf("passes removed %d bytes, the value went from %d to %d", removed, st.StartSize, st.EndSize)
 			}
 		})
 	}
