@@ -257,11 +257,7 @@ func (e *Encoder) TimedResults(id uint64, results []Result, cpuNS uint64) ([]byt
 			continue
 		}
 		if r.Error != "" {
-			_ = e.enc.EncodeMapLen(2)
-			e.field("error")
-			_ = e.enc.EncodeString(r.Error)
-			e.field("message")
-			_ = e.enc.EncodeString(r.Message)
+			e.errorResult(r)
 			continue
 		}
 		if r.Canonical == nil { // a digest_only answer
@@ -275,6 +271,43 @@ func (e *Encoder) TimedResults(id uint64, results []Result, cpuNS uint64) ([]byt
 		_ = e.enc.EncodeBytes(r.Digest)
 	}
 	return e.end()
+}
+
+// errorResult writes an error result, with its error_type and frames
+// (version 4) when it has them, at most MaxFrames of these. A reader of an
+// older version ignores both, as it does every key it does not know.
+func (e *Encoder) errorResult(r Result) {
+	frames := r.Frames[:min(len(r.Frames), MaxFrames)]
+	n := 2
+	if r.ErrorType != "" {
+		n++
+	}
+	if len(frames) > 0 {
+		n++
+	}
+	_ = e.enc.EncodeMapLen(n)
+	e.field("error")
+	_ = e.enc.EncodeString(r.Error)
+	e.field("message")
+	_ = e.enc.EncodeString(r.Message)
+	if r.ErrorType != "" {
+		e.field("error_type")
+		_ = e.enc.EncodeString(r.ErrorType)
+	}
+	if len(frames) == 0 {
+		return
+	}
+	e.field("frames")
+	_ = e.enc.EncodeArrayLen(len(frames))
+	for _, f := range frames {
+		_ = e.enc.EncodeMapLen(3)
+		e.field("file")
+		_ = e.enc.EncodeString(f.File)
+		e.field("function")
+		_ = e.enc.EncodeString(f.Function)
+		e.field("line")
+		_ = e.enc.EncodeInt(int64(f.Line))
+	}
 }
 
 // BenchResult encodes a worker's answer to a bench request.

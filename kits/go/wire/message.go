@@ -73,11 +73,12 @@ var Reasons = []string{ReasonDuplicateKey, ReasonLoneSurrogate, ReasonBigInt, Re
 
 // SupportedProtocol reports whether the driver speaks protocol version v
 // on a worker's standard streams (fds false) or on the descriptors it
-// offers (fds true, see FDsEnv): there version 3 alone; on the standard
+// offers (fds true, see FDsEnv): there versions 3 and 4 (FDProtocolVersion;
+// a worker of version 3 is older, and still spoken to); on the standard
 // streams version 2 and version 1, which lacks only version 2's additions.
 func SupportedProtocol(v int, fds bool) bool {
 	if fds {
-		return v == FDProtocolVersion
+		return v == OldestFDProtocol || v == FDProtocolVersion
 	}
 	return v == 1 || v == ProtocolVersion
 }
