@@ -1,11 +1,13 @@
-package kit
+package spell
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
@@ -28,9 +30,12 @@ func TestJSONTextRoundTrip(t *testing.T) {
 		cases = append(cases, randomValue(r, 4))
 	}
 	for _, v := range cases {
-		text, bad := AppendJSONText(nil, v)
+		text, bad := Append(nil, v)
 		if bad != nil {
 			t.Fatalf("%#v: inexpressible %v", v, bad)
+		}
+		if !utf8.Valid(text) {
+			t.Fatalf("%#v: %q is not UTF-8", v, text)
 		}
 		got, err := value.Parse(text)
 		if err != nil {
@@ -49,8 +54,8 @@ func TestJSONTextVariety(t *testing.T) {
 		seen := map[string]bool{}
 		for i := range 200 {
 			v := []any{int64(i), leaf}
-			a, _ := AppendJSONText(nil, v)
-			b, _ := AppendJSONText(nil, v)
+			a, _ := Append(nil, v)
+			b, _ := Append(nil, v)
 			if string(a) != string(b) {
 				t.Fatalf("%#v spelled %q, then %q", v, a, b)
 			}
@@ -73,8 +78,14 @@ func TestJSONTextInexpressible(t *testing.T) {
 		{value.RawObject{{Key: int64(1), Value: nil}}, wire.ReasonNonStringKey},
 		{value.Object{{Key: "a", Value: value.RawObject{{Key: "b", Value: nil}, {Key: []any{}, Value: nil}}}}, wire.ReasonNonStringKey},
 	} {
-		if _, bad := Text.Convert(c.v); bad == nil || bad.Reason != c.reason {
-			t.Errorf("%#v: got %v, want %s", c.v, bad, c.reason)
+		dst := []byte("[1,")
+		got, err := Append(dst, c.v)
+		var bad *Unspellable
+		if !errors.As(err, &bad) || bad.Reason != c.reason {
+			t.Errorf("%#v: got %v, want %s", c.v, err, c.reason)
+		}
+		if string(got) != "[1," {
+			t.Errorf("%#v: dst became %q, want it as it was", c.v, got)
 		}
 	}
 }
@@ -86,7 +97,7 @@ func TestJSONTextGolden(t *testing.T) {
 		{Key: "n", Value: []any{int64(-12), 1.5, 100.0, 0.0, 1e-9, big.NewInt(0).Lsh(big.NewInt(1), 64)}},
 		{Key: "n", Value: []any{nil, true, false, "\xed\xa0\x80"}}}}}
 	want := "\n{\"tool_\\u006Eame\"\n  :\"a\\/\\u0022é😀\\n\",  \"args\":\t{\n\"n\"\n  :[  -12,1.5\r\n, 0.1e+3,\t0.0E0,0.1e-8,\r\n18446744073709551616],\"n\":\n  [null\n,\ntrue,\tfalse, \"\\uD800\"]}}\n  "
-	if text, _ := AppendJSONText(nil, v); string(text) != want {
+	if text, _ := Append(nil, v); string(text) != want {
 		t.Errorf("got  %q\nwant %q", text, want)
 	}
 }
