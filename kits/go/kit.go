@@ -276,4 +276,3 @@ const digestSlab = 256
 // maxScratch is the largest text buffer kept for reuse, so that one huge
 // case does not pin its memory for the rest of the run.
 const maxScratch = 1 << 20
-
