@@ -178,12 +178,12 @@ func ComputeSigned(m Model, fn SignFunc, v any, digestOnly bool, s *Scratch) wir
 // compute runs fn, or sign when fn is nil.
 func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch) (r wire.Result) {
 	defer internalOnPanic(&r)
-	if msg := notText(m, v); msg != "" {
-		return wire.Result{Error: wire.ErrorInternal, Message: msg}
-	}
 	nv, reason := m.Convert(v)
 	if reason != nil {
 		return wire.Result{Inexpressible: reason.Reason, Message: reason.Msg}
+	}
+	if msg := notText(m, nv); msg != "" {
+		return wire.Result{Error: wire.ErrorInternal, Message: msg}
 	}
 	var dst []byte
 	if digestOnly && s != nil { // a text that is sent needs its own memory

@@ -32,7 +32,7 @@ type server struct {
 func newServer(w io.Writer, opts Options, fn Func, sign SignFunc) *server {
 	h := opts.Hello()
 	return &server{out: bufio.NewWriterSize(w, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
-		hello: h, model: opts.model(), fn: fn, sign: sign, refusal: textNeedsDriver(h)}
+		hello: h, model: opts.model(), fn: fn, sign: sign, refusal: textNeedsDriver(opts.model(), h)}
 }
 
 // compute is one case through the server's implementation.

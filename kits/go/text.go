@@ -26,12 +26,13 @@ type text struct{}
 func (text) Name() string      { return wire.ModelText }
 func (text) Reasons() []string { return []string{wire.ReasonNonStringKey, wire.ReasonUnsupported} }
 
-// Convert hands the driver's text on unchanged; textCase has checked it is
-// one.
+// Convert hands the driver's text on unchanged; compute then checks that
+// it is bytes (notText).
 func (text) Convert(v any) (any, *Inexpressible) { return v, nil }
 
-// notText is the internal result of a text model's case that is not the
-// driver's JSON text (bin), or "" when it is: a driver of protocol 4 sends
+// notText is the internal result of a case that a model of the text model
+// converted to something else than JSON text ([]byte), or "" when it is
+// text: Text's case is the driver's bin, and a driver of protocol 4 sends
 // nothing else, so anything else is a driver's or a test's mistake, which
 // fn must not see.
 func notText(m Model, v any) string {
@@ -44,11 +45,11 @@ func notText(m Model, v any) string {
 	return fmt.Sprintf("the text model's case is the driver's JSON text (bin), not a %T", v)
 }
 
-// textNeedsDriver is the message of every case of a text worker whose
+// textNeedsDriver is the message of every case of a worker of Text whose
 // channel is older than protocol 4, where the driver sends values, not
 // texts: "" for any other worker.
-func textNeedsDriver(h wire.Hello) string {
-	if h.Model != wire.ModelText || h.Protocol >= wire.FDProtocolVersion {
+func textNeedsDriver(m Model, h wire.Hello) string {
+	if m != Text || h.Protocol >= wire.FDProtocolVersion {
 		return ""
 	}
 	return fmt.Sprintf("the text model needs a driver of protocol %d, which spells each case as JSON text; "+

@@ -133,3 +133,20 @@ func TestSupportedProtocol(t *testing.T) {
 		}
 	}
 }
+
+func TestTakesText(t *testing.T) {
+	for _, tt := range []struct {
+		h    Hello
+		want bool
+	}{
+		{Hello{Protocol: 4, Model: ModelText}, true},
+		{Hello{Protocol: 3, Model: ModelText}, false},
+		{Hello{Protocol: 2, Model: ModelText}, false},
+		{Hello{Protocol: 4, Model: ModelNative}, false},
+		{Hello{Protocol: 4}, false},
+	} {
+		if got := tt.h.TakesText(); got != tt.want {
+			t.Errorf("%+v: TakesText = %v, want %v", tt.h, got, tt.want)
+		}
+	}
+}

@@ -46,6 +46,14 @@ type Hello struct {
 	Inexpressible []string
 }
 
+// TakesText reports whether the driver sends the worker its cases as JSON
+// text it spelled (version 4, docs/adapter-protocol.md "The text model's
+// bytes"), rather than as values: a worker of the text model on the
+// descriptors at version 4.
+func (h Hello) TakesText() bool {
+	return h.Model == ModelText && h.Protocol >= FDProtocolVersion
+}
+
 // Value models a worker may declare in its hello.
 const (
 	ModelExact  = "exact"

@@ -1,0 +1,96 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+)
+
+// A text worker of protocol 4 (wire.Hello.TakesText) gets each case as the
+// JSON text the driver spells (package spell), a msgpack bin, not as a
+// value: every text worker, whatever its language, then reads the same
+// bytes. A case that JSON text cannot spell is never sent; the driver
+// answers it as inexpressible on the worker's behalf, and puts the
+// worker's results back in the batch's order around it.
+
+// spelled is a batch's cases as text workers get them. It is made once a
+// batch, however many text workers the batch goes to.
+type spelled struct {
+	// encoded is the msgpack array of the texts sent, one bin a case that
+	// has a text; it follows a batch head as Batch.Encoded's array does.
+	encoded []byte
+	sent    int // cases in encoded
+	// unsent are the indexes of the cases that have no text, in order,
+	// and unspellable their inexpressible results.
+	unsent      []int
+	unspellable []wire.Result
+}
+
+// lastSpelledSize is the length of the last spelled texts, so that the
+// next batch's buffer starts at about the size it needs.
+var lastSpelledSize atomic.Int64
+
+// spellCases spells cases for a text worker. The encoding is made afresh
+// for each batch, never reused, so it stays as it is for as long as a pipe
+// may hold its pages (writeParts).
+func spellCases(cases []any) (*spelled, error) {
+	texts := make([]byte, 0, lastSpelledSize.Load()*9/8)
+	ends := make([]int, 0, len(cases)) // where each sent case's text ends in texts
+	sp := &spelled{}
+	for i, c := range cases {
+		var err error
+		texts, err = spell.Append(texts, c)
+		var u *spell.Unspellable
+		switch {
+		case errors.As(err, &u):
+			sp.unsent = append(sp.unsent, i)
+			sp.unspellable = append(sp.unspellable, wire.Result{Inexpressible: u.Reason, Message: u.Msg})
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("case %d: %w", i, err)
+		}
+		ends = append(ends, len(texts))
+	}
+	lastSpelledSize.Store(int64(len(texts)))
+	sp.sent = len(ends)
+	// Each bin's header is at most 5 bytes, the array's too.
+	ce := wire.NewCaseEncoder(make([]byte, 0, len(texts)+5*len(ends)+5), len(ends))
+	start := 0
+	for _, end := range ends {
+		ce.Add(texts[start:end:end], false)
+		start = end
+	}
+	var err error
+	sp.encoded, err = ce.Bytes()
+	return sp, err
+}
+
+// realign fills out, one result per case of the batch, from results, one
+// per case sent, and the unspellable cases' own results.
+func (sp *spelled) realign(results, out []wire.Result) {
+	next, skip := 0, 0
+	for i := range out {
+		if skip < len(sp.unsent) && sp.unsent[skip] == i {
+			out[i] = sp.unspellable[skip]
+			skip++
+			continue
+		}
+		out[i] = results[next]
+		next++
+	}
+}
+
+// spellBench is a bench request's cases for a text worker: the texts of
+// those that have one.
+func spellBench(cases []any) []any {
+	texts := make([]any, 0, len(cases))
+	for _, c := range cases {
+		if t, err := spell.Append(nil, c); err == nil {
+			texts = append(texts, t)
+		}
+	}
+	return texts
+}
