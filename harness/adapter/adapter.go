@@ -54,13 +54,13 @@ type Batch struct {
 	// The cases spelled for text workers (text.go), made at the first
 	// such worker's call.
 	textOnce sync.Once
-	text     *spelled
+	text     *Spelling
 	textErr  error
 }
 
 // spelled is the cases as text workers of protocol 4 get them.
-func (b *Batch) spelled() (*spelled, error) {
-	b.textOnce.Do(func() { b.text, b.textErr = spellCases(b.Cases) })
+func (b *Batch) spelled() (*Spelling, error) {
+	b.textOnce.Do(func() { b.text, b.textErr = Spell(b.Cases) })
 	return b.text, b.textErr
 }
 

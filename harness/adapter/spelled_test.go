@@ -26,7 +26,7 @@ func TestSpellCasesRealign(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sp, err := spellCases(tt.cases)
+			sp, err := Spell(tt.cases)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +46,7 @@ func TestSpellCasesRealign(t *testing.T) {
 				t.Errorf("sent %d, encoded %x; want %d, %x", sp.sent, sp.encoded, len(texts), want)
 			}
 			out := make([]wire.Result, len(tt.cases))
-			sp.realign(results, out)
+			sp.Realign(results, out)
 			for i, c := range tt.cases {
 				text, err := spell.Append(nil, c)
 				switch {

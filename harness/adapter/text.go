@@ -16,9 +16,10 @@ import (
 // answers it as inexpressible on the worker's behalf, and puts the
 // worker's results back in the batch's order around it.
 
-// spelled is a batch's cases as text workers get them. It is made once a
-// batch, however many text workers the batch goes to.
-type spelled struct {
+// Spelling is a batch's cases as text workers get them. It is made once a
+// batch, however many text workers the batch goes to; the conformance
+// checks make one for the raw cases they send.
+type Spelling struct {
 	// encoded is the msgpack array of the texts sent, one bin a case that
 	// has a text; it follows a batch head as Batch.Encoded's array does.
 	encoded []byte
@@ -33,13 +34,14 @@ type spelled struct {
 // next batch's buffer starts at about the size it needs.
 var lastSpelledSize atomic.Int64
 
-// spellCases spells cases for a text worker. The encoding is made afresh
-// for each batch, never reused, so it stays as it is for as long as a pipe
-// may hold its pages (writeParts).
-func spellCases(cases []any) (*spelled, error) {
+// Spell spells cases, values of the exact model (what the wire decodes),
+// for a text worker. The encoding is made afresh each time, never reused,
+// so it stays as it is for as long as a pipe may hold its pages
+// (writeParts).
+func Spell(cases []any) (*Spelling, error) {
 	texts := make([]byte, 0, lastSpelledSize.Load()*9/8)
 	ends := make([]int, 0, len(cases)) // where each sent case's text ends in texts
-	sp := &spelled{}
+	sp := &Spelling{}
 	for i, c := range cases {
 		var err error
 		texts, err = spell.Append(texts, c)
@@ -68,9 +70,17 @@ func spellCases(cases []any) (*spelled, error) {
 	return sp, err
 }
 
-// realign fills out, one result per case of the batch, from results, one
-// per case sent, and the unspellable cases' own results.
-func (sp *spelled) realign(results, out []wire.Result) {
+// Encoded is the msgpack array of the texts sent, to follow a batch head
+// (wire.Encoder.BatchHead).
+func (sp *Spelling) Encoded() []byte { return sp.encoded }
+
+// Sent is how many cases have a text: the results a worker owes.
+func (sp *Spelling) Sent() int { return sp.sent }
+
+// Realign fills out, one result per case spelled, from results, one per
+// case sent, and the unspellable cases' own results: inexpressible, with
+// the reason JSON text has none.
+func (sp *Spelling) Realign(results, out []wire.Result) {
 	next, skip := 0, 0
 	for i := range out {
 		if skip < len(sp.unsent) && sp.unsent[skip] == i {

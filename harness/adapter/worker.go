@@ -313,13 +313,13 @@ func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) erro
 		return fmt.Errorf("adapter %s: spell batch: %w", w.cfg.Name, err)
 	}
 	if sp.sent == 0 { // nothing to ask: every case is the driver's answer
-		sp.realign(nil, out)
+		sp.Realign(nil, out)
 		return nil
 	}
 	if err := w.exchange(ctx, sp.encoded, sp.sent, b.DigestOnly); err != nil {
 		return err
 	}
-	sp.realign(w.msg.Results, out)
+	sp.Realign(w.msg.Results, out)
 	return nil
 }
 

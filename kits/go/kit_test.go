@@ -312,3 +312,23 @@ func TestServeSigned(t *testing.T) {
 		}
 	}
 }
+
+// The text model hands fn the driver's bytes as they came, and refuses a
+// case that is not text rather than show fn a value.
+func TestTextModel(t *testing.T) {
+	var got []byte
+	echo := func(dst []byte, v any) ([]byte, error) {
+		got = v.([]byte)
+		return append(dst, "null"...), nil
+	}
+	in := []byte(" {\"a\" :\t1.0E0}\n")
+	if r := kit.Compute(kit.Text, echo, in, false, nil); r.Error != "" || &got[0] != &in[0] || len(got) != len(in) {
+		t.Errorf("result %+v; fn got %q at %p, sent %q at %p", r, got, got, in, in)
+	}
+	for _, v := range []any{value.Object{}, "{}", nil} {
+		r := kit.Compute(kit.Text, echo, v, false, nil)
+		if r.Error != wire.ErrorInternal || !strings.Contains(r.Message, "the driver's JSON text (bin)") {
+			t.Errorf("%#v: %+v", v, r)
+		}
+	}
+}
