@@ -147,3 +147,22 @@ func randomString(r *rand.Rand) string {
 	}
 	return b.String()
 }
+
+// BenchmarkAppend spells random values of about a generated case's size,
+// into one reused buffer as the driver does a batch.
+func BenchmarkAppend(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	cases := make([]any, 256)
+	size := 0
+	for i := range cases {
+		cases[i] = randomValue(r, 5)
+		t, _ := Append(nil, cases[i])
+		size += len(t)
+	}
+	b.SetBytes(int64(size / len(cases)))
+	var buf []byte
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _ = Append(buf[:0], cases[i%len(cases)])
+	}
+}
