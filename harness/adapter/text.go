@@ -30,16 +30,17 @@ type Spelling struct {
 	unspellable []wire.Result
 }
 
-// lastSpelledSize is the length of the last spelled texts, so that the
-// next batch's buffer starts at about the size it needs.
-var lastSpelledSize atomic.Int64
+// spelledPerCase is the mean length of the last batch's texts, so that
+// the next batch's buffer starts at about the size it needs, however many
+// cases it has (a re-asked batch holds a few).
+var spelledPerCase atomic.Int64
 
 // Spell spells cases, values of the exact model (what the wire decodes),
 // for a text worker. The encoding is made afresh each time, never reused,
 // so it stays as it is for as long as a pipe may hold its pages
 // (writeParts).
 func Spell(cases []any) (*Spelling, error) {
-	texts := make([]byte, 0, lastSpelledSize.Load()*9/8)
+	texts := make([]byte, 0, int(spelledPerCase.Load())*len(cases)*9/8)
 	ends := make([]int, 0, len(cases)) // where each sent case's text ends in texts
 	sp := &Spelling{}
 	for i, c := range cases {
@@ -56,7 +57,9 @@ func Spell(cases []any) (*Spelling, error) {
 		}
 		ends = append(ends, len(texts))
 	}
-	lastSpelledSize.Store(int64(len(texts)))
+	if len(cases) > 0 {
+		spelledPerCase.Store(int64(len(texts) / len(cases)))
+	}
 	sp.sent = len(ends)
 	// Each bin's header is at most 5 bytes, the array's too.
 	ce := wire.NewCaseEncoder(make([]byte, 0, len(texts)+5*len(ends)+5), len(ends))
