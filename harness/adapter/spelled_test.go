@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
@@ -70,4 +71,24 @@ func TestReleaseDropsSpelling(t *testing.T) {
 	if sp, err := b.spelled(); sp != nil || err != errReleased {
 		t.Errorf("after Release: %v, %v", sp, err)
 	}
+}
+
+// BenchmarkSpell spells a fuzzing run's batch of generated cases, the
+// driver's cost of a text worker of protocol 4 (docs/performance.md).
+func BenchmarkSpell(b *testing.B) {
+	g := gen.New(gen.Config{Seed: 1})
+	cases := make([]any, 2048)
+	for i := range cases {
+		cases[i], _ = g.Case(uint64(i))
+	}
+	sp, err := Spell(cases)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(sp.Encoded())))
+	b.ReportAllocs()
+	for b.Loop() {
+		Spell(cases)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/case")
 }

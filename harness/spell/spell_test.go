@@ -2,15 +2,21 @@ package spell
 
 import (
 	"errors"
+	"flag"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Every spelling the text model writes reads back, under the spec's reader,
@@ -164,5 +170,68 @@ func BenchmarkAppend(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		buf, _ = Append(buf[:0], cases[i%len(cases)])
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/cases.jsonl from the generator, and testdata/spellings.golden")
+
+// The spelling of a few hundred generated cases is fixed: a replay or a
+// minimization step must send the text an earlier run sent, so a change of
+// the spelling rules is deliberate (docs/your-sdk.md, "The text model",
+// says them), never a side effect of making Append faster. -update draws
+// the cases afresh and writes their spellings, one Go-quoted line a case.
+func TestSpellingGolden(t *testing.T) {
+	if *update {
+		writeGoldenCases(t)
+	}
+	data, err := os.ReadFile("testdata/cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		v, err := value.Parse([]byte(line))
+		if err != nil {
+			t.Fatalf("cases.jsonl:%d: %v", i+1, err)
+		}
+		text, err := Append(nil, v)
+		if err != nil {
+			t.Fatalf("cases.jsonl:%d: %v", i+1, err)
+		}
+		fmt.Fprintf(&got, "%q\n", text)
+	}
+	if *update {
+		if err := os.WriteFile("testdata/spellings.golden", []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/spellings.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("spellings (-golden +now):\n%s", diff)
+	}
+}
+
+// writeGoldenCases writes 400 generated cases that extended JSON can
+// hold, of up to 400 bytes each, as testdata/cases.jsonl.
+func writeGoldenCases(t *testing.T) {
+	g := gen.New(gen.Config{Seed: 7})
+	var out []byte
+	for i, n := uint64(0), 0; n < 400; i++ {
+		c, _ := g.Case(i)
+		text := value.AppendText(nil, c)
+		if v, err := value.Parse(text); err != nil || !value.Equal(v, c) || len(text) > 400 {
+			continue
+		}
+		out = append(append(out, text...), '\n')
+		n++
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("testdata/cases.jsonl", out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
