@@ -45,17 +45,16 @@ func Spell(cases []any) (*Spelling, error) {
 	sp := &Spelling{}
 	for i, c := range cases {
 		var err error
-		texts, err = spell.Append(texts, c)
-		var u *spell.Unspellable
-		switch {
-		case errors.As(err, &u):
-			sp.unsent = append(sp.unsent, i)
-			sp.unspellable = append(sp.unspellable, wire.Result{Inexpressible: u.Reason, Message: u.Msg})
+		if texts, err = spell.Append(texts, c); err == nil {
+			ends = append(ends, len(texts))
 			continue
-		case err != nil:
+		}
+		var u *spell.Unspellable
+		if !errors.As(err, &u) {
 			return nil, fmt.Errorf("case %d: %w", i, err)
 		}
-		ends = append(ends, len(texts))
+		sp.unsent = append(sp.unsent, i)
+		sp.unspellable = append(sp.unspellable, wire.Result{Inexpressible: u.Reason, Message: u.Msg})
 	}
 	if len(cases) > 0 {
 		spelledPerCase.Store(int64(len(texts) / len(cases)))

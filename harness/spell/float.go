@@ -2,21 +2,25 @@ package spell
 
 import (
 	"strconv"
-	"strings"
 )
 
 // appendFloatText writes the float -?D × 10^(X-len(D)+1) in the notation
-// w picks, after folding its digits and exponent into w's state. The
-// notations (docs/your-sdk.md): 0 scientific (1.5e2, 1.0E+2), 1 plain
-// (150.0, 0.00015; only for X in [-7, 20], else 2), 2 integer mantissa
-// (15e1), 3 fraction mantissa (0.15e3).
-func appendFloatText(w *textWriter, out []byte, neg bool, digits string, exp int) []byte {
-	key := digits + "e" + strconv.Itoa(exp)
+// w picks, after folding its digits and exponent into w's state (each
+// byte of "-DeX", the sign only when negative). The notations
+// (docs/your-sdk.md): 0 scientific (1.5e2, 1.0E+2), 1 plain (150.0,
+// 0.00015; only for X in [-7, 20], else 2), 2 integer mantissa (15e1), 3
+// fraction mantissa (0.15e3).
+func appendFloatText(w *textWriter, out []byte, neg bool, digits []byte, exp int) []byte {
 	if neg {
-		key = "-" + key
+		w.mix('-')
 	}
-	for i := 0; i < len(key); i++ {
-		w.mix(uint32(key[i]))
+	for _, c := range digits {
+		w.mix(uint32(c))
+	}
+	w.mix('e')
+	var buf [8]byte
+	for _, c := range strconv.AppendInt(buf[:0], int64(exp), 10) {
+		w.mix(uint32(c))
 	}
 	if neg {
 		out = append(out, '-')
@@ -35,7 +39,7 @@ func appendFloatText(w *textWriter, out []byte, neg bool, digits string, exp int
 		}
 		return w.exponent(out, exp)
 	case 1:
-		return append(out, plainDecimal(digits, exp)...)
+		return appendPlainDecimal(out, digits, exp)
 	case 2:
 		return w.exponent(append(out, digits...), exp-len(digits)+1)
 	default:
@@ -59,14 +63,26 @@ func (w *textWriter) exponent(out []byte, k int) []byte {
 	return strconv.AppendInt(out, int64(k), 10)
 }
 
-// plainDecimal is D × 10^(X-len(D)+1) with a point and no exponent, at
-// least one digit after the point.
-func plainDecimal(digits string, exp int) string {
-	if exp < 0 {
-		return "0." + strings.Repeat("0", -exp-1) + digits
+// appendPlainDecimal appends D × 10^(X-len(D)+1) with a point and no
+// exponent, at least one digit after the point.
+func appendPlainDecimal(out, digits []byte, exp int) []byte {
+	switch {
+	case exp < 0:
+		out = append(out, "0."...)
+		out = appendZeros(out, -exp-1)
+		return append(out, digits...)
+	case len(digits) <= exp+1:
+		out = append(out, digits...)
+		out = appendZeros(out, exp+1-len(digits))
+		return append(out, ".0"...)
 	}
-	if len(digits) <= exp+1 {
-		return digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+	out = append(out, digits[:exp+1]...)
+	return append(append(out, '.'), digits[exp+1:]...)
+}
+
+func appendZeros(out []byte, n int) []byte {
+	for range n {
+		out = append(out, '0')
 	}
-	return digits[:exp+1] + "." + digits[exp+1:]
+	return out
 }

@@ -15,11 +15,11 @@
 package spell
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
@@ -97,11 +97,13 @@ func (w *textWriter) value(v any) *Unspellable {
 			w.word(3, "false")
 		}
 	case int64:
-		w.integer(strconv.FormatInt(v, 10))
+		var buf [20]byte
+		w.integer(strconv.AppendInt(buf[:0], v, 10))
 	case uint64:
-		w.integer(strconv.FormatUint(v, 10))
+		var buf [20]byte
+		w.integer(strconv.AppendUint(buf[:0], v, 10))
 	case *big.Int:
-		w.integer(v.String())
+		w.integer(v.Append(nil, 10))
 	case float64:
 		w.float(v)
 	case string:
@@ -129,7 +131,7 @@ func (w *textWriter) word(tag uint32, s string) {
 
 // integer writes an integer's decimal digits, its only spelling: any other
 // (an exponent, a fraction) makes a float in the spec's reader.
-func (w *textWriter) integer(digits string) {
+func (w *textWriter) integer(digits []byte) {
 	for i := 0; i < len(digits); i++ {
 		w.mix(uint32(digits[i]))
 	}
@@ -180,7 +182,11 @@ func (w *textWriter) rawObject(o value.RawObject) *Unspellable {
 	w.mix(uint32(len(o)))
 	w.out = append(w.out, '{')
 	for i, m := range o {
-		if err := w.member(i, m.Key, m.Value); err != nil {
+		k, ok := m.Key.(string)
+		if !ok {
+			return &Unspellable{wire.ReasonNonStringKey, fmt.Sprintf("a %T key has no JSON text", m.Key)}
+		}
+		if err := w.member(i, k, m.Value); err != nil {
 			return err
 		}
 	}
@@ -188,11 +194,9 @@ func (w *textWriter) rawObject(o value.RawObject) *Unspellable {
 	return nil
 }
 
-func (w *textWriter) member(i int, key, v any) *Unspellable {
-	k, ok := key.(string)
-	if !ok {
-		return &Unspellable{wire.ReasonNonStringKey, fmt.Sprintf("a %T key has no JSON text", key)}
-	}
+// member takes its key as a string, not boxed in an any: a member of an
+// Object then costs no allocation.
+func (w *textWriter) member(i int, k string, v any) *Unspellable {
 	if i > 0 {
 		w.out = append(w.out, ',')
 	}
@@ -314,12 +318,24 @@ func (w *textWriter) float(x float64) {
 		w.word('i', "-Infinity")
 		return
 	}
-	sci := strconv.FormatFloat(x, 'e', -1, 64) // -d.ddde±XX
+	var buf, dbuf [32]byte                              // on the stack: a float costs no allocation
+	sci := strconv.AppendFloat(buf[:0], x, 'e', -1, 64) // -d.ddde±XX
 	neg := sci[0] == '-'
-	sci = strings.TrimPrefix(sci, "-")
-	e := strings.IndexByte(sci, 'e')
-	digits := strings.Replace(sci[:e], ".", "", 1)
-	exp, _ := strconv.Atoi(sci[e+1:])
+	if neg {
+		sci = sci[1:]
+	}
+	e := bytes.IndexByte(sci, 'e')
+	digits := append(dbuf[:0], sci[0])
+	if e > 1 {
+		digits = append(digits, sci[2:e]...) // past the point
+	}
+	exp := 0
+	for _, c := range sci[e+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if sci[e+1] == '-' {
+		exp = -exp
+	}
 	w.out = appendFloatText(w, w.out, neg, digits, exp)
 }
 
