@@ -36,17 +36,18 @@ type Spelling struct {
 var spelledPerCase atomic.Int64
 
 // Spell spells cases, values of the exact model (what the wire decodes),
-// for a text worker. The encoding is made afresh each time, never reused,
-// so it stays as it is for as long as a pipe may hold its pages
-// (writeParts).
+// for a text worker: each case into one small buffer, then as a bin into
+// the batch's array. The array is made afresh each time, never reused, so
+// it stays as it is for as long as a pipe may hold its pages (writeParts).
 func Spell(cases []any) (*Spelling, error) {
-	texts := make([]byte, 0, int(spelledPerCase.Load())*len(cases)*9/8)
-	ends := make([]int, 0, len(cases)) // where each sent case's text ends in texts
+	perCase := int(spelledPerCase.Load())
+	tc := wire.NewTextCases(make([]byte, 0, (perCase+5)*len(cases)*9/8+5))
 	sp := &Spelling{}
+	var text []byte
 	for i, c := range cases {
 		var err error
-		if texts, err = spell.Append(texts, c); err == nil {
-			ends = append(ends, len(texts))
+		if text, err = spell.Append(text[:0], c); err == nil {
+			tc.Add(text)
 			continue
 		}
 		var u *spell.Unspellable
@@ -56,20 +57,11 @@ func Spell(cases []any) (*Spelling, error) {
 		sp.unsent = append(sp.unsent, i)
 		sp.unspellable = append(sp.unspellable, wire.Result{Inexpressible: u.Reason, Message: u.Msg})
 	}
+	sp.encoded, sp.sent = tc.Bytes(), tc.Len()
 	if len(cases) > 0 {
-		spelledPerCase.Store(int64(len(texts) / len(cases)))
+		spelledPerCase.Store(int64(len(sp.encoded) / len(cases)))
 	}
-	sp.sent = len(ends)
-	// Each bin's header is at most 5 bytes, the array's too.
-	ce := wire.NewCaseEncoder(make([]byte, 0, len(texts)+5*len(ends)+5), len(ends))
-	start := 0
-	for _, end := range ends {
-		ce.Add(texts[start:end:end], false)
-		start = end
-	}
-	var err error
-	sp.encoded, err = ce.Bytes()
-	return sp, err
+	return sp, nil
 }
 
 // Encoded is the msgpack array of the texts sent, to follow a batch head

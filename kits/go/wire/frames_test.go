@@ -150,3 +150,27 @@ func TestTakesText(t *testing.T) {
 		}
 	}
 }
+
+// TextCases is the array of bin EncodeCases makes of the same texts, for
+// any number of them (the array's header grows past 15 and 65,535).
+func TestTextCases(t *testing.T) {
+	for _, n := range []int{0, 1, 15, 16, 300, 65536} {
+		texts := make([]any, n)
+		tc := NewTextCases(nil)
+		for i := range texts {
+			text := []byte(fmt.Sprintf(`{"n":%d}`, i))
+			if i == 7 {
+				text = make([]byte, 300) // a bin 16
+			}
+			texts[i] = text
+			tc.Add(text)
+		}
+		want, err := EncodeCases(texts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tc.Bytes(); tc.Len() != n || string(got) != string(want) {
+			t.Errorf("%d texts: %d added, % x..., want % x...", n, tc.Len(), got[:min(len(got), 8)], want[:min(len(want), 8)])
+		}
+	}
+}
