@@ -5,11 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/inprocess"
 	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // textCases are spellable cases around the two that JSON text cannot
@@ -148,5 +151,27 @@ func TestPanicFramesFromAWorker(t *testing.T) {
 	}
 	if !strings.Contains(out[1].Message, `\udcee`) {
 		t.Errorf("message %q does not quote the lone surrogate", out[1].Message)
+	}
+}
+
+// Text workers sharing a batch, as a lane's do, get one spelling of it,
+// made by whichever asks first.
+func TestTextWorkersShareABatch(t *testing.T) {
+	ws := []*adapter.Worker{start(t, testworker.Command(t, "text-echo")), start(t, testworker.Command(t, "text-echo"))}
+	b := &adapter.Batch{Cases: textCases}
+	outs := make([][]wire.Result, len(ws))
+	var g errgroup.Group
+	for i, w := range ws {
+		outs[i] = make([]wire.Result, len(textCases))
+		g.Go(func() error { return w.RunBatch(context.Background(), b, outs[i]) })
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	b.Release()
+	for i := range textCases {
+		if string(outs[0][i].Canonical) != string(outs[1][i].Canonical) || outs[0][i].Inexpressible != outs[1][i].Inexpressible {
+			t.Errorf("case %d: %+v and %+v", i, outs[0][i], outs[1][i])
+		}
 	}
 }
