@@ -96,10 +96,10 @@ func keepFrames(frames stackFrames) []wire.Frame {
 		var f runtime.Frame
 		f, more = frames.Next()
 		pkg := packageOf(f.Function)
+		if pkg == kitPackage {
+			break // the kit called the implementation: the rest is outside it
+		}
 		switch {
-		case pkg == kitPackage:
-			more = false
-			continue
 		case isRuntime(pkg) || f.Function == "":
 			continue
 		case isStd(pkg):
