@@ -77,7 +77,7 @@ func TestAdapterCheckGoWorker(t *testing.T) {
 	if want := min(len(got), 1); code != want {
 		t.Errorf("exit %d, want %d", code, want)
 	}
-	for _, check := range []string{"PASS handshake (protocol 3 on descriptors 3,4, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
+	for _, check := range []string{"PASS handshake (protocol 4 on descriptors 3,4, language go, name canonjson-go, version ", "PASS spec-examples (17 examples)",
 		"PASS fixtures/edge.jsonl", "PASS generated (10000 cases, seed 1)", "PASS digest-only (2000 cases, texts left out, batch cost ", "PASS eof"} {
 		if !strings.Contains(out, check) {
 			t.Errorf("no %q line", check)
@@ -159,13 +159,16 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 }
 
 // A worker passes wherever it speaks: on the driver's descriptors, printing
-// or not, or on stdin and stdout as a worker of protocol 2 does.
+// or not, in protocol 4 or 3 (a text worker of 3 spelling its cases
+// itself), or on stdin and stdout as a worker of protocol 2 does.
 func TestAdapterCheckChannels(t *testing.T) {
 	tests := []struct {
 		mode, handshake string
 	}{
-		{"ok", "PASS handshake (protocol 3 on descriptors 3,4, "},
-		{"chatty", "PASS handshake (protocol 3 on descriptors 3,4, "},
+		{"ok", "PASS handshake (protocol 4 on descriptors 3,4, "},
+		{"chatty", "PASS handshake (protocol 4 on descriptors 3,4, "},
+		{"v3", "PASS handshake (protocol 3 on descriptors 3,4, "},
+		{"v3-text", "PASS handshake (protocol 3 on descriptors 3,4, "},
 		{"v2", "PASS handshake (protocol 2 on stdin and stdout, "},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -20,6 +21,7 @@ import (
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	"github.com/difffuzz/difffuzz/harness/spell"
 	kit "github.com/difffuzz/difffuzz/kits/go"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
@@ -178,8 +180,9 @@ func textFunc(dst []byte, v any) ([]byte, error) {
 	return canonjson.AppendCanonical(dst, x)
 }
 
-// textclaim is a text model that lies: it calls an object inexpressible
-// for a repeated key, which JSON text spells.
+// textclaim is a text model that lies: it calls an object (a text that
+// starts with "{") inexpressible for a repeated key, which JSON text
+// spells.
 type textclaim struct{ kit.Model }
 
 func (o textclaim) Reasons() []string {
@@ -187,10 +190,27 @@ func (o textclaim) Reasons() []string {
 }
 
 func (o textclaim) Convert(v any) (any, *kit.Inexpressible) {
-	if _, ok := v.(canonjson.Object); ok {
+	if text, ok := v.([]byte); ok && bytes.HasPrefix(bytes.TrimLeft(text, " \t\r\n"), []byte("{")) {
 		return nil, &kit.Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: "every object, falsely"}
 	}
 	return o.Model.Convert(v)
+}
+
+// selfSpelled is the text model of a worker of protocol 3, which got
+// values from the driver and spelled them itself (here with the driver's
+// own speller, as the kits of version 3 followed its rules).
+type selfSpelled struct{}
+
+func (selfSpelled) Name() string      { return wire.ModelText }
+func (selfSpelled) Reasons() []string { return spell.Reasons }
+
+func (selfSpelled) Convert(v any) (any, *kit.Inexpressible) {
+	text, err := spell.Append(nil, v)
+	var u *spell.Unspellable
+	if errors.As(err, &u) {
+		return nil, &kit.Inexpressible{Reason: u.Reason, Msg: u.Msg}
+	}
+	return text, nil
 }
 
 // tampers are the modes whose faults are in the frames, not in the

@@ -37,6 +37,11 @@
 //	chatty        a correct worker that prints a line to stdout at start, and whose implementation prints
 //	              a line to stdout and one to stderr on every case
 //	v2-chatty     chatty in protocol version 2, so its lines break the frames on stdout
+//	text-echo     a text worker whose "canonical text" is the JSON text it received, byte for byte
+//	v3            a correct worker that says hello in protocol version 3 on the descriptors (no error_type, no frames)
+//	v3-text       a text worker of protocol version 3: it gets values from the driver and spells them itself
+//	quoting-panics panics on every case, in one of two functions chosen by a hash of the case, with a
+//	              message that quotes the case ('\udcee', \', U+ code points): two places, a message a case
 //
 // Every mode but v1, v2 and v2-chatty serves on the descriptors the driver
 // offers (kit.OpenChannel), as the kit's workers do.
@@ -102,17 +107,23 @@ func serve(mode, arg string) int {
 		opts.Model = kit.Native(kit.Float64)
 	case "overclaim":
 		opts.Model = overclaim{kit.Native(kit.JSONNumber)}
-	case "text":
+	case "text", "text-echo":
 		opts.Model = kit.Text
 	case "textclaim":
 		opts.Model = textclaim{kit.Text}
+	case "v3-text":
+		opts.Model = selfSpelled{}
 	}
 	fn := implementation(mode, mark)
-	if mode == "native" || mode == "native-float64" || mode == "overclaim" {
+	switch mode {
+	case "native", "native-float64", "overclaim":
 		fn = nativeFunc
-	}
-	if mode == "text" || mode == "textclaim" {
+	case "text", "textclaim", "v3-text":
 		fn = textFunc
+	case "text-echo":
+		fn = func(dst []byte, v any) ([]byte, error) { return append(dst, v.([]byte)...), nil }
+	case "quoting-panics":
+		fn = quotingPanic
 	}
 	ch, err := channel(mode)
 	if err != nil {
@@ -176,5 +187,9 @@ func channel(mode string) (kit.Channel, error) {
 	case "v1", "v2", "v2-chatty":
 		return kit.Channel{In: os.Stdin, Out: os.Stdout, Protocol: wire.ProtocolVersion}, nil
 	}
-	return kit.OpenChannel()
+	ch, err := kit.OpenChannel()
+	if (mode == "v3" || mode == "v3-text") && ch.Protocol == wire.FDProtocolVersion {
+		ch.Protocol = wire.OldestFDProtocol
+	}
+	return ch, err
 }

@@ -50,6 +50,18 @@ type Batch struct {
 	once    sync.Once
 	encoded []byte
 	err     error
+
+	// The cases spelled for text workers (text.go), made at the first
+	// such worker's call.
+	textOnce sync.Once
+	text     *Spelling
+	textErr  error
+}
+
+// spelled is the cases as text workers of protocol 4 get them.
+func (b *Batch) spelled() (*Spelling, error) {
+	b.textOnce.Do(func() { b.text, b.textErr = Spell(b.Cases) })
+	return b.text, b.textErr
 }
 
 // Encoded is the cases' msgpack array (wire.EncodeCases), encoded at the
@@ -76,8 +88,10 @@ func (b *Batch) UseEncoding(encoded []byte, err error) {
 // them (see writeParts). The batch must not be sent again.
 func (b *Batch) Release() []byte {
 	b.once.Do(func() {}) // a batch released unencoded stays so
+	b.textOnce.Do(func() {})
 	s := b.encoded
 	b.encoded, b.err = nil, errReleased
+	b.text, b.textErr = nil, errReleased
 	return s[:0]
 }
 

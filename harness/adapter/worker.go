@@ -123,7 +123,7 @@ func (w *Worker) Stderr() string {
 }
 
 // OnFDs says whether the current process speaks on the
-// descriptors the driver offers (protocol 3) rather than on stdin and
+// descriptors the driver offers (protocol 3 or 4) rather than on stdin and
 // stdout.
 func (w *Worker) OnFDs() bool { return w.proc != nil && w.proc.fds }
 
@@ -239,7 +239,7 @@ func checkProtocol(v int, fds bool) error {
 	case wire.SupportedProtocol(v, fds):
 		return nil
 	case fds:
-		return fmt.Errorf("worker speaks protocol %d on descriptor %d, driver %d there", v, wire.ResponseFD, wire.FDProtocolVersion)
+		return fmt.Errorf("worker speaks protocol %d on descriptor %d, driver %d or %d there", v, wire.ResponseFD, wire.OldestFDProtocol, wire.FDProtocolVersion)
 	}
 	return fmt.Errorf("worker speaks protocol %d on stdout, driver 1 or %d there (%d on the descriptors of %s)",
 		v, wire.ProtocolVersion, wire.FDProtocolVersion, wire.FDsEnv)
@@ -291,44 +291,72 @@ func (w *Worker) Run(ctx context.Context, cases []any, out []wire.Result) error 
 	return w.RunBatch(ctx, &Batch{Cases: cases}, out)
 }
 
-// RunBatch implements Adapter.
+// RunBatch implements Adapter. A text worker of protocol 4 gets the
+// cases' texts (text.go); any other worker their values.
 func (w *Worker) RunBatch(ctx context.Context, b *Batch, out []wire.Result) error {
-	cases := b.Cases
 	if err := w.ensure(ctx); err != nil {
 		return err
 	}
-	encoded, err := b.Encoded()
-	if err != nil {
-		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
+	if !w.hello.TakesText() {
+		encoded, err := b.Encoded()
+		if err != nil {
+			return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
+		}
+		if err := w.exchange(ctx, encoded, len(b.Cases), b.DigestOnly); err != nil {
+			return err
+		}
+		copy(out, w.msg.Results)
+		return nil
 	}
-	w.id++
-	head, err := w.enc.BatchHead(w.id, encoded, b.DigestOnly)
+	sp, err := b.spelled()
 	if err != nil {
-		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
+		return fmt.Errorf("adapter %s: spell batch: %w", w.cfg.Name, err)
 	}
-	if err := w.roundTrip(ctx, wire.TypeResults, len(cases), head, encoded); err != nil {
+	if sp.sent == 0 { // nothing to ask: every case is the driver's answer
+		sp.Realign(nil, out)
+		return nil
+	}
+	if err := w.exchange(ctx, sp.encoded, sp.sent, b.DigestOnly); err != nil {
 		return err
 	}
-	if len(w.msg.Results) != len(cases) {
-		return w.fail(ctx, protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), len(cases))})
+	sp.Realign(w.msg.Results, out)
+	return nil
+}
+
+// exchange sends a batch of n cases, encoded (a msgpack array), and checks
+// its results, which it leaves in w.msg.
+func (w *Worker) exchange(ctx context.Context, encoded []byte, n int, digestOnly bool) error {
+	w.id++
+	head, err := w.enc.BatchHead(w.id, encoded, digestOnly)
+	if err != nil {
+		return fmt.Errorf("adapter %s: encode batch: %w", w.cfg.Name, err)
 	}
-	if !b.DigestOnly {
+	if err := w.roundTrip(ctx, wire.TypeResults, n, head, encoded); err != nil {
+		return err
+	}
+	if len(w.msg.Results) != n {
+		return w.fail(ctx, protocolError{fmt.Errorf("%d results for %d cases", len(w.msg.Results), n)})
+	}
+	if !digestOnly {
 		for i, r := range w.msg.Results {
 			if r.Error == "" && r.Inexpressible == "" && r.Canonical == nil {
 				return w.fail(ctx, protocolError{fmt.Errorf("result %d has no canonical text (the batch was not digest_only)", i)})
 			}
 		}
 	}
-	copy(out, w.msg.Results)
 	w.batchCPU.Add(w.msg.BatchCPUNS)
 	w.cpuAtBatch.Store(int64(procstat.ProcessCPU(w.Pid())))
 	return nil
 }
 
-// Bench implements Adapter with the protocol's bench request.
+// Bench implements Adapter with the protocol's bench request; a text
+// worker of protocol 4 gets the texts of the cases that have one.
 func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error) {
 	if err := w.ensure(ctx); err != nil {
 		return wire.BenchTimes{}, err
+	}
+	if w.hello.TakesText() {
+		cases = spellBench(cases)
 	}
 	w.id++
 	frame, err := w.enc.Bench(w.id, cases, rounds)

@@ -30,13 +30,13 @@ func start(t *testing.T, argv []string) *adapter.Worker {
 }
 
 func TestWorkerAnswersLikeInProcess(t *testing.T) {
-	for _, mode := range []string{"ok", "v1", "v2", "chatty"} {
+	for _, mode := range []string{"ok", "v1", "v2", "v3", "chatty"} {
 		t.Run(mode, func(t *testing.T) { answersLikeInProcess(t, mode) })
 	}
 }
 
 // answersLikeInProcess holds a worker to the in-process Go, twice, on one
-// process: a worker on the descriptors (protocol 3), one on stdin and stdout
+// process: a worker on the descriptors (protocol 4, and an older one of 3), one on stdin and stdout
 // (version 2), one of version 1 (no model in its hello), and one that prints
 // to stdout and stderr on every case, whose lines are its log.
 func answersLikeInProcess(t *testing.T, mode string) {
@@ -54,7 +54,7 @@ func answersLikeInProcess(t *testing.T, mode string) {
 			}
 		}
 	}
-	want := map[string]int{"ok": wire.FDProtocolVersion, "v1": 1, "v2": wire.ProtocolVersion, "chatty": wire.FDProtocolVersion}[mode]
+	want := map[string]int{"ok": wire.FDProtocolVersion, "v1": 1, "v2": wire.ProtocolVersion, "v3": wire.OldestFDProtocol, "chatty": wire.FDProtocolVersion}[mode]
 	if h := w.Hello(); h.Name != "fakeworker-"+mode || h.Protocol != want {
 		t.Errorf("hello = %+v, want protocol %d", h, want)
 	}

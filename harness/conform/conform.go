@@ -6,7 +6,7 @@
 // Run prints one line a check, "PASS <check>" or "FAIL <check>: <reason>",
 // then the summary line "N passed, N failed". The checks, in order:
 //
-//	handshake          hello in time, protocol 3 on the driver's descriptors or 1 or 2 on stdout, language, name and version set
+//	handshake          hello in time, protocol 3 or 4 on the driver's descriptors or 1 or 2 on stdout, language, name and version set
 //	spec-examples      the worked and precedence examples of the spec (§3, §5)
 //	fixtures/FILE      every line of every fixture file, sent as its raw msgpack
 //	error-codes/CODE   every error code, from cases built byte by byte

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ type proc struct {
 	enc    *wire.Encoder
 	dec    *wire.Decoder
 	msg    wire.Message
+	hello  wire.Hello
 	timing timing
 	id     uint64 // the last batch id sent
 }
@@ -62,6 +64,7 @@ func (p *proc) readHello() error {
 	case p.CheckProtocol(p.msg.Hello.Protocol) != nil:
 		return fmt.Errorf("hello: %w", p.CheckProtocol(p.msg.Hello.Protocol))
 	}
+	p.hello = p.msg.Hello
 	return nil
 }
 
@@ -128,14 +131,58 @@ func (p *proc) readError(err error, timeout time.Duration) error {
 }
 
 // batch sends raw cases as one batch and returns the results. The results
-// are valid until the next call.
+// are valid until the next call. A text worker of protocol 4 gets their
+// texts instead, as a driver sends them (textBatch).
 func (p *proc) batch(cases [][]byte) ([]wire.Result, error) {
+	if p.hello.TakesText() {
+		return p.textBatch(cases)
+	}
 	p.id++
 	frame, err := p.enc.BatchRaw(p.id, cases)
 	if err != nil {
 		return nil, fmt.Errorf("encode batch: %w", err)
 	}
-	timeout := p.timing.batch + time.Duration(len(cases))*p.timing.perCase
+	return p.exchange(frame, len(cases))
+}
+
+// textBatch is batch for a text worker of protocol 4: each raw case is
+// read as the worker's driver would hold it and spelled (adapter.Spell);
+// one that JSON text cannot spell is answered inexpressible, as the driver
+// answers it, and never sent.
+func (p *proc) textBatch(cases [][]byte) ([]wire.Result, error) {
+	values := make([]any, len(cases))
+	for i, c := range cases {
+		v, err := wire.DecodeValue(c)
+		if err != nil {
+			return nil, fmt.Errorf("case %d: %w", i, err)
+		}
+		values[i] = v
+	}
+	sp, err := adapter.Spell(values)
+	if err != nil {
+		return nil, fmt.Errorf("spell batch: %w", err)
+	}
+	out := make([]wire.Result, len(cases))
+	if sp.Sent() == 0 {
+		sp.Realign(nil, out)
+		return out, nil
+	}
+	p.id++
+	head, err := p.enc.BatchHead(p.id, sp.Encoded(), false)
+	if err != nil {
+		return nil, fmt.Errorf("encode batch: %w", err)
+	}
+	results, err := p.exchange(append(bytes.Clone(head), sp.Encoded()...), sp.Sent())
+	if err != nil {
+		return nil, err
+	}
+	sp.Realign(results, out)
+	return out, nil
+}
+
+// exchange writes a batch's frame of n cases and reads its results.
+func (p *proc) exchange(frame []byte, n int) ([]wire.Result, error) {
+	timeout := p.timing.batch + time.Duration(n)*p.timing.perCase
 	if err := p.write(frame, timeout); err != nil {
 		return nil, err
 	}
@@ -143,7 +190,7 @@ func (p *proc) batch(cases [][]byte) ([]wire.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.Results, p.checkResults(m, len(cases))
+	return m.Results, p.checkResults(m, n)
 }
 
 // checkResults checks that m answers the last batch, of n cases.

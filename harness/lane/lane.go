@@ -359,9 +359,16 @@ func failureDetail(f *adapter.Failure) string {
 	return f.Err.Error() + "\n" + f.Stderr
 }
 
+// outcomeOf is a worker's result as the comparison takes it. An internal
+// error keeps what its worker said failed and where (protocol 4), its
+// bucket's key; a spec error's are dropped, as the protocol says: its code
+// is the whole answer.
 func outcomeOf(r wire.Result) compare.Outcome {
 	if r.Inexpressible != "" {
 		return compare.Outcome{Inexpressible: r.Inexpressible, Detail: r.Message}
+	}
+	if r.Error == wire.ErrorInternal {
+		return compare.Outcome{Error: r.Error, Detail: r.Message, ErrorType: r.ErrorType, Frames: r.Frames}
 	}
 	if r.Error != "" {
 		return compare.Outcome{Error: r.Error, Detail: r.Message}

@@ -2,8 +2,11 @@ package kit_test
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/difffuzz/difffuzz/internal/testworker"
@@ -15,7 +18,7 @@ import (
 // it says hello in the native model, answers a case with encoding/json's
 // text (its naive "\u003c" included) and a repeated key as inexpressible.
 func TestExampleWorker(t *testing.T) {
-	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example")
+	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example", false)
 	if h := next().Hello; h.Model != wire.ModelNative || h.Name != "encoding-json" {
 		t.Errorf("hello %+v", h)
 	}
@@ -30,35 +33,70 @@ func TestExampleWorker(t *testing.T) {
 	stdin.Close()
 }
 
-// The text-model example reads the case's JSON text with json.Unmarshal: the
-// last repeated key wins (a finding, not an inexpressible answer), and only
-// bin data and non-string keys are inexpressible.
+// The text-model example reads the driver's JSON text with json.Unmarshal,
+// unchanged: the last repeated key wins (a finding, not an inexpressible
+// answer), and a text it cannot parse is an internal result typed by
+// encoding/json's error.
 func TestTextExampleWorker(t *testing.T) {
-	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text")
-	if h := next().Hello; h.Model != wire.ModelText || len(h.Inexpressible) != 2 {
+	next, requests := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text", true)
+	if h := next().Hello; h.Model != wire.ModelText || h.Protocol != wire.FDProtocolVersion || len(h.Inexpressible) != 2 {
 		t.Errorf("hello %+v", h)
 	}
-	dup := value.Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: int64(2)}}
-	frame, _ := wire.NewEncoder().Batch(1, []any{dup, []any{[]byte{1}}})
-	stdin.Write(frame)
+	frame, _ := wire.NewEncoder().Batch(1, []any{[]byte(` {"a":1,"a"` + "\n" + `:2}`), []byte(`{"a":NaN}`)})
+	requests.Write(frame)
 	r := next().Results
-	if len(r) != 2 || string(r[0].Canonical) != `{"a":2}` || r[1].Inexpressible != wire.ReasonUnsupported {
-		t.Errorf("results %+v", r)
+	if len(r) != 2 || string(r[0].Canonical) != `{"a":2}` {
+		t.Fatalf("results %+v", r)
+	}
+	if r[1].Error != wire.ErrorInternal || r[1].ErrorType != "*json.SyntaxError" || len(r[1].Frames) != 0 {
+		t.Errorf("result of NaN %+v", r[1])
+	}
+	requests.Close()
+}
+
+// On stdin and stdout (protocol 2, where a driver sends values) the text
+// model refuses every case: it needs the driver to spell them.
+func TestTextExampleWorkerOnStdio(t *testing.T) {
+	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text", false)
+	if h := next().Hello; h.Model != wire.ModelText || h.Protocol != wire.ProtocolVersion {
+		t.Errorf("hello %+v", h)
+	}
+	frame, _ := wire.NewEncoder().Batch(1, []any{value.Object{}, []byte("{}")})
+	stdin.Write(frame)
+	for i, r := range next().Results {
+		if r.Error != wire.ErrorInternal || !strings.Contains(r.Message, "the text model needs a driver of protocol 4") {
+			t.Errorf("result %d: %+v", i, r)
+		}
 	}
 	stdin.Close()
 }
 
-// startExample starts the worker built from pkg; next reads its next
-// message. The worker is waited for when the test ends.
-func startExample(t *testing.T, pkg string) (next func() wire.Message, stdin io.WriteCloser) {
+// startExample starts the worker built from pkg, on the descriptors a
+// driver offers (fds) or on stdin and stdout; next reads its next message,
+// and requests is where requests go. The worker is waited for when the
+// test ends.
+func startExample(t *testing.T, pkg string, fds bool) (next func() wire.Message, requests io.WriteCloser) {
 	cmd := exec.Command(testworker.Binary(t, pkg))
-	stdin, _ = cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
+	var responses io.Reader
+	if fds {
+		reqR, reqW, err1 := os.Pipe()
+		respR, respW, err2 := os.Pipe()
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		cmd.ExtraFiles = []*os.File{reqR, respW}
+		cmd.Env = append(os.Environ(), wire.FDsEnv+"="+wire.FDsOffer)
+		t.Cleanup(func() { reqR.Close(); respW.Close(); respR.Close() })
+		requests, responses = reqW, respR
+	} else {
+		requests, _ = cmd.StdinPipe()
+		responses, _ = cmd.StdoutPipe()
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	frames, dec := wire.NewFrameReader(bufio.NewReader(stdout)), wire.NewDecoder()
+	t.Cleanup(func() { requests.Close(); cmd.Wait() })
+	frames, dec := wire.NewFrameReader(bufio.NewReader(responses)), wire.NewDecoder()
 	return func() wire.Message {
 		t.Helper()
 		body, err := frames.Next()
@@ -70,5 +108,5 @@ func startExample(t *testing.T, pkg string) (next func() wire.Message, stdin io.
 			t.Fatal(err)
 		}
 		return m
-	}, stdin
+	}, requests
 }

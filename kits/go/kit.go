@@ -13,8 +13,12 @@
 // The kit reads and checks every frame, decodes the cases, converts each into
 // the declared value model (answering "inexpressible" for a case the model
 // cannot hold), calls the implementation, hashes its text with BLAKE3 (or
-// takes the implementation's own digest: SignFunc), and answers batches (digest_only included) and bench requests. No case stops the
-// worker: a panic or an error without a spec code is an "internal" result.
+// takes the implementation's own digest: SignFunc), and answers batches
+// (digest_only included) and bench requests. No case stops the worker: a
+// panic or an error without a spec code is an "internal" result, which
+// says what failed and, for a panic, where in the implementation (its
+// ErrorType and Frames, protocol 4: failure.go), so that the driver
+// buckets it by type and place rather than by its message.
 //
 // The same Compute is what the driver's in-process Go adapter runs, so the
 // in-process and out-of-process paths cannot answer differently.
@@ -26,7 +30,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"lukechampine.com/blake3"
@@ -179,6 +182,9 @@ func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch
 	if reason != nil {
 		return wire.Result{Inexpressible: reason.Reason, Message: reason.Msg}
 	}
+	if msg := notText(m, nv); msg != "" {
+		return wire.Result{Error: wire.ErrorInternal, Message: msg}
+	}
 	var dst []byte
 	if digestOnly && s != nil { // a text that is sent needs its own memory
 		dst = s.text[:0]
@@ -270,19 +276,3 @@ const digestSlab = 256
 // maxScratch is the largest text buffer kept for reuse, so that one huge
 // case does not pin its memory for the rest of the run.
 const maxScratch = 1 << 20
-
-// internalOnPanic, deferred, answers a panic of the implementation as an
-// internal result: one case never stops a worker.
-func internalOnPanic(r *wire.Result) {
-	if p := recover(); p != nil {
-		*r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
-	}
-}
-
-func errorResult(err error) wire.Result {
-	var c Coder
-	if errors.As(err, &c) {
-		return wire.Result{Error: c.ErrorCode(), Message: err.Error()}
-	}
-	return wire.Result{Error: wire.ErrorInternal, Message: err.Error()}
-}

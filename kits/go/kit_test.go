@@ -15,6 +15,7 @@ import (
 	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"lukechampine.com/blake3"
 )
 
@@ -44,6 +45,9 @@ func TestCompute(t *testing.T) {
 	boom := func([]byte, any) ([]byte, error) { panic("boom") }
 	plain := func([]byte, any) ([]byte, error) { return nil, errors.New("no") }
 	coded := func([]byte, any) ([]byte, error) { return nil, kit.Reject("too_deep", "deep") }
+	typed := func([]byte, any) ([]byte, error) {
+		return nil, fmt.Errorf("args: %w", json.Unmarshal([]byte("{"), new(any)))
+	}
 	ok := func(dst []byte, v any) ([]byte, error) { return append(dst, "null"...), nil }
 	sum := blake3.Sum256([]byte("null"))
 	tests := []struct {
@@ -55,8 +59,9 @@ func TestCompute(t *testing.T) {
 	}{
 		{"text", ok, false, wire.Result{Canonical: []byte("null"), Digest: sum[:]}, ""},
 		{"digest only", ok, true, wire.Result{Digest: sum[:]}, ""},
-		{"panic", boom, false, wire.Result{Error: wire.ErrorInternal}, "panic: boom"},
+		{"panic", boom, false, wire.Result{Error: wire.ErrorInternal, ErrorType: kit.PanicType}, "panic: boom"},
 		{"uncoded error", plain, false, wire.Result{Error: wire.ErrorInternal}, "no"},
+		{"typed error", typed, false, wire.Result{Error: wire.ErrorInternal, ErrorType: "*json.SyntaxError"}, "args: unexpected end"},
 		{"coded error", coded, true, wire.Result{Error: "too_deep"}, "deep"},
 		{"library error", library, false, wire.Result{Error: "duplicate_key"}, "duplicate"},
 	}
@@ -68,7 +73,7 @@ func TestCompute(t *testing.T) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
 			got.Message = ""
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(wire.Result{}, "Frames")); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
 		})
@@ -263,7 +268,7 @@ func TestComputeSigned(t *testing.T) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
 			got.Message = ""
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(wire.Result{}, "Frames")); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
 		})
@@ -304,6 +309,26 @@ func TestServeSigned(t *testing.T) {
 		}
 		if r := m.Results; len(r) != 1 || string(r[0].Canonical) != wantText || !bytes.Equal(r[0].Digest, own) {
 			t.Errorf("batch %d: results %+v, want text %q and the SDK's digest", i, r, wantText)
+		}
+	}
+}
+
+// The text model hands fn the driver's bytes as they came, and refuses a
+// case that is not text rather than show fn a value.
+func TestTextModel(t *testing.T) {
+	var got []byte
+	echo := func(dst []byte, v any) ([]byte, error) {
+		got = v.([]byte)
+		return append(dst, "null"...), nil
+	}
+	in := []byte(" {\"a\" :\t1.0E0}\n")
+	if r := kit.Compute(kit.Text, echo, in, false, nil); r.Error != "" || &got[0] != &in[0] || len(got) != len(in) {
+		t.Errorf("result %+v; fn got %q at %p, sent %q at %p", r, got, got, in, in)
+	}
+	for _, v := range []any{value.Object{}, "{}", nil} {
+		r := kit.Compute(kit.Text, echo, v, false, nil)
+		if r.Error != wire.ErrorInternal || !strings.Contains(r.Message, "the driver's JSON text (bin)") {
+			t.Errorf("%#v: %+v", v, r)
 		}
 	}
 }

@@ -23,16 +23,23 @@ type server struct {
 	msg     wire.Message
 	results []wire.Result
 	scratch Scratch
+	// refusal, if not "", is every case's internal result: a text model
+	// on a channel where the driver sends values (textNeedsDriver).
+	refusal string
 }
 
 // newServer serves fn, or sign when fn is nil.
 func newServer(w io.Writer, opts Options, fn Func, sign SignFunc) *server {
+	h := opts.Hello()
 	return &server{out: bufio.NewWriterSize(w, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
-		hello: opts.Hello(), model: opts.model(), fn: fn, sign: sign}
+		hello: h, model: opts.model(), fn: fn, sign: sign, refusal: textNeedsDriver(opts.model(), h)}
 }
 
 // compute is one case through the server's implementation.
 func (s *server) compute(c any, digestOnly bool) wire.Result {
+	if s.refusal != "" {
+		return wire.Result{Error: wire.ErrorInternal, Message: s.refusal}
+	}
 	return compute(s.model, s.fn, s.sign, c, digestOnly, &s.scratch)
 }
 

@@ -17,9 +17,14 @@ import (
 const (
 	// FDsEnv names the environment variable of the offer.
 	FDsEnv = "DIFFFUZZ_FDS"
-	// FDProtocolVersion is the hello's version on the descriptors: version
-	// 2's messages on a channel of their own.
-	FDProtocolVersion = 3
+	// FDProtocolVersion is the hello's version on the descriptors:
+	// version 2's messages on a channel of their own (version 3), with an
+	// internal result's error_type and frames, and the text model's cases
+	// as JSON text the driver spells (version 4).
+	FDProtocolVersion = 4
+	// OldestFDProtocol is the oldest version the driver accepts on the
+	// descriptors: a version 3 worker gets version 3's messages.
+	OldestFDProtocol = 3
 	// RequestFD and ResponseFD are the descriptors the driver offers.
 	RequestFD, ResponseFD = 3, 4
 )

@@ -167,6 +167,47 @@ func (ce *CaseEncoder) Bytes() ([]byte, error) {
 	return ce.buf.Bytes(), nil
 }
 
+// TextCases builds the cases of a batch for a text worker of version 4: a
+// msgpack array of bin, each one case's JSON text, of as many texts as are
+// added, to follow a BatchHead as EncodeCases' array does. Unlike a
+// CaseEncoder it needs no count up front: a case the driver cannot spell
+// is left out, which is known only once it is spelled.
+type TextCases struct {
+	buf bytes.Buffer
+	enc *msgpack.Encoder
+	n   int
+}
+
+// maxArrayHeader is the longest header of a msgpack array (array 32).
+const maxArrayHeader = 5
+
+// NewTextCases starts an array in dst's storage.
+func NewTextCases(dst []byte) *TextCases {
+	tc := &TextCases{buf: *bytes.NewBuffer(append(dst[:0], make([]byte, maxArrayHeader)...))}
+	tc.enc = msgpack.NewEncoder(&tc.buf)
+	return tc
+}
+
+// Add appends one case's text as a bin.
+func (tc *TextCases) Add(text []byte) {
+	_ = tc.enc.EncodeBytes(text) // a bytes.Buffer takes every write
+	tc.n++
+}
+
+// Len is the number of texts added.
+func (tc *TextCases) Len() int { return tc.n }
+
+// Bytes is the array of the texts added: its header, written now that
+// their number is known, in the room kept before them.
+func (tc *TextCases) Bytes() []byte {
+	var h bytes.Buffer
+	_ = msgpack.NewEncoder(&h).EncodeArrayLen(tc.n)
+	b := tc.buf.Bytes()
+	start := maxArrayHeader - h.Len()
+	copy(b[start:], h.Bytes())
+	return b[start:]
+}
+
 // BatchHead is the start of a batch request's frame around cases from
 // EncodeCases, all but the cases: its length prefix counts them, so the
 // frame is the head followed by cases. Written together in one vectored
@@ -257,11 +298,7 @@ func (e *Encoder) TimedResults(id uint64, results []Result, cpuNS uint64) ([]byt
 			continue
 		}
 		if r.Error != "" {
-			_ = e.enc.EncodeMapLen(2)
-			e.field("error")
-			_ = e.enc.EncodeString(r.Error)
-			e.field("message")
-			_ = e.enc.EncodeString(r.Message)
+			e.errorResult(r)
 			continue
 		}
 		if r.Canonical == nil { // a digest_only answer
@@ -275,6 +312,43 @@ func (e *Encoder) TimedResults(id uint64, results []Result, cpuNS uint64) ([]byt
 		_ = e.enc.EncodeBytes(r.Digest)
 	}
 	return e.end()
+}
+
+// errorResult writes an error result, with its error_type and frames
+// (version 4) when it has them, at most MaxFrames of these. A reader of an
+// older version ignores both, as it does every key it does not know.
+func (e *Encoder) errorResult(r Result) {
+	frames := r.Frames[:min(len(r.Frames), MaxFrames)]
+	n := 2
+	if r.ErrorType != "" {
+		n++
+	}
+	if len(frames) > 0 {
+		n++
+	}
+	_ = e.enc.EncodeMapLen(n)
+	e.field("error")
+	_ = e.enc.EncodeString(r.Error)
+	e.field("message")
+	_ = e.enc.EncodeString(r.Message)
+	if r.ErrorType != "" {
+		e.field("error_type")
+		_ = e.enc.EncodeString(r.ErrorType)
+	}
+	if len(frames) == 0 {
+		return
+	}
+	e.field("frames")
+	_ = e.enc.EncodeArrayLen(len(frames))
+	for _, f := range frames {
+		_ = e.enc.EncodeMapLen(3)
+		e.field("file")
+		_ = e.enc.EncodeString(f.File)
+		e.field("function")
+		_ = e.enc.EncodeString(f.Function)
+		e.field("line")
+		_ = e.enc.EncodeInt(int64(f.Line))
+	}
 }
 
 // BenchResult encodes a worker's answer to a bench request.

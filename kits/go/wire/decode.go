@@ -3,8 +3,10 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // Decoder decodes frame bodies into Messages, reusing its state between
@@ -169,6 +171,10 @@ func (dd *Decoder) result(r *Result, digests *[]byte) error {
 			r.Inexpressible, err = dd.d.DecodeString()
 		case "message":
 			r.Message, err = dd.d.DecodeString()
+		case "error_type":
+			r.ErrorType, err = dd.str()
+		case "frames":
+			r.Frames, err = dd.frames()
 		default:
 			err = dd.d.Skip()
 		}
@@ -223,4 +229,125 @@ func (dd *Decoder) bytesOrString() ([]byte, error) {
 		b = []byte{}
 	}
 	return b, err
+}
+
+// frames reads a result's frames (version 4): an array of maps, each
+// with a str "file" and "function" and an integer "line" of 0 or more,
+// any of the three left out being "" or 0. A worker sends at most
+// MaxFrames; the decoder keeps the first MaxFrames of more and skips the
+// rest, since a long stack is no reason to lose the batch.
+func (dd *Decoder) frames() ([]Frame, error) {
+	if err := dd.want("an array", msgpcode.IsFixedArray, msgpcode.Array16, msgpcode.Array32); err != nil {
+		return nil, err
+	}
+	n, err := dd.vd.length(dd.d.DecodeArrayLen())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Frame, 0, min(n, MaxFrames))
+	for i := 0; i < n; i++ {
+		if i >= MaxFrames {
+			if err := dd.d.Skip(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		f, err := dd.frame()
+		if err != nil {
+			return nil, fmt.Errorf("frame %d: %w", i, err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// frame reads one of frames' maps.
+func (dd *Decoder) frame() (f Frame, err error) {
+	if err := dd.want("a map", msgpcode.IsFixedMap, msgpcode.Map16, msgpcode.Map32); err != nil {
+		return f, err
+	}
+	n, err := dd.vd.length(dd.d.DecodeMapLen())
+	if err != nil {
+		return f, err
+	}
+	for i := 0; i < n; i++ {
+		key, err := dd.d.DecodeString()
+		if err != nil {
+			return f, err
+		}
+		switch key {
+		case "file":
+			f.File, err = dd.str()
+		case "function":
+			f.Function, err = dd.str()
+		case "line":
+			f.Line, err = dd.line()
+		default:
+			err = dd.d.Skip()
+		}
+		if err != nil {
+			return f, fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	return f, nil
+}
+
+// str reads a msgpack str and nothing else: unlike DecodeString, no nil
+// and no bin.
+func (dd *Decoder) str() (string, error) {
+	if err := dd.want("a str", msgpcode.IsFixedString, msgpcode.Str8, msgpcode.Str16, msgpcode.Str32); err != nil {
+		return "", err
+	}
+	return dd.d.DecodeString()
+}
+
+// line reads a frame's line: an integer, 0 or more.
+func (dd *Decoder) line() (int, error) {
+	if err := dd.want("an integer", msgpcode.IsFixedNum, msgpcode.Uint8, msgpcode.Uint16, msgpcode.Uint32,
+		msgpcode.Uint64, msgpcode.Int8, msgpcode.Int16, msgpcode.Int32, msgpcode.Int64); err != nil {
+		return 0, err
+	}
+	n, err := dd.d.DecodeInt64()
+	if err == nil && (n < 0 || n > math.MaxInt32) {
+		err = fmt.Errorf("line %d is out of range", n)
+	}
+	return int(n), err
+}
+
+// want checks that the next value's msgpack code is one of the family
+// (fixed, or one of codes), and says what it is otherwise.
+func (dd *Decoder) want(what string, fixed func(byte) bool, codes ...byte) error {
+	c, err := dd.d.PeekCode()
+	if err != nil {
+		return err
+	}
+	if fixed(c) || bytes.IndexByte(codes, c) >= 0 {
+		return nil
+	}
+	return fmt.Errorf("want %s, got %s", what, codeName(c))
+}
+
+// codeName names the msgpack type a code starts, for an error message.
+func codeName(c byte) string {
+	switch {
+	case msgpcode.IsFixedNum(c), c >= msgpcode.Uint8 && c <= msgpcode.Int64:
+		return "an integer"
+	case msgpcode.IsString(c):
+		return "a str"
+	case msgpcode.IsBin(c):
+		return "a bin"
+	case msgpcode.IsFixedArray(c), c == msgpcode.Array16, c == msgpcode.Array32:
+		return "an array"
+	case msgpcode.IsFixedMap(c), c == msgpcode.Map16, c == msgpcode.Map32:
+		return "a map"
+	case c == msgpcode.Nil:
+		return "nil"
+	case c == msgpcode.True, c == msgpcode.False:
+		return "a bool"
+	case c == msgpcode.Float, c == msgpcode.Double:
+		return "a float"
+	case msgpcode.IsExt(c):
+		return "an ext"
+	}
+	return fmt.Sprintf("code 0x%02x", c)
 }

@@ -46,6 +46,14 @@ type Hello struct {
 	Inexpressible []string
 }
 
+// TakesText reports whether the driver sends the worker its cases as JSON
+// text it spelled (version 4, docs/adapter-protocol.md "The text model's
+// bytes"), rather than as values: a worker of the text model on the
+// descriptors at version 4.
+func (h Hello) TakesText() bool {
+	return h.Model == ModelText && h.Protocol >= FDProtocolVersion
+}
+
 // Value models a worker may declare in its hello.
 const (
 	ModelExact  = "exact"
@@ -73,11 +81,12 @@ var Reasons = []string{ReasonDuplicateKey, ReasonLoneSurrogate, ReasonBigInt, Re
 
 // SupportedProtocol reports whether the driver speaks protocol version v
 // on a worker's standard streams (fds false) or on the descriptors it
-// offers (fds true, see FDsEnv): there version 3 alone; on the standard
+// offers (fds true, see FDsEnv): there versions 3 and 4 (FDProtocolVersion;
+// a worker of version 3 is older, and still spoken to); on the standard
 // streams version 2 and version 1, which lacks only version 2's additions.
 func SupportedProtocol(v int, fds bool) bool {
 	if fds {
-		return v == FDProtocolVersion
+		return v == OldestFDProtocol || v == FDProtocolVersion
 	}
 	return v == 1 || v == ProtocolVersion
 }

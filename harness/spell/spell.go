@@ -1,50 +1,56 @@
-package kit
+// Package spell writes a case as JSON text, for the workers of the text
+// model (docs/adapter-protocol.md, "Version 4"): an SDK that receives a tool
+// call's arguments as JSON text and parses them with its own parser. The
+// driver spells each case once, here, and sends every text worker of
+// protocol 4 the same bytes, whatever its language: the spelling rules
+// (docs/your-sdk.md, "The text model") are then written once rather than
+// once in each kit, and cannot drift apart between them.
+//
+// Each case is spelled in one of many equivalent ways, all read back as the
+// same value by the spec's reader (docs/canonical-json.md §6): characters
+// raw or escaped, numbers in several notations, whitespace between tokens.
+// The spelling is a function of the value alone, so that a replay or a
+// minimization step sends the same text for the same value, while the same
+// value inside different cases is spelled differently.
+package spell
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 )
 
-// Text is the model of an SDK that receives a tool call's arguments as JSON
-// text and parses them with its own parser, as production SDKs do: fn gets
-// the case as a []byte of JSON text, spelled by AppendJSONText. Only what
-// JSON text cannot spell is inexpressible: bin data (and other values
-// outside the spec) and non-string keys. Repeated keys, big integers and lone
-// surrogates are all spelled, so that the SDK's own parser meets them.
-var Text Model = text{}
-
-type text struct{}
-
-func (text) Name() string      { return wire.ModelText }
-func (text) Reasons() []string { return []string{wire.ReasonNonStringKey, wire.ReasonUnsupported} }
-
-func (text) Convert(v any) (any, *Inexpressible) {
-	b, bad := AppendJSONText(nil, v)
-	if bad != nil {
-		return nil, bad
-	}
-	return b, nil
+// Unspellable says why a value has no JSON text: Reason is
+// wire.ReasonUnsupported (bin data, another value outside the spec) or
+// wire.ReasonNonStringKey, the only reasons a text worker has.
+type Unspellable struct {
+	Reason string
+	Msg    string // where, for people
 }
 
-// AppendJSONText appends v, a value of the Exact model, as JSON text that
-// the spec's reader (docs/canonical-json.md §6) reads back as v, in one of
-// many equivalent spellings: characters raw or escaped, numbers in several
-// notations, whitespace between tokens. The spelling is a function of the
-// value alone (docs/your-sdk.md, "The text model", gives the rules every kit
-// follows), so that a replay or a minimization step sees the same text for
-// the same value, while different cases spell the same things differently.
-func AppendJSONText(dst []byte, v any) ([]byte, *Inexpressible) {
+func (u *Unspellable) Error() string { return u.Reason + ": " + u.Msg }
+
+// Reasons lists every reason of an Unspellable: what a text worker's hello
+// declares.
+var Reasons = []string{wire.ReasonNonStringKey, wire.ReasonUnsupported}
+
+// Append appends v, a value of the exact model (kit.Exact: what the wire
+// decodes), as JSON text in valid UTF-8 (a lone surrogate is always
+// escaped), or returns dst as it was and an *Unspellable error for what
+// JSON text cannot spell, so that a caller spelling a batch into one
+// buffer goes on with the next case. The text of v is the same on every
+// call.
+func Append(dst []byte, v any) ([]byte, error) {
 	w := textWriter{out: dst, s: spellSeed}
 	w.space()
 	if err := w.value(v); err != nil {
-		return nil, err
+		return dst, err
 	}
 	w.space()
 	return w.out, nil
@@ -80,7 +86,7 @@ func (w *textWriter) space() {
 	}
 }
 
-func (w *textWriter) value(v any) *Inexpressible {
+func (w *textWriter) value(v any) *Unspellable {
 	switch v := v.(type) {
 	case nil:
 		w.word(1, "null")
@@ -91,11 +97,13 @@ func (w *textWriter) value(v any) *Inexpressible {
 			w.word(3, "false")
 		}
 	case int64:
-		w.integer(strconv.FormatInt(v, 10))
+		var buf [20]byte
+		w.integer(strconv.AppendInt(buf[:0], v, 10))
 	case uint64:
-		w.integer(strconv.FormatUint(v, 10))
+		var buf [20]byte
+		w.integer(strconv.AppendUint(buf[:0], v, 10))
 	case *big.Int:
-		w.integer(v.String())
+		w.integer(v.Append(nil, 10))
 	case float64:
 		w.float(v)
 	case string:
@@ -107,11 +115,11 @@ func (w *textWriter) value(v any) *Inexpressible {
 	case value.RawObject:
 		return w.rawObject(v)
 	case []byte:
-		return &Inexpressible{wire.ReasonUnsupported, "bin data has no JSON text"}
+		return &Unspellable{wire.ReasonUnsupported, "bin data has no JSON text"}
 	case wire.Unsupported:
-		return &Inexpressible{wire.ReasonUnsupported, v.Reason}
+		return &Unspellable{wire.ReasonUnsupported, v.Reason}
 	default:
-		return &Inexpressible{wire.ReasonUnsupported, fmt.Sprintf("a %T has no JSON text", v)}
+		return &Unspellable{wire.ReasonUnsupported, fmt.Sprintf("a %T has no JSON text", v)}
 	}
 	return nil
 }
@@ -123,14 +131,14 @@ func (w *textWriter) word(tag uint32, s string) {
 
 // integer writes an integer's decimal digits, its only spelling: any other
 // (an exponent, a fraction) makes a float in the spec's reader.
-func (w *textWriter) integer(digits string) {
+func (w *textWriter) integer(digits []byte) {
 	for i := 0; i < len(digits); i++ {
 		w.mix(uint32(digits[i]))
 	}
 	w.out = append(w.out, digits...)
 }
 
-func (w *textWriter) array(a []any) *Inexpressible {
+func (w *textWriter) array(a []any) *Unspellable {
 	w.mix('[')
 	w.mix(uint32(len(a)))
 	w.out = append(w.out, '[')
@@ -151,7 +159,7 @@ func (w *textWriter) array(a []any) *Inexpressible {
 	return nil
 }
 
-func (w *textWriter) object(o value.Object) *Inexpressible {
+func (w *textWriter) object(o value.Object) *Unspellable {
 	w.mix('{')
 	w.mix(uint32(len(o)))
 	w.out = append(w.out, '{')
@@ -169,12 +177,16 @@ func (w *textWriter) object(o value.Object) *Inexpressible {
 
 // rawObject is a map the wire decoded with a key that is not a string: it
 // is written up to that key, which JSON text cannot spell.
-func (w *textWriter) rawObject(o value.RawObject) *Inexpressible {
+func (w *textWriter) rawObject(o value.RawObject) *Unspellable {
 	w.mix('{')
 	w.mix(uint32(len(o)))
 	w.out = append(w.out, '{')
 	for i, m := range o {
-		if err := w.member(i, m.Key, m.Value); err != nil {
+		k, ok := m.Key.(string)
+		if !ok {
+			return &Unspellable{wire.ReasonNonStringKey, fmt.Sprintf("a %T key has no JSON text", m.Key)}
+		}
+		if err := w.member(i, k, m.Value); err != nil {
 			return err
 		}
 	}
@@ -182,11 +194,9 @@ func (w *textWriter) rawObject(o value.RawObject) *Inexpressible {
 	return nil
 }
 
-func (w *textWriter) member(i int, key, v any) *Inexpressible {
-	k, ok := key.(string)
-	if !ok {
-		return &Inexpressible{wire.ReasonNonStringKey, fmt.Sprintf("a %T key has no JSON text", key)}
-	}
+// member takes its key as a string, not boxed in an any: a member of an
+// Object then costs no allocation.
+func (w *textWriter) member(i int, k string, v any) *Unspellable {
 	if i > 0 {
 		w.out = append(w.out, ',')
 	}
@@ -212,13 +222,13 @@ var shortEscapes = map[rune]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r
 // code point raw or escaped: raw only where the reader maps the byte to the
 // same code point, so never a quote, a backslash, a control character or a
 // surrogate.
-func (w *textWriter) str(s string) *Inexpressible {
+func (w *textWriter) str(s string) *Unspellable {
 	w.mix('"')
 	w.out = append(w.out, '"')
 	for i := 0; i < len(s); {
 		c, size := decodeWTF8(s, i)
 		if size == 0 {
-			return &Inexpressible{wire.ReasonUnsupported, fmt.Sprintf("string %q is not WTF-8", short(s))}
+			return &Unspellable{wire.ReasonUnsupported, fmt.Sprintf("string %q is not WTF-8", short(s))}
 		}
 		w.mix(uint32(c))
 		w.char(c, s[i:i+size])
@@ -308,11 +318,31 @@ func (w *textWriter) float(x float64) {
 		w.word('i', "-Infinity")
 		return
 	}
-	sci := strconv.FormatFloat(x, 'e', -1, 64) // -d.ddde±XX
+	var buf, dbuf [32]byte                              // on the stack: a float costs no allocation
+	sci := strconv.AppendFloat(buf[:0], x, 'e', -1, 64) // -d.ddde±XX
 	neg := sci[0] == '-'
-	sci = strings.TrimPrefix(sci, "-")
-	e := strings.IndexByte(sci, 'e')
-	digits := strings.Replace(sci[:e], ".", "", 1)
-	exp, _ := strconv.Atoi(sci[e+1:])
+	if neg {
+		sci = sci[1:]
+	}
+	e := bytes.IndexByte(sci, 'e')
+	digits := append(dbuf[:0], sci[0])
+	if e > 1 {
+		digits = append(digits, sci[2:e]...) // past the point
+	}
+	exp := 0
+	for _, c := range sci[e+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if sci[e+1] == '-' {
+		exp = -exp
+	}
 	w.out = appendFloatText(w, w.out, neg, digits, exp)
+}
+
+// short keeps a message readable when the value is huge.
+func short(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "..."
 }

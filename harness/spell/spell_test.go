@@ -1,14 +1,22 @@
-package kit
+package spell
 
 import (
+	"errors"
+	"flag"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Every spelling the text model writes reads back, under the spec's reader,
@@ -28,9 +36,12 @@ func TestJSONTextRoundTrip(t *testing.T) {
 		cases = append(cases, randomValue(r, 4))
 	}
 	for _, v := range cases {
-		text, bad := AppendJSONText(nil, v)
+		text, bad := Append(nil, v)
 		if bad != nil {
 			t.Fatalf("%#v: inexpressible %v", v, bad)
+		}
+		if !utf8.Valid(text) {
+			t.Fatalf("%#v: %q is not UTF-8", v, text)
 		}
 		got, err := value.Parse(text)
 		if err != nil {
@@ -49,8 +60,8 @@ func TestJSONTextVariety(t *testing.T) {
 		seen := map[string]bool{}
 		for i := range 200 {
 			v := []any{int64(i), leaf}
-			a, _ := AppendJSONText(nil, v)
-			b, _ := AppendJSONText(nil, v)
+			a, _ := Append(nil, v)
+			b, _ := Append(nil, v)
 			if string(a) != string(b) {
 				t.Fatalf("%#v spelled %q, then %q", v, a, b)
 			}
@@ -73,8 +84,14 @@ func TestJSONTextInexpressible(t *testing.T) {
 		{value.RawObject{{Key: int64(1), Value: nil}}, wire.ReasonNonStringKey},
 		{value.Object{{Key: "a", Value: value.RawObject{{Key: "b", Value: nil}, {Key: []any{}, Value: nil}}}}, wire.ReasonNonStringKey},
 	} {
-		if _, bad := Text.Convert(c.v); bad == nil || bad.Reason != c.reason {
-			t.Errorf("%#v: got %v, want %s", c.v, bad, c.reason)
+		dst := []byte("[1,")
+		got, err := Append(dst, c.v)
+		var bad *Unspellable
+		if !errors.As(err, &bad) || bad.Reason != c.reason {
+			t.Errorf("%#v: got %v, want %s", c.v, err, c.reason)
+		}
+		if string(got) != "[1," {
+			t.Errorf("%#v: dst became %q, want it as it was", c.v, got)
 		}
 	}
 }
@@ -86,7 +103,7 @@ func TestJSONTextGolden(t *testing.T) {
 		{Key: "n", Value: []any{int64(-12), 1.5, 100.0, 0.0, 1e-9, big.NewInt(0).Lsh(big.NewInt(1), 64)}},
 		{Key: "n", Value: []any{nil, true, false, "\xed\xa0\x80"}}}}}
 	want := "\n{\"tool_\\u006Eame\"\n  :\"a\\/\\u0022é😀\\n\",  \"args\":\t{\n\"n\"\n  :[  -12,1.5\r\n, 0.1e+3,\t0.0E0,0.1e-8,\r\n18446744073709551616],\"n\":\n  [null\n,\ntrue,\tfalse, \"\\uD800\"]}}\n  "
-	if text, _ := AppendJSONText(nil, v); string(text) != want {
+	if text, _ := Append(nil, v); string(text) != want {
 		t.Errorf("got  %q\nwant %q", text, want)
 	}
 }
@@ -135,4 +152,86 @@ func randomString(r *rand.Rand) string {
 		}
 	}
 	return b.String()
+}
+
+// BenchmarkAppend spells random values of about a generated case's size,
+// into one reused buffer as the driver does a batch.
+func BenchmarkAppend(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	cases := make([]any, 256)
+	size := 0
+	for i := range cases {
+		cases[i] = randomValue(r, 5)
+		t, _ := Append(nil, cases[i])
+		size += len(t)
+	}
+	b.SetBytes(int64(size / len(cases)))
+	var buf []byte
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _ = Append(buf[:0], cases[i%len(cases)])
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/cases.jsonl from the generator, and testdata/spellings.golden")
+
+// The spelling of a few hundred generated cases is fixed: a replay or a
+// minimization step must send the text an earlier run sent, so a change of
+// the spelling rules is deliberate (docs/your-sdk.md, "The text model",
+// says them), never a side effect of making Append faster. -update draws
+// the cases afresh and writes their spellings, one Go-quoted line a case.
+func TestSpellingGolden(t *testing.T) {
+	if *update {
+		writeGoldenCases(t)
+	}
+	data, err := os.ReadFile("testdata/cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		v, err := value.Parse([]byte(line))
+		if err != nil {
+			t.Fatalf("cases.jsonl:%d: %v", i+1, err)
+		}
+		text, err := Append(nil, v)
+		if err != nil {
+			t.Fatalf("cases.jsonl:%d: %v", i+1, err)
+		}
+		fmt.Fprintf(&got, "%q\n", text)
+	}
+	if *update {
+		if err := os.WriteFile("testdata/spellings.golden", []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile("testdata/spellings.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got.String()); diff != "" {
+		t.Errorf("spellings (-golden +now):\n%s", diff)
+	}
+}
+
+// writeGoldenCases writes 400 generated cases that extended JSON can
+// hold, of up to 400 bytes each, as testdata/cases.jsonl.
+func writeGoldenCases(t *testing.T) {
+	g := gen.New(gen.Config{Seed: 7})
+	var out []byte
+	for i, n := uint64(0), 0; n < 400; i++ {
+		c, _ := g.Case(i)
+		text := value.AppendText(nil, c)
+		if v, err := value.Parse(text); err != nil || !value.Equal(v, c) || len(text) > 400 {
+			continue
+		}
+		out = append(append(out, text...), '\n')
+		n++
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("testdata/cases.jsonl", out, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
