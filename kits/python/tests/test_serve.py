@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import io
 import struct
+from typing import Any
 
 import msgpack
 import pytest
 from blake3 import blake3
 
-from _support import envelope, frame
-from difffuzz_kit import Exact, Members, Native, SpecError, Unsupported, Worker, hello, pack, run, serve
+from _support import batch, envelope, line_of, request, session
+from difffuzz_kit import Canonicalize, Exact, Members, Model, Native, SpecError, Unsupported, pack, serve
 from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME
 
 
@@ -48,40 +49,19 @@ def toy(value: object) -> bytes:
     return pack(value)
 
 
-def batch(request_id: int, cases: list, **members: object) -> bytes:
-    """A batch frame body with ``cases`` last (each a value or raw bytes)."""
-    return request({"type": "batch", "id": request_id, **members}, cases)
+def toy_session(
+    *bodies: bytes, fn: Canonicalize = toy, model: Model | None = None, raw: bytes = b""
+) -> tuple[int, list[dict[str, Any]]]:
+    """:func:`session` with the toy function and the exact model by default."""
+    return session(fn, model or Exact(), *bodies, raw=raw)
 
 
-def request(head: dict, cases: list) -> bytes:
-    """A request frame body: ``head``'s members, then ``cases``."""
-    packer = msgpack.Packer()
-    out = packer.pack_map_header(len(head) + 1)
-    for key, value in head.items():
-        out += packer.pack(key) + packer.pack(value)
-    out += packer.pack("cases") + packer.pack_array_header(len(cases))
-    return out + b"".join(c if isinstance(c, bytes) else pack(c) for c in cases)
-
-
-def session(*bodies: bytes, fn=toy, model: Exact | Native | None = None, raw: bytes = b"") -> tuple[int, list[dict]]:
-    """Run the loop over these frames (then ``raw`` bytes, then end of
-    input); the exit status and every message written, hello first."""
-    model = model or Exact()
-    out = io.BytesIO()
-    inp = io.BytesIO(b"".join(frame(b) for b in bodies) + raw)
-    status = run(Worker(fn, model, hello("toy", "1.0", model.name)), inp, out)
-    data, messages, at = out.getvalue(), [], 0
-    while at < len(data):
-        (length,) = struct.unpack(">I", data[at : at + 4])
-        messages.append(msgpack.unpackb(data[at + 4 : at + 4 + length], raw=False))
-        at += 4 + length
-    return status, messages
-
-
-def answers(*bodies: bytes, **options) -> list[dict]:
-    status, messages = session(*bodies, **options)
+def answers(*bodies: bytes, fn: Canonicalize = toy, model: Model | None = None) -> list[dict[str, Any]]:
+    """The responses to these frames (after the hello) of a worker that
+    ends with status 0."""
+    status, written = toy_session(*bodies, fn=fn, model=model)
     assert status == 0
-    return messages[1:]
+    return written[1:]
 
 
 def test_hello_of_each_model() -> None:
@@ -116,9 +96,13 @@ def test_results_of_each_kind_and_the_worker_goes_on() -> None:
     assert results[0] == {"canonical": pack(envelope(Members([("a", 1)]))), "digest": blake3(pack(cases[0])).digest()}
     assert results[1] == {"error": "unsupported_value", "message": "msgpack ext type 5"}
     assert results[2] == {"error": "duplicate_key", "message": "its own type"}
-    assert results[3] == {"error": "internal", "message": "RuntimeError: boom"}
+    boom = {"file": __file__, "function": "toy", "line": line_of(toy, 'RuntimeError("boom")')}
+    assert results[3] == {"error": "internal", "message": "RuntimeError: boom", "error_type": "RuntimeError", "frames": [boom]}
     assert results[4]["error"] == "internal" and "CodedError" in results[4]["message"]
+    assert results[4]["error_type"] == "test_serve.CodedError"
+    # blake3 refused the str in the kit's own code: no frame of the function's
     assert results[5]["error"] == "internal" and "TypeError" in results[5]["message"]
+    assert results[5]["error_type"] == "TypeError" and "frames" not in results[5]
     assert results[6]["canonical"] == b"\x92\x01\x02"
 
 
@@ -167,7 +151,12 @@ def test_the_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() -> None:
     results = full["results"]
     assert results[0] == {"canonical": pack(1), "digest": own}
     assert results[1] == {"error": "duplicate_key", "message": "its own type"}
-    assert results[2] == {"error": "internal", "message": "ValueError: the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)"}
+    # raised by the kit's own check: no frame, since none is the function's
+    assert results[2] == {
+        "error": "internal",
+        "message": "ValueError: the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)",
+        "error_type": "ValueError",
+    }
     assert results[3]["error"] == "internal" and "TypeError" in results[3]["message"]
     assert digests["results"] == [{"digest": own}]
 
@@ -300,7 +289,7 @@ def test_error_responses_and_the_worker_goes_on() -> None:
 def test_bad_lengths_end_the_worker_with_status_two(raw: bytes, message: str) -> None:
     """conform lets a worker answer a bad length and go on; this kit exits
     (input that ends inside a frame is conform's alone)."""
-    status, messages = session(batch(1, [1]), raw=raw)
+    status, messages = toy_session(batch(1, [1]), raw=raw)
     assert status == 2
     assert messages[1]["type"] == "results"  # the request before is answered
     assert messages[2]["type"] == "error" and messages[2]["id"] == 0
