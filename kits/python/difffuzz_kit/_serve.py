@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, BinaryIO, get_args
+from typing import Any, BinaryIO, Literal, get_args, overload
 
 import msgpack
 from blake3 import blake3
@@ -54,17 +54,25 @@ INTERNAL = "internal"
 
 _SPEC_CODES = frozenset(ERROR_CODES)
 
-#: A function from a case's value to its canonical bytes, or to its
-#: canonical bytes and the SDK's own digest of them (see :func:`serve`).
-Canonicalize = Callable[
-    [object], "bytes | bytearray | memoryview | tuple[bytes | bytearray | memoryview, bytes | bytearray | memoryview]"
-]
+#: Bytes as a function may return them.
+Bytes = bytes | bytearray | memoryview
+
+#: What a function returns for one case: its canonical bytes, or the pair
+#: of its canonical bytes and the SDK's own digest of them (see :func:`serve`).
+Answer = Bytes | tuple[Bytes, Bytes]
+
+#: A function from a case's value (of the exact or the native model) to its
+#: :data:`Answer`.
+Canonicalize = Callable[[Any], Answer]
+
+#: A function from a case's JSON text (the text model) to its :data:`Answer`.
+CanonicalizeText = Callable[[str], Answer]
 
 #: The length of a digest: BLAKE3-256.
 DIGEST_SIZE = 32
 
 
-def _signed(answer: tuple) -> tuple:
+def _signed(answer: tuple[Bytes, Bytes]) -> tuple[Bytes, bytes]:
     """The text and the SDK's own digest that ``fn`` returned as a pair,
     the digest as bytes; a ValueError when it is not 32 bytes long."""
     text, digest = answer
@@ -106,7 +114,11 @@ def _failure(error: Exception) -> dict[str, object]:
     if type(code) is str and code in _SPEC_CODES:
         message = getattr(error, "message", None)
         return {"error": code, "message": message if type(message) is str and message else str(error) or code}
-    result: dict[str, object] = {"error": INTERNAL, "message": f"{type(error).__name__}: {error}", "error_type": error_type(error)}
+    result: dict[str, object] = {
+        "error": INTERNAL,
+        "message": f"{type(error).__name__}: {error}",
+        "error_type": error_type(error),
+    }
     where = error_frames(error)
     if where:
         result["frames"] = where
@@ -133,19 +145,18 @@ class Worker:
         out: list[dict[str, object]] = []
         append = out.append
         for case in cases:
-            kind = type(case)
-            if kind is Inexpressible:
-                append({"inexpressible": case.reason, "message": case.message})  # type: ignore[attr-defined]
+            if type(case) is Inexpressible:
+                append({"inexpressible": case.reason, "message": case.message})
                 continue
-            if kind is Unanswerable:
-                append({"error": INTERNAL, "message": case.message})  # type: ignore[attr-defined]
+            if type(case) is Unanswerable:
+                append({"error": INTERNAL, "message": case.message})
                 continue
             try:
-                text = fn(case)
-                if type(text) is tuple:
-                    text, digest = _signed(text)
+                answer = fn(case)
+                if isinstance(answer, tuple):
+                    text, digest = _signed(answer)
                 else:
-                    digest = blake3(text).digest()
+                    text, digest = answer, blake3(answer).digest()
                 append({"digest": digest} if digest_only else {"canonical": text, "digest": digest})
             except Exception as error:  # includes RecursionError, MemoryError
                 append(_failure(error))
@@ -238,11 +249,11 @@ def _compute(fn: Canonicalize, value: object) -> None:
     if type(value) is Inexpressible or type(value) is Unanswerable:
         return
     try:
-        text = fn(value)
-        if type(text) is tuple:
-            _signed(text)
+        answer = fn(value)
+        if isinstance(answer, tuple):
+            _signed(answer)
         else:
-            blake3(text).digest()
+            blake3(answer).digest()
     except Exception:
         pass
 
@@ -357,7 +368,9 @@ class _Sender:
         if size > KEEP_BUFFER:
             self._packer = _packer()  # a Packer never shrinks its buffer
         if size > MAX_FRAME:
-            self.send(_error(message["id"], f"response of {size} bytes exceeds the frame cap"))
+            request_id = message["id"]
+            assert type(request_id) is int  # every response but the hello has one
+            self.send(_error(request_id, f"response of {size} bytes exceeds the frame cap"))
             return
         self._out.flush()
 
@@ -366,8 +379,36 @@ class _Sender:
 MODELS: tuple[ModelName, ...] = get_args(ModelName)
 
 
+@overload
 def serve(
     fn: Canonicalize,
+    *,
+    name: str,
+    version: str,
+    model: Literal["exact", "native"] = "exact",
+    members: Callable[[list[Any]], object] | None = None,
+    unsupported: Callable[[str], object] | None = None,
+    language: str = "python",
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int: ...
+
+
+@overload
+def serve(
+    fn: CanonicalizeText,
+    *,
+    name: str,
+    version: str,
+    model: Literal["text"],
+    language: str = "python",
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int: ...
+
+
+def serve(
+    fn: Canonicalize | CanonicalizeText,
     *,
     name: str,
     version: str,

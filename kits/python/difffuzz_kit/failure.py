@@ -31,8 +31,8 @@ import site
 import sysconfig
 import traceback
 from collections import Counter, deque
-from enum import Enum
 from collections.abc import Iterable
+from enum import Enum
 from typing import TypedDict
 
 
@@ -176,4 +176,3 @@ def _recurring(kept: deque[_Place]) -> list[StackFrame]:
 def _frame(place: _Place) -> StackFrame:
     file, function, line = place
     return {"file": file, "function": function, "line": line}
-

@@ -29,7 +29,6 @@ import msgpack
 
 from difffuzz_kit.wire import CaseStreamError, Members, Unsupported, exact_options, exact_stream, unpack_case
 
-
 #: The name of a value model, as the hello says it.
 ModelName = Literal["exact", "native", "text"]
 
@@ -58,7 +57,7 @@ class Inexpressible:
     worker answers ``{"inexpressible": reason, "message": message}`` and
     never calls the function."""
 
-    __slots__ = ("reason", "message")
+    __slots__ = ("message", "reason")
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
@@ -80,7 +79,7 @@ class Exact:
 
     def __init__(
         self,
-        members: Callable[[list], object] = Members,
+        members: Callable[[list[Any]], object] = Members,
         unsupported: Callable[[str], object] = Unsupported,
     ) -> None:
         self.options = exact_options(members, unsupported)
@@ -116,7 +115,7 @@ class Native:
         noted = self._noted = [False]
         hook = self._exact.options["ext_hook"]
 
-        def pairs(members: list) -> object:
+        def pairs(members: list[tuple[object, object]]) -> object:
             try:
                 value = dict(members)
             except TypeError:  # an unhashable key (an array or a map)
@@ -294,8 +293,8 @@ def to_native(value: object) -> object:
     try:
         if type(value) is not list and type(value) is not Members:
             return _native_scalar(value)
-        root: list | dict = {} if type(value) is Members else []
-        stack: list[list] = [[value, 0, root]]  # source, next index, target
+        root: list[object] | dict[object, object] = {} if type(value) is Members else []
+        stack: list[list[Any]] = [[value, 0, root]]  # source, next index, target
         while stack:
             top = stack[-1]
             source, index, target = top
@@ -306,7 +305,7 @@ def to_native(value: object) -> object:
             is_map = type(source) is Members
             if is_map:
                 key, item = source[index]
-                key = _native_key(key, target)  # type: ignore[arg-type]
+                key = _native_key(key, target)
             else:
                 item = source[index]
             if type(item) is list or type(item) is Members:
@@ -315,15 +314,15 @@ def to_native(value: object) -> object:
             else:
                 child = _native_scalar(item)
             if is_map:
-                target[key] = child  # type: ignore[index]
+                target[key] = child
             else:
-                target.append(child)  # type: ignore[union-attr]
+                target.append(child)
         return root
     except _NotNative as problem:
         return Inexpressible(problem.reason, problem.message)
 
 
-def _native_key(key: object, target: dict) -> object:
+def _native_key(key: object, target: dict[object, object]) -> object:
     """A member's key as a dict key. A ``dict`` holds any hashable key (an
     SDK must reject an int or bytes key itself), but not an array or a map,
     a key that is not a value of the model (a bad ext, undecodable bytes, a

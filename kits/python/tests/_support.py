@@ -8,7 +8,7 @@ import math
 import os
 import struct
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 
 from difffuzz_kit import FDS_ENV, PROTOCOL, Canonicalize, Members, Model, Worker, hello, pack, run
+from difffuzz_kit.wire import RawCases, unpack_batch
 
 
 def envelope(args: object, tool_name: object = "t") -> Members:
@@ -52,21 +53,42 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, (dict, Members)) or isinstance(b, (dict, Members)):
         if type(a) is not type(b):
             return False
-        ma = list(a.items()) if isinstance(a, dict) else list(a)  # type: ignore[union-attr]
-        mb = list(b.items()) if isinstance(b, dict) else list(b)  # type: ignore[union-attr]
-        return len(ma) == len(mb) and all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(ma, mb))
+        ma, mb = _members(a), _members(b)
+        return len(ma) == len(mb) and all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(ma, mb, strict=True))
     if type(a) is not type(b):
         return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))  # type: ignore[arg-type]
-    if isinstance(a, float):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a):
-            return math.isnan(b)  # type: ignore[arg-type]
-        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)  # type: ignore[arg-type]
+            return math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     return a == b
 
 
-def request(head: dict[str, object], cases: list[object]) -> bytes:
+def _members(value: object) -> list[tuple[object, object]]:
+    """A dict's or a Members' members, in order."""
+    if isinstance(value, dict):
+        return list(value.items())
+    assert isinstance(value, Members)
+    return list(value)
+
+
+def batch_stream(body: bytes | memoryview, model: Model) -> tuple[dict[str, object], Iterator[object]]:
+    """:func:`unpack_batch` of a frame it must read."""
+    got = unpack_batch(body, model.options, model.stream)
+    assert got is not None
+    return got
+
+
+def raw_cases(request: dict[str, object]) -> RawCases:
+    """A request's cases as :func:`read_request` reads them."""
+    cases = request["cases"]
+    assert isinstance(cases, RawCases)
+    return cases
+
+
+def request(head: dict[str, object], cases: Sequence[object]) -> bytes:
     """A request frame body: ``head``'s members, then ``cases`` (each an
     exact-model value, packed, or raw bytes, as they are)."""
     packer = msgpack.Packer()
@@ -77,15 +99,15 @@ def request(head: dict[str, object], cases: list[object]) -> bytes:
     return out + b"".join(c if isinstance(c, bytes) else pack(c) for c in cases)
 
 
-def batch(request_id: int, cases: list[object], **members: object) -> bytes:
+def batch(request_id: int, cases: Sequence[object], **members: object) -> bytes:
     """A batch frame body with ``cases`` last (each a value or raw bytes)."""
     return request({"type": "batch", "id": request_id, **members}, cases)
 
 
-def texts(*cases: str | bytes) -> list[object]:
+def texts(*cases: str | bytes) -> list[bytes]:
     """Text-model cases as the driver of protocol 4 sends them: msgpack bin
     of each JSON text's UTF-8 (a str is encoded first)."""
-    return [msgpack.packb(c.encode() if isinstance(c, str) else c, use_bin_type=True) for c in cases]
+    return [bytes(msgpack.packb(c.encode() if isinstance(c, str) else c, use_bin_type=True)) for c in cases]
 
 
 def messages(data: bytes) -> list[dict[str, Any]]:
@@ -118,7 +140,8 @@ def read_message(fd: int) -> dict[str, Any]:
         body = b""
         while len(body) < n:
             body += stream.read(n - len(body))
-    return msgpack.unpackb(body, raw=False)  # type: ignore[no-any-return]
+    message: dict[str, Any] = msgpack.unpackb(body, raw=False)
+    return message
 
 
 @dataclass

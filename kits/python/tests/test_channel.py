@@ -51,8 +51,13 @@ def test_a_printing_function_leaves_the_channel_alone() -> None:
 )
 def test_channel_reads_the_offer(monkeypatch: pytest.MonkeyPatch, offer: str, protocol: int) -> None:
     monkeypatch.setenv(FDS_ENV, offer)
-    opened = []
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode, buffering: opened.append((fd, mode)) or fd)
+    opened: list[tuple[int, str]] = []
+
+    def fdopen(fd: int, mode: str, buffering: int) -> int:
+        opened.append((fd, mode))
+        return fd
+
+    monkeypatch.setattr(os, "fdopen", fdopen)
     assert channel()[2] == protocol
     assert opened == ([(3, "rb"), (4, "wb")] if offer else [])
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -21,7 +22,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "example" / "worker.py"
 
 
 @pytest.fixture
-def worker() -> Iterator[subprocess.Popen]:
+def worker() -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen([sys.executable, str(EXAMPLE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         yield proc
@@ -33,18 +34,21 @@ def worker() -> Iterator[subprocess.Popen]:
         proc.stdout.close()  # type: ignore[union-attr]
 
 
-def receive(proc: subprocess.Popen) -> dict:
-    header = proc.stdout.read(4)  # type: ignore[union-attr]
+def receive(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
+    assert proc.stdout is not None
+    header = proc.stdout.read(4)
     assert len(header) == 4, "worker closed stdout"
-    return msgpack.unpackb(proc.stdout.read(struct.unpack(">I", header)[0]), raw=False)  # type: ignore[union-attr]
+    message: dict[str, Any] = msgpack.unpackb(proc.stdout.read(struct.unpack(">I", header)[0]), raw=False)
+    return message
 
 
-def send(proc: subprocess.Popen, data: bytes) -> None:
-    proc.stdin.write(data)  # type: ignore[union-attr]
-    proc.stdin.flush()  # type: ignore[union-attr]
+def send(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(data)
+    proc.stdin.flush()
 
 
-def test_example_worker_answers_and_refuses(worker: subprocess.Popen) -> None:
+def test_example_worker_answers_and_refuses(worker: subprocess.Popen[bytes]) -> None:
     hello = receive(worker)
     assert hello["protocol"] == 2 and hello["model"] == "native" and hello["name"] == "json-dumps-sorted"
     assert hello["inexpressible"] == ["duplicate_key", "non_string_key", "unsupported_value"]
@@ -63,7 +67,7 @@ def test_example_worker_answers_and_refuses(worker: subprocess.Popen) -> None:
     assert worker.wait(10) == 0
 
 
-def test_a_bad_frame_length_exits_two(worker: subprocess.Popen) -> None:
+def test_a_bad_frame_length_exits_two(worker: subprocess.Popen[bytes]) -> None:
     receive(worker)
     send(worker, b"\x00\x00\x00\x00")
     response = receive(worker)
@@ -92,7 +96,7 @@ def test_text_example_worker_parses_the_drivers_text() -> None:
         assert refused["error"] == "internal" and refused["error_type"] == "json.decoder.JSONDecodeError"
         from_example = {"file": str(TEXT_EXAMPLE), "function": "canonical", "line": _line(TEXT_EXAMPLE, "json.loads(")}
         assert refused["frames"] == [{"file": "", "function": "json.loads", "line": 0}, from_example]
-        out, err = worker.close()
+        _, err = worker.close()
         assert worker.proc.returncode == 0, err
 
 

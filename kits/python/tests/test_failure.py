@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from _support import batch, line_of, nested_arrays, session
-from difffuzz_kit import Exact, Native, error_frames, error_type, pack
-from difffuzz_kit.failure import MAX_FRAMES, _Kind, _kept, _Places
+from difffuzz_kit import Canonicalize, Exact, Native, error_frames, error_type, pack
+from difffuzz_kit.failure import MAX_FRAMES, _kept, _Kind, _Places
 
 HERE = __file__
 
 
-def internal(fn: Callable[[Any], bytes], *cases: object, model: Exact | Native | None = None) -> list[dict[str, Any]]:
+def internal(fn: Canonicalize, *cases: object, model: Exact | Native | None = None) -> list[dict[str, Any]]:
     """The worker's results for ``cases``, each of which must be internal."""
     status, written = session(fn, model or Native(), batch(1, list(cases)), batch(2, [1]))
     assert status == 0
