@@ -168,10 +168,19 @@ test-go-long:
 	go test -race ./harness/run/ ./harness/lane/ ./harness/adapter/
 	@echo "test-go-long: every package's tests in full and the race run passed"
 
-test-python: python
+test-python: python lint-python
 	cd adapters/python && .venv/bin/python -m pytest -q
 	cd kits/python && ../../$(PY) -m pytest -q
 	@echo "test-python: the library's and the kit's tests passed"
+
+## lint-python (part of test-python): ruff (lint and format) and mypy --strict
+## over kits/python, its tests and examples, with the versions pinned in
+## adapters/python/requirements.txt and the settings of kits/python/pyproject.toml
+.PHONY: lint-python
+lint-python: python
+	cd kits/python && ../../$(VENV)/bin/ruff check . && ../../$(VENV)/bin/ruff format --check .
+	cd kits/python && ../../$(VENV)/bin/mypy
+	@echo "lint-python: ruff and mypy found nothing in kits/python"
 
 test-ts: ts
 	cd kits/ts && npm test --silent

@@ -7,7 +7,9 @@ of canonical JSON is a few lines::
 
 The kit owns the whole loop: hello, frames and their caps, decoding cases
 into the chosen value model (:class:`Exact`, :class:`Native` or :class:`Text`), BLAKE3,
-``digest_only``, bench, error responses and exit statuses.
+``digest_only``, bench, error responses and exit statuses, and what an
+implementation's exception was and where it was raised
+(:mod:`difffuzz_kit.failure`).
 """
 
 from difffuzz_kit._serve import (
@@ -17,6 +19,9 @@ from difffuzz_kit._serve import (
     INTERNAL,
     MODELS,
     PROTOCOL,
+    TEXT_PROTOCOL,
+    Canonicalize,
+    CanonicalizeText,
     SpecError,
     Worker,
     channel,
@@ -24,8 +29,8 @@ from difffuzz_kit._serve import (
     run,
     serve,
 )
-from difffuzz_kit.json_text import Text, json_text
-from difffuzz_kit.models import Exact, Inexpressible, Native, to_native
+from difffuzz_kit.failure import StackFrame, error_frames, error_type
+from difffuzz_kit.models import Exact, Inexpressible, Model, ModelName, Native, Text, to_native
 from difffuzz_kit.wire import Members, Unsupported, pack
 
 __version__ = "0.1.0"
@@ -37,20 +42,27 @@ __all__ = [
     "INTERNAL",
     "MODELS",
     "PROTOCOL",
+    "TEXT_PROTOCOL",
+    "Canonicalize",
+    "CanonicalizeText",
     "Exact",
     "Inexpressible",
     "Members",
+    "Model",
+    "ModelName",
     "Native",
     "SpecError",
+    "StackFrame",
     "Text",
     "Unsupported",
     "Worker",
+    "__version__",
     "channel",
+    "error_frames",
+    "error_type",
     "hello",
-    "json_text",
     "pack",
     "run",
     "serve",
     "to_native",
-    "__version__",
 ]

@@ -14,23 +14,29 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import BinaryIO
+from typing import Any, BinaryIO, Literal, get_args, overload
 
 import msgpack
 from blake3 import blake3
 
+from difffuzz_kit.failure import error_frames, error_type
 from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
-from difffuzz_kit.json_text import Text
-from difffuzz_kit.models import Exact, Inexpressible, Native
-from difffuzz_kit.wire import CaseStreamError, RawCases, read_request, unpack_batch
+from difffuzz_kit.models import Exact, Inexpressible, Model, ModelName, Native, Text, TextOnStdio, Unanswerable
+from difffuzz_kit.wire import CaseStreamError, Members, RawCases, Unsupported, read_request, unpack_batch
 
 #: The hello's protocol version on stdin and stdout.
 PROTOCOL = 2
 
 #: The hello's protocol version on the descriptors the driver offers in
 #: :data:`FDS_ENV`: version 2's messages on a channel of their own, so that
-#: the function may print to stdout.
-FD_PROTOCOL = 3
+#: the function may print to stdout (version 3), with an ``internal``
+#: result's ``error_type`` and ``frames``, and the text model's cases as the
+#: JSON text the driver wrote (version 4).
+FD_PROTOCOL = 4
+
+#: The first protocol whose driver sends the text model's cases as JSON
+#: text (docs/adapter-protocol.md, "The text model's bytes").
+TEXT_PROTOCOL = 4
 
 #: The environment variable in which the driver offers the protocol two
 #: descriptors of its own, as ``"3,4"``: requests are read from the first,
@@ -48,17 +54,25 @@ INTERNAL = "internal"
 
 _SPEC_CODES = frozenset(ERROR_CODES)
 
-#: A function from a case's value to its canonical bytes, or to its
-#: canonical bytes and the SDK's own digest of them (see :func:`serve`).
-Canonicalize = Callable[
-    [object], "bytes | bytearray | memoryview | tuple[bytes | bytearray | memoryview, bytes | bytearray | memoryview]"
-]
+#: Bytes as a function may return them.
+Bytes = bytes | bytearray | memoryview
+
+#: What a function returns for one case: its canonical bytes, or the pair
+#: of its canonical bytes and the SDK's own digest of them (see :func:`serve`).
+Answer = Bytes | tuple[Bytes, Bytes]
+
+#: A function from a case's value (of the exact or the native model) to its
+#: :data:`Answer`.
+Canonicalize = Callable[[Any], Answer]
+
+#: A function from a case's JSON text (the text model) to its :data:`Answer`.
+CanonicalizeText = Callable[[str], Answer]
 
 #: The length of a digest: BLAKE3-256.
 DIGEST_SIZE = 32
 
 
-def _signed(answer: tuple) -> tuple:
+def _signed(answer: tuple[Bytes, Bytes]) -> tuple[Bytes, bytes]:
     """The text and the SDK's own digest that ``fn`` returned as a pair,
     the digest as bytes; a ValueError when it is not 32 bytes long."""
     text, digest = answer
@@ -91,50 +105,64 @@ class RequestError(Exception):
         self.message = message
 
 
-def _failure(error: Exception) -> dict:
+def _failure(error: Exception) -> dict[str, object]:
     """The result of a case whose function raised: the spec error it names,
-    else ``internal`` (a finding against the implementation)."""
+    else ``internal`` (a finding against the implementation), with what
+    failed and where (:mod:`difffuzz_kit.failure`; no ``frames`` when it
+    was raised in the kit itself)."""
     code = getattr(error, "code", None)
     if type(code) is str and code in _SPEC_CODES:
         message = getattr(error, "message", None)
         return {"error": code, "message": message if type(message) is str and message else str(error) or code}
-    return {"error": INTERNAL, "message": f"{type(error).__name__}: {error}"}
+    result: dict[str, object] = {
+        "error": INTERNAL,
+        "message": f"{type(error).__name__}: {error}",
+        "error_type": error_type(error),
+    }
+    where = error_frames(error)
+    if where:
+        result["frames"] = where
+    return result
 
 
 class Worker:
-    """One worker's answers: ``fn`` served in ``model`` (an :class:`Exact`
-    or :class:`Native`). :meth:`handle` maps a request frame to its response
-    and never raises; :func:`serve` runs it over stdin and stdout."""
+    """One worker's answers: ``fn`` served in ``model`` (:class:`Exact`,
+    :class:`Native`, :class:`Text` or :class:`TextOnStdio`). :meth:`handle`
+    maps a request frame to its response and never raises; :func:`run`
+    runs it over two streams."""
 
-    def __init__(self, fn: Canonicalize, model: Exact | Native | Text, hello: dict) -> None:
+    def __init__(self, fn: Canonicalize, model: Model, hello: dict[str, object]) -> None:
         self.fn = fn
         self.model = model
         self.hello = hello
 
-    def results(self, cases: Iterable[object], digest_only: bool = False) -> list:
+    def results(self, cases: Iterable[object], digest_only: bool = False) -> list[dict[str, object]]:
         """One result map per case (with ``digest_only``, a success carries
         no ``canonical``); no exception of a case escapes, since one case
         must never stop the worker. Only the iterator itself can raise
-        (CaseStreamError, see :func:`unpack_batch`)."""
+        (CaseStreamError, see :func:`unpack_batch`; a model's ValueError)."""
         fn = self.fn
-        out = []
+        out: list[dict[str, object]] = []
         append = out.append
         for case in cases:
             if type(case) is Inexpressible:
                 append({"inexpressible": case.reason, "message": case.message})
                 continue
+            if type(case) is Unanswerable:
+                append({"error": INTERNAL, "message": case.message})
+                continue
             try:
-                text = fn(case)
-                if type(text) is tuple:
-                    text, digest = _signed(text)
+                answer = fn(case)
+                if isinstance(answer, tuple):
+                    text, digest = _signed(answer)
                 else:
-                    digest = blake3(text).digest()
+                    text, digest = answer, blake3(answer).digest()
                 append({"digest": digest} if digest_only else {"canonical": text, "digest": digest})
             except Exception as error:  # includes RecursionError, MemoryError
                 append(_failure(error))
         return out
 
-    def handle(self, body: bytes | memoryview) -> tuple[dict | None, dict]:
+    def handle(self, body: bytes | memoryview) -> tuple[dict[str, object] | None, dict[str, object]]:
         """The decoded request (None when the frame is not one, or was a
         batch answered case by case) and the response to it; never raises.
         A request decoded whole is handed back so that the caller can drop
@@ -153,7 +181,7 @@ class Worker:
         except Exception as error:
             return request, _error(request_id, f"{type(error).__name__}: {error}")
 
-    def _fast_batch(self, body: bytes | memoryview) -> dict | None:
+    def _fast_batch(self, body: bytes | memoryview) -> dict[str, object] | None:
         """The response to a well-formed batch, each case decoded just
         before it is answered; None for any other frame, or when the cases
         need the careful reading, so that :meth:`handle` answers it as it
@@ -174,7 +202,7 @@ class Worker:
         except CaseStreamError:
             return None
 
-    def _respond(self, request: dict, request_id: int) -> dict:
+    def _respond(self, request: dict[str, object], request_id: int) -> dict[str, object]:
         kind = request.get("type")
         if kind == "batch":
             raw = _cases(request, request_id)
@@ -189,12 +217,13 @@ class Worker:
             return {"type": "bench", "id": request_id, **self.bench(raw, rounds)}
         raise RequestError(request_id, f"unknown request type {kind!r}")
 
-    def bench(self, raw: list[bytes], rounds: int) -> dict:
+    def bench(self, raw: list[bytes], rounds: int) -> dict[str, int]:
         """The bench response's timings: ``rounds`` passes of function and
         hash over the cases decoded once (``elapsed_ns``, ``cpu_ns``), then
         ``rounds`` passes that decode each case again from its bytes first
         (``decode_elapsed_ns``, ``decode_cpu_ns``). An inexpressible case
-        costs only its decoding: the function is never called on it."""
+        costs only its decoding: the function is never called on it, nor on
+        an unanswerable one."""
         fn, decode = self.fn, self.model.case
         values = [decode(data) for data in raw]
         wall, cpu = time.perf_counter_ns(), time.process_time_ns()
@@ -217,33 +246,33 @@ class Worker:
 
 
 def _compute(fn: Canonicalize, value: object) -> None:
-    if type(value) is Inexpressible:
+    if type(value) is Inexpressible or type(value) is Unanswerable:
         return
     try:
-        text = fn(value)
-        if type(text) is tuple:
-            _signed(text)
+        answer = fn(value)
+        if isinstance(answer, tuple):
+            _signed(answer)
         else:
-            blake3(text).digest()
+            blake3(answer).digest()
     except Exception:
         pass
 
 
-def _request_id(request: dict) -> int:
+def _request_id(request: dict[str, object]) -> int:
     request_id = request.get("id")
     if type(request_id) is not int or request_id < 0:
         raise RequestError(0, "request id is not an unsigned integer")
     return request_id
 
 
-def _cases(request: dict, request_id: int) -> RawCases:
+def _cases(request: dict[str, object], request_id: int) -> RawCases:
     cases = request.get("cases")
     if type(cases) is not RawCases:
         raise RequestError(request_id, f"{request.get('type')}: cases is not an array")
     return cases
 
 
-def _digest_only(request: dict, request_id: int) -> bool:
+def _digest_only(request: dict[str, object], request_id: int) -> bool:
     """The batch's optional ``digest_only`` flag. Anything but a bool is a
     malformed field, answered like a malformed ``cases`` or ``rounds``: an
     error response with the request's id, not a guess at what was meant."""
@@ -253,7 +282,7 @@ def _digest_only(request: dict, request_id: int) -> bool:
     return digest_only
 
 
-def _error(request_id: int, message: str) -> dict:
+def _error(request_id: int, message: str) -> dict[str, object]:
     return {"type": "error", "id": request_id, "message": message}
 
 
@@ -324,7 +353,7 @@ class _Sender:
         self._frames = FrameWriter(out)
         self._packer = _packer()
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, object]) -> None:
         """Write one message and flush it; a message larger than a frame
         may be is replaced by an error response with its id."""
         packer = self._packer
@@ -339,21 +368,52 @@ class _Sender:
         if size > KEEP_BUFFER:
             self._packer = _packer()  # a Packer never shrinks its buffer
         if size > MAX_FRAME:
-            self.send(_error(message["id"], f"response of {size} bytes exceeds the frame cap"))
+            request_id = message["id"]
+            assert type(request_id) is int  # every response but the hello has one
+            self.send(_error(request_id, f"response of {size} bytes exceeds the frame cap"))
             return
         self._out.flush()
 
 
-MODELS = ("exact", "native", "text")
+#: The value models' names, which :func:`serve` takes as ``model``.
+MODELS: tuple[ModelName, ...] = get_args(ModelName)
 
 
+@overload
 def serve(
     fn: Canonicalize,
     *,
     name: str,
     version: str,
-    model: str = "exact",
-    members: Callable[[list], object] | None = None,
+    model: Literal["exact", "native"] = "exact",
+    members: Callable[[list[Any]], object] | None = None,
+    unsupported: Callable[[str], object] | None = None,
+    language: str = "python",
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int: ...
+
+
+@overload
+def serve(
+    fn: CanonicalizeText,
+    *,
+    name: str,
+    version: str,
+    model: Literal["text"],
+    language: str = "python",
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+) -> int: ...
+
+
+def serve(
+    fn: Canonicalize | CanonicalizeText,
+    *,
+    name: str,
+    version: str,
+    model: ModelName = "exact",
+    members: Callable[[list[Any]], object] | None = None,
     unsupported: Callable[[str], object] | None = None,
     language: str = "python",
     stdin: BinaryIO | None = None,
@@ -378,7 +438,9 @@ def serve(
     ``unsupported`` build objects and out-of-model markers; default
     :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
     ``dict``/``list``/... values, see :class:`Native`) or ``"text"`` (a
-    ``str`` of JSON text for ``fn`` to parse, see :class:`Text`).
+    ``str`` of JSON text for ``fn`` to parse, see :class:`Text`; the driver
+    writes the text, so a text worker needs a driver of protocol 4: on
+    stdin and stdout it answers every case with an ``internal`` error).
 
     The protocol runs on the channel the driver offers (:func:`channel`):
     its own descriptors, so that whatever ``fn`` prints, on stdout or
@@ -391,7 +453,7 @@ def serve(
         inp = sys.stdin.buffer if stdin is None else stdin
         out = sys.stdout.buffer if stdout is None else stdout
         protocol = PROTOCOL
-    worker = Worker(fn, _model(model, members, unsupported), hello(name, version, model, language, protocol))
+    worker = Worker(fn, _model(model, members, unsupported, protocol), hello(name, version, model, language, protocol))
     try:
         return run(worker, inp, out)
     except BrokenPipeError:
@@ -405,20 +467,21 @@ def serve(
 
 
 def _model(
-    model: str, members: Callable[[list], object] | None, unsupported: Callable[[str], object] | None
-) -> Exact | Native | Text:
+    model: ModelName,
+    members: Callable[[list[Any]], object] | None,
+    unsupported: Callable[[str], object] | None,
+    protocol: int,
+) -> Model:
+    """The model named ``model``, for a driver of ``protocol``."""
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {MODELS}, not {model!r}")
     if model == "exact":
-        options = {k: v for k, v in (("members", members), ("unsupported", unsupported)) if v is not None}
-        return Exact(**options)
+        return Exact(members or Members, unsupported or Unsupported)
+    if members is not None or unsupported is not None:
+        raise TypeError("members and unsupported are options of the exact model")
     if model == "native":
-        if members is not None or unsupported is not None:
-            raise TypeError("members and unsupported are options of the exact model")
         return Native()
-    if model == "text":
-        if members is not None or unsupported is not None:
-            raise TypeError("members and unsupported are options of the exact model")
-        return Text()
-    raise ValueError(f"model must be one of {MODELS}, not {model!r}")
+    return Text() if protocol >= TEXT_PROTOCOL else TextOnStdio()
 
 
 def channel() -> tuple[BinaryIO, BinaryIO, int]:
@@ -436,7 +499,9 @@ def channel() -> tuple[BinaryIO, BinaryIO, int]:
     return os.fdopen(requests, "rb", buffering=1 << 16), os.fdopen(responses, "wb", buffering=1 << 16), FD_PROTOCOL
 
 
-def hello(name: str, version: str, model: str = "exact", language: str = "python", protocol: int = PROTOCOL) -> dict:
+def hello(
+    name: str, version: str, model: ModelName = "exact", language: str = "python", protocol: int = PROTOCOL
+) -> dict[str, object]:
     """The hello frame's message for these options; ``protocol`` is
     :data:`FD_PROTOCOL` on the driver's descriptors."""
     reasons = {"native": Native.inexpressible, "text": Text.inexpressible}.get(model, Exact.inexpressible)

@@ -40,7 +40,7 @@ def _read_header(stream: BinaryIO) -> int | None:
         return None
     if len(header) < 4:
         raise FrameError("stream ended inside a frame header")
-    (length,) = _LENGTH.unpack(header)
+    length: int = _LENGTH.unpack(header)[0]
     if length == 0 or length > MAX_FRAME:
         raise FrameError(f"bad frame length {length} (must be 1..{MAX_FRAME})")
     return length
@@ -86,7 +86,9 @@ class FrameReader:
         body = memoryview(buffer)[:length]
         got = 0
         while got < length:
-            n = self._stream.readinto(body[got:])
+            # typing's BinaryIO has no readinto; every binary stream a
+            # worker reads (BufferedReader, FileIO, BytesIO) has it
+            n = self._stream.readinto(body[got:])  # type: ignore[attr-defined]
             if not n:
                 raise FrameError(f"stream ended inside a frame body ({got} of {length} bytes)")
             got += n

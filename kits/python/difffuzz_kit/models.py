@@ -1,4 +1,4 @@
-"""The two value models a worker hands its function (docs/adapter-protocol.md,
+"""The value models a worker hands its function (docs/adapter-protocol.md,
 the hello's ``model``), each reading a case from its msgpack bytes.
 
 - :class:`Exact` is lossless: objects as a list-of-pairs type of the
@@ -8,21 +8,48 @@ the hello's ``model``), each reading a case from its msgpack bytes.
   (insertion order), ``list``, ``int``, ``float``, ``str``, ``bool``,
   ``None`` and ``bytes``. A case it cannot hold comes out as an
   :class:`Inexpressible`, never converted lossily.
+- :class:`Text` is the case as JSON text, a ``str``: the driver (protocol
+  4) writes the text and sends it as msgpack bin, and the model only
+  decodes its UTF-8. Where the driver speaks protocol 2, which sends values,
+  :class:`TextOnStdio` answers each case with an ``internal`` error instead:
+  the spelling of the text is the driver's alone.
 
-A model offers ``case(data)`` (one case's bytes, never raises) and
-``stream(unpacker, count, body)`` (a batch's cases, see
-:data:`difffuzz_kit.wire.Stream`), with the Unpacker ``options`` that
-stream expects."""
+A model offers ``case(data)`` (one case's bytes) and ``stream(unpacker,
+count, body)`` (a batch's cases, see :data:`difffuzz_kit.wire.Stream`), with
+the Unpacker ``options`` that stream expects: the :class:`Model` protocol."""
 
 from __future__ import annotations
 
 import bisect
 import re
 from collections.abc import Callable, Iterator
+from typing import Any, Literal, Protocol
 
 import msgpack
 
 from difffuzz_kit.wire import CaseStreamError, Members, Unsupported, exact_options, exact_stream, unpack_case
+
+#: The name of a value model, as the hello says it.
+ModelName = Literal["exact", "native", "text"]
+
+
+class Model(Protocol):
+    """What the worker loop needs of a value model."""
+
+    #: The hello's ``model``.
+    name: ModelName
+    #: The reasons the hello declares (a native or text model's).
+    inexpressible: tuple[str, ...]
+    #: The msgpack Unpacker options that :meth:`stream` expects.
+    options: dict[str, Any]
+
+    def case(self, data: bytes) -> object:
+        """One case's value from its msgpack bytes."""
+        ...
+
+    def stream(self, unpacker: msgpack.Unpacker, count: int, body: bytes | memoryview) -> Iterator[object]:
+        """A batch's cases, one at a time (:data:`difffuzz_kit.wire.Stream`)."""
+        ...
 
 
 class Inexpressible:
@@ -30,7 +57,7 @@ class Inexpressible:
     worker answers ``{"inexpressible": reason, "message": message}`` and
     never calls the function."""
 
-    __slots__ = ("reason", "message")
+    __slots__ = ("message", "reason")
 
     def __init__(self, reason: str, message: str) -> None:
         self.reason = reason
@@ -47,12 +74,12 @@ class Exact:
     (as the project's canonjson has Object and Unsupported) takes them here,
     so that the decoder builds its values directly, with no copy per case."""
 
-    name = "exact"
+    name: ModelName = "exact"
     inexpressible: tuple[str, ...] = ()
 
     def __init__(
         self,
-        members: Callable[[list], object] = Members,
+        members: Callable[[list[Any]], object] = Members,
         unsupported: Callable[[str], object] = Unsupported,
     ) -> None:
         self.options = exact_options(members, unsupported)
@@ -80,15 +107,15 @@ class Native:
     timestamp, is read again exactly and converted by :func:`to_native`,
     which finds the first problem in the walk's order."""
 
-    name = "native"
-    inexpressible = ("duplicate_key", "non_string_key", "unsupported_value")
+    name: ModelName = "native"
+    inexpressible: tuple[str, ...] = ("duplicate_key", "non_string_key", "unsupported_value")
 
     def __init__(self) -> None:
         self._exact = Exact()
         noted = self._noted = [False]
         hook = self._exact.options["ext_hook"]
 
-        def pairs(members: list) -> object:
+        def pairs(members: list[tuple[object, object]]) -> object:
             try:
                 value = dict(members)
             except TypeError:  # an unhashable key (an array or a map)
@@ -146,6 +173,111 @@ def _within(positions: list[int], start: int, end: int) -> bool:
     return at < len(positions) and positions[at] < end
 
 
+class Text:
+    """The text model: each case is the JSON text the driver wrote
+    (docs/adapter-protocol.md, "The text model's bytes"), a msgpack bin of
+    UTF-8, handed to the function as a ``str`` with its characters
+    unchanged. The driver answers what JSON text cannot spell (bin data and
+    other values outside the spec, non-string keys) itself, as inexpressible
+    on the worker's behalf, so no case of this model is: the hello still
+    declares those two reasons, which are the model's.
+
+    A case that is not bin, or not UTF-8, is the driver's error, not the
+    implementation's: :meth:`case` raises ValueError, and the request gets
+    an ``error`` response."""
+
+    name: ModelName = "text"
+    inexpressible: tuple[str, ...] = ("non_string_key", "unsupported_value")
+
+    def __init__(self) -> None:
+        self.options: dict[str, Any] = {"raw": False}
+
+    def case(self, data: bytes) -> str:
+        return _text(msgpack.unpackb(data, raw=False))
+
+    def stream(self, unpacker: msgpack.Unpacker, count: int, body: bytes | memoryview) -> Iterator[object]:
+        unpack = unpacker.unpack
+        try:
+            for _ in range(count):
+                data = unpack()
+                if type(data) is not bytes:
+                    raise ValueError("a case is not bin")
+                yield data.decode()
+            complete = unpacker.tell() == len(body)
+        except Exception as error:  # msgpack raises several unrelated types
+            raise CaseStreamError(f"{type(error).__name__}: {error}") from None
+        if not complete:
+            raise CaseStreamError("bytes after the cases")
+
+
+def _text(data: object) -> str:
+    """A text case's characters, from the bytes of its bin."""
+    if type(data) is not bytes:
+        raise ValueError(f"text model: a case is a msgpack {_wire_kind(data)}, not bin holding JSON text")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as error:
+        raise ValueError(f"text model: a case's JSON text is not UTF-8 ({error})") from None
+
+
+def _wire_kind(value: object) -> str:
+    return {str: "str", list: "array", dict: "map", int: "int", float: "float", bool: "bool"}.get(
+        type(value), type(value).__name__
+    )
+
+
+class Unanswerable:
+    """A case the function is never called on, and that is not
+    inexpressible either: the worker answers it with an ``internal`` error
+    whose message says why (:class:`TextOnStdio`)."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Unanswerable({self.message!r})"
+
+
+#: Why a text worker on stdin and stdout answers no case.
+TEXT_NEEDS_PROTOCOL_4 = (
+    "the text model needs a driver of protocol 4, which writes each case's JSON text: "
+    "this one speaks protocol 2 (stdin and stdout, no DIFFFUZZ_FDS offer)"
+)
+
+_NEEDS_PROTOCOL_4 = Unanswerable(TEXT_NEEDS_PROTOCOL_4)
+
+
+class TextOnStdio:
+    """The text model where the driver speaks protocol 2 (no offer of
+    descriptors: a driver older than version 4, or a worker run by hand): it
+    sends values, not text, and the kit has no JSON writer of its own, so
+    every case is :class:`Unanswerable` (the request is still read whole and
+    checked, as any batch is)."""
+
+    name: ModelName = "text"
+    inexpressible: tuple[str, ...] = Text.inexpressible
+
+    def __init__(self) -> None:
+        self.options: dict[str, Any] = {"raw": False}
+
+    def case(self, data: bytes) -> Unanswerable:
+        return _NEEDS_PROTOCOL_4
+
+    def stream(self, unpacker: msgpack.Unpacker, count: int, body: bytes | memoryview) -> Iterator[object]:
+        skip = unpacker.skip
+        try:
+            for _ in range(count):
+                skip()
+                yield _NEEDS_PROTOCOL_4
+            complete = unpacker.tell() == len(body)
+        except Exception as error:  # msgpack raises several unrelated types
+            raise CaseStreamError(f"{type(error).__name__}: {error}") from None
+        if not complete:
+            raise CaseStreamError("bytes after the cases")
+
+
 class _NotNative(Exception):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -161,8 +293,8 @@ def to_native(value: object) -> object:
     try:
         if type(value) is not list and type(value) is not Members:
             return _native_scalar(value)
-        root: list | dict = {} if type(value) is Members else []
-        stack: list[list] = [[value, 0, root]]  # source, next index, target
+        root: list[object] | dict[object, object] = {} if type(value) is Members else []
+        stack: list[list[Any]] = [[value, 0, root]]  # source, next index, target
         while stack:
             top = stack[-1]
             source, index, target = top
@@ -173,7 +305,7 @@ def to_native(value: object) -> object:
             is_map = type(source) is Members
             if is_map:
                 key, item = source[index]
-                key = _native_key(key, target)  # type: ignore[arg-type]
+                key = _native_key(key, target)
             else:
                 item = source[index]
             if type(item) is list or type(item) is Members:
@@ -182,15 +314,15 @@ def to_native(value: object) -> object:
             else:
                 child = _native_scalar(item)
             if is_map:
-                target[key] = child  # type: ignore[index]
+                target[key] = child
             else:
-                target.append(child)  # type: ignore[union-attr]
+                target.append(child)
         return root
     except _NotNative as problem:
         return Inexpressible(problem.reason, problem.message)
 
 
-def _native_key(key: object, target: dict) -> object:
+def _native_key(key: object, target: dict[object, object]) -> object:
     """A member's key as a dict key. A ``dict`` holds any hashable key (an
     SDK must reject an int or bytes key itself), but not an array or a map,
     a key that is not a value of the model (a bad ext, undecodable bytes, a

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import msgpack
 
@@ -27,7 +28,7 @@ _CHUNK_BASE = 10**_DIGIT_CHUNK
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class Members(list):
+class Members(list[tuple[object, object]]):
     """An object of the exact model as its members, ``(key, value)`` tuples
     in wire order with duplicates and keys of any type kept (a ``dict``
     would merge a repeated key and could not hold an array as a key).
@@ -43,7 +44,7 @@ class Members(list):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"Members({list.__repr__(self)})"
@@ -117,7 +118,9 @@ def ext_hook(unsupported: Callable[[str], object]) -> Callable[[int, bytes], obj
     return hook
 
 
-def exact_options(members: Callable[[list], object] = Members, unsupported: Callable[[str], object] = Unsupported) -> dict:
+def exact_options(
+    members: Callable[[list[Any]], object] = Members, unsupported: Callable[[str], object] = Unsupported
+) -> dict[str, Any]:
     """msgpack Unpacker options that read a value into the exact model:
     ``members`` builds an object from its list of ``(key, value)`` tuples
     (msgpack's ``object_pairs_hook``), ``unsupported(reason)`` stands for a
@@ -134,14 +137,14 @@ def exact_options(members: Callable[[list], object] = Members, unsupported: Call
 _EXACT = exact_options()
 
 
-def unpack(data: bytes, options: dict = _EXACT) -> object:
+def unpack(data: bytes, options: dict[str, Any] = _EXACT) -> object:
     """One msgpack value with ``options`` (default: the exact model with
     :class:`Members` and :class:`Unsupported`); raises on bytes msgpack
     cannot decode (see :func:`unpack_case` for the per-case reading)."""
     return msgpack.unpackb(data, **options)
 
 
-def unpack_case(data: bytes, options: dict = _EXACT, unsupported: Callable[[str], object] = Unsupported) -> object:
+def unpack_case(data: bytes, options: dict[str, Any] = _EXACT, unsupported: Callable[[str], object] = Unsupported) -> object:
     """One case's value; never raises. A case msgpack-python refuses to
     build (invalid UTF-8 in a str, a malformed timestamp ext -1, nesting
     past its 1024 levels) is rebuilt piece by piece, so that only the bad
@@ -162,20 +165,20 @@ MAP_TAGS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
 ARRAY_TAGS = frozenset([*range(0x90, 0xA0), 0xDC, 0xDD])
 
 
-def _unpack_piecewise(data: bytes, options: dict, marker: Callable[[str], object]) -> object:
+def _unpack_piecewise(data: bytes, options: dict[str, Any], marker: Callable[[str], object]) -> object:
     """Containers through the Unpacker's header readers (the first byte of
     an item tells a container from a scalar), scalars one by one through
     msgpack itself; iterative, so any depth."""
     unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **options)
     unpacker.feed(data)
     members = options["object_pairs_hook"]
-    root: list = []
-    stack: list[tuple[list, list, bool]] = [(root, [1], False)]  # items, [remaining], is_map
+    root: list[object] = []
+    stack: list[tuple[list[object], list[int], bool]] = [(root, [1], False)]  # items, [remaining], is_map
     while stack:
         items, remaining, is_map = stack[-1]
         if remaining[0] == 0:
             stack.pop()
-            done = members(list(zip(items[0::2], items[1::2]))) if is_map else items
+            done = members(list(zip(items[0::2], items[1::2], strict=True))) if is_map else items
             if stack:
                 stack[-1][0].append(done)
             continue
@@ -194,7 +197,7 @@ def _unpack_piecewise(data: bytes, options: dict, marker: Callable[[str], object
     return root[0]
 
 
-def _unpack_scalar(data: bytes, options: dict, marker: Callable[[str], object]) -> object:
+def _unpack_scalar(data: bytes, options: dict[str, Any], marker: Callable[[str], object]) -> object:
     try:
         return msgpack.unpackb(data, **options)
     except Exception as error:
@@ -217,7 +220,9 @@ class CaseStreamError(Exception):
 Stream = Callable[[msgpack.Unpacker, int, "bytes | memoryview"], Iterator[object]]
 
 
-def unpack_batch(body: bytes | memoryview, options: dict, stream: Stream) -> tuple[dict, Iterator[object]] | None:
+def unpack_batch(
+    body: bytes | memoryview, options: dict[str, Any], stream: Stream
+) -> tuple[dict[str, object], Iterator[object]] | None:
     """The fast reading of a request whose last member is ``cases``, an
     array (the driver writes every request so): the other members (string
     keys only, as in :func:`read_request`) and ``stream``'s iterator over
@@ -231,7 +236,7 @@ def unpack_batch(body: bytes | memoryview, options: dict, stream: Stream) -> tup
         unpacker = msgpack.Unpacker(max_buffer_size=size, read_size=size, **options)
         unpacker.feed(body)
         count = unpacker.read_map_header()
-        members = {}
+        members: dict[str, object] = {}
         for index in range(count):
             key = unpacker.unpack()
             if index == count - 1 and type(key) is str and key == "cases" and body[unpacker.tell()] in ARRAY_TAGS:
@@ -259,14 +264,14 @@ def exact_stream(unpacker: msgpack.Unpacker, count: int, body: bytes | memoryvie
         raise CaseStreamError("bytes after the cases")
 
 
-class RawCases(list):
+class RawCases(list[bytes]):
     """A request's ``cases`` array as each case's undecoded bytes, for the
     model to decode (:func:`read_request`)."""
 
     __slots__ = ()
 
 
-def read_request(body: bytes | memoryview) -> dict:
+def read_request(body: bytes | memoryview) -> dict[str, object]:
     """A request frame as a dict of its string-keyed members, read the
     careful way: member by member, and a ``cases`` array as
     :class:`RawCases` (each case's bytes, for the model to decode alone),
@@ -275,7 +280,7 @@ def read_request(body: bytes | memoryview) -> dict:
     data = bytes(body)
     unpacker = msgpack.Unpacker(max_buffer_size=len(data) + 1, **_EXACT)
     unpacker.feed(data)
-    request = {}
+    request: dict[str, object] = {}
     try:
         for _ in range(unpacker.read_map_header()):
             key = unpacker.unpack()
@@ -304,7 +309,7 @@ def _raw_cases(unpacker: msgpack.Unpacker, data: bytes) -> RawCases:
 # --- encoding -----------------------------------------------------------------------
 
 
-def pack(value: object, members: type = Members) -> bytes:
+def pack(value: object, members: type[list[Any]] = Members) -> bytes:
     """The protocol's wire encoding of an exact-model value: ints beyond
     int64/uint64 as ext 1, strings with lone surrogates as ext 2, floats
     always float64, ``dict`` and ``members`` objects (lists of ``(key,
@@ -318,7 +323,7 @@ def pack(value: object, members: type = Members) -> bytes:
     while stack:
         v = stack.pop()
         if isinstance(v, (members, dict)):
-            pairs = list(v.items() if isinstance(v, dict) else v)
+            pairs = list(v.items()) if isinstance(v, dict) else list(v)
             out.append(packer.pack_map_header(len(pairs)))
             for key, item in reversed(pairs):
                 stack.append(item)

@@ -1,5 +1,5 @@
 """The protocol's own channel: offered descriptors in DIFFFUZZ_FDS, the
-worker serves there in protocol 3, and what its function prints, on
+worker serves there in protocol 4, and what its function prints, on
 stdout or stderr, is only its log. Run as a real process, as the driver
 runs a worker (which offers descriptors 3 and 4; here whatever numbers the
 pipes got)."""
@@ -7,15 +7,12 @@ pipes got)."""
 from __future__ import annotations
 
 import os
-import struct
-import subprocess
 import sys
 
-import msgpack
 import pytest
 from blake3 import blake3
 
-from _support import frame
+from _support import offered
 from difffuzz_kit import FD_PROTOCOL, FDS_ENV, PROTOCOL, channel
 
 CHATTY = """
@@ -32,49 +29,18 @@ sys.exit(serve(canonical, name="chatty", version="0", model="native"))
 """
 
 
-def read_message(fd: int) -> dict:
-    with os.fdopen(os.dup(fd), "rb", buffering=0) as stream:
-        header = stream.read(4)
-        assert len(header) == 4, "worker closed its response descriptor"
-        (n,) = struct.unpack(">I", header)
-        body = b""
-        while len(body) < n:
-            body += stream.read(n - len(body))
-    return msgpack.unpackb(body, raw=False)
-
-
 def test_a_printing_function_leaves_the_channel_alone() -> None:
-    req_r, req_w = os.pipe()
-    resp_r, resp_w = os.pipe()
-    env = {**os.environ, FDS_ENV: f"{req_r},{resp_w}"}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHATTY],
-        env=env,
-        pass_fds=(req_r, resp_w),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    os.close(req_r)
-    os.close(resp_w)
-    try:
-        hello = read_message(resp_r)
+    with offered([sys.executable, "-c", CHATTY]) as worker:
+        hello = worker.receive()
         assert hello["type"] == "hello" and hello["protocol"] == FD_PROTOCOL
         for request_id in (1, 2):
-            batch = b"\x83\xa4type\xa5batch\xa2id" + bytes([request_id]) + b"\xa5cases\x92\x01\xa1x"
-            os.write(req_w, frame(batch))
-            response = read_message(resp_r)
+            worker.send(b"\x83\xa4type\xa5batch\xa2id" + bytes([request_id]) + b"\xa5cases\x92\x01\xa1x")
+            response = worker.receive()
             assert response["id"] == request_id
             assert [r["canonical"] for r in response["results"]] == [b"1", b"1"]
             assert response["results"][0]["digest"] == blake3(b"1").digest()
-        os.close(req_w)
-        out, err = proc.communicate(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(resp_r)
-    assert proc.returncode == 0
+        out, err = worker.close()
+    assert worker.proc.returncode == 0
     assert out.decode().splitlines() == ["debug: starting"] + ["debug: canonicalizing 1", "debug: canonicalizing x"] * 2
     assert err.decode().count("debug: on stderr") == 4
 
@@ -85,8 +51,13 @@ def test_a_printing_function_leaves_the_channel_alone() -> None:
 )
 def test_channel_reads_the_offer(monkeypatch: pytest.MonkeyPatch, offer: str, protocol: int) -> None:
     monkeypatch.setenv(FDS_ENV, offer)
-    opened = []
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode, buffering: opened.append((fd, mode)) or fd)
+    opened: list[tuple[int, str]] = []
+
+    def fdopen(fd: int, mode: str, buffering: int) -> int:
+        opened.append((fd, mode))
+        return fd
+
+    monkeypatch.setattr(os, "fdopen", fdopen)
     assert channel()[2] == protocol
     assert opened == ([(3, "rb"), (4, "wb")] if offer else [])
 

@@ -25,7 +25,7 @@ def documented_codes() -> tuple[list[str], str]:
 def test_error_codes_are_the_protocol_pages() -> None:
     spec, internal = documented_codes()
     assert list(ERROR_CODES) == spec
-    assert INTERNAL == internal
+    assert internal == INTERNAL
 
 
 @pytest.mark.parametrize("code", ERROR_CODES)

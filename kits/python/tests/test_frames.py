@@ -12,6 +12,7 @@ from difffuzz_kit.frames import MAX_FRAME, FrameError, FrameReader, FrameWriter,
 
 # --- frames --------------------------------------------------------------------------
 
+
 def test_frame_round_trip() -> None:
     out = io.BytesIO()
     write_frame(out, b"abc")
@@ -117,7 +118,7 @@ def test_frame_writer_writes_what_write_frame_writes(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(frames, "KEEP_BUFFER", 5000)
     expected, got = io.BytesIO(), io.BytesIO()
     writer = FrameWriter(got)
-    for body in FRAME_BODIES + [b"\x01" * 4996, b"\x02" * 4997, b"q"]:
+    for body in [*FRAME_BODIES, b"\x01" * 4996, b"\x02" * 4997, b"q"]:
         write_frame(expected, body)
         writer.write(memoryview(body))
     assert got.getvalue() == expected.getvalue()

@@ -9,9 +9,9 @@ import struct
 import msgpack
 import pytest
 
-from _support import args_with, map_of, nested_arrays, same
+from _support import args_with, batch_stream, map_of, nested_arrays, same
 from difffuzz_kit import Exact, Inexpressible, Native, to_native
-from difffuzz_kit.wire import pack, unpack_batch
+from difffuzz_kit.wire import pack
 
 NATIVE = Native()
 
@@ -32,8 +32,10 @@ HELD = [
     (b"\x82\xa1a\x01\xa1A\x02", {"a": 1, "A": 2}),
     (b"\x91" * 999 + b"\x90", nested_arrays(1000)),
     (b"\x91" * 1999 + b"\x90", nested_arrays(2000)),  # past msgpack-python's limit: the careful way
-    (args_with(b"\xcb" + struct.pack(">d", struct.unpack(">d", b"\x40\xd6\xff\x00\x00\x00\x00\x00")[0])),
-     {"tool_name": "t", "args": {"a": struct.unpack(">d", b"\x40\xd6\xff\x00\x00\x00\x00\x00")[0]}}),  # timestamp-like bytes
+    (
+        args_with(b"\xcb" + struct.pack(">d", struct.unpack(">d", b"\x40\xd6\xff\x00\x00\x00\x00\x00")[0])),
+        {"tool_name": "t", "args": {"a": struct.unpack(">d", b"\x40\xd6\xff\x00\x00\x00\x00\x00")[0]}},
+    ),  # timestamp-like bytes
 ]
 
 
@@ -110,11 +112,11 @@ def test_a_batch_streams_as_each_case_reads_alone() -> None:
     """Every case of both tables that msgpack builds, in one batch: the fast per-case stream gives
     what case() gives, and a refused case does not taint the next one."""
     wires = [w for w, _ in HELD + REFUSED if len(w) < 1500 and _msgpack_builds(w)]
-    interleaved = [w for pair in zip(wires, [pack(1)] * len(wires)) for w in pair]
+    interleaved = [w for pair in zip(wires, [pack(1)] * len(wires), strict=True) for w in pair]
     packer = msgpack.Packer()
     body = packer.pack_map_header(3) + packer.pack("type") + packer.pack("batch") + packer.pack("id") + packer.pack(1)
     body += packer.pack("cases") + packer.pack_array_header(len(interleaved)) + b"".join(interleaved)
-    members, cases = unpack_batch(memoryview(body), NATIVE.options, NATIVE.stream)
+    members, cases = batch_stream(memoryview(body), NATIVE)
     assert members == {"type": "batch", "id": 1}
     streamed = list(cases)
     for wire, got in zip(interleaved, streamed, strict=True):

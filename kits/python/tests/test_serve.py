@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import io
 import struct
+from typing import Any, Literal
 
 import msgpack
 import pytest
 from blake3 import blake3
 
-from _support import envelope, frame
-from difffuzz_kit import Exact, Members, Native, SpecError, Unsupported, Worker, hello, pack, run, serve
+from _support import batch, envelope, line_of, request, session
+from difffuzz_kit import Canonicalize, Exact, Members, Model, Native, SpecError, Unsupported, pack, serve
 from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME
 
 
@@ -48,44 +49,27 @@ def toy(value: object) -> bytes:
     return pack(value)
 
 
-def batch(request_id: int, cases: list, **members: object) -> bytes:
-    """A batch frame body with ``cases`` last (each a value or raw bytes)."""
-    return request({"type": "batch", "id": request_id, **members}, cases)
+def toy_session(
+    *bodies: bytes, fn: Canonicalize = toy, model: Model | None = None, raw: bytes = b""
+) -> tuple[int, list[dict[str, Any]]]:
+    """:func:`session` with the toy function and the exact model by default."""
+    return session(fn, model or Exact(), *bodies, raw=raw)
 
 
-def request(head: dict, cases: list) -> bytes:
-    """A request frame body: ``head``'s members, then ``cases``."""
-    packer = msgpack.Packer()
-    out = packer.pack_map_header(len(head) + 1)
-    for key, value in head.items():
-        out += packer.pack(key) + packer.pack(value)
-    out += packer.pack("cases") + packer.pack_array_header(len(cases))
-    return out + b"".join(c if isinstance(c, bytes) else pack(c) for c in cases)
-
-
-def session(*bodies: bytes, fn=toy, model: Exact | Native | None = None, raw: bytes = b"") -> tuple[int, list[dict]]:
-    """Run the loop over these frames (then ``raw`` bytes, then end of
-    input); the exit status and every message written, hello first."""
-    model = model or Exact()
-    out = io.BytesIO()
-    inp = io.BytesIO(b"".join(frame(b) for b in bodies) + raw)
-    status = run(Worker(fn, model, hello("toy", "1.0", model.name)), inp, out)
-    data, messages, at = out.getvalue(), [], 0
-    while at < len(data):
-        (length,) = struct.unpack(">I", data[at : at + 4])
-        messages.append(msgpack.unpackb(data[at + 4 : at + 4 + length], raw=False))
-        at += 4 + length
-    return status, messages
-
-
-def answers(*bodies: bytes, **options) -> list[dict]:
-    status, messages = session(*bodies, **options)
+def answers(*bodies: bytes, fn: Canonicalize = toy, model: Model | None = None) -> list[dict[str, Any]]:
+    """The responses to these frames (after the hello) of a worker that
+    ends with status 0."""
+    status, written = toy_session(*bodies, fn=fn, model=model)
     assert status == 0
-    return messages[1:]
+    return written[1:]
 
 
 def test_hello_of_each_model() -> None:
-    for model, reasons in (("exact", []), ("native", ["duplicate_key", "non_string_key", "unsupported_value"])):
+    models: list[tuple[Literal["exact", "native"], list[str]]] = [
+        ("exact", []),
+        ("native", ["duplicate_key", "non_string_key", "unsupported_value"]),
+    ]
+    for model, reasons in models:
         out = io.BytesIO()
         assert serve(toy, name="sdk", version="2.0", model=model, stdin=io.BytesIO(), stdout=out) == 0
         assert msgpack.unpackb(out.getvalue()[4:]) == {
@@ -101,7 +85,7 @@ def test_hello_of_each_model() -> None:
 
 def test_serve_refuses_options_it_cannot_honour() -> None:
     with pytest.raises(ValueError):
-        serve(toy, name="x", version="1", model="lossy", stdin=io.BytesIO(), stdout=io.BytesIO())
+        serve(toy, name="x", version="1", model="lossy", stdin=io.BytesIO(), stdout=io.BytesIO())  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         serve(toy, name="x", version="1", model="native", members=list, stdin=io.BytesIO(), stdout=io.BytesIO())
     with pytest.raises(ValueError):
@@ -116,9 +100,13 @@ def test_results_of_each_kind_and_the_worker_goes_on() -> None:
     assert results[0] == {"canonical": pack(envelope(Members([("a", 1)]))), "digest": blake3(pack(cases[0])).digest()}
     assert results[1] == {"error": "unsupported_value", "message": "msgpack ext type 5"}
     assert results[2] == {"error": "duplicate_key", "message": "its own type"}
-    assert results[3] == {"error": "internal", "message": "RuntimeError: boom"}
+    boom = {"file": __file__, "function": "toy", "line": line_of(toy, 'RuntimeError("boom")')}
+    assert results[3] == {"error": "internal", "message": "RuntimeError: boom", "error_type": "RuntimeError", "frames": [boom]}
     assert results[4]["error"] == "internal" and "CodedError" in results[4]["message"]
+    assert results[4]["error_type"] == "test_serve.CodedError"
+    # blake3 refused the str in the kit's own code: no frame of the function's
     assert results[5]["error"] == "internal" and "TypeError" in results[5]["message"]
+    assert results[5]["error_type"] == "TypeError" and "frames" not in results[5]
     assert results[6]["canonical"] == b"\x92\x01\x02"
 
 
@@ -156,7 +144,7 @@ def test_the_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() -> None:
     32 bytes long is the case's internal result."""
     own = bytes(range(32))
 
-    def signing(value: object) -> tuple:
+    def signing(value: object) -> Any:  # a wrong digest on cue: None too
         if value == "short":
             return b"1", own[:31]
         if value == "none":
@@ -167,7 +155,12 @@ def test_the_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() -> None:
     results = full["results"]
     assert results[0] == {"canonical": pack(1), "digest": own}
     assert results[1] == {"error": "duplicate_key", "message": "its own type"}
-    assert results[2] == {"error": "internal", "message": "ValueError: the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)"}
+    # raised by the kit's own check: no frame, since none is the function's
+    assert results[2] == {
+        "error": "internal",
+        "message": "ValueError: the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)",
+        "error_type": "ValueError",
+    }
     assert results[3]["error"] == "internal" and "TypeError" in results[3]["message"]
     assert digests["results"] == [{"digest": own}]
 
@@ -190,7 +183,7 @@ def test_batch_shapes_answer_alike() -> None:
     first += b"".join(pack(c) for c in cases) + packer.pack("type") + packer.pack("batch")
     first += packer.pack("id") + packer.pack(2)
     undecodable = b"\xa2\xff\xfe"  # invalid UTF-8
-    last, cases_first, careful = answers(batch(1, cases), first, batch(3, cases[:2] + [undecodable] + cases[2:]))
+    last, cases_first, careful = answers(batch(1, cases), first, batch(3, [*cases[:2], undecodable, *cases[2:]]))
     assert cases_first.pop("batch_cpu_ns") > 0
     assert cases_first == {"type": "results", "id": 2, "results": last["results"]}
     assert careful["results"][:2] + careful["results"][3:] == last["results"]
@@ -300,7 +293,7 @@ def test_error_responses_and_the_worker_goes_on() -> None:
 def test_bad_lengths_end_the_worker_with_status_two(raw: bytes, message: str) -> None:
     """conform lets a worker answer a bad length and go on; this kit exits
     (input that ends inside a frame is conform's alone)."""
-    status, messages = session(batch(1, [1]), raw=raw)
+    status, messages = toy_session(batch(1, [1]), raw=raw)
     assert status == 2
     assert messages[1]["type"] == "results"  # the request before is answered
     assert messages[2]["type"] == "error" and messages[2]["id"] == 0
@@ -312,17 +305,20 @@ def test_exact_members_and_markers_are_the_callers_types() -> None:
     """The exact model builds objects and markers with the given types, so
     an implementation gets its own values without a copy per case."""
 
-    class Pairs(list):
+    class Pairs(list[tuple[object, object]]):
         pass
 
     class Bad:
         def __init__(self, reason: str) -> None:
             self.reason = reason
 
-    seen = []
-    (response,) = answers(
-        batch(1, [b"\x81\xa1a\xd4\x05\x00"]), fn=lambda v: seen.append(v) or b"1", model=Exact(members=Pairs, unsupported=Bad)
-    )
+    seen: list[Any] = []
+
+    def keep(value: object) -> bytes:
+        seen.append(value)
+        return b"1"
+
+    (response,) = answers(batch(1, [b"\x81\xa1a\xd4\x05\x00"]), fn=keep, model=Exact(members=Pairs, unsupported=Bad))
     assert response["results"] == [{"canonical": b"1", "digest": blake3(b"1").digest()}]
     (value,) = seen
     assert type(value) is Pairs and value[0][0] == "a"

@@ -3,15 +3,16 @@ in the exact model."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 import pytest
 
-from _support import args_with, envelope, map_of, nested_arrays, same
+from _support import args_with, batch_stream, envelope, map_of, nested_arrays, raw_cases, same
 from difffuzz_kit import Exact, Members, Unsupported
 from difffuzz_kit.wire import (
     CaseStreamError,
     RawCases,
-    exact_options,
     pack,
     read_request,
     unpack,
@@ -142,6 +143,7 @@ def test_pack_refuses_values_outside_the_model() -> None:
 
 # --- requests -----------------------------------------------------------------------
 
+
 def request(*cases_wire: bytes, kind: bytes = b"\xa5batch") -> bytes:
     body = b"\x83\xa4type" + kind + b"\xa2id\x07\xa5cases"
     return body + bytes([0x90 + len(cases_wire)]) + b"".join(cases_wire)
@@ -152,16 +154,17 @@ def test_request_careful_reading() -> None:
     assert got["type"] == "batch" and got["id"] == 7
     assert type(got["cases"]) is RawCases
     assert got["cases"] == [b"\x01", pack(envelope(Members()))]
-    assert same([unpack_case(c) for c in got["cases"]], [1, envelope(Members())])
+    assert same([unpack_case(c) for c in raw_cases(got)], [1, envelope(Members())])
 
 
 def test_one_undecodable_case_does_not_fail_its_batch() -> None:
     got = read_request(request(b"\x01", args_with(b"\xd4\xff\x01"), b"\xa2\xff\xfe", b"\xc0"))
-    cases = [unpack_case(c) for c in got["cases"]]
+    cases: list[Any] = [unpack_case(c) for c in raw_cases(got)]
     assert got["id"] == 7 and len(cases) == 4
     assert cases[0] == 1 and cases[3] is None
     assert isinstance(cases[1], Members)
-    assert isinstance(cases[1][1][1][0][1], Unsupported)  # only the bad value, not the whole case
+    args: Any = cases[1][1][1]
+    assert isinstance(args[0][1], Unsupported)  # only the bad value, not the whole case
     assert isinstance(cases[2], Unsupported)
 
 
@@ -203,12 +206,12 @@ STREAMED = [
 
 def test_batch_cases_come_out_as_the_careful_reading_reads_them() -> None:
     body = request(*STREAMED)
-    members, cases = unpack_batch(memoryview(body), EXACT.options, EXACT.stream)
+    members, cases = batch_stream(memoryview(body), EXACT)
     assert members == {"type": "batch", "id": 7}
-    streamed = list(cases)
-    expected = [unpack_case(c) for c in read_request(body)["cases"]]
+    streamed: list[Any] = list(cases)
+    expected: list[Any] = [unpack_case(c) for c in raw_cases(read_request(body))]
     assert len(streamed) == len(expected) == len(STREAMED)
-    for index, (got, want) in enumerate(zip(streamed, expected)):
+    for index, (got, want) in enumerate(zip(streamed, expected, strict=True)):
         if index == 3:  # markers have no equality: compare their reasons
             got, want = got[1][1][0][1], want[1][1][0][1]
             assert isinstance(got, Unsupported) and got.reason == want.reason
@@ -220,7 +223,7 @@ def test_batch_cases_come_out_as_the_careful_reading_reads_them() -> None:
 
 def test_batch_members_keep_their_values() -> None:
     body = b"\x85\xa4type\xa5batch\xa2id\xcf" + b"\xff" * 8 + b"\xabdigest_only\xc3\x01\x02\xa5cases\x90"
-    members, cases = unpack_batch(body, EXACT.options, EXACT.stream)
+    members, cases = batch_stream(body, EXACT)
     assert members == {"type": "batch", "id": 2**64 - 1, "digest_only": True}  # the int key is dropped
     assert list(cases) == []
 
@@ -255,7 +258,7 @@ def test_other_shapes_are_left_to_the_careful_reading(body: bytes) -> None:
     ids=["invalid utf-8", "timestamp", "too deep for msgpack", "trailing byte", "truncated case", "missing case"],
 )
 def test_cases_that_need_the_careful_reading_stop_the_iterator(body: bytes) -> None:
-    members, cases = unpack_batch(body, EXACT.options, EXACT.stream)
+    _, cases = batch_stream(body, EXACT)
     with pytest.raises(CaseStreamError):
         list(cases)
 
