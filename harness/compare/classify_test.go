@@ -76,36 +76,3 @@ func TestCause(t *testing.T) {
 		}
 	}
 }
-
-// A failure's cause keeps its type and message and drops what is particular
-// to one input, and says whether the input was valid.
-func TestFailureCause(t *testing.T) {
-	valid := Outcome{Canonical: []byte(`[1]`)}
-	tests := []struct {
-		name string
-		a, b Outcome
-		want string
-	}{
-		{"recursion on valid input", valid, Outcome{Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded while calling a Python object"},
-			"RecursionError: maximum recursion depth exceeded while calling a Python object on valid input"},
-		{"a deliberate rejection", Outcome{Error: "too_deep"}, Outcome{Error: "internal", Detail: "ValueError: depth 1001 is more than 1000"},
-			"ValueError: depth N is more than N on out-of-domain input"},
-		{"quoted text", valid, Outcome{Error: "internal", Detail: "TypeError: keys must be str, not 'tuple'\nmore"},
-			"TypeError: keys must be str, not … on valid input"},
-		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
-			"worker exited: exit status N (attempt to subtract with overflow)"},
-		{"which special float", valid, Outcome{Error: "internal", Detail: "json: unsupported value: -Inf"},
-			"json: unsupported value: NaN/Infinity on valid input"},
-		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
-			"Error: NaN/Infinity is not allowed on valid input"},
-		{"a message that quotes the input", valid, Outcome{Error: "internal", Detail: `SyntaxError: Unexpected token 'N', "{"args":{"a":NaN}}" is not valid JSON`},
-			"SyntaxError: Unexpected token …, … on valid input"},
-		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
-			"Error: bad⟨U+007F⟩ char on valid input"},
-	}
-	for _, tt := range tests {
-		if got := failureCause(tt.a, tt.b); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
