@@ -38,7 +38,7 @@ func TestCompare(t *testing.T) {
 		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b, c"}, // one cause, two outputs,
 		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
 		// The reference is the truth, however many disagree with it.
-		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip (a decimal): b, c"},
+		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip: b, c"},
 	}
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
