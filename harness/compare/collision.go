@@ -94,6 +94,17 @@ func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) 
 	return s, true
 }
 
+// CollisionSignatureOf is SignatureOf for a collision pair: the
+// signature of the collision adapter x shows between two cases judged
+// afresh, a and b their outcomes in the order of names, the reference's
+// first. ok is false when the two no longer collide in x.
+func CollisionSignatureOf(names []string, x int, a, b []Outcome) (Signature, bool) {
+	if !Collides(a[0], b[0], a[x], b[x]) {
+		return Signature{}, false
+	}
+	return CollisionSignature(names[x], a[0], b[0], SignatureOf(names, a), SignatureOf(names, b))
+}
+
 // deviationOf is the first of sigs that name deviates in, or nil.
 func deviationOf(name string, sigs []Signature) *Signature {
 	if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Deviates(name) }); i >= 0 {

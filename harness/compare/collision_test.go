@@ -69,3 +69,17 @@ func TestCollisionSignature(t *testing.T) {
 		t.Errorf("neither deviates: %v, want none", s)
 	}
 }
+
+// A minimized pair is named again from its outcomes alone.
+func TestCollisionSignatureOf(t *testing.T) {
+	names := []string{"ref", "go", "m"}
+	a := []Outcome{out(`{"a\":1,\"b":2}`), out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`)}
+	b := []Outcome{out(`{"a":1,"b":2}`), out(`{"a":1,"b":2}`), out(`{"a":1,"b":2}`)}
+	s, ok := CollisionSignatureOf(names, 2, a, b)
+	if !ok || s.String() != "collision: a `\"` in a key left unescaped: m" {
+		t.Errorf("CollisionSignatureOf = %q, %v", s, ok)
+	}
+	if s, ok := CollisionSignatureOf(names, 1, a, b); ok {
+		t.Errorf("go does not collide: %q", s)
+	}
+}

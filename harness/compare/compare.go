@@ -68,7 +68,7 @@ const (
 	KindDigest    Kind = "digest"        // same canonical bytes, a wrong digest
 	KindNumber    Kind = "number"        // first difference inside a number
 	KindString    Kind = "string_escape" // inside a string's escaping or content
-	KindKeyEscape Kind = "key_escape"    // an object key's own text differs
+	KindKeyEscape Kind = "key_escape"    // a key's quote or backslash left unescaped: it breaks out
 	KindKeyOrder  Kind = "key_order"     // object members in another order
 	KindStructure Kind = "structure"     // anything else
 )
@@ -290,6 +290,18 @@ func (c *Comparator) Signatures(v Verdict) []Signature {
 		sigs = append(sigs, s)
 	}
 	return sigs
+}
+
+// SignatureOf judges one case's outcomes afresh and names the bugs they
+// show, as a run buckets the case: outs are in the order of names, the
+// reference's first. A run keys a bucket by its first example, whose
+// cause may be one of the noise a large case holds; called on the
+// minimized example's outcomes, it gives the signature of the cause the
+// example shows once small, by which the bucket can be keyed again (see
+// CollisionSignatureOf for a collision pair).
+func SignatureOf(names []string, outs []Outcome) []Signature {
+	c := New(names)
+	return c.Signatures(c.Compare(outs))
 }
 
 // Kind is the corpus kind of a finding with this verdict: "crash" or "hang"

@@ -198,3 +198,20 @@ func TestBucketCovers(t *testing.T) {
 		t.Errorf("Merge = %v, want %v", m, both)
 	}
 }
+
+// SignatureOf names a minimized example by the cause it shows once small:
+// a large case's first cause was another bug's.
+func TestSignatureOf(t *testing.T) {
+	names := []string{"ref", "x", "y"}
+	large := []Outcome{out(`{"a":1.5,"b":"\u00e9"}`), out(`{"a":1.50,"b":"é"}`), out(`{"a":1.5,"b":"é"}`)}
+	small := []Outcome{out(`"\u00e9"`), out(`"é"`), out(`"é"`)}
+	if got := JoinSignatures(SignatureOf(names, large)); got != "number: not the shortest digits that round-trip: x; string_escape: non-ASCII written raw (want \\uXXXX): y" {
+		t.Errorf("large: %q", got)
+	}
+	if got := JoinSignatures(SignatureOf(names, small)); got != `string_escape: non-ASCII written raw (want \uXXXX): x, y` {
+		t.Errorf("small: %q", got)
+	}
+	if got := SignatureOf(names, []Outcome{out(`1`), out(`1`), out(`1`)}); got != nil {
+		t.Errorf("agreement: %v", got)
+	}
+}
