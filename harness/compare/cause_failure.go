@@ -133,15 +133,15 @@ func failureLine(o Outcome) string {
 	return normalize(line)
 }
 
-// messageFamilies are messages that one cause words otherwise from input
-// to input: the whole line becomes the family's name.
-var messageFamilies = []struct {
+// rewrites name alike what one cause words otherwise from input to input.
+var rewrites = []struct {
 	re   *regexp.Regexp
-	name string
+	with string
 }{
 	// Python says what it was doing when the stack ran out ("while calling
 	// a Python object", "in comparison"): one RecursionError.
-	{regexp.MustCompile(`(?i)maximum recursion depth exceeded`), "RecursionError: maximum recursion depth exceeded"},
+	{regexp.MustCompile(`(?:RecursionError: )?maximum recursion depth exceeded(?: (?:while|in) [^:,;(]*)?`),
+		"RecursionError: maximum recursion depth exceeded"},
 }
 
 var (
@@ -166,14 +166,12 @@ var (
 // normalize keeps what a failure message says of its kind and drops what it
 // says of one input: quoted text (see dropQuotes), escapes and code points,
 // a character named after "token", numbers, addresses, which special float;
-// a message of a known family is the family's name. The result is at most
+// and words one cause alike (see rewrites). The result is at most
 // maxCause bytes, on one line, and never a separator of a signature's text
 // form.
 func normalize(s string) string {
-	for _, f := range messageFamilies {
-		if f.re.MatchString(s) {
-			return f.name
-		}
+	for _, r := range rewrites {
+		s = r.re.ReplaceAllLiteralString(s, r.with)
 	}
 	s = snippet.ReplaceAllString(dropQuotes(s), "…")
 	s = escapes.ReplaceAllString(s, `\uXXXX`)

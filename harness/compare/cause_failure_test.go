@@ -55,6 +55,9 @@ func TestNormalize(t *testing.T) {
 			`maximum recursion depth exceeded in comparison`,
 			`RecursionError: maximum recursion depth exceeded while encoding a JSON object`,
 		}, `RecursionError: maximum recursion depth exceeded`},
+		{"a recursion limit that says its depth", []string{
+			`RecursionError: maximum recursion depth exceeded at depth 1001`, `maximum recursion depth exceeded at depth 12`,
+		}, `RecursionError: maximum recursion depth exceeded at depth N`},
 		// V8
 		{"V8 quoting the input", []string{
 			`Unexpected token 'N', "{"a":NaN}" is not valid JSON`,
