@@ -158,6 +158,9 @@ func lastPlace(t string) int {
 // than one unit of that place from ta. %g's six digits, a cut to eight
 // decimals and Python's round() all are.
 func roundedShorter(ta, tb string) bool {
+	if hugeExp(ta) || hugeExp(tb) {
+		return false // exact arithmetic would take 10^exponent
+	}
 	pa, pb := lastPlace(ta), lastPlace(tb)
 	ra, ok1 := new(big.Rat).SetString(ta)
 	rb, ok2 := new(big.Rat).SetString(tb)
@@ -165,17 +168,23 @@ func roundedShorter(ta, tb string) bool {
 		return false
 	}
 	diff := new(big.Rat).Sub(ra, rb)
-	unit := new(big.Rat).SetFrac(big.NewInt(1), big.NewInt(1))
-	ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(pb))), nil)
-	if pb >= 0 {
-		unit.SetInt(ten)
-	} else {
-		unit.SetFrac(big.NewInt(1), ten)
+	unit := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(pb, -pb))), nil))
+	if pb < 0 {
+		unit.Inv(unit)
 	}
 	return diff.Abs(diff).Cmp(unit) < 0
 }
 
-func abs(n int) int { return max(n, -n) }
+// hugeExp reports whether t's exponent is past any double's, where a
+// deviant's number is garbage rather than a rounding.
+func hugeExp(t string) bool {
+	i := strings.IndexAny(t, "eE")
+	if i < 0 {
+		return false
+	}
+	e, err := strconv.Atoi(strings.TrimPrefix(t[i+1:], "+"))
+	return err != nil || e > 400 || e < -400
+}
 
 // through32 reports whether tb is ta's double narrowed to a 32-bit float.
 func through32(ta, tb string) bool {

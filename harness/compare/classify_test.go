@@ -152,3 +152,12 @@ func TestCauseSmallCases(t *testing.T) {
 		}
 	}
 }
+
+// A deviant's number with an exponent past any double's is judged at once:
+// no exact arithmetic on 10^999999999.
+func TestCauseHugeExponent(t *testing.T) {
+	kind, cause := Cause([]byte(`[1.5]`), []byte(`[1e999999999]`), 1)
+	if kind != KindNumber || cause != "a number written with another value" {
+		t.Errorf("%s: %q", kind, cause)
+	}
+}
