@@ -184,3 +184,25 @@ func TestCauseFits(t *testing.T) {
 		t.Errorf("fitCause = %q", c)
 	}
 }
+
+// A worker's internal error keeps its type and frames on the way to the
+// comparison; a spec error code drops them, as the protocol says.
+func TestOutcomeOf(t *testing.T) {
+	frames := []wire.Frame{{File: "canon.py", Function: "_escape", Line: 4}}
+	in := OutcomeOf(wire.Result{Error: wire.ErrorInternal, Message: "m", ErrorType: "ValueError", Frames: frames})
+	if in.ErrorType != "ValueError" || len(in.Frames) != 1 || in.Detail != "m" {
+		t.Errorf("internal: %+v", in)
+	}
+	if code := OutcomeOf(wire.Result{Error: "too_deep", ErrorType: "ValueError", Frames: frames}); code.ErrorType != "" || code.Frames != nil {
+		t.Errorf("spec code: %+v", code)
+	}
+	if got := failureCause(Outcome{Canonical: []byte(`1`)}, in); got != "ValueError in _escape (canon.py) on valid input" {
+		t.Errorf("cause: %q", got)
+	}
+	if ok := OutcomeOf(wire.Result{Canonical: []byte(`1`), Digest: []byte{1}}); string(ok.Canonical) != "1" || ok.Error != "" {
+		t.Errorf("output: %+v", ok)
+	}
+	if x := OutcomeOf(wire.Result{Inexpressible: "bin", Message: "m"}); !x.Absent() {
+		t.Errorf("inexpressible: %+v", x)
+	}
+}

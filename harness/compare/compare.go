@@ -47,6 +47,21 @@ type Outcome struct {
 	Frames    []wire.Frame
 }
 
+// OutcomeOf is a worker's result as an outcome to compare. An internal
+// error keeps what its worker said failed and where (protocol 4), its
+// bucket's key; the driver ignores them on a spec error code.
+func OutcomeOf(r wire.Result) Outcome {
+	switch {
+	case r.Inexpressible != "":
+		return Outcome{Inexpressible: r.Inexpressible, Detail: r.Message}
+	case r.Error == wire.ErrorInternal:
+		return Outcome{Error: r.Error, Detail: r.Message, ErrorType: r.ErrorType, Frames: r.Frames}
+	case r.Error != "":
+		return Outcome{Error: r.Error, Detail: r.Message}
+	}
+	return Outcome{Canonical: r.Canonical, Digest: r.Digest}
+}
+
 // Absent reports whether o is left out of the comparison: its adapter could
 // not even express the case.
 func (o Outcome) Absent() bool { return o.Inexpressible != "" }
