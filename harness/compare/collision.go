@@ -68,8 +68,8 @@ func sameText(a, b Outcome) bool {
 //     would make a bucket of each place two cases may differ.
 //   - When it deviates on both otherwise (a shared context that holds raw
 //     non-ASCII, say), the texts stay in line, and the cause is where the
-//     reference's two texts first differ, read as the first text wanted and
-//     the second written: the place name merged them.
+//     reference's two texts first differ: the place name merged them (see
+//     mergeCause).
 //   - When the reference rejected one of them and name deviates on both,
 //     it is the cause of name's deviation on the first case.
 //
@@ -87,11 +87,27 @@ func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) 
 	case a.Kind == KindStructure && a.Bucket() == b.Bucket():
 		s.Cause = a.Cause
 	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
-		_, s.Cause = Cause(ra.Canonical, rb.Canonical, FirstDiff(ra.Canonical, rb.Canonical))
+		s.Cause = mergeCause(ra.Canonical, rb.Canonical, a.Cause, b.Cause)
 	default:
 		s.Cause = a.Cause
 	}
 	return s, true
+}
+
+// mergeCause names the place where the reference's texts ta and tb first
+// differ, read as the first wanted and the second written, or the other way
+// round when only that reading is one of the implementation's own
+// deviations (devA on the first case, devB on the second): an
+// implementation that writes 0.0 for both 0 and -0 is "-0 written without
+// its sign", never "-0 written with its sign".
+func mergeCause(ta, tb []byte, devA, devB string) string {
+	off := FirstDiff(ta, tb)
+	_, fwd := Cause(ta, tb, off)
+	_, back := Cause(tb, ta, off)
+	if fwd != devA && fwd != devB && (back == devA || back == devB) {
+		return back
+	}
+	return fwd
 }
 
 // CollisionSignatureOf is SignatureOf for a collision pair: the

@@ -49,7 +49,15 @@ func TestCollisionSignature(t *testing.T) {
 		// m writes 0 for both: never "-0 written with its sign".
 		{"-0 and 0 as 0", out(`[0]`), out(`[-0]`), out(`[0]`), "collision: -0 written without its sign (want -0): m"},
 		{"-0 and 0 as 0, -0 first", out(`[-0]`), out(`[0]`), out(`[0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes 0.0 for both, deviating on each: still never "with its sign".
+		{"-0 and 0 as 0.0", out(`[0]`), out(`[-0]`), out(`[0.0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes -0.0 for both: it does write the sign.
+		{"-0 and 0 as -0.0", out(`[0]`), out(`[-0]`), out(`[-0.0]`), "collision: -0 written with its sign (want 0): m"},
 		{"a text against a rejection", out(`"\ufffd"`), rej, out(`"\ufffd"`), "collision: accepts out-of-domain input (want lone_surrogate): m"},
+		// m writes 0.0 for both, deviating on each: still never "with its sign".
+		{"-0 and 0 as 0.0", out(`[0]`), out(`[-0]`), out(`[0.0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes -0.0 for both: it does write the sign.
+		{"-0 and 0 as -0.0", out(`[0]`), out(`[-0]`), out(`[-0.0]`), "collision: -0 written with its sign (want 0): m"},
 		{"a rejection first", rej, out(`"\ufffd"`), out(`"\ufffd"`), "collision: accepts out-of-domain input (want lone_surrogate): m"},
 		// One wrong text for every object: its cause, not where the two differ.
 		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), out(`x`), "collision: the byte 0x78 where want an object: m"},
