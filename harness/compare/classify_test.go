@@ -1,6 +1,10 @@
 package compare
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestCause covers every root cause the survey of other libraries and the
 // SDKs tried so far show (docs/survey.md, docs/triage.md): each names what
@@ -159,5 +163,35 @@ func TestCauseHugeExponent(t *testing.T) {
 	kind, cause := Cause([]byte(`[1.5]`), []byte(`[1e999999999]`), 1)
 	if kind != KindNumber || cause != "a number written with another value" {
 		t.Errorf("%s: %q", kind, cause)
+	}
+}
+
+// One escaping bug is one cause for every control character without a
+// short escape, U+0000 among them, in a key as in a value.
+func TestControlCharacterIsOneCause(t *testing.T) {
+	wrong := map[string]func(c int) string{
+		"raw":        func(c int) string { return string(rune(c)) },
+		"\\x":        func(c int) string { return fmt.Sprintf(`\x%02x`, c) },
+		"upper case": func(c int) string { return fmt.Sprintf(`\u00%02X`, c) },
+	}
+	for name, spell := range wrong {
+		causes := map[string][]int{}
+		for c := 0; c < 0x20; c++ {
+			if strings.ContainsRune("\b\f\n\r\t", rune(c)) {
+				continue
+			}
+			want := fmt.Sprintf(`\u%04x`, c)
+			for _, tmpl := range []string{`["%s"]`, `{"%s":1}`, `{"a":{"b%s":[]}}`} {
+				a, b := []byte(fmt.Sprintf(tmpl, want)), []byte(fmt.Sprintf(tmpl, spell(c)))
+				if string(a) == string(b) {
+					continue // \u0001 has no letter to write in upper case
+				}
+				kind, cause := Cause(a, b, FirstDiff(a, b))
+				causes[string(kind)+": "+cause] = append(causes[string(kind)+": "+cause], c)
+			}
+		}
+		if len(causes) != 1 {
+			t.Errorf("%s: %d causes, want one: %v", name, len(causes), causes)
+		}
 	}
 }
