@@ -142,6 +142,10 @@ var rewrites = []struct {
 	// a Python object", "in comparison"): one RecursionError.
 	{regexp.MustCompile(`(?:RecursionError: )?maximum recursion depth exceeded(?: (?:while|in) [^:,;(]*)?`),
 		"RecursionError: maximum recursion depth exceeded"},
+	// A codec names one character, or a range when the input held more
+	// in a row: "can't encode characters in position 3-4".
+	{regexp.MustCompile(`can't (en|de)code (character|byte)s in position [0-9]+-[0-9]+`),
+		"can't ${1}code $2 '?' in position 0"},
 }
 
 var (
@@ -160,7 +164,9 @@ var (
 	// either side: ..."a":NaN,"b"... is not valid JSON.
 	snippet = regexp.MustCompile(`(?:\.\.\.)?…(?:\.\.\.)?`)
 	hexNum  = regexp.MustCompile(`0x[0-9a-fA-F]+`)
-	digits  = regexp.MustCompile(`[0-9]+`)
+	// number is a number named in a message, its shape too: 7, 1.5,
+	// 1e+400 are all N.
+	number = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`)
 )
 
 // normalize keeps what a failure message says of its kind and drops what it
@@ -171,15 +177,15 @@ var (
 // form.
 func normalize(s string) string {
 	for _, r := range rewrites {
-		s = r.re.ReplaceAllLiteralString(s, r.with)
+		s = r.re.ReplaceAllString(s, r.with)
 	}
 	s = snippet.ReplaceAllString(dropQuotes(s), "…")
 	s = escapes.ReplaceAllString(s, `\uXXXX`)
 	s = codePoint.ReplaceAllString(s, "U+XXXX")
 	s = tokenChar.ReplaceAllString(s, "$1 …$2")
 	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
-	s = hexNum.ReplaceAllString(s, "0x…")
-	s = digits.ReplaceAllString(s, "N")
+	s = hexNum.ReplaceAllString(s, "…")
+	s = number.ReplaceAllString(s, "N")
 	return fitCause(s, "")
 }
 

@@ -43,7 +43,13 @@ func TestNormalize(t *testing.T) {
 		{"an apostrophe is no quote", []string{
 			`'utf-8' codec can't encode character '\udcee' in position 3: surrogates not allowed`,
 			`'utf-8' codec can't encode character '\ud83d' in position 12: surrogates not allowed`,
+			`'utf-8' codec can't encode characters in position 3-4: surrogates not allowed`,
 		}, `… codec can't encode character … in position N: surrogates not allowed`},
+		{"a codec's byte or bytes", []string{
+			`'utf-8' codec can't decode byte 0xed in position 3: invalid continuation byte`,
+			`'utf-8' codec can't decode bytes in position 0-1: invalid continuation byte`,
+		}, `… codec can't decode byte … in position N: invalid continuation byte`},
+		{"a number's shape", []string{`value 1.5e+300 is too large`, `value 7 is too large`, `value 0.25 is too large`}, `value N is too large`},
 		{"which special float", []string{
 			`Out of range float values are not JSON compliant: nan`,
 			`Out of range float values are not JSON compliant: inf`,
