@@ -268,9 +268,11 @@ func deviation(g int, a, b Outcome) Deviation {
 	case a.Error == "internal" || b.Error == "internal":
 		d.Kind, d.Cause = KindInternal, failureCause(a, b)
 	case (a.Error == "") != (b.Error == ""):
-		d.Kind, d.Cause = KindRejection, rejectionCause(a, b)
+		// A worker's code is its own word: fitCause keeps a stray one
+		// from breaking the signature's text form.
+		d.Kind, d.Cause = KindRejection, fitCause(rejectionCause(a, b), "")
 	case a.Error != "":
-		d.Kind, d.Cause = KindErrorCode, fmt.Sprintf("%s where want %s", b.Error, a.Error)
+		d.Kind, d.Cause = KindErrorCode, fitCause(fmt.Sprintf("%s where want %s", b.Error, a.Error), "")
 	case bytes.Equal(a.Canonical, b.Canonical):
 		// equal bytes in different groups: a digest is wrong
 		d.Kind, d.Cause = KindDigest, "digest is not BLAKE3 of its own text"

@@ -215,3 +215,21 @@ func TestSignatureOf(t *testing.T) {
 		t.Errorf("agreement: %v", got)
 	}
 }
+
+// A worker's error code is not checked on arrival: one that holds a
+// signature's separators or a line break still makes a signature that
+// reads back.
+func TestStrayErrorCode(t *testing.T) {
+	c := New([]string{"ref", "w"})
+	for _, outs := range [][]Outcome{
+		{{Error: "too_deep"}, {Error: "bad; code\nhere # x"}},
+		{out(`1`), {Error: "bad; code\nhere # x"}},
+	} {
+		for _, s := range c.Signatures(c.Compare(outs)) {
+			back, err := SplitSignatures(JoinSignatures([]Signature{s}))
+			if err != nil || len(back) != 1 || !back[0].Equal(s) || strings.ContainsAny(s.Cause, "\n") {
+				t.Errorf("%q: read back as %v, %v", s, back, err)
+			}
+		}
+	}
+}
