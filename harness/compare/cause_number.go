@@ -29,8 +29,10 @@ func numberCause(a, b []byte, off int, st scanState) (Kind, string, bool) {
 	switch {
 	case ta == tb:
 		return "", "", false
-	case tb == "" && tokenName(b, start) == "whitespace":
-		return KindStructure, "whitespace where want a number", true
+	case tb == "" && !value(b, start):
+		// Whitespace or a stray byte where a number belongs: the number was
+		// not written otherwise, something else came before it.
+		return KindStructure, tokenName(b, start) + " where want a number", true
 	case tb == "":
 		return KindNumber, fmt.Sprintf("%s written as %s", shape(ta), tokenName(b, start)), true
 	case ta == "":
@@ -261,6 +263,23 @@ func numberToken(b []byte, start int) string {
 
 func lowerNonFinite(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("nan")) || bytes.HasPrefix(b, []byte("inf"))
+}
+
+// value reports whether a JSON value (or a number JSON lacks) starts at
+// b[off].
+func value(b []byte, off int) bool {
+	if off >= len(b) {
+		return false
+	}
+	if c := b[off]; c == '{' || c == '[' || c == '"' || numberStart(c) || lowerNonFinite(b[off:]) {
+		return true
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(b[off:], []byte(lit)) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenName names the token at b[off] for a structure cause.

@@ -147,6 +147,10 @@ func TestCauseSmallCases(t *testing.T) {
 		{"whitespace after", `1`, `1 `, KindStructure, "whitespace where want the end of the text"},
 		{"whitespace after", `"x"`, `"x" `, KindStructure, "whitespace where want the end of the text"},
 		{"whitespace before", `1`, ` 1`, KindStructure, "whitespace where want a number"},
+		// A raw control byte before a number is not the number written so.
+		{"control byte before a number", `[1,2]`, "[1,2]", KindStructure, "the byte 0x01 where want a number"},
+		{"a number cut off", `[12]`, `[1]`, KindNumber, "an integer with other digits"},
+		{"a number written as null", `[12]`, `[null]`, KindNumber, "an integer written as null"},
 	}
 	for _, tt := range tests {
 		off := FirstDiff([]byte(tt.a), []byte(tt.b))
