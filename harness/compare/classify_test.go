@@ -152,11 +152,12 @@ func TestCauseSmallCases(t *testing.T) {
 		{"a number cut off", `[12]`, `[1]`, KindNumber, "an integer with other digits"},
 		{"a number written as null", `[12]`, `[null]`, KindNumber, "an integer written as null"},
 	}
+	names := []string{"ref", "x"}
 	for _, tt := range tests {
-		off := FirstDiff([]byte(tt.a), []byte(tt.b))
-		kind, cause := Cause([]byte(tt.a), []byte(tt.b), off)
-		if kind != tt.kind || cause != tt.cause {
-			t.Errorf("%s: Cause(%s, %s) = %s: %q, want %s: %q", tt.group, tt.a, tt.b, kind, cause, tt.kind, tt.cause)
+		want := Signature{Kind: tt.kind, Cause: tt.cause, Deviants: []string{"x"}}
+		got := SignatureOf(names, []Outcome{out(tt.a), out(tt.b)})
+		if len(got) != 1 || !got[0].Equal(want) {
+			t.Errorf("%s: %s against %s: %v, want %v", tt.group, tt.a, tt.b, got, want)
 		}
 	}
 }
