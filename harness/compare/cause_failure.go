@@ -276,8 +276,7 @@ func whitespace(q string) bool {
 // without "; " nor " # ", at most maxCause bytes, head cut (at a character,
 // with "…") so that the suffix stays whole.
 func fitCause(head, suffix string) string {
-	clean := strings.NewReplacer("; ", ", ", " # ", " #")
-	head, suffix = clean.Replace(Visible(head)), clean.Replace(Visible(suffix))
+	head, suffix = Visible(head), Visible(suffix)
 	if room := maxCause - len(suffix); len(head) > room {
 		cut := room - len("…")
 		for cut > 0 && !utf8.RuneStart(head[cut]) {
@@ -285,5 +284,19 @@ func fitCause(head, suffix string) string {
 		}
 		head = head[:cut] + "…"
 	}
-	return head + suffix
+	return noSeparators(head + suffix) // never longer: each replacement is as long or shorter
+}
+
+// noSeparators is s without "; " (which joins a finding's signatures) and
+// " # " (which starts a known list's reason), replaced until none is left:
+// one pass would make one of the other ("; # " to ", # ").
+func noSeparators(s string) string {
+	clean := strings.NewReplacer("; ", ", ", " # ", " #")
+	for {
+		t := clean.Replace(s)
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }

@@ -186,8 +186,14 @@ func TestCauseFits(t *testing.T) {
 	if len(msg) > maxCause || !strings.HasSuffix(msg, "… on valid input") {
 		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
-	if c := fitCause("a; b # c\nd", ""); c != "a, b #c⟨U+000A⟩d" {
-		t.Errorf("fitCause = %q", c)
+	for in, want := range map[[2]string]string{
+		{"a; b # c\nd", ""}:               "a, b #c⟨U+000A⟩d",
+		{"; # ", ""}:                      ", #",
+		{"ends with;", " on valid input"}: "ends with, on valid input",
+	} {
+		if c := fitCause(in[0], in[1]); c != want {
+			t.Errorf("fitCause(%q, %q) = %q, want %q", in[0], in[1], c, want)
+		}
 	}
 }
 
