@@ -1,23 +1,31 @@
 package compare
 
 import (
+	"path"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
+// maxCause is the longest cause in bytes, its "…" included: a signature is
+// one line of a known list and of a report.
+const maxCause = 120
+
 // failureCause names a crash, a hang or an internal error of the deviant b
-// (or, rarely, of the reference a) by the failure's type and first line,
-// with its numbers and quoted text normalized away, and an internal error
-// also by whether the input was valid.
+// (or, rarely, of the reference a): by its type and place when its worker
+// said them (see crashState), else by its message normalized; an internal
+// error also by whether the input was valid.
 func failureCause(a, b Outcome) string {
 	switch {
 	case b.Failure == "" && b.Error != "internal":
-		return "answers where the reference failed: " + failureLine(a)
+		return fitCause("answers where the reference failed: "+failureName(a), "")
 	case b.Failure != "":
-		return failureLine(b) // the worker's own words tell crashes apart
+		return fitCause(failureName(b), "") // the worker's own words tell crashes apart
 	}
-	return failureLine(b) + validity(a)
+	return fitCause(failureName(b), validity(a))
 }
 
 // rejectionCause names one side rejecting what the other writes out.
@@ -41,11 +49,74 @@ func validity(ref Outcome) string {
 	return ""
 }
 
+// failureName is what a failure is keyed by: its crash state when the
+// worker said what failed and where (protocol 4), else its message.
+func failureName(o Outcome) string {
+	if o.ErrorType != "" || len(o.Frames) > 0 {
+		return crashState(o.ErrorType, o.Frames)
+	}
+	return failureLine(o)
+}
+
+// stateFrames is how many of a failure's innermost frames key it: enough
+// to tell two callers of one helper apart, few enough that a change deeper
+// in the stack (a recursion one level deeper) is the same bug.
+const stateFrames = 3
+
+// crashState is a failure's identity from its type and place, as
+// ClusterFuzz keys a crash: the type, then the innermost stateFrames
+// frames, each its function and the last path element of its file, never
+// a line number (an edit elsewhere in the file moves it) nor the message
+// (it quotes the input): "UnicodeEncodeError in _escape (canon.py) <
+// canonicalize (canon.py) < sign (api.py)". A type without frames is the
+// type alone; frames without a type are "an error in ...".
+func crashState(errorType string, frames []wire.Frame) string {
+	var b strings.Builder
+	b.WriteString(errorType)
+	if errorType == "" {
+		b.WriteString("an error")
+	}
+	for i, f := range frames[:min(len(frames), stateFrames)] {
+		if i == 0 {
+			b.WriteString(" in ")
+		} else {
+			b.WriteString(" < ")
+		}
+		b.WriteString(frameName(f))
+	}
+	return b.String()
+}
+
+// frameName is one frame of a crash state: the function without a Go
+// import path ("canon.(*enc).escape", not "example.com/sdk/canon.(*enc)
+// .escape", which a vendored copy would change), and the file's last path
+// element, whichever separator the runtime wrote. A frame without a file
+// is a standard-library entry point ("JSON.parse").
+func frameName(f wire.Frame) string {
+	fn := f.Function
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	if fn == "" {
+		fn = "?"
+	}
+	file := path.Base(strings.ReplaceAll(f.File, `\`, "/"))
+	if f.File == "" || file == "." || file == "/" {
+		return fn
+	}
+	return fn + " (" + file + ")"
+}
+
 // failureLine is a failure's first telling line, normalized: what it says
 // of every input that fails the same way.
 func failureLine(o Outcome) string {
 	lines := strings.Split(strings.TrimSpace(o.Detail), "\n")
 	line := strings.TrimSpace(lines[0])
+	if strings.HasSuffix(line, ":") && len(lines) > 1 {
+		// A Rust panic's first line is its place ("thread 'main' panicked
+		// at src/lib.rs:41:9:"); its message is the next.
+		line += " " + strings.TrimSpace(lines[1])
+	}
 	if o.Failure != "" {
 		// Detail is the driver's word ("exit status 101") and the stderr
 		// tail; the worker's own last line says more of the cause.
@@ -62,45 +133,170 @@ func failureLine(o Outcome) string {
 	return normalize(line)
 }
 
+// rewrites name alike what one cause words otherwise from input to input.
+var rewrites = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	// Python says what it was doing when the stack ran out ("while calling
+	// a Python object", "in comparison"): one RecursionError.
+	{regexp.MustCompile(`(?:RecursionError: )?maximum recursion depth exceeded(?: (?:while|in) [^:,;(]*)?`),
+		"RecursionError: maximum recursion depth exceeded"},
+	// A codec names one character, or a range when the input held more
+	// in a row: "can't encode characters in position 3-4".
+	{regexp.MustCompile(`can't (en|de)code (character|byte)s in position [0-9]+-[0-9]+`),
+		"can't ${1}code $2 '?' in position 0"},
+}
+
 var (
-	quoted     = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
-	quotedJSON = regexp.MustCompile("[\"'`]\\s*[{\\[]")
+	// escapes are a character of the input spelled as an escape in a
+	// message: \udcee, \x1f, \U0001f600, \u{1f600}.
+	escapes = regexp.MustCompile(`\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|u\{[0-9a-fA-F]{1,6}\})`)
+	// codePoint is a character named by its code point, U+DCEE.
+	codePoint = regexp.MustCompile(`U\+[0-9a-fA-F]{4,6}`)
+	// tokenChar is a character of the input named bare after "token"
+	// (V8 before 10.9: "Unexpected token N in JSON at position 5").
+	tokenChar = regexp.MustCompile(`\b(token|character) [^\s…](\s|,|$)`)
 	// nonFinite is a special float named in a message: which one a case
 	// held is the case's, not the cause's ("unsupported value: +Inf").
 	nonFinite = regexp.MustCompile(`(?i)[+-]?\b(nan|inf|infinity)\b`)
-	hexNum    = regexp.MustCompile(`0x[0-9a-fA-F]+`)
-	digits    = regexp.MustCompile(`[0-9]+`)
+	// snippet is a quote V8 cut out of a longer input, with "..." on
+	// either side: ..."a":NaN,"b"... is not valid JSON.
+	snippet = regexp.MustCompile(`(?:\.\.\.)?…(?:\.\.\.)?`)
+	hexNum  = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	// number is a number named in a message, its shape too: 7, 1.5,
+	// 1e+400 are all N.
+	number = regexp.MustCompile(`[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`)
 )
 
 // normalize keeps what a failure message says of its kind and drops what it
-// says of one input: quoted text (and all after a quote left open),
-// numbers, addresses, which special float;
-// at most 120 bytes, on one line, and never a separator of a signature's
-// text form.
+// says of one input: quoted text (see dropQuotes), escapes and code points,
+// a character named after "token", numbers, addresses, which special float;
+// and words one cause alike (see rewrites). The result is at most
+// maxCause bytes, on one line, and never a separator of a signature's text
+// form.
 func normalize(s string) string {
-	if i := quotedJSON.FindStringIndex(s); i != nil {
-		// A quote of JSON text quotes the input itself, quotes and all
-		// (JavaScript's JSON.parse: Unexpected token 'N', "{"a":NaN}"
-		// is not valid JSON): nothing after it is the cause's.
-		s = s[:i[0]] + "…"
+	for _, r := range rewrites {
+		s = r.re.ReplaceAllString(s, r.with)
 	}
-	s = quoted.ReplaceAllString(s, "…")
+	s = snippet.ReplaceAllString(dropQuotes(s), "…")
+	s = escapes.ReplaceAllString(s, `\uXXXX`)
+	s = codePoint.ReplaceAllString(s, "U+XXXX")
+	s = tokenChar.ReplaceAllString(s, "$1 …$2")
 	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
-	s = hexNum.ReplaceAllString(s, "0x…")
-	s = digits.ReplaceAllString(s, "N")
-	return cleanCause(s)
+	s = hexNum.ReplaceAllString(s, "…")
+	s = number.ReplaceAllString(s, "N")
+	return fitCause(s, "")
 }
 
-// cleanCause makes s fit in a signature: visible, one line, without "; ",
-// at most 120 bytes.
-func cleanCause(s string) string {
-	s = strings.NewReplacer("; ", ", ", " # ", " #").Replace(Visible(s))
-	if len(s) > 120 {
-		cut := 120
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
+// dropQuotes writes "…" for each quoted text in s, which a message quotes
+// from its input, with these exceptions:
+//   - an apostrophe between two letters ("can't") quotes nothing;
+//   - a quote runs past a quote character escaped with a backslash, as
+//     Go quotes the rune ' itself;
+//   - a double-quoted text that opens with JSON ({, [ or ") or follows
+//     "..." quotes the input's own text, quotes and all (V8's Unexpected
+//     token 'N', "{"a":NaN}" is not valid JSON): it runs to the line's
+//     last double quote, and the "..." of a cut snippet goes with it;
+//   - a quoted text of whitespace alone is the word "whitespace": a parser
+//     that rejects whitespace says so only there ("invalid character ' '
+//     after top-level value");
+//   - backquotes quote code, not input (Rust's called `Option::unwrap()`
+//     on a `None` value), and are kept;
+//   - a Rust error's debug form, Error("lone leading surrogate", line: 1,
+//     column: 9), quotes its own message, which is kept (normalized).
+func dropQuotes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		q := s[i]
+		if q != '\'' && q != '"' || q == '\'' && apostrophe(s, i) {
+			b.WriteByte(q)
+			i++
+			continue
+		}
+		end := closingQuote(s, i)
+		if end < 0 {
+			b.WriteString("…") // an open quote: all after it is the input's
+			break
+		}
+		inner := s[i+1 : end]
+		switch {
+		case q == '"' && strings.HasSuffix(b.String(), "Error("):
+			b.WriteString(`"` + dropQuotes(strings.ReplaceAll(inner, `\"`, `"`)) + `"`)
+		case whitespace(inner):
+			b.WriteString("whitespace")
+		default:
+			b.WriteString("…")
+		}
+		i = end + 1
+	}
+	return b.String()
+}
+
+// closingQuote is the offset of the quote that closes the one at s[open],
+// or -1.
+func closingQuote(s string, open int) int {
+	q := s[open]
+	json := open+1 < len(s) && strings.ContainsRune(`{["`, rune(s[open+1])) || strings.HasSuffix(s[:open], "...")
+	if q == '"' && json {
+		if end := strings.LastIndexByte(s, '"'); end > open+1 {
+			return end
+		}
+		return -1
+	}
+	for j := open + 1; j < len(s); j++ {
+		switch {
+		case s[j] == '\\':
+			j++
+		case s[j] == q && !(q == '\'' && apostrophe(s, j)):
+			return j
+		}
+	}
+	return -1
+}
+
+// apostrophe reports whether the ' at s[i] stands between two letters.
+func apostrophe(s string, i int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+1:])
+	return unicode.IsLetter(before) && unicode.IsLetter(after)
+}
+
+// whitespace reports whether a quoted text is JSON whitespace alone, raw
+// or escaped.
+func whitespace(q string) bool {
+	if q == "" {
+		return false
+	}
+	q = strings.NewReplacer(`\t`, "", `\n`, "", `\r`, "", `\u0020`, "", " ", "", "\t", "", "\n", "", "\r", "").Replace(q)
+	return q == ""
+}
+
+// fitCause makes head+suffix fit in a signature: visible, one line,
+// without "; " nor " # ", at most maxCause bytes, head cut (at a character,
+// with "…") so that the suffix stays whole.
+func fitCause(head, suffix string) string {
+	head, suffix = Visible(head), Visible(suffix)
+	if room := maxCause - len(suffix); len(head) > room {
+		cut := room - len("…")
+		for cut > 0 && !utf8.RuneStart(head[cut]) {
 			cut--
 		}
-		s = s[:cut] + "…"
+		head = head[:cut] + "…"
 	}
-	return s
+	return noSeparators(head + suffix) // never longer: each replacement is as long or shorter
+}
+
+// noSeparators is s without "; " (which joins a finding's signatures) and
+// " # " (which starts a known list's reason), replaced until none is left:
+// one pass would make one of the other ("; # " to ", # ").
+func noSeparators(s string) string {
+	clean := strings.NewReplacer("; ", ", ", " # ", " #")
+	for {
+		t := clean.Replace(s)
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }

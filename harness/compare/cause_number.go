@@ -1,42 +1,76 @@
 package compare
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 )
 
-// numberCause names a difference inside the number token around off: how
-// the deviant spelled the reference's number, by the shape of each (an
-// integer, a decimal, an exponent form, a special value) rather than by its
-// digits, so that one formatting bug is one cause.
-func numberCause(a, b []byte, off int) (Kind, string) {
+// numberCause names a difference at a number token around off: how the
+// deviant wrote the reference's number, by the relation of the two (the
+// same double spelled otherwise, rounded to fewer digits, another value)
+// and the shape of each (an integer, a decimal, an exponent form, a
+// non-finite number), never by its digits, so that one formatting bug is
+// one cause whatever number a case holds. Not ok when neither side writes
+// a number there, or both write the same one (the difference lies past
+// it).
+func numberCause(a, b []byte, off int, st scanState) (Kind, string, bool) {
+	if !st.inNumber && !numberStart(at(a, off)) && !numberStart(at(b, off)) {
+		return "", "", false
+	}
 	start := off
 	for start > 0 && numberByte(a[start-1]) {
 		start--
 	}
 	ta, tb := numberToken(a, start), numberToken(b, start)
-	if tb == "" && tokenName(b, start) == "whitespace" {
-		return KindStructure, "whitespace where want a number"
+	switch {
+	case ta == tb:
+		return "", "", false
+	case tb == "" && !value(b, start):
+		// Whitespace or a stray byte where a number belongs: the number was
+		// not written otherwise, something else came before it.
+		return KindStructure, tokenName(b, start) + " where want a number", true
+	case tb == "":
+		return KindNumber, fmt.Sprintf("%s written as %s", shape(ta), tokenName(b, start)), true
+	case ta == "":
+		return KindNumber, fmt.Sprintf("%s where want %s", shape(tb), tokenName(a, start)), true
 	}
-	if tb == "" {
-		return KindNumber, fmt.Sprintf("%s written as %s", shape(ta), tokenName(b, start))
-	}
-	if ta == "" {
-		return KindNumber, fmt.Sprintf("%s where want %s", shape(tb), tokenName(a, start))
-	}
-	return KindNumber, numberSpelling(ta, tb)
+	return KindNumber, numberSpelling(ta, tb), true
 }
 
 // numberSpelling compares two spellings of a number, the reference's ta.
 func numberSpelling(ta, tb string) string {
 	sa, sb := shape(ta), shape(tb)
 	switch {
-	case ta == "0" && (tb == "-0" || strings.HasPrefix(tb, "-0.") || tb == "-0e0"):
+	case sa == nonFiniteShape || sb == nonFiniteShape || sa == nonJSONShape || sb == nonJSONShape:
+		return fmt.Sprintf("%s written as %s", sa, sb)
+	case isZero(ta) && isZero(tb) && tb[0] == '-' && ta[0] != '-':
 		return "-0 written with its sign (want 0)"
+	case isZero(ta) && isZero(tb) && ta[0] == '-' && tb[0] != '-':
+		return "-0 written without its sign (want -0)"
 	case sa == "an integer past 2^53" && isInteger(tb) && sameDouble(ta, tb):
 		return "an integer past 2^53 rounded through a double"
+	case sameDouble(ta, tb):
+		return respelling(ta, tb)
+	case isInteger(ta) && isInteger(tb):
+		return sa + " with other digits"
+	case roundedShorter(ta, tb):
+		return "a number rounded to fewer digits"
+	case through32(ta, tb):
+		return "a number rounded through a 32-bit float"
+	}
+	return "a number written with another value"
+}
+
+// respelling names another spelling of the same double: another form (in
+// full, in exponent form, with a decimal point), another exponent, or
+// other digits, longer or as short.
+func respelling(ta, tb string) string {
+	sa, sb := shape(ta), shape(tb)
+	switch {
 	case sa != sb && hasExp(ta) && !hasExp(tb) && expSign(ta) == '+':
 		return "a number of 1e21 or more printed in full (want exponent form)"
 	case sa != sb && hasExp(ta) && !hasExp(tb):
@@ -47,20 +81,33 @@ func numberSpelling(ta, tb string) string {
 		return fmt.Sprintf("%s written as %s", sa, sb)
 	case hasExp(ta) && mantissa(ta) == mantissa(tb):
 		return "an exponent spelled otherwise (" + expSpelling(tb) + ")"
-	case sa == "an integer past 2^53" || sa == "an integer":
-		return sa + " with other digits"
-	case sameDouble(ta, tb):
-		return "not the shortest digits that round-trip (" + sa + ")"
 	}
-	return "another value of " + sa
+	switch da, db := digitCount(ta), digitCount(tb); {
+	case db > da:
+		return "not the shortest digits that round-trip"
+	case db == da:
+		// Two shortest spellings round to the double; ECMAScript takes the
+		// one nearer its exact value, the deviant took the other.
+		return "other digits as short that round-trip (a tie broken otherwise)"
+	}
+	return "fewer digits than the reference's, the same double"
 }
 
-// shape is the class of a number's spelling.
+// The shapes of number tokens that are not finite JSON numbers.
+const (
+	nonFiniteShape = "a non-finite number"
+	nonJSONShape   = "a number JSON lacks"
+)
+
+// shape is the class of a number's spelling. NaN, Infinity and -Infinity
+// are one class: a writer that gets one wrong gets all three wrong.
 func shape(t string) string {
 	u := strings.TrimPrefix(t, "-")
 	switch {
 	case u == "NaN" || u == "Infinity":
-		return t
+		return nonFiniteShape
+	case !jsonNumber.MatchString(t):
+		return nonJSONShape // -Inf, nan, 1., 01, --9223372036854775808
 	case hasExp(u):
 		if expSign(u) == '-' {
 			return "a small number in exponent form"
@@ -74,6 +121,78 @@ func shape(t string) string {
 		return "an integer past 2^53"
 	}
 	return "an integer"
+}
+
+// jsonNumber is RFC 8259's number.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// isZero reports whether a JSON number is zero, signed or not.
+func isZero(t string) bool {
+	return strings.Trim(mantissa(strings.TrimPrefix(t, "-")), "0.") == ""
+}
+
+// digitCount is the number of digits t's mantissa writes, past its leading
+// zeros.
+func digitCount(t string) int {
+	m := strings.NewReplacer("-", "", ".", "").Replace(mantissa(t))
+	return len(strings.TrimLeft(m, "0"))
+}
+
+// lastPlace is the power of ten of t's last written digit; for an integer
+// of trailing zeros (1234570), of its last nonzero one.
+func lastPlace(t string) int {
+	m, exp := mantissa(t), 0
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		exp, _ = strconv.Atoi(strings.TrimPrefix(t[i+1:], "+"))
+	}
+	if dot := strings.IndexByte(m, '.'); dot >= 0 {
+		return exp - (len(m) - dot - 1)
+	}
+	trimmed := strings.TrimRight(m, "0")
+	if strings.Trim(trimmed, "-") == "" {
+		return exp
+	}
+	return exp + len(m) - len(trimmed)
+}
+
+// roundedShorter reports whether tb is ta rounded (or cut) to fewer
+// digits: its last digit is in a coarser place than ta's, and it is less
+// than one unit of that place from ta. %g's six digits, a cut to eight
+// decimals and Python's round() all are.
+func roundedShorter(ta, tb string) bool {
+	if hugeExp(ta) || hugeExp(tb) {
+		return false // exact arithmetic would take 10^exponent
+	}
+	pa, pb := lastPlace(ta), lastPlace(tb)
+	ra, ok1 := new(big.Rat).SetString(ta)
+	rb, ok2 := new(big.Rat).SetString(tb)
+	if pb <= pa || !ok1 || !ok2 {
+		return false
+	}
+	diff := new(big.Rat).Sub(ra, rb)
+	unit := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(pb, -pb))), nil))
+	if pb < 0 {
+		unit.Inv(unit)
+	}
+	return diff.Abs(diff).Cmp(unit) < 0
+}
+
+// hugeExp reports whether t's exponent is past any double's, where a
+// deviant's number is garbage rather than a rounding.
+func hugeExp(t string) bool {
+	i := strings.IndexAny(t, "eE")
+	if i < 0 {
+		return false
+	}
+	e, err := strconv.Atoi(strings.TrimPrefix(t[i+1:], "+"))
+	return err != nil || e > 400 || e < -400
+}
+
+// through32 reports whether tb is ta's double narrowed to a 32-bit float.
+func through32(ta, tb string) bool {
+	fa, err1 := strconv.ParseFloat(ta, 64)
+	fb, err2 := strconv.ParseFloat(tb, 64)
+	return err1 == nil && err2 == nil && float64(float32(fa)) == fb
 }
 
 // maxSafe is 2^53 - 1, JavaScript's Number.MAX_SAFE_INTEGER: past it a
@@ -128,9 +247,11 @@ func numberByte(c byte) bool {
 		c == 'N' || c == 'a' || c == 'I' || c == 'n' || c == 'f' || c == 'i' || c == 't' || c == 'y'
 }
 
-// numberToken is the number written at b[start:], "" if none is.
+// numberToken is the number written at b[start:], "" if none is. Besides
+// JSON's numbers and NaN and Infinity, it reads the lower-case spellings
+// of C and Python (nan, inf, infinity).
 func numberToken(b []byte, start int) string {
-	if start >= len(b) || !numberStart(b[start]) {
+	if start >= len(b) || !numberStart(b[start]) && !lowerNonFinite(b[start:]) {
 		return ""
 	}
 	end := start
@@ -138,6 +259,27 @@ func numberToken(b []byte, start int) string {
 		end++
 	}
 	return string(b[start:end])
+}
+
+func lowerNonFinite(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("nan")) || bytes.HasPrefix(b, []byte("inf"))
+}
+
+// value reports whether a JSON value (or a number JSON lacks) starts at
+// b[off].
+func value(b []byte, off int) bool {
+	if off >= len(b) {
+		return false
+	}
+	if c := b[off]; c == '{' || c == '[' || c == '"' || numberStart(c) || lowerNonFinite(b[off:]) {
+		return true
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(b[off:], []byte(lit)) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenName names the token at b[off] for a structure cause.
@@ -160,9 +302,9 @@ func tokenName(b []byte, off int) string {
 		return "a `,`"
 	case c == ':':
 		return "a `:`"
-	case c == 't' || c == 'f':
+	case bytes.HasPrefix(b[off:], []byte("true")) || bytes.HasPrefix(b[off:], []byte("false")):
 		return "a boolean"
-	case c == 'n':
+	case bytes.HasPrefix(b[off:], []byte("null")):
 		return "null"
 	case c == ' ' || c == '\n' || c == '\r' || c == '\t':
 		return "whitespace"

@@ -70,8 +70,10 @@ func at(b []byte, i int) byte {
 	return 0
 }
 
+// numberStart reports whether c may start a number token: a JSON number,
+// NaN, Infinity, or a spelling JSON lacks (+1, +Inf).
 func numberStart(c byte) bool {
-	return c == '-' || c >= '0' && c <= '9' || c == 'N' || c == 'I'
+	return c == '-' || c == '+' || c >= '0' && c <= '9' || c == 'N' || c == 'I'
 }
 
 // token returns the string token that starts with the quote at b[start].

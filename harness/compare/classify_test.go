@@ -1,6 +1,10 @@
 package compare
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestCause covers every root cause the survey of other libraries and the
 // SDKs tried so far show (docs/survey.md, docs/triage.md): each names what
@@ -27,9 +31,10 @@ func TestCause(t *testing.T) {
 		{"raw surrogate (WTF-8) key", `{"\ud800":1}`, "{\"\xed\xa0\x80\":1}", KindString, `a lone surrogate written raw (want \uXXXX)`},
 		{"unescaped quote in a key", `{"a\"b":1}`, `{"a"b":1}`, KindKeyEscape, "a `\"` in a key left unescaped"},
 		{"unescaped backslash in a key", `{"a\\n":1}`, `{"a\n":1}`, KindKeyEscape, "a `\\` in a key left unescaped"},
-		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindKeyEscape, "an astral character in a key written as a lone surrogate"},
-		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindKeyEscape, "non-ASCII in a key written as a byte that is not UTF-8"},
-		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindKeyEscape, "a lone surrogate in a key written as U+FFFD"},
+		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindString, "an astral character written as a lone surrogate"},
+		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindString, "non-ASCII written as a byte that is not UTF-8"},
+		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindString, "a lone surrogate written as U+FFFD"},
+		{"a key cut short", `{"ab":1}`, `{"a":1}`, KindString, "a string cut short at printable ASCII"},
 		// Keys that are other keys: the members come in another order.
 		{"UTF-16 order, raw", `{"\uff61":1,"\ud83d\ude00":2}`, `{"😀":2,"｡":1}`, KindKeyOrder, "keys in UTF-16 order"},
 		{"UTF-16 order, escaped", `{"\uff61":1,"\ud83d\ude00":2}`, `{"\ud83d\ude00":2,"\uff61":1}`, KindKeyOrder, "keys in UTF-16 order"},
@@ -54,11 +59,11 @@ func TestCause(t *testing.T) {
 		{"python repr", `[10000000000000000]`, `[1e+16]`, KindNumber, "an integer past 2^53 written in exponent form"},
 		{"negative zero", `[0]`, `[-0]`, KindNumber, "-0 written with its sign (want 0)"},
 		{"float zero", `[1]`, `[1.0]`, KindNumber, "an integer written as a decimal"},
-		{"NaN as null", `{"x":NaN}`, `{"x":null}`, KindNumber, "NaN written as null"},
-		{"Infinity as null", `[Infinity]`, `[null]`, KindNumber, "Infinity written as null"},
+		{"NaN as null", `{"x":NaN}`, `{"x":null}`, KindNumber, "a non-finite number written as null"},
+		{"Infinity as null", `[Infinity]`, `[null]`, KindNumber, "a non-finite number written as null"},
 		{"2^53+1 rounded to 2^53", `[9007199254740993]`, `[9007199254740992]`, KindNumber, "an integer past 2^53 rounded through a double"},
 		{"big integer rounded", `[18446744073709551616]`, `[18446744073709552000]`, KindNumber, "an integer past 2^53 rounded through a double"},
-		{"not shortest", `[0.3]`, `[0.30000000000000004]`, KindNumber, "another value of a decimal"},
+		{"another double", `[0.3]`, `[0.30000000000000004]`, KindNumber, "a number written with another value"},
 		{"number as string", `[1]`, `["1"]`, KindNumber, "an integer written as a string"},
 		// Structure.
 		{"other literal", `[true]`, `[null]`, KindStructure, "null where want a boolean"},
@@ -77,35 +82,121 @@ func TestCause(t *testing.T) {
 	}
 }
 
-// A failure's cause keeps its type and message and drops what is particular
-// to one input, and says whether the input was valid.
-func TestFailureCause(t *testing.T) {
-	valid := Outcome{Canonical: []byte(`[1]`)}
+// Each label describes what the implementation named did, proven on the
+// small case a minimized example is: one value, the reference's text
+// against a deviant's. Rows of one group must give one cause, whatever
+// value or place the case holds.
+func TestCauseSmallCases(t *testing.T) {
 	tests := []struct {
-		name string
-		a, b Outcome
-		want string
+		group string
+		a, b  string // the reference's text, the deviant's
+		kind  Kind
+		cause string
 	}{
-		{"recursion on valid input", valid, Outcome{Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded while calling a Python object"},
-			"RecursionError: maximum recursion depth exceeded while calling a Python object on valid input"},
-		{"a deliberate rejection", Outcome{Error: "too_deep"}, Outcome{Error: "internal", Detail: "ValueError: depth 1001 is more than 1000"},
-			"ValueError: depth N is more than N on out-of-domain input"},
-		{"quoted text", valid, Outcome{Error: "internal", Detail: "TypeError: keys must be str, not 'tuple'\nmore"},
-			"TypeError: keys must be str, not … on valid input"},
-		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
-			"worker exited: exit status N (attempt to subtract with overflow)"},
-		{"which special float", valid, Outcome{Error: "internal", Detail: "json: unsupported value: -Inf"},
-			"json: unsupported value: NaN/Infinity on valid input"},
-		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
-			"Error: NaN/Infinity is not allowed on valid input"},
-		{"a message that quotes the input", valid, Outcome{Error: "internal", Detail: `SyntaxError: Unexpected token 'N', "{"args":{"a":NaN}}" is not valid JSON`},
-			"SyntaxError: Unexpected token …, … on valid input"},
-		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
-			"Error: bad⟨U+007F⟩ char on valid input"},
+		// A control character escaped wrongly: one cause in a key and in a
+		// value, U+0000 among the other C0 controls.
+		{"control, wrong escape", `{"\u0001":1}`, `{"\x01":1}`, KindString, `a control character written as an escape JSON lacks (want \uXXXX)`},
+		{"control, wrong escape", `["\u0001"]`, `["\x01"]`, KindString, `a control character written as an escape JSON lacks (want \uXXXX)`},
+		{"control, wrong escape", `["\u0000"]`, `["\0"]`, KindString, `a control character written as an escape JSON lacks (want \uXXXX)`},
+		{"control, wrong escape", `{"\u0000":1}`, `{"\x00":1}`, KindString, `a control character written as an escape JSON lacks (want \uXXXX)`},
+		{"control, wrong escape", `{"\u001f":1}`, `{"\v":1}`, KindString, `a control character written as an escape JSON lacks (want \uXXXX)`},
+		{"control, decimal digits", `{"\u0001":1}`, `{"\u0031":1}`, KindString, "a control character written as printable ASCII"},
+		{"control, decimal digits", `["\u0001"]`, `["\u0031"]`, KindString, "a control character written as printable ASCII"},
+		{"control, decimal digits", `["\u0000"]`, `["\u0030"]`, KindString, "a control character written as printable ASCII"},
+		{"control, raw", "[\"\\u0000\"]", "[\"\x00\"]", KindString, `a control character written raw (want \uXXXX)`},
+		{"control, raw", "{\"\\u001f\":1}", "{\"\x1f\":1}", KindString, `a control character written raw (want \uXXXX)`},
+		{"printable, wrong escape", `["'"]`, `["\'"]`, KindString, `printable ASCII written as an escape JSON lacks (want raw)`},
+		// A raw control byte added is an addition, not a character changed.
+		{"control added", `["ab"]`, "[\"a\x01b\"]", KindString, "a control character added"},
+		{"control added", `{"ab":1}`, "{\"a\x01b\":1}", KindString, "a control character added"},
+		{"character dropped", `["a\u00e9b"]`, `["ab"]`, KindString, "non-ASCII dropped"},
+		// Float formats: one cause per bug, whatever the number.
+		{"%g", `[0.123456789]`, `[0.123457]`, KindNumber, "a number rounded to fewer digits"},
+		{"%g", `[123.456789]`, `[123.457]`, KindNumber, "a number rounded to fewer digits"},
+		{"%g", `[1234567.5]`, `[1.23457e+06]`, KindNumber, "a number rounded to fewer digits"},
+		{"%g", `[1.2345678e-7]`, `[1.23457e-07]`, KindNumber, "a number rounded to fewer digits"},
+		{"8 decimals", `[0.123456789]`, `[0.12345679]`, KindNumber, "a number rounded to fewer digits"},
+		{"8 decimals", `[0.123456781]`, `[0.12345678]`, KindNumber, "a number rounded to fewer digits"},
+		{"8 decimals", `[1e-9]`, `[0.00000000]`, KindNumber, "a number rounded to fewer digits"},
+		{"8 decimals", `[1e-9]`, `[0]`, KindNumber, "a number rounded to fewer digits"},
+		{"8 decimals", `{"x":2.0000000049}`, `{"x":2.00000000}`, KindNumber, "a number rounded to fewer digits"},
+		{"float32", `[0.1]`, `[0.10000000149011612]`, KindNumber, "a number rounded through a 32-bit float"},
+		{"non-finite as null", `[NaN]`, `[null]`, KindNumber, "a non-finite number written as null"},
+		{"non-finite as null", `{"a":Infinity}`, `{"a":null}`, KindNumber, "a non-finite number written as null"},
+		{"non-finite as null", `[-Infinity]`, `[null]`, KindNumber, "a non-finite number written as null"},
+		// -Infinity spelled otherwise is never an integer.
+		{"non-finite spelled otherwise", `[-Infinity]`, `[-Inf]`, KindNumber, "a non-finite number written as a number JSON lacks"},
+		{"non-finite spelled otherwise", `[Infinity]`, `[+Inf]`, KindNumber, "a non-finite number written as a number JSON lacks"},
+		{"non-finite spelled otherwise", `[NaN]`, `[nan]`, KindNumber, "a non-finite number written as a number JSON lacks"},
+		{"non-finite as a string", `[-Infinity]`, `["-Infinity"]`, KindNumber, "a non-finite number written as a string"},
+		// -0 against 0, either way, is never "other digits".
+		{"-0 with its sign", `[0]`, `[-0]`, KindNumber, "-0 written with its sign (want 0)"},
+		{"-0 with its sign", `{"x":0}`, `{"x":-0.0}`, KindNumber, "-0 written with its sign (want 0)"},
+		{"-0 without its sign", `[-0]`, `[0]`, KindNumber, "-0 written without its sign (want -0)"},
+		// A tie: digits as short that round-trip are not "not the shortest".
+		{"tie", `[0.15651925473279124]`, `[0.15651925473279123]`, KindNumber, "other digits as short that round-trip (a tie broken otherwise)"},
+		{"tie", `[5e-324]`, `[4e-324]`, KindNumber, "other digits as short that round-trip (a tie broken otherwise)"},
+		{"longer", `[0.5]`, `[0.50000000]`, KindNumber, "not the shortest digits that round-trip"},
+		{"longer", `[1e-7]`, `[1.0e-7]`, KindNumber, "not the shortest digits that round-trip"},
+		// A dropped __proto__ is a member dropped, whatever value comes before.
+		{"__proto__ dropped", `{"A":1,"__proto__":2}`, `{"A":1}`, KindStructure, "a member `__proto__` dropped"},
+		{"__proto__ dropped", `{"A":"x","__proto__":2}`, `{"A":"x"}`, KindStructure, "a member `__proto__` dropped"},
+		{"__proto__ dropped", `{"__proto__":{"a":1},"b":2}`, `{"b":2}`, KindStructure, "a member `__proto__` dropped"},
+		{"__proto__ dropped", `{"__proto__":1}`, `{}`, KindStructure, "a member `__proto__` dropped"},
+		// Whitespace around a top-level scalar keeps its word.
+		{"whitespace after", `1`, `1 `, KindStructure, "whitespace where want the end of the text"},
+		{"whitespace after", `"x"`, `"x" `, KindStructure, "whitespace where want the end of the text"},
+		{"whitespace before", `1`, ` 1`, KindStructure, "whitespace where want a number"},
+		// A raw control byte before a number is not the number written so.
+		{"control byte before a number", `[1,2]`, "[1,2]", KindStructure, "the byte 0x01 where want a number"},
+		{"a number cut off", `[12]`, `[1]`, KindNumber, "an integer with other digits"},
+		{"a number written as null", `[12]`, `[null]`, KindNumber, "an integer written as null"},
 	}
+	names := []string{"ref", "x"}
 	for _, tt := range tests {
-		if got := failureCause(tt.a, tt.b); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		want := Signature{Kind: tt.kind, Cause: tt.cause, Deviants: []string{"x"}}
+		got := SignatureOf(names, []Outcome{out(tt.a), out(tt.b)})
+		if len(got) != 1 || !got[0].Equal(want) {
+			t.Errorf("%s: %s against %s: %v, want %v", tt.group, tt.a, tt.b, got, want)
+		}
+	}
+}
+
+// A deviant's number with an exponent past any double's is judged at once:
+// no exact arithmetic on 10^999999999.
+func TestCauseHugeExponent(t *testing.T) {
+	kind, cause := Cause([]byte(`[1.5]`), []byte(`[1e999999999]`), 1)
+	if kind != KindNumber || cause != "a number written with another value" {
+		t.Errorf("%s: %q", kind, cause)
+	}
+}
+
+// One escaping bug is one cause for every control character without a
+// short escape, U+0000 among them, in a key as in a value.
+func TestControlCharacterIsOneCause(t *testing.T) {
+	wrong := map[string]func(c int) string{
+		"raw":        func(c int) string { return string(rune(c)) },
+		"\\x":        func(c int) string { return fmt.Sprintf(`\x%02x`, c) },
+		"upper case": func(c int) string { return fmt.Sprintf(`\u00%02X`, c) },
+	}
+	for name, spell := range wrong {
+		causes := map[string][]int{}
+		for c := 0; c < 0x20; c++ {
+			if strings.ContainsRune("\b\f\n\r\t", rune(c)) {
+				continue
+			}
+			want := fmt.Sprintf(`\u%04x`, c)
+			for _, tmpl := range []string{`["%s"]`, `{"%s":1}`, `{"a":{"b%s":[]}}`} {
+				a, b := []byte(fmt.Sprintf(tmpl, want)), []byte(fmt.Sprintf(tmpl, spell(c)))
+				if string(a) == string(b) {
+					continue // \u0001 has no letter to write in upper case
+				}
+				kind, cause := Cause(a, b, FirstDiff(a, b))
+				causes[string(kind)+": "+cause] = append(causes[string(kind)+": "+cause], c)
+			}
+		}
+		if len(causes) != 1 {
+			t.Errorf("%s: %d causes, want one: %v", name, len(causes), causes)
 		}
 	}
 }

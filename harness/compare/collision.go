@@ -54,37 +54,73 @@ func sameText(a, b Outcome) bool {
 // CollisionSignature names the collision implementation name shows
 // between two judged cases, the lower-indexed first: ra and rb are the
 // reference's outcomes, first and second the cases' signatures. Its kind is
-// KindCollision; its cause is where the reference's two texts first differ,
-// read as the first text wanted and the second written (for twins, the
-// place where name merged them: "a `\"` in a key left unescaped"), so
-// that one bug's collisions are one bucket whatever else their cases hold.
-// When the reference rejected one of them, it is the cause of name's
-// deviation on the first case it deviated on. When name's first deviation
-// on both cases is one structural cause (KindStructure: a member dropped,
-// a byte where an object belongs), it is that cause: past a structural
-// deviation the texts no longer line up, so where the reference's two
-// texts differ says nothing of the bug, and an implementation that writes
-// every object wrong one way would make a bucket of each place two cases
-// may differ. A character-level deviation on both (a shared context that
-// holds raw non-ASCII, say) keeps the texts in line, and the place of
-// the reference's difference names the collision. ok is false when name
-// deviates on neither, which a collision rules out.
+// KindCollision; its cause says what name did, never what the reference
+// did, so that one bug's collisions are one bucket whatever else their
+// cases hold:
+//   - When name deviates on one case only, it wrote there the reference's
+//     text of the other case (its one digest is the reference's there):
+//     the cause is that deviation's, the place where name merged the two
+//     ("a `\"` in a key left unescaped" for keys written unescaped; "-0
+//     written without its sign" for an implementation that writes both -0
+//     and 0 as 0, never "-0 written with its sign").
+//   - When name's first deviation on both cases is one structural cause
+//     (KindStructure: a member dropped, a byte where an object belongs), it
+//     is that cause: past a structural deviation the texts no longer line
+//     up, and an implementation that writes every object wrong one way
+//     would make a bucket of each place two cases may differ.
+//   - When it deviates on both otherwise (a shared context that holds raw
+//     non-ASCII, say), the texts stay in line, and the cause is where the
+//     reference's two texts first differ: the place name merged them (see
+//     mergeCause).
+//   - When the reference rejected one of them and name deviates on both,
+//     it is the cause of name's deviation on the first case.
+//
+// ok is false when name deviates on neither, which a collision rules out.
 func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
 	a, b := deviationOf(name, first), deviationOf(name, second)
 	switch {
-	case a != nil && b != nil && a.Kind == KindStructure && a.Bucket() == b.Bucket():
+	case a == nil && b == nil:
+		return Signature{}, false
+	case a == nil:
+		s.Cause = b.Cause
+	case b == nil:
+		s.Cause = a.Cause
+	case a.Kind == KindStructure && a.Bucket() == b.Bucket():
 		s.Cause = a.Cause
 	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
-		_, s.Cause = Cause(ra.Canonical, rb.Canonical, FirstDiff(ra.Canonical, rb.Canonical))
-	case a != nil:
-		s.Cause = a.Cause
-	case b != nil:
-		s.Cause = b.Cause
+		s.Cause = mergeCause(ra.Canonical, rb.Canonical, a.Cause, b.Cause)
 	default:
-		return Signature{}, false
+		s.Cause = a.Cause
 	}
 	return s, true
+}
+
+// mergeCause names the place where the reference's texts ta and tb first
+// differ, read as the first wanted and the second written, or the other way
+// round when only that reading is one of the implementation's own
+// deviations (devA on the first case, devB on the second): an
+// implementation that writes 0.0 for both 0 and -0 is "-0 written without
+// its sign", never "-0 written with its sign".
+func mergeCause(ta, tb []byte, devA, devB string) string {
+	off := FirstDiff(ta, tb)
+	_, fwd := Cause(ta, tb, off)
+	_, back := Cause(tb, ta, off)
+	if fwd != devA && fwd != devB && (back == devA || back == devB) {
+		return back
+	}
+	return fwd
+}
+
+// CollisionSignatureOf is SignatureOf for a collision pair: the
+// signature of the collision adapter x shows between two cases judged
+// afresh, a and b their outcomes in the order of names, the reference's
+// first. ok is false when the two no longer collide in x.
+func CollisionSignatureOf(names []string, x int, a, b []Outcome) (Signature, bool) {
+	if !Collides(a[0], b[0], a[x], b[x]) {
+		return Signature{}, false
+	}
+	return CollisionSignature(names[x], a[0], b[0], SignatureOf(names, a), SignatureOf(names, b))
 }
 
 // deviationOf is the first of sigs that name deviates in, or nil.

@@ -33,31 +33,61 @@ func TestCollides(t *testing.T) {
 	}
 }
 
+// CollisionSignature names what the implementation did, judged on real
+// outcomes: the reference's text of each case and the one text m wrote for
+// both.
 func TestCollisionSignature(t *testing.T) {
-	first := []Signature{{Kind: KindString, Cause: "U+007F written raw (want \\u007f)", Deviants: []string{"m"}}}
-	other := []Signature{{Kind: KindRejection, Cause: "accepts out-of-domain input (want lone_surrogate)", Deviants: []string{"m"}}}
 	rej := Outcome{Error: "lone_surrogate"}
-	wrongX := []Signature{{Kind: KindStructure, Cause: "the byte 0x78 where want an object", Deviants: []string{"m"}}}
 	tests := []struct {
-		name          string
-		ra, rb        Outcome
-		first, second []Signature
-		want          string
+		name   string
+		ra, rb Outcome
+		x      Outcome // m's outcome on both cases
+		want   string
 	}{
-		// The place the reference's texts differ, whatever else m got wrong.
-		{"where the reference texts differ", out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`), first, nil, "collision: a `\"` in a key left unescaped: m"},
-		{"a rejection: the first deviation", out(`"\ufffd"`), rej, nil, other, `collision: accepts out-of-domain input (want lone_surrogate): m`},
-		{"a rejection: the first case's", rej, out(`"\ufffd"`), other, first, `collision: accepts out-of-domain input (want lone_surrogate): m`},
-		{"neither deviates", rej, out(`"x"`), nil, nil, ""},
+		{"keys written unescaped", out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`), out(`{"a":1,"b":2}`), "collision: a `\"` in a key left unescaped: m"},
+		{"the same, the other way round", out(`{"a":1,"b":2}`), out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`), "collision: a `\"` in a key left unescaped: m"},
+		// m writes 0 for both: never "-0 written with its sign".
+		{"-0 and 0 as 0", out(`[0]`), out(`[-0]`), out(`[0]`), "collision: -0 written without its sign (want -0): m"},
+		{"-0 and 0 as 0, -0 first", out(`[-0]`), out(`[0]`), out(`[0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes 0.0 for both, deviating on each: still never "with its sign".
+		{"-0 and 0 as 0.0", out(`[0]`), out(`[-0]`), out(`[0.0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes -0.0 for both: it does write the sign.
+		{"-0 and 0 as -0.0", out(`[0]`), out(`[-0]`), out(`[-0.0]`), "collision: -0 written with its sign (want 0): m"},
+		{"a text against a rejection", out(`"\ufffd"`), rej, out(`"\ufffd"`), "collision: accepts out-of-domain input (want lone_surrogate): m"},
+		// m writes 0.0 for both, deviating on each: still never "with its sign".
+		{"-0 and 0 as 0.0", out(`[0]`), out(`[-0]`), out(`[0.0]`), "collision: -0 written without its sign (want -0): m"},
+		// m writes -0.0 for both: it does write the sign.
+		{"-0 and 0 as -0.0", out(`[0]`), out(`[-0]`), out(`[-0.0]`), "collision: -0 written with its sign (want 0): m"},
+		{"a rejection first", rej, out(`"\ufffd"`), out(`"\ufffd"`), "collision: accepts out-of-domain input (want lone_surrogate): m"},
 		// One wrong text for every object: its cause, not where the two differ.
-		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), wrongX, wrongX, "collision: the byte 0x78 where want an object: m"},
-		{"two causes: where they differ", out(`{"a":1}`), out(`{"b":2}`), wrongX, first, "collision: printable ASCII in a key written as printable ASCII: m"},
-		{"one escaping cause on both: where they differ", out(`{"a\u007f":1}`), out(`{"b\u007f":1}`), first, first, "collision: printable ASCII in a key written as printable ASCII: m"},
+		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), out(`x`), "collision: the byte 0x78 where want an object: m"},
+		// A character-level deviation on both keeps the texts in line.
+		{"one escaping cause on both: where they differ", out(`["\u00e9","a"]`), out(`["\u00e9","b"]`), out(`["é","c"]`),
+			"collision: printable ASCII written as printable ASCII: m"},
 	}
+	c := New([]string{"ref", "m"})
+	judge := func(ref, x Outcome) []Signature { return c.Signatures(c.Compare([]Outcome{ref, x})) }
 	for _, tt := range tests {
-		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.first, tt.second)
-		if got := s.String(); ok != (tt.want != "") || ok && got != tt.want {
+		s, ok := CollisionSignature("m", tt.ra, tt.rb, judge(tt.ra, tt.x), judge(tt.rb, tt.x))
+		if got := s.String(); !ok || got != tt.want {
 			t.Errorf("%s: %q (%v), want %q", tt.name, got, ok, tt.want)
 		}
+	}
+	if s, ok := CollisionSignature("m", rej, out(`"x"`), nil, nil); ok {
+		t.Errorf("neither deviates: %v, want none", s)
+	}
+}
+
+// A minimized pair is named again from its outcomes alone.
+func TestCollisionSignatureOf(t *testing.T) {
+	names := []string{"ref", "go", "m"}
+	a := []Outcome{out(`{"a\":1,\"b":2}`), out(`{"a\":1,\"b":2}`), out(`{"a":1,"b":2}`)}
+	b := []Outcome{out(`{"a":1,"b":2}`), out(`{"a":1,"b":2}`), out(`{"a":1,"b":2}`)}
+	s, ok := CollisionSignatureOf(names, 2, a, b)
+	if !ok || s.String() != "collision: a `\"` in a key left unescaped: m" {
+		t.Errorf("CollisionSignatureOf = %q, %v", s, ok)
+	}
+	if s, ok := CollisionSignatureOf(names, 1, a, b); ok {
+		t.Errorf("go does not collide: %q", s)
 	}
 }

@@ -47,6 +47,21 @@ type Outcome struct {
 	Frames    []wire.Frame
 }
 
+// OutcomeOf is a worker's result as an outcome to compare. An internal
+// error keeps what its worker said failed and where (protocol 4), its
+// bucket's key; the driver ignores them on a spec error code.
+func OutcomeOf(r wire.Result) Outcome {
+	switch {
+	case r.Inexpressible != "":
+		return Outcome{Inexpressible: r.Inexpressible, Detail: r.Message}
+	case r.Error == wire.ErrorInternal:
+		return Outcome{Error: r.Error, Detail: r.Message, ErrorType: r.ErrorType, Frames: r.Frames}
+	case r.Error != "":
+		return Outcome{Error: r.Error, Detail: r.Message}
+	}
+	return Outcome{Canonical: r.Canonical, Digest: r.Digest}
+}
+
 // Absent reports whether o is left out of the comparison: its adapter could
 // not even express the case.
 func (o Outcome) Absent() bool { return o.Inexpressible != "" }
@@ -68,7 +83,7 @@ const (
 	KindDigest    Kind = "digest"        // same canonical bytes, a wrong digest
 	KindNumber    Kind = "number"        // first difference inside a number
 	KindString    Kind = "string_escape" // inside a string's escaping or content
-	KindKeyEscape Kind = "key_escape"    // an object key's own text differs
+	KindKeyEscape Kind = "key_escape"    // a key's quote or backslash left unescaped: it breaks out
 	KindKeyOrder  Kind = "key_order"     // object members in another order
 	KindStructure Kind = "structure"     // anything else
 )
@@ -253,9 +268,11 @@ func deviation(g int, a, b Outcome) Deviation {
 	case a.Error == "internal" || b.Error == "internal":
 		d.Kind, d.Cause = KindInternal, failureCause(a, b)
 	case (a.Error == "") != (b.Error == ""):
-		d.Kind, d.Cause = KindRejection, rejectionCause(a, b)
+		// A worker's code is its own word: fitCause keeps a stray one
+		// from breaking the signature's text form.
+		d.Kind, d.Cause = KindRejection, fitCause(rejectionCause(a, b), "")
 	case a.Error != "":
-		d.Kind, d.Cause = KindErrorCode, fmt.Sprintf("%s where want %s", b.Error, a.Error)
+		d.Kind, d.Cause = KindErrorCode, fitCause(fmt.Sprintf("%s where want %s", b.Error, a.Error), "")
 	case bytes.Equal(a.Canonical, b.Canonical):
 		// equal bytes in different groups: a digest is wrong
 		d.Kind, d.Cause = KindDigest, "digest is not BLAKE3 of its own text"
@@ -290,6 +307,18 @@ func (c *Comparator) Signatures(v Verdict) []Signature {
 		sigs = append(sigs, s)
 	}
 	return sigs
+}
+
+// SignatureOf judges one case's outcomes afresh and names the bugs they
+// show, as a run buckets the case: outs are in the order of names, the
+// reference's first. A run keys a bucket by its first example, whose
+// cause may be one of the noise a large case holds; called on the
+// minimized example's outcomes, it gives the signature of the cause the
+// example shows once small, by which the bucket can be keyed again (see
+// CollisionSignatureOf for a collision pair).
+func SignatureOf(names []string, outs []Outcome) []Signature {
+	c := New(names)
+	return c.Signatures(c.Compare(outs))
 }
 
 // Kind is the corpus kind of a finding with this verdict: "crash" or "hang"

@@ -38,7 +38,7 @@ func TestCompare(t *testing.T) {
 		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b, c"}, // one cause, two outputs,
 		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
 		// The reference is the truth, however many disagree with it.
-		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip (a decimal): b, c"},
+		{"reference alone", []Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.50]`)}, "number: not the shortest digits that round-trip: b, c"},
 	}
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
@@ -196,5 +196,40 @@ func TestBucketCovers(t *testing.T) {
 	}
 	if m := one.Merge(both); !m.Equal(both) {
 		t.Errorf("Merge = %v, want %v", m, both)
+	}
+}
+
+// SignatureOf names a minimized example by the cause it shows once small:
+// a large case's first cause was another bug's.
+func TestSignatureOf(t *testing.T) {
+	names := []string{"ref", "x", "y"}
+	large := []Outcome{out(`{"a":1.5,"b":"\u00e9"}`), out(`{"a":1.50,"b":"é"}`), out(`{"a":1.5,"b":"é"}`)}
+	small := []Outcome{out(`"\u00e9"`), out(`"é"`), out(`"é"`)}
+	if got := JoinSignatures(SignatureOf(names, large)); got != "number: not the shortest digits that round-trip: x; string_escape: non-ASCII written raw (want \\uXXXX): y" {
+		t.Errorf("large: %q", got)
+	}
+	if got := JoinSignatures(SignatureOf(names, small)); got != `string_escape: non-ASCII written raw (want \uXXXX): x, y` {
+		t.Errorf("small: %q", got)
+	}
+	if got := SignatureOf(names, []Outcome{out(`1`), out(`1`), out(`1`)}); got != nil {
+		t.Errorf("agreement: %v", got)
+	}
+}
+
+// A worker's error code is not checked on arrival: one that holds a
+// signature's separators or a line break still makes a signature that
+// reads back.
+func TestStrayErrorCode(t *testing.T) {
+	c := New([]string{"ref", "w"})
+	for _, outs := range [][]Outcome{
+		{{Error: "too_deep"}, {Error: "bad; code\nhere # x"}},
+		{out(`1`), {Error: "bad; code\nhere # x"}},
+	} {
+		for _, s := range c.Signatures(c.Compare(outs)) {
+			back, err := SplitSignatures(JoinSignatures([]Signature{s}))
+			if err != nil || len(back) != 1 || !back[0].Equal(s) || strings.ContainsAny(s.Cause, "\n") {
+				t.Errorf("%q: read back as %v, %v", s, back, err)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,6 +23,7 @@ const (
 	formHexUpper         // \uXXXX with upper-case hex digits
 	formAstralHex        // \uXXXX\uXXXX of a surrogate pair written for an astral character
 	formAstralUpper      // the same with upper-case hex digits
+	formInvalid          // a backslash JSON gives no meaning to: \x01, \0, \v, \'
 )
 
 // describe says how a deviant spelled cp, for "written ...".
@@ -33,6 +35,8 @@ func (f form) describe(cp rune) string {
 		return "as a short escape"
 	case formHexUpper, formAstralUpper:
 		return "as \\uXXXX in upper case"
+	case formInvalid:
+		return "as an escape JSON lacks"
 	}
 	return "as \\uXXXX"
 }
@@ -93,6 +97,9 @@ func unitLen(s []byte) int {
 	return n
 }
 
+// nextUnit is s past its first unit.
+func nextUnit(s []byte) []byte { return s[min(len(s), unitLen(s)):] }
+
 // readUnit reads the unit at the start of s.
 func readUnit(s []byte) unit {
 	if len(s) == 0 || s[0] == '"' {
@@ -107,6 +114,8 @@ func readUnit(s []byte) unit {
 	}
 	r, n := escape(s)
 	switch {
+	case !validEscape(s):
+		return unit{cp: r, form: formInvalid}
 	case n == 2:
 		return unit{cp: r, form: formShort}
 	case n == 12:
@@ -118,6 +127,19 @@ func readUnit(s []byte) unit {
 		return unit{cp: r, form: formHexUpper}
 	}
 	return unit{cp: r, form: formHex}
+}
+
+// validEscape reports whether the escape at the start of s (s[0] is the
+// backslash) is one of JSON's.
+func validEscape(s []byte) bool {
+	if len(s) < 2 {
+		return false
+	}
+	if s[1] == 'u' {
+		_, ok := hex4(s[2:])
+		return ok
+	}
+	return strings.IndexByte(`"\\/bfnrt`, s[1]) >= 0
 }
 
 func upperHex(h []byte) bool {
@@ -145,18 +167,27 @@ func single(cp rune) bool {
 // the quote, the backslash and the solidus, each with rules of its own,
 // stay apart.
 func formClass(cp rune) string {
-	switch {
-	case cp == 0:
-		return "a control character"
-	case cp >= 0x80 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff):
+	if cp >= 0x80 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) {
 		return "non-ASCII" // an astral character's escape is a pair of \uXXXX
+	}
+	return charClass(cp)
+}
+
+// cutClass names the character a string was cut short at: U+0000 by its
+// name, since a string that ends at its first NUL is the C-string bug of
+// its own, else its class.
+func cutClass(cp rune) string {
+	if cp == 0 {
+		return "U+0000"
 	}
 	return charClass(cp)
 }
 
 // charClass names the class of characters cp belongs to, as a root cause
 // names them: one character where a bug is often about that one (DEL, a
-// quote, U+2028), else a class whose members one bug treats alike.
+// quote, U+2028), else a class whose members one bug treats alike. U+0000
+// is a control character like the others: an escaper that writes every
+// control character wrong writes it wrong too.
 func charClass(cp rune) string {
 	switch {
 	case cp >= invalidByte:
@@ -167,7 +198,7 @@ func charClass(cp rune) string {
 		return "a `\\`"
 	case cp == '/':
 		return "a `/`"
-	case single(cp), cp == 0, cp == 0x2028, cp == 0x2029, cp == 0xfffd, cp == 0xfeff:
+	case single(cp), cp == 0x2028, cp == 0x2029, cp == 0xfffd, cp == 0xfeff:
 		return fmt.Sprintf("U+%04X", cp)
 	case cp == '\b' || cp == '\f' || cp == '\n' || cp == '\r' || cp == '\t':
 		return "a control character with a short escape"
