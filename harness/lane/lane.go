@@ -257,7 +257,7 @@ func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 	if err == nil {
 		st.setupFails, st.protoStreak = 0, 0
 		for i, r := range res {
-			outs[i][ai] = outcomeOf(r)
+			outs[i][ai] = compare.OutcomeOf(r)
 		}
 		return nil, nil
 	}
@@ -299,7 +299,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}, DigestOnly: digestOnly}, r[:])
 		if err == nil {
 			st.setupFails, st.protoStreak = 0, 0
-			return outcomeOf(r[0]), true, nil
+			return compare.OutcomeOf(r[0]), true, nil
 		}
 		if ctx.Err() != nil {
 			return compare.Outcome{}, false, ctx.Err()
@@ -359,19 +359,3 @@ func failureDetail(f *adapter.Failure) string {
 	return f.Err.Error() + "\n" + f.Stderr
 }
 
-// outcomeOf is a worker's result as the comparison takes it. An internal
-// error keeps what its worker said failed and where (protocol 4), its
-// bucket's key; a spec error's are dropped, as the protocol says: its code
-// is the whole answer.
-func outcomeOf(r wire.Result) compare.Outcome {
-	if r.Inexpressible != "" {
-		return compare.Outcome{Inexpressible: r.Inexpressible, Detail: r.Message}
-	}
-	if r.Error == wire.ErrorInternal {
-		return compare.Outcome{Error: r.Error, Detail: r.Message, ErrorType: r.ErrorType, Frames: r.Frames}
-	}
-	if r.Error != "" {
-		return compare.Outcome{Error: r.Error, Detail: r.Message}
-	}
-	return compare.Outcome{Canonical: r.Canonical, Digest: r.Digest}
-}

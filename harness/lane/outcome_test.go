@@ -14,29 +14,6 @@ import (
 	"github.com/difffuzz/difffuzz/value"
 )
 
-// An internal result keeps its type and frames in the outcome; a spec
-// error's and an inexpressible answer's are dropped.
-func TestOutcomeOf(t *testing.T) {
-	frames := []wire.Frame{{File: "/sdk/canon.go", Function: "example.com/sdk.escape", Line: 41}}
-	tests := []struct {
-		in   wire.Result
-		want compare.Outcome
-	}{
-		{wire.Result{Error: wire.ErrorInternal, Message: "panic: 'x'", ErrorType: "panic", Frames: frames},
-			compare.Outcome{Error: wire.ErrorInternal, Detail: "panic: 'x'", ErrorType: "panic", Frames: frames}},
-		{wire.Result{Error: wire.ErrorInternal, Message: "bad"}, compare.Outcome{Error: wire.ErrorInternal, Detail: "bad"}},
-		{wire.Result{Error: "too_deep", Message: "deep", ErrorType: "panic", Frames: frames}, compare.Outcome{Error: "too_deep", Detail: "deep"}},
-		{wire.Result{Inexpressible: wire.ReasonBigInt, Message: "big"}, compare.Outcome{Inexpressible: wire.ReasonBigInt, Detail: "big"}},
-	}
-	for _, tt := range tests {
-		got := outcomeOf(tt.in)
-		if got.Error != tt.want.Error || got.Detail != tt.want.Detail || got.ErrorType != tt.want.ErrorType ||
-			got.Inexpressible != tt.want.Inexpressible || len(got.Frames) != len(tt.want.Frames) {
-			t.Errorf("outcomeOf(%+v) = %+v, want %+v", tt.in, got, tt.want)
-		}
-	}
-}
-
 // A Go worker's panic (protocol 4) reaches the lane's outcome with its
 // type and the implementation's frames, none of the kit's.
 func TestPanicReachesOutcome(t *testing.T) {
