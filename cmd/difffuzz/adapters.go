@@ -144,7 +144,10 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 func (a *adapterFlags) joiningReference(all []adapter.Spec, only adapter.Spec) (adapter.Spec, bool) {
 	if a.reference != "" {
 		i := indexOf(all, a.reference)
-		return all[max(i, 0)], i >= 0 && a.reference != only.Name
+		if i < 0 || a.reference == only.Name {
+			return adapter.Spec{}, false
+		}
+		return all[i], true
 	}
 	ref := all[0]
 	return ref, ref.InProcess && ref.Name == adapterfile.BuiltinReference && ref.Name != only.Name
