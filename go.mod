@@ -10,6 +10,7 @@ require (
 	github.com/vmihailenco/msgpack/v5 v5.4.1
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.26.0
+	golang.org/x/term v0.25.0
 	lukechampine.com/blake3 v1.4.1
 )
 

@@ -146,12 +146,14 @@ done
 echo "new-team: python: the wheel in a venv, worker.py on canonjson (planted: floats of 1e21 and more in full)"
 
 # ts: the tarball and the SDK's one dependency at the project's pin; the
-# SDK, canonical.ts, beside the worker (tsc follows the import).
+# SDK, canonical.ts, beside the worker in src/ (init's tsconfig.json
+# compiles src/ to dist/).
 hash_wasm=$(node -p 'require("./adapters/ts/package.json").dependencies["hash-wasm"]')
 (
 	cd "$repo/ts"
-	cp "$root/adapters/ts/src/canonical.ts" canonical.ts
-	cat >worker.ts <<-'TS'
+	[[ -f src/worker.ts ]] || fail "ts: init wrote no src/worker.ts"
+	cp "$root/adapters/ts/src/canonical.ts" src/canonical.ts
+	cat >src/worker.ts <<-'TS'
 		/**
 		 * The difffuzz worker of sdk-ts: the team's SDK (canonical.ts) on the kit,
 		 * in the exact model. The SDK logs: a line to stdout and one to stderr
@@ -173,7 +175,7 @@ hash_wasm=$(node -p 'require("./adapters/ts/package.json").dependencies["hash-wa
 		nice npm install --no-audit --no-fund --loglevel=error "$tgz" "hash-wasm@$hash_wasm"
 	step "ts: npm run build" nice npm run --silent build
 )
-echo "new-team: ts: the tarball, worker.ts on canonical.ts, printing on stdout and stderr"
+echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdout and stderr"
 
 # rust: the unpacked .crate for the kit (init's Cargo.toml asks for the
 # kit's range, which crates.io does not have yet); the SDK, the canonjson

@@ -2,6 +2,7 @@ package value
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -74,6 +75,7 @@ type frame struct {
 	arr   []any
 	obj   Object
 	key   string
+	bin   bool // the first key is BinKey, spelt without escapes
 }
 
 func (p *parser) run() (any, error) {
@@ -125,30 +127,51 @@ func (p *parser) afterElement(v any) (any, bool, error) {
 		return nil, true, nil
 	case top.isObj && c == '}':
 		p.pos++
-		return p.pop(), false, nil
+		v, err := p.pop()
+		return v, false, err
 	case !top.isObj && c == ']':
 		p.pos++
-		return p.pop(), false, nil
+		v, err := p.pop()
+		return v, false, err
 	case top.isObj:
 		return nil, false, p.errAt(p.pos, "invalid character "+p.describe(p.pos)+" in object, expecting ',' or '}'")
 	}
 	return nil, false, p.errAt(p.pos, "invalid character "+p.describe(p.pos)+" in array, expecting ',' or ']'")
 }
 
-func (p *parser) pop() any {
+// pop ends the innermost container, which the byte before p.pos closed,
+// and returns it; an object of the one member BinKey, spelt so, is bin
+// data.
+func (p *parser) pop() (any, error) {
 	f := p.stack[len(p.stack)-1]
 	p.stack[len(p.stack)-1] = frame{}
 	p.stack = p.stack[:len(p.stack)-1]
 	if f.isObj {
-		if f.obj == nil {
-			return Object{}
+		if f.bin && len(f.obj) == 1 {
+			return p.bin(f.obj[0].Value)
 		}
-		return f.obj
+		if f.obj == nil {
+			return Object{}, nil
+		}
+		return f.obj, nil
 	}
 	if f.arr == nil {
-		return []any{}
+		return []any{}, nil
 	}
-	return f.arr
+	return f.arr, nil
+}
+
+// bin decodes the value of a {"$bin": ...} object.
+func (p *parser) bin(v any) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, p.errAt(p.pos-1, `bin data {"`+BinKey+`": ...} wants a string of base64 (an object of that one member spells its key "\u0024bin")`)
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(s)
+	if err != nil {
+		return nil, p.errAt(p.pos-1, `bin data {"`+BinKey+`": ...}: `+err.Error())
+	}
+	return b, nil
 }
 
 // valueStart reads a scalar, or opens a container (opened) and positions the
@@ -168,7 +191,8 @@ func (p *parser) valueStart() (v any, opened bool, err error) {
 		p.skipSpace()
 		if p.pos < len(p.data) && p.data[p.pos] == c+2 { // '}' and ']' are '{'+2 and '['+2
 			p.pos++
-			return p.pop(), false, nil
+			v, err := p.pop()
+			return v, false, err
 		}
 		if c == '{' {
 			return nil, true, p.objectKey()
@@ -213,11 +237,16 @@ func (p *parser) objectKey() error {
 	if p.data[p.pos] != '"' {
 		return p.errAt(p.pos, "invalid character "+p.describe(p.pos)+" in object, expecting a string key")
 	}
+	start := p.pos
 	key, err := p.str()
 	if err != nil {
 		return err
 	}
-	p.stack[len(p.stack)-1].key = key
+	top := &p.stack[len(p.stack)-1]
+	top.key = key
+	if len(top.obj) == 0 {
+		top.bin = string(p.data[start:p.pos]) == `"`+BinKey+`"`
+	}
 	p.skipSpace()
 	if p.pos >= len(p.data) {
 		return p.errAt(p.pos, "unexpected end of input")

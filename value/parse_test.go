@@ -272,7 +272,6 @@ func TestTextOutsideModel(t *testing.T) {
 		v    any
 		want string
 	}{
-		{[]byte("x"), "<unsupported []uint8>"},
 		{value.Object{{Key: "a", Value: struct{}{}}}, `{"a":<unsupported struct {}>}`},
 		{value.RawObject{{Key: int64(1), Value: "x"}}, `{1:"x"}`},
 		{"a\xffb", `"a\xffb"`},
@@ -284,6 +283,49 @@ func TestTextOutsideModel(t *testing.T) {
 		}
 		if _, err := value.Parse([]byte(got)); err == nil {
 			t.Errorf("%.100s parses", got)
+		}
+	}
+}
+
+// Bin data is {"$bin":"<base64>"}, and reads back as bytes; an object of
+// that one member spells its key with an escape and reads back as an
+// object, so that no two values share a text.
+func TestTextBin(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]byte("x"), `{"$bin":"eA=="}`},
+		{[]byte{}, `{"$bin":""}`},
+		{[]byte{0, 0xff, 0xfe}, `{"$bin":"AP/+"}`},
+		{value.Object{{Key: "a", Value: []byte("hi")}}, `{"a":{"$bin":"aGk="}}`},
+		{[]any{[]byte{1}, "$bin"}, `[{"$bin":"AQ=="},"$bin"]`},
+		{value.Object{{Key: "$bin", Value: "eA=="}}, `{"\u0024bin":"eA=="}`},
+		{value.Object{{Key: "$bin", Value: int64(1)}}, `{"\u0024bin":1}`},
+		{value.Object{{Key: "$bin", Value: "eA=="}, {Key: "b", Value: int64(1)}}, `{"$bin":"eA==","b":1}`},
+	} {
+		got := string(value.AppendText(nil, tc.v))
+		if got != tc.want {
+			t.Errorf("AppendText(%#v) = %s, want %s", tc.v, got, tc.want)
+		}
+		back, err := value.Parse([]byte(got))
+		if err != nil || !value.Equal(back, tc.v) {
+			t.Errorf("Parse(%s) = %#v, %v, want %#v", got, back, err, tc.v)
+		}
+	}
+}
+
+// A {"$bin": ...} object whose value is not base64 is malformed, and says
+// how to spell an object of that member.
+func TestParseBinErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`{"$bin":1}`, `line 1, column 10: bin data {"$bin": ...} wants a string of base64 (an object of that one member spells its key "\u0024bin")`},
+		{`[{"$bin":"eA"}]`, `line 1, column 14: bin data {"$bin": ...}: illegal base64 data at input byte 0`},
+		{`{"$bin":"e A=="}`, `illegal base64 data`},
+	} {
+		_, err := value.Parse([]byte(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%s): %v, want %q", tc.text, err, tc.want)
 		}
 	}
 }

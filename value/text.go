@@ -1,6 +1,7 @@
 package value
 
 import (
+	"encoding/base64"
 	"math/big"
 	"slices"
 	"strconv"
@@ -12,10 +13,12 @@ import (
 // duplicate keys, lone surrogates (as \udXXX), integer vs float (a float that
 // would read back as an integer gets ".0"; negative zero is "-0.0").
 //
-// A value that the text cannot express (a Go type outside the model, a
-// non-string key, a string that is not even WTF-8, nesting beyond
-// MaxTextDepth) is written in a visibly invalid form, so that Parse rejects
-// the text instead of reading back a different value.
+// Bin data ([]byte, out of the model: unsupported_value) is written
+// {"$bin":"<base64>"}, as Parse reads it back (see BinKey). A value that the
+// text cannot express (another Go type outside the model, a non-string key,
+// a string that is not even WTF-8, nesting beyond MaxTextDepth) is written
+// in a visibly invalid form, so that Parse rejects the text instead of
+// reading back a different value.
 func AppendText(dst []byte, v any) []byte {
 	return appendText(dst, v, 1)
 }
@@ -46,6 +49,10 @@ func appendText(dst []byte, v any, level int) []byte {
 		return strconv.AppendInt(dst, i, 10)
 	case uint64:
 		return strconv.AppendUint(dst, x, 10)
+	case []byte:
+		dst = append(dst, `{"`+BinKey+`":"`...)
+		dst = base64.StdEncoding.AppendEncode(dst, x)
+		return append(dst, `"}`...)
 	}
 	k := kindOf(v)
 	if k != kindArray && k != kindObject && k != kindMap {
@@ -79,7 +86,7 @@ func appendText(dst []byte, v any, level int) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendTextString(dst, m.Key)
+			dst = appendTextKey(dst, m.Key, len(x))
 			dst = append(dst, ':')
 			dst = appendText(dst, m.Value, level+1)
 		}
@@ -90,7 +97,11 @@ func appendText(dst []byte, v any, level int) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendText(dst, m.Key, level+1) // a non-string key makes the text invalid, as it should
+			if k, ok := m.Key.(string); ok {
+				dst = appendTextKey(dst, k, len(x))
+			} else {
+				dst = appendText(dst, m.Key, level+1) // a non-string key makes the text invalid, as it should
+			}
 			dst = append(dst, ':')
 			dst = appendText(dst, m.Value, level+1)
 		}
@@ -113,4 +124,19 @@ func appendText(dst []byte, v any, level int) []byte {
 		return append(dst, '}')
 	}
 	return dst
+}
+
+// BinKey is the member name of bin data in extended JSON text: the object
+// {"$bin":"<base64>"}, of that one member spelt exactly so, is the bytes
+// (standard base64, padded). An object of the model with that one member
+// spells its key "\u0024bin", which Parse reads as an object, so that
+// every value keeps its own text.
+const BinKey = "$bin"
+
+// appendTextKey writes an object's key; n is the object's member count.
+func appendTextKey(dst []byte, key string, n int) []byte {
+	if n == 1 && key == BinKey {
+		return append(dst, `"\u0024bin"`...)
+	}
+	return appendTextString(dst, key)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/conform"
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/tests/fixtures"
 )
 
@@ -36,7 +37,9 @@ func (c *CLI) adapterCmd(ctx context.Context, args []string) int {
 // worker (package conform). It prints a PASS or FAIL line a check and the
 // summary "N passed, N failed"; it exits 0 when every check passed, 1 when
 // one failed, 2 on a usage or setup error. With -known, the checks of the
-// failure list must fail and the others pass (conform.Config.Known).
+// failure list must fail and the others pass (conform.Config.Known). With
+// -write-known, the checks that fail are written as that list (see
+// conformWriteKnown).
 func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	fs := c.newFlagSet("adapter check", "NAME|COMMAND\n\nNAME is an adapter of the config; anything else is a worker's command line,\nsplit on spaces (quote it as one argument). Flags go before it.")
 	var configPath string
@@ -44,6 +47,7 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	cfg := conform.Config{Stdout: c.Stdout, Stderr: c.Stderr}
 	fs.StringVar(&cfg.Fixtures, "fixtures", "", "the `folder` of the fixture files (*.jsonl) (default: "+fixtures.Dir+" in the difffuzz checkout, or else the copy built into difffuzz)")
 	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
+	writeKnown := fs.String("write-known", "", "write the checks the worker fails to this `file`, as its failure list for -known, and exit 0 if it started")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
 		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))
@@ -75,6 +79,9 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	if *timeout > 0 {
 		cfg.Worker.StartTimeout, cfg.Worker.BatchTimeout = *timeout, *timeout
 	}
+	if *writeKnown != "" {
+		return c.conformWriteKnown(ctx, cfg, spec, *writeKnown, fs.Arg(0))
+	}
 	return c.conform(ctx, cfg, spec)
 }
 
@@ -103,6 +110,55 @@ func (c *CLI) conform(ctx context.Context, cfg conform.Config, spec adapter.Spec
 		return triage.ExitDivergence
 	}
 	return triage.ExitOK
+}
+
+// conformWriteKnown runs the checks and writes the ones that failed to
+// path, as the worker's failure list: a worker that fails exactly those
+// then passes with -known path. The list describes the worker, failures
+// and all, so the status is 0 once it is written; a worker that did not
+// start has no list to write.
+func (c *CLI) conformWriteKnown(ctx context.Context, cfg conform.Config, spec adapter.Spec, path, worker string) int {
+	sum, err := conform.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "difffuzz adapter check: %v\n", err)
+		return triage.ExitSetup
+	}
+	if !sum.Started {
+		if spec.Build != "" {
+			fmt.Fprintf(c.Stderr, "difffuzz adapter check: the worker did not start; build it with: %s\n", spec.Build)
+		}
+		fmt.Fprintf(c.Stderr, "difffuzz adapter check: the worker did not start, so %s was not written\n", path)
+		return triage.ExitSetup
+	}
+	if err := atomicfile.Write(path, conform.FormatKnown(knownHeader(path, worker), sum.Failures)); err != nil {
+		fmt.Fprintf(c.Stderr, "difffuzz adapter check: %v\n", err)
+		return triage.ExitSetup
+	}
+	fmt.Fprintf(c.Stdout, "wrote %d failing checks to %s; check against it with: difffuzz adapter check -known %s %s\n",
+		len(sum.Failures), path, path, shellWord(worker))
+	return triage.ExitOK
+}
+
+// knownHeader heads a failure list that -write-known writes.
+func knownHeader(path, worker string) string {
+	return fmt.Sprintf(`# The checks of difffuzz adapter check that %[2]s fails, one a line with
+# the reason it failed, written by
+#   difffuzz adapter check -write-known %[1]s %[2]s
+# With the list,
+#   difffuzz adapter check -known %[1]s %[2]s
+# passes when the worker fails exactly these checks, and fails when one of
+# them passes, so the list cannot go stale: delete a line as your SDK comes
+# to pass its check (or write the list again), and drop -known when none is
+# left.
+`, path, shellWord(worker))
+}
+
+// shellWord quotes s for a shell when it is more than one plain word.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // resolveWorker finds the worker to check: the config's adapter of that

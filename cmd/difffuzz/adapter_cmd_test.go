@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/conform"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
@@ -309,5 +310,39 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 	code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
 	if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
 		t.Errorf("a misspelt check: exit %d, want 2; stderr %q", code, errs)
+	}
+}
+
+// -write-known writes the checks the worker fails as its failure list,
+// which -known then holds it to; a worker that does not start gets none.
+func TestAdapterCheckWriteKnown(t *testing.T) {
+	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
+	base := []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-cases", "512", "-timeout", "5s"}
+	path := filepath.Join(t.TempDir(), "known-failures.txt")
+	os.WriteFile(path, []byte("# difffuzz init's empty list\n"), 0o644)
+
+	code, out, errs := runCLIRaw(t, append(base, "-write-known", path, keyorder)...)
+	fails := failed(out)
+	if code != 0 || len(fails) == 0 || !strings.Contains(out, fmt.Sprintf("wrote %d failing checks to %s;", len(fails), path)) {
+		t.Fatalf("-write-known: exit %d, want 0 and a wrote line:\n%s\n%s", code, out, errs)
+	}
+	known, err := conform.LoadKnown(path)
+	if err != nil || !slices.Equal(known, fails) {
+		t.Errorf("the list holds %q (%v), want the failed checks %q", known, err, fails)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "# The checks of difffuzz adapter check that ") || !strings.Contains(string(data), "#   difffuzz adapter check -known "+path+" '") {
+		t.Errorf("the list's header does not say how to use it:\n%s", data)
+	}
+
+	code, out, _ = runCLIRaw(t, append(base, "-known", path, keyorder)...)
+	if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("-known of the written list: exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
+	}
+
+	gone := filepath.Join(t.TempDir(), "never.txt")
+	code, _, errs = runCLIRaw(t, append(base, "-timeout", "1s", "-write-known", gone, "/bin/true")...)
+	if _, err := os.Stat(gone); code != 2 || err == nil || !strings.Contains(errs, "did not start, so "+gone+" was not written") {
+		t.Errorf("a worker without hello: exit %d (want 2), list there: %v; stderr %q", code, err == nil, errs)
 	}
 }

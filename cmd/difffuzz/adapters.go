@@ -25,7 +25,7 @@ type adapterFlags struct {
 
 func (a *adapterFlags) register(fs *flag.FlagSet) {
 	configFlag(fs, &a.config)
-	fs.StringVar(&a.names, "adapters", "", "comma-separated adapters to run, reference first (default: all built-ins and every -adapter)")
+	fs.StringVar(&a.names, "adapters", "", "comma-separated adapters to run, reference first (default: all built-ins and every -adapter); one adapter alone is run against the -reference, or the built-in reference when the config names none")
 	fs.StringVar(&a.reference, "reference", "", "the adapter whose outcomes are the truth that the others are judged against (default: the first)")
 	fs.Func("adapter", "add or replace a worker-backed adapter: `NAME=COMMAND` (split on spaces; repeatable)", func(s string) error {
 		if !strings.Contains(s, "=") {
@@ -107,8 +107,13 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 	if len(all) == 1 && all[0].InProcess {
 		return nil, fmt.Errorf("nothing to compare with the built-in reference: add your worker with -adapter NAME=COMMAND (such as -adapter 'my-sdk=python worker.py'), or declare it in %s (difffuzz init LANG writes one)", defaultConfig)
 	}
+	if len(chosen) == 1 {
+		if ref, ok := a.joiningReference(all, chosen[0]); ok {
+			chosen = []adapter.Spec{ref, chosen[0]}
+		}
+	}
 	if len(chosen) < 2 {
-		return nil, fmt.Errorf("-adapters: need at least two adapters to compare, have %d (%s)", len(chosen), strings.Join(names(chosen), ", "))
+		return nil, tooFew(all, chosen)
 	}
 	if a.reference != "" {
 		i := indexOf(chosen, a.reference)
@@ -129,6 +134,39 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 		}
 	}
 	return chosen, nil
+}
+
+// joiningReference is the reference that a run of one adapter, only, is
+// judged against without being named: the -reference flag's adapter, or
+// else the built-in reference when the config names none (Specs put it
+// first). A config that names its own reference must be told which to
+// run (tooFew says how).
+func (a *adapterFlags) joiningReference(all []adapter.Spec, only adapter.Spec) (adapter.Spec, bool) {
+	if a.reference != "" {
+		i := indexOf(all, a.reference)
+		if i < 0 || a.reference == only.Name {
+			return adapter.Spec{}, false
+		}
+		return all[i], true
+	}
+	ref := all[0]
+	return ref, ref.InProcess && ref.Name == adapterfile.BuiltinReference && ref.Name != only.Name
+}
+
+// tooFew is the error of a run with fewer than two adapters, with the
+// flags that would make one: the config's reference (first in all) with
+// the one chosen, or the one chosen, if it is that reference, with another.
+func tooFew(all, chosen []adapter.Spec) error {
+	have := strings.Join(names(chosen), ", ")
+	if len(chosen) == 1 && len(all) > 1 {
+		ref, other, what := all[0].Name, chosen[0].Name, "name the reference too"
+		if ref == other {
+			other, what = all[1].Name, "name another adapter too"
+		}
+		return fmt.Errorf("-adapters: need at least two adapters to compare, have 1 (%s): %s, as in -adapters %s,%s (known: %s)",
+			have, what, ref, other, strings.Join(names(all), ", "))
+	}
+	return fmt.Errorf("-adapters: need at least two adapters to compare, have %d (%s): add a worker with -adapter NAME=COMMAND", len(chosen), have)
 }
 
 func indexOf(specs []adapter.Spec, name string) int {

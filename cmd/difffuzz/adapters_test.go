@@ -14,6 +14,7 @@ import (
 // reference. The built-in reference is implied unless the config names one.
 func TestSpecsWithoutAProjectConfig(t *testing.T) {
 	const worker = "[[adapter]]\nname = \"mine\"\ncommand = [\"./w\"]\n"
+	const project = "[[adapter]]\nname = \"go\"\nin_process = true\n" + worker
 	tests := []struct {
 		name    string
 		config  string // "" writes no difffuzz.toml
@@ -28,7 +29,12 @@ func TestSpecsWithoutAProjectConfig(t *testing.T) {
 		{name: "team config, -reference", config: worker, flags: adapterFlags{reference: "mine"}, want: "mine reference"},
 		{name: "reference key", config: "reference = \"b\"\n" + worker + "[[adapter]]\nname = \"b\"\ncommand = [\"./b\"]\ndefault = false\n", want: "b mine"},
 		{name: "in-process declared", config: worker + "[[adapter]]\nname = \"go\"\nin_process = true\n", want: "mine go"},
-		{name: "reference name taken", config: "[[adapter]]\nname = \"reference\"\ncommand = [\"./r\"]\n", want: "need at least two adapters to compare, have 1 (reference)", wantErr: true},
+		{name: "reference name taken", config: "[[adapter]]\nname = \"reference\"\ncommand = [\"./r\"]\n", want: "need at least two adapters to compare, have 1 (reference): add a worker with -adapter NAME=COMMAND", wantErr: true},
+		{name: "one named, no config", flags: adapterFlags{names: "mine", extra: []string{"mine=./w"}}, want: "reference mine"},
+		{name: "one named, team config", config: worker, flags: adapterFlags{names: "mine"}, want: "reference mine"},
+		{name: "the reference named alone", config: worker, flags: adapterFlags{names: "reference"}, want: "-adapters reference,mine", wantErr: true},
+		{name: "one named, -reference", config: project, flags: adapterFlags{names: "mine", reference: "go"}, want: "go mine"},
+		{name: "one named, config names its reference", config: project, flags: adapterFlags{names: "mine"}, want: "name the reference too, as in -adapters go,mine (known: go, mine)", wantErr: true},
 		{name: "missing -config", flags: adapterFlags{config: "nope.toml"}, want: "no adapter config at", wantErr: true},
 	}
 	for _, tt := range tests {

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // newFlagSet makes a subcommand's flag set. Its full usage is for -h and
@@ -103,6 +105,8 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.Float64Var(&cfg.Gen.OutOfDomain, "out-of-domain", 0, "share of out-of-domain cases (0: the generator's default)")
 	cpuprofile := fs.String("cpuprofile", "", "write the driver's CPU profile to this `file`")
 	eventsTo := fs.String("events", "", "write the run's events as JSON lines to this `file` (- for stdout, the summary then going to stderr): start, progress, bucket, collision, minimized, summary")
+	fs.DurationVar(&cfg.StatusEvery, "status-every", 0, fmt.Sprintf("interval of the status line (0: %v at a terminal, where it rewrites itself in place; %v elsewhere, a plain line each)",
+		run.DefaultStatusEvery, run.DefaultProgressEvery))
 	maxMemoryFlag(fs, &cfg.MaxMemory)
 	if code := c.parse(fs, args); code >= 0 {
 		return code
@@ -147,6 +151,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 		return c.usageError(fs, "%v", err)
 	}
 	cfg.Command = repeatCommand(args, cfg.Seed, *seed == "")
+	cfg.StatusWidth = terminalWidth(c.Stderr)
 	_, code := run.Run(ctx, cfg)
 	if err := cfg.Events.Err(); err != nil {
 		fmt.Fprintf(c.Stderr, "difffuzz run: %v\n", err)
@@ -361,11 +366,20 @@ func (c *CLI) check(ctx context.Context, args []string) int {
 // input would look like a hang.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth is the columns of the terminal w is, or 0 when w is no
+// terminal (a file, a pipe, a CI log), which then gets plain lines.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+		return width
+	}
+	return 80
 }
 
 func (c *CLI) replay(ctx context.Context, args []string) int {

@@ -13,7 +13,7 @@ import (
 // after them.
 func (c *CLI) initCmd(args []string) int {
 	langs := strings.Join(scaffold.Languages(), "|")
-	fs := c.newFlagSet("init", langs+"\n\nwrites a worker on the language's kit (the naive baseline where your SDK's function goes),\nits manifest, its known-failures list and a difffuzz.toml naming it, into -dir;\nthe language may also come before the flags. docs/your-sdk.md walks through it.")
+	fs := c.newFlagSet("init", langs+"\n\nwrites a worker on the language's kit (the naive baseline where your SDK's function goes),\nits manifest, an empty known-failures list (adapter check -write-known fills it) and a difffuzz.toml naming it, into -dir;\nthe language may also come before the flags. docs/your-sdk.md walks through it.")
 	var cfg scaffold.Config
 	fs.StringVar(&cfg.Dir, "dir", scaffold.DefaultDir, "the `folder` to write (made if missing; no file of the skeleton may exist in it)")
 	fs.StringVar(&cfg.Model, "model", scaffold.DefaultModel, "the value `model`: native, or text (the case as JSON text, as a tool call's arguments arrive); exact is not available yet")

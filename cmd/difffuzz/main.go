@@ -25,7 +25,11 @@
 // out/corpus/, beside the report, in a folder that version control ignores),
 // one file a distinct input, written before they are counted. The
 // first Ctrl-C stops generating and writes the report; a second one exits at
-// once. Workers never outlive the driver.
+// once. Workers never outlive the driver. At a terminal, run's status line
+// rewrites itself in place every second; into a file, a pipe or a CI log it
+// is a plain line every 10 seconds (-status-every sets either). Each
+// worker restart is counted by its reason (crash, hang, protocol, memory,
+// setup, stopped), in the status line, the summary and the JSON report.
 //
 // Exit status: 0 the adapters agree, 1 a divergence, 2 a usage or setup
 // error, 130 a run interrupted by Ctrl-C (after it wrote every finding and

@@ -183,3 +183,42 @@ func TestCheckAtATerminalSaysSo(t *testing.T) {
 		t.Errorf("piped check: %v, stderr %q", err, errb.String())
 	}
 }
+
+// At a terminal the run's status line rewrites itself in place; into a
+// pipe (a CI log) each is a plain line, with no \r or escape in it.
+func TestRunStatusLineOnlyAtATerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	bin := binary(t)
+	args := []string{bin, "run", "-config", "../../difffuzz.toml", "-adapters", "go,fake", "-adapter", wrongAdapter(t, "fake", "ok"),
+		"-cases", "3000", "-batch", "256", "-workers", "1", "-seed", "1", "-status-every", "10ms",
+		"-corpus", t.TempDir(), "-report", filepath.Join(t.TempDir(), "report.json")}
+
+	var errb strings.Builder
+	pipe := exec.Command(args[0], args[1:]...)
+	pipe.Stderr = &errb
+	if err := pipe.Run(); err != nil {
+		t.Fatalf("piped run: %v\n%s", err, errb.String())
+	}
+	if s := errb.String(); strings.ContainsAny(s, "\r\x1b") || !regexp.MustCompile(`(?m)^ +\d+s  cases 3000  `).MatchString(s) {
+		t.Errorf("piped run's stderr has a \\r or an escape, or no plain final status line:\n%q", s)
+	}
+
+	scriptCmd, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to make a terminal")
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	tty := exec.Command(scriptCmd, "-qec", strings.Join(quoted, " "), "/dev/null")
+	out, err := tty.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run at a terminal: %v\n%q", err, out)
+	}
+	if !regexp.MustCompile(`\r +\d+s  cases 3000  [^\r\n]*\x1b\[K\r?\n`).Match(out) {
+		t.Errorf("run at a terminal: no status line rewritten in place, the last one kept:\n%q", out)
+	}
+}

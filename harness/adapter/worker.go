@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -72,6 +73,11 @@ type Worker struct {
 	msg    wire.Message
 	id     uint64
 	starts int
+	// why is the reason the next start is a restart for (see
+	// RestartReasons): what ended the last process. restarts counts the
+	// restarts by reason; the status line reads it while the lane runs.
+	why      string
+	restarts [len(RestartReasons)]atomic.Uint64
 	// batchCPU sums what the worker's processes said their batches cost
 	// (wire.Message.BatchCPUNS), in nanoseconds; read while the lane runs.
 	batchCPU atomic.Uint64
@@ -96,6 +102,39 @@ func (w *Worker) CPUAtBatch() time.Duration { return time.Duration(w.cpuAtBatch.
 
 // StartCount is the number of process starts, the first one included.
 func (w *Worker) StartCount() int { return w.starts }
+
+// Reasons a worker process is restarted, in the order reports list them:
+// what ended the process before.
+var RestartReasons = [...]string{
+	"crash",    // it exited or closed its pipes (Crash)
+	"hang",     // no answer before the deadline: killed (Hang)
+	"protocol", // an answer that broke the protocol: killed (Protocol)
+	"memory",   // SIGKILL from outside, most often the kernel's OOM killer (Killed)
+	"setup",    // the restart before this one failed: no hello (Setup)
+	"stopped",  // the driver stopped it: Close, or a context that ended mid-answer
+}
+
+// restartReason is the reason a failure of kind k gives the restart after
+// it.
+func restartReason(k FailureKind) string {
+	if k == Killed {
+		return "memory"
+	}
+	return string(k)
+}
+
+// Restarts counts the worker's restarts by reason (RestartReasons), those
+// with none left out; their sum is StartCount()-1, once it has started.
+// Safe to call while the lane drives the worker.
+func (w *Worker) Restarts() map[string]int {
+	out := map[string]int{}
+	for i, r := range RestartReasons {
+		if n := w.restarts[i].Load(); n > 0 {
+			out[r] = int(n)
+		}
+	}
+	return out
+}
 
 // Start starts the worker process and waits for its hello. A failure is a
 // *Failure of kind Setup with the worker's stderr.
@@ -138,6 +177,9 @@ func (w *Worker) start(ctx context.Context) error {
 	}
 	w.proc = p
 	w.pid.Store(int64(p.cmd.Process.Pid))
+	if w.starts > 0 {
+		w.restarts[slices.Index(RestartReasons[:], w.why)].Add(1) // every path that ends a process sets why
+	}
 	w.starts++
 	w.cpuAtBatch.Store(0)
 	timeout := w.cfg.StartTimeout
@@ -146,6 +188,10 @@ func (w *Worker) start(ctx context.Context) error {
 	}
 	if err := w.readHello(timeout); err != nil {
 		p.kill()
+		// No process: the next call starts another, rather than write
+		// to this dead one and take its broken pipe for the case's crash.
+		w.proc, w.why = nil, restartReason(Setup)
+		w.pid.Store(0)
 		return &Failure{Adapter: w.cfg.Name, Kind: Setup, Err: err, Stderr: p.output.String()}
 	}
 	return nil
@@ -253,6 +299,7 @@ func (w *Worker) fail(ctx context.Context, err error) error {
 	w.pid.Store(0)
 	if ctx.Err() != nil {
 		p.kill()
+		w.why = "stopped"
 		return fmt.Errorf("adapter %s: %w", w.cfg.Name, ctx.Err())
 	}
 	if errors.Is(err, wire.ErrFrameSize) {
@@ -283,6 +330,7 @@ func (w *Worker) fail(ctx context.Context, err error) error {
 		p.kill()
 	}
 	f.Stderr = p.output.String()
+	w.why = restartReason(f.Kind)
 	return f
 }
 
@@ -374,7 +422,7 @@ func (w *Worker) Bench(ctx context.Context, cases []any, rounds int) (wire.Bench
 func (w *Worker) Close() error {
 	if w.proc != nil {
 		w.proc.stop()
-		w.proc = nil
+		w.proc, w.why = nil, "stopped"
 		w.pid.Store(0)
 	}
 	return nil

@@ -2,6 +2,9 @@ package adapter_test
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -129,6 +132,9 @@ func TestWorkerFaults(t *testing.T) {
 				if w.StartCount() != 2 {
 					t.Errorf("starts = %d, want 2", w.StartCount())
 				}
+				if got, want := w.Restarts(), map[string]int{string(tt.kind): 1}; !maps.Equal(got, want) {
+					t.Errorf("restarts by reason %v, want %v", got, want)
+				}
 			}
 		})
 	}
@@ -203,6 +209,36 @@ func TestWorkerKilledFromOutside(t *testing.T) {
 	f, ok := adapter.AsFailure(<-done)
 	if !ok || f.Kind != adapter.Killed {
 		t.Fatalf("Run = %v, want kind killed", f)
+	}
+	// An outside SIGKILL is, most often, the OOM killer's.
+	if err := w.Run(context.Background(), []any{tcase("a")}, make([]wire.Result, 1)); err != nil {
+		t.Fatalf("after restart: %v", err)
+	}
+	if got, want := w.Restarts(), map[string]int{"memory": 1}; !maps.Equal(got, want) {
+		t.Errorf("restarts by reason %v, want %v", got, want)
+	}
+}
+
+// A restart that fails (no hello) leaves no process behind: the next call
+// starts another, and fails to start again, rather than write to the dead
+// one and report its broken pipe as the case's crash. Each start is a
+// restart, for the reason of what ended the process before it.
+func TestWorkerFailedRestart(t *testing.T) {
+	started := filepath.Join(t.TempDir(), "started")
+	script := fmt.Sprintf(`if [ -e %[1]s ]; then echo refusing a second start >&2; exit 1; fi; touch %[1]s; exec "$@"`, started)
+	w := start(t, append([]string{"sh", "-c", script, "sh"}, testworker.Command(t, "crash", "BOOM")...))
+	out := make([]wire.Result, 1)
+	if f, ok := adapter.AsFailure(w.Run(context.Background(), []any{tcase("BOOM")}, out)); !ok || f.Kind != adapter.Crash {
+		t.Fatalf("first Run: %v, want a crash", f)
+	}
+	for i := range 2 {
+		f, ok := adapter.AsFailure(w.Run(context.Background(), []any{tcase("a")}, out))
+		if !ok || f.Kind != adapter.Setup || !strings.Contains(f.Stderr, "refusing a second start") {
+			t.Fatalf("Run %d after the crash: %v, want a setup failure", i+2, f)
+		}
+	}
+	if got, want := w.Restarts(), map[string]int{"crash": 1, "setup": 1}; !maps.Equal(got, want) || w.StartCount() != 3 {
+		t.Errorf("restarts by reason %v, starts %d; want %v, 3", got, w.StartCount(), want)
 	}
 }
 

@@ -160,8 +160,13 @@ func TestUnanimousHint(t *testing.T) {
 	if !v.Unanimous() {
 		t.Fatal("not unanimous")
 	}
-	if r := c.Render(v, outs); !strings.Contains(r, "hint: every other implementation agrees against the reference ref") {
+	if r := c.Render(v, outs); !strings.Contains(r, "hint: every implementation but the reference, ref, agrees on this;") {
 		t.Errorf("render lacks the hint:\n%s", r)
+	}
+	// The built-in reference's name is the word itself, said once.
+	builtin := New([]string{"reference", "b", "c"})
+	if r := builtin.Render(builtin.Compare(outs), outs); !strings.Contains(r, "hint: every implementation but the reference agrees on this;") {
+		t.Errorf("render with the built-in reference lacks the hint:\n%s", r)
 	}
 	if v := c.Compare([]Outcome{out(`[1.5]`), out(`[1.50]`), out(`[1.5]`)}); v.Unanimous() {
 		t.Error("unanimous with one deviant")

@@ -76,9 +76,19 @@ func (c *Comparator) Render(v Verdict, outs []Outcome) string {
 		fmt.Fprintf(&sb, "  diff (-%s +%s):\n%s", c.names[a], c.names[b], indent(clip.String(diff, 4000)))
 	}
 	if v.Unanimous() {
-		fmt.Fprintf(&sb, "  hint: every other implementation agrees against the reference %s; the reference stays the truth\n", c.names[0])
+		fmt.Fprintf(&sb, "  hint: every implementation but %s agrees on this; the reference stays the truth\n", theReference(c.names[0]))
 	}
 	return sb.String()
+}
+
+// theReference names the reference adapter in a sentence: "the reference",
+// and its name too unless that is the word itself (the built-in one is
+// called "reference").
+func theReference(name string) string {
+	if name == "reference" {
+		return "the reference"
+	}
+	return "the reference, " + name + ","
 }
 
 // context is up to 30 bytes either side of off, with a caret-like marker.

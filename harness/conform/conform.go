@@ -42,6 +42,8 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Defaults of Config's zero values.
@@ -95,6 +97,14 @@ type Summary struct {
 	// Started says whether the worker said hello; when it did not, no
 	// other check ran.
 	Started bool
+	// Failures are the checks that failed, listed or not, in the order
+	// they ran: what a failure list of the worker would hold (WriteKnown).
+	Failures []Failure
+}
+
+// Failure is a check that failed, and why, on one line.
+type Failure struct {
+	Check, Reason string
 }
 
 // OK reports whether every check passed.
@@ -176,6 +186,22 @@ func (r *runner) checkKnown(fixtures []fixtureFile) error {
 		}
 	}
 	return nil
+}
+
+// FormatKnown is a failure list of fails, as LoadKnown reads it, under
+// header (lines of comment, each starting with #): one check a line, with
+// its reason as a comment, cut to keep the line short.
+func FormatKnown(header string, fails []Failure) []byte {
+	var b strings.Builder
+	b.WriteString(header)
+	width := 0
+	for _, f := range fails {
+		width = max(width, len(f.Check))
+	}
+	for _, f := range fails {
+		fmt.Fprintf(&b, "%-*s  # %s\n", width, f.Check, clip.String(f.Reason, 72))
+	}
+	return []byte(b.String())
 }
 
 // LoadKnown reads a failure list: one check name a line; blank lines and

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,32 @@ func TestBatchCost(t *testing.T) {
 			t.Errorf("batchCost(%v, %v) = %q, want an error", tc.cpu, tc.wall, got)
 		case tc.want != "" && (err != nil || !strings.HasPrefix(got, tc.want)):
 			t.Errorf("batchCost(%v, %v) = %q, %v; want %q...", tc.cpu, tc.wall, got, err, tc.want)
+		}
+	}
+}
+
+// A failure list written by FormatKnown reads back as its checks, in
+// order, whatever the reasons hold (a # among them).
+func TestFormatKnownReadsBack(t *testing.T) {
+	fails := []Failure{
+		{"fixtures/edge.jsonl", "canonical text differs at byte 3 (number): got `1.0`, want `1`"},
+		{"error-codes/too_deep", "got `[[[...` want error too_deep # not a check name " + strings.Repeat("x", 100)},
+	}
+	data := FormatKnown("# header\n# more\n", fails)
+	path := filepath.Join(t.TempDir(), "known-failures.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadKnown(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"fixtures/edge.jsonl", "error-codes/too_deep"}; !slices.Equal(got, want) {
+		t.Errorf("read back %q, want %q:\n%s", got, want, data)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if len(l) > 120 {
+			t.Errorf("line of %d bytes: %s", len(l), l)
 		}
 	}
 }

@@ -59,6 +59,9 @@ func (r *runner) report(ctx context.Context, c check) {
 	}
 	defer r.flushDetails()
 	known := slices.Contains(r.cfg.Known, c.name)
+	if err != nil {
+		r.sum.Failures = append(r.sum.Failures, Failure{Check: c.name, Reason: oneLine(err.Error())})
+	}
 	switch {
 	case err != nil && known:
 		r.sum.Known++

@@ -11,9 +11,10 @@ import (
 )
 
 // Marshal renders the entry as extended JSON, one field a line. An input
-// that extended JSON cannot write (a non-string key, bin data) is kept
-// losslessly as base64 msgpack in "input_msgpack", with "input" null and a
-// rendering for people in "input_text".
+// that plain extended JSON cannot write (a non-string key; bin data, which
+// only difffuzz's own reader takes as {"$bin": ...}) is kept losslessly as
+// base64 msgpack in "input_msgpack", with "input" null and a rendering for
+// people in "input_text".
 func (e *Entry) Marshal() []byte {
 	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion))
 	b = writeInput(b, "input", e.Input)
@@ -182,8 +183,10 @@ func has(obj value.Object, key string) bool {
 	return false
 }
 
-// Representable reports whether extended JSON can write v: it holds no map
-// with a non-string key, no bin data and no other value outside the model.
+// Representable reports whether plain extended JSON, the text every
+// language's reader takes (the golden fixtures'), can write v: it holds no
+// map with a non-string key, no bin data (value.BinKey is difffuzz's own)
+// and no other value outside the model.
 func Representable(v any) bool {
 	switch v := v.(type) {
 	case value.RawObject, []byte, wire.Unsupported:

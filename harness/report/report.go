@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 
 	"github.com/difffuzz/difffuzz/internal/clip"
@@ -192,6 +193,10 @@ type AdapterReport struct {
 	// Starts counts worker processes started, Restarts those of them that
 	// replaced one that failed; both 0 for the in-process adapter.
 	Restarts int `json:"restarts"`
+	// RestartsByReason splits Restarts by what ended the process before
+	// (adapter.RestartReasons: crash, hang, protocol, memory, setup,
+	// stopped), those with none left out.
+	RestartsByReason map[string]int `json:"restarts_by_reason,omitempty"`
 	// MaxRSS is the largest peak resident set (VmHWM) of any of the
 	// adapter's worker processes, in bytes; 0 for the in-process adapter.
 	MaxRSS int64 `json:"max_rss,omitempty"`
@@ -239,7 +244,22 @@ func (a AdapterReport) processes() string {
 	if a.Starts == 0 {
 		return "in process"
 	}
-	return fmt.Sprintf("%d worker processes (%d restarts)", a.Starts, a.Restarts)
+	return fmt.Sprintf("%d worker processes (%d restarts%s)", a.Starts, a.Restarts, ReasonsText(a.RestartsByReason, ": "))
+}
+
+// ReasonsText is counts by reason for people, "crash 2, hang 1" in
+// adapter.RestartReasons' order, after sep; "" when there are none.
+func ReasonsText(byReason map[string]int, sep string) string {
+	var parts []string
+	for _, r := range adapter.RestartReasons {
+		if n := byReason[r]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r, n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return sep + strings.Join(parts, ", ")
 }
 
 // Input is the group's input as reports show it: the minimized one, else

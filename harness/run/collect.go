@@ -219,7 +219,8 @@ func (g *group) example(cmp *compare.Comparator, f finding, path string, sig com
 	}
 }
 
-// status prints the one-line progress report.
+// status prints the one-line progress report (see statusWriter); final is
+// the run's last one.
 func (c *collector) status(lanes []*lane.Lane, final bool) {
 	now := time.Now()
 	rate := float64(c.cases-c.lastN) / now.Sub(c.last).Seconds()
@@ -239,8 +240,9 @@ func (c *collector) status(lanes []*lane.Lane, final bool) {
 			lat = append(lat, fmt.Sprintf("%s %.1fms", name, float64(busy.Microseconds())/1000/float64(n)))
 		}
 	}
-	fmt.Fprintf(c.cfg.Stderr, "%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s  %s  batch latency: %s\n",
-		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), c.mem.status(c.names, lanes), strings.Join(lat, ", "))
+	c.cfg.status.status(fmt.Sprintf("%6.0fs  cases %d  %.0f/s  divergences %d (%d distinct)%s%s  %s  batch latency: %s",
+		now.Sub(c.start).Seconds(), c.cases, rate, c.found, len(c.groups), c.absentSummary(), restartSummary(c.names, lanes),
+		c.mem.status(c.names, lanes), strings.Join(lat, ", ")), final)
 }
 
 // absentSummary is the status line's note of the cases each adapter with a

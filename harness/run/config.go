@@ -13,7 +13,6 @@ import (
 	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
@@ -35,8 +34,7 @@ const (
 	// causes than a real implementation shows (docs/survey.md lists a
 	// library's by the handful), few enough that their examples and diffs
 	// stay a few megabytes.
-	DefaultMaxBuckets  = 1000
-	DefaultStatusEvery = time.Second
+	DefaultMaxBuckets = 1000
 )
 
 // DefaultBatch is the cases of a batch when Config.Batch is 0. It is
@@ -125,8 +123,14 @@ type Config struct {
 	// DefaultMaxBuckets; negative means no bound.
 	MaxBuckets int
 	// StatusEvery is the interval of the status line; 0 means
-	// DefaultStatusEvery.
+	// DefaultStatusEvery at a terminal (StatusWidth), DefaultProgressEvery
+	// elsewhere.
 	StatusEvery time.Duration
+	// StatusWidth, when positive, says Stderr is a terminal of that many
+	// columns: the status line is then rewritten in place (\r) and cut to
+	// fit. 0 means a file or a pipe, where each status line is a line of
+	// its own (no \r) for a log to keep.
+	StatusWidth int
 	// Command is the command line that repeats this run, for the report.
 	Command string
 	// MaxMemory is the driver's memory budget in bytes: the Go runtime's
@@ -141,6 +145,8 @@ type Config struct {
 	// Events receives the run's machine-readable events (-events); nil
 	// means none.
 	Events *events.Writer
+
+	status *statusWriter // Stderr, as setDefaults wraps it
 }
 
 func (c *Config) setDefaults() {
@@ -172,7 +178,10 @@ func (c *Config) setDefaults() {
 		c.MaxBuckets = DefaultMaxBuckets
 	}
 	if c.StatusEvery <= 0 {
-		c.StatusEvery = DefaultStatusEvery
+		c.StatusEvery = DefaultProgressEvery
+		if c.StatusWidth > 0 {
+			c.StatusEvery = DefaultStatusEvery
+		}
 	}
 	if c.Stdout == nil {
 		c.Stdout = io.Discard
@@ -180,19 +189,7 @@ func (c *Config) setDefaults() {
 	if c.Stderr == nil {
 		c.Stderr = io.Discard
 	}
-	c.Stderr = &lockedWriter{w: c.Stderr}
+	c.status = newStatusWriter(c.Stderr, c.StatusWidth)
+	c.Stderr = c.status
 	c.Gen.Seed = c.Seed
-}
-
-// lockedWriter serializes writes: the lanes log worker failures while the
-// loop prints status lines, and a line must never be cut by another.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (lw *lockedWriter) Write(p []byte) (int, error) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	return lw.w.Write(p)
 }

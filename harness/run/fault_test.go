@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -71,12 +72,13 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 		wantSig  string
 		wantCode int
 		cases    uint64
+		restarts string // the reason of every restart; "" for none
 	}{
-		{"crash", "__proto__", "crash: worker exited with status N (EOF) (fakeworker: crashing on the marked case): fake", triage.ExitDivergence, 1500},
-		{"hang", "__proto__", "hang: no answer before the deadline (fakeworker: hanging on the marked case): fake", triage.ExitDivergence, 256},
-		{"lie-digest", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 300},
+		{"crash", "__proto__", "crash: worker exited with status N (EOF) (fakeworker: crashing on the marked case): fake", triage.ExitDivergence, 1500, "crash"},
+		{"hang", "__proto__", "hang: no answer before the deadline (fakeworker: hanging on the marked case): fake", triage.ExitDivergence, 256, "hang"},
+		{"lie-digest", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 300, ""},
 		// an SDK's own signature of its right text, hashed with its surrogate pairs unescaped
-		{"sign-astral", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 2000},
+		{"sign-astral", "", "digest: digest is not BLAKE3 of its own text: fake", triage.ExitDivergence, 2000, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -106,6 +108,21 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 			}
 			if tt.mark != "" && !strings.Contains(rep.Distinct[0].Example, tt.mark) {
 				t.Errorf("the finding %s is not the marked case", rep.Distinct[0].Example)
+			}
+			// Each restart has its reason, in the report, the summary and
+			// the status line.
+			fr := rep.Adapters[1]
+			if n := fr.RestartsByReason[tt.restarts]; (tt.restarts == "") != (fr.Restarts == 0) || n != fr.Restarts || len(fr.RestartsByReason) > 1 {
+				t.Errorf("restarts %d, by reason %v; want all of them %q", fr.Restarts, fr.RestartsByReason, tt.restarts)
+			}
+			if tt.restarts != "" {
+				want := fmt.Sprintf("(%d restarts: %s %d)", fr.Restarts, tt.restarts, fr.Restarts)
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("the summary does not say %q:\n%s", want, out.String())
+				}
+				if want := fmt.Sprintf("  restarts: fake %s %d  ", tt.restarts, fr.Restarts); !strings.Contains(errb.String(), want) {
+					t.Errorf("no status line says %q:\n%s", want, errb.String())
+				}
 			}
 		})
 	}

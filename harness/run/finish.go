@@ -257,6 +257,7 @@ func adapterReports(names []string, lanes []*lane.Lane) []report.AdapterReport {
 			if w, ok := a.(*adapter.Worker); ok {
 				ar.Starts += w.StartCount()
 				ar.Restarts += max(w.StartCount()-1, 0)
+				ar.RestartsByReason = addCounts(ar.RestartsByReason, w.Restarts())
 				ar.CPUSeconds += procstat.ProcessCPU(w.Pid()).Seconds()
 			}
 		}

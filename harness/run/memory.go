@@ -45,7 +45,8 @@ func newMemory(cfg *Config, getenv func(string) string, adapters int) *memory {
 	unlimit := memlimit.Limit(m.budget, getenv("GOMEMLIMIT"))
 	untune := memlimit.Tune(m.budget/memlimit.HeapShare, getenv("GOGC"))
 	m.pool = memlimit.NewPool(m.budget / batchShare)
-	unwatch := memlimit.Watch(m.budget, cfg.StatusEvery, "-max-memory", func(err error) { m.over <- err })
+	// Sampled at least once a second, however rare the status line.
+	unwatch := memlimit.Watch(m.budget, min(cfg.StatusEvery, DefaultStatusEvery), "-max-memory", func(err error) { m.over <- err })
 	m.stop = func() { unwatch(); untune(); unlimit() }
 	return m
 }

@@ -1,7 +1,8 @@
 // Package scaffold writes a team's difffuzz worker into the team's own
 // repository ("difffuzz init"): the kit's example worker, which is the naive
 // baseline, in the place where the team's SDK goes; the manifest that brings
-// in the kit; the known-failures list of that baseline; and a difffuzz.toml
+// in the kit; an empty known-failures list, which "difffuzz adapter check
+// -write-known" fills; and a difffuzz.toml
 // naming the worker, so that "difffuzz adapter check" and "difffuzz run"
 // work from that folder with nothing else (the built-in reference is
 // implied). The templates are embedded, so the binary alone can do it.
@@ -23,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
 // The kits as a team's manifest names them: the packages they will be
@@ -112,8 +115,8 @@ var languages = map[string]language{
 		install: "add your SDK to requirements.txt",
 	},
 	"ts": {
-		files:   map[string]string{"worker.ts": "worker.ts", "package.json": "package.json", "tsconfig.json": "tsconfig.json"},
-		worker:  "worker.ts",
+		files:   map[string]string{"worker.ts": "src/worker.ts", "package.json": "package.json", "tsconfig.json": "tsconfig.json"},
+		worker:  "src/worker.ts",
 		workerT: "worker.ts",
 		command: []string{"node", "dist/worker.js"},
 		build:   "npm install && npm run build",
@@ -192,7 +195,6 @@ type data struct {
 	RustKitRange, GoVersion    string
 	GoKitModule, GoKitImport   string
 	GoKitVersion, GoKitReplace string
-	KitKnown                   string // the kit example's list, without its header
 }
 
 // Files renders the skeleton of cfg without writing it. A KitSource is made
@@ -213,15 +215,10 @@ func Files(cfg Config) ([]File, error) {
 			d.GoKitReplace, d.KitSource = d.KitSource, ""
 		}
 	}
-	model := "" // the folder under templates/LANG of the model's worker and list
+	model := "" // the folder under templates/LANG of the model's worker
 	if cfg.Model == "text" {
 		model = "text/"
 	}
-	known, err := fs.ReadFile(templates, "templates/"+cfg.Lang+"/"+model+"known-failures.txt.tmpl")
-	if err != nil {
-		return nil, err
-	}
-	d.KitKnown = string(known)
 	paths := map[string]string{"common/difffuzz.toml": "difffuzz.toml", "common/known-failures.txt": "known-failures.txt", "common/gitignore": ".gitignore"}
 	for tmpl, path := range l.files {
 		if tmpl == l.workerT {
@@ -301,11 +298,7 @@ func Write(cfg Config) ([]File, error) {
 		return nil, fmt.Errorf("will not overwrite %s: move them away, or give another -dir", strings.Join(exist, ", "))
 	}
 	for _, f := range files {
-		p := filepath.Join(dir, f.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		if err := atomicfile.WriteAll(filepath.Join(dir, f.Path), f.Data); err != nil {
 			return nil, err
 		}
 	}
@@ -322,8 +315,10 @@ func NextSteps(cfg Config) string {
 	fmt.Fprintf(&b, "next steps, in %s:\n", cfg.Dir)
 	fmt.Fprintf(&b, "  1. build the worker:  %s\n", l.build)
 	fmt.Fprintf(&b, "  2. put your SDK's function where the naive baseline is, in %s, and %s\n", l.worker, l.install)
-	fmt.Fprintf(&b, "  3. check it against the protocol:  difffuzz adapter check -known known-failures.txt %s\n", cfg.Name)
-	fmt.Fprintf(&b, "     (the baseline fails exactly the listed checks; delete a line as your SDK passes it)\n")
+	fmt.Fprintf(&b, "  3. check it against the protocol:  difffuzz adapter check %s\n", cfg.Name)
+	fmt.Fprintf(&b, "     list the checks it fails:  difffuzz adapter check -write-known known-failures.txt %s\n", cfg.Name)
+	fmt.Fprintf(&b, "     then hold it to them:  difffuzz adapter check -known known-failures.txt %s\n", cfg.Name)
+	fmt.Fprintf(&b, "     (delete a line as your SDK comes to pass its check)\n")
 	fmt.Fprintf(&b, "  4. fuzz it against the built-in reference:  difffuzz run -duration 60s\n")
 	fmt.Fprintf(&b, "     (findings in out/corpus/, reports in out/; difffuzz replay re-runs them)\n")
 	return b.String()

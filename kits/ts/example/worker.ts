@@ -1,7 +1,7 @@
 /**
  * A worker for docs/your-sdk.md: the naive baseline, JSON.stringify with the
  * keys of every object sorted, in the native model (plain objects, as
- * JSON.parse makes them). Run it with `node dist/example/worker.js`.
+ * JSON.parse makes them). difffuzz init ts runs it as `node dist/worker.js`.
  */
 import { serve, type NativeValue } from "@difffuzz/kit";
 

@@ -2,8 +2,8 @@
  * A worker for docs/your-sdk.md: the naive baseline in the text model. Each
  * case arrives as JSON text, as a tool call's arguments do, is read by
  * JSON.parse (numbers as doubles, the last repeated key kept) and written by
- * JSON.stringify with every object's keys sorted. Run it with
- * `node dist/example/text_worker.js`.
+ * JSON.stringify with every object's keys sorted. difffuzz init ts -model
+ * text runs it as `node dist/worker.js`.
  */
 import { serve } from "@difffuzz/kit";
 
