@@ -33,5 +33,5 @@ test("channel: stdin and stdout without an offer, a malformed offer refused", ()
   for (const offer of ["3", "3,x", "3,4,5", "-1,4"]) {
     assert.throws(() => channel({ [FDS_ENV]: offer }), new RegExp(FDS_ENV));
   }
-  assert.equal(FD_PROTOCOL, 3);
+  assert.equal(FD_PROTOCOL, 4);
 });
