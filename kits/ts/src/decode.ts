@@ -299,8 +299,9 @@ class Utf16Key {
 interface DecoderInternals {
   stack: unknown;
   stateIsMapKey(): boolean;
-  readF32(): number;
-  readF64(): number;
+  // Properties, not methods: they are taken off the decoder and called on it again (below).
+  readF32: (this: DecoderInternals) => number;
+  readF64: (this: DecoderInternals) => number;
 }
 
 /**

@@ -11,7 +11,7 @@ import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason }
 import { decodeUtf8 } from "./text.js";
 import { INTERNAL, internalResult, specCode, type InternalResult } from "./failure.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
-import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
+import { ExactObject, type ExactOptions } from "./model.js";
 import { PROTOCOL, channel } from "./channel.js";
 
 /**
@@ -500,7 +500,7 @@ function frameOf(message: Response): Uint8Array {
 
 /** The members of a request map (an empty map decodes as `{}`); throws if it is not a map. */
 function requestMembers(value: unknown): Iterable<readonly [unknown, unknown]> {
-  if (value instanceof ExactObject) return value.members as ExactMember[];
+  if (value instanceof ExactObject) return value.members;
   if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) return [];
   throw new BadRequest(0, "request is not a msgpack map");
 }

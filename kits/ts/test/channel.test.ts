@@ -23,7 +23,7 @@ test("a worker that prints on every case serves on the offered descriptors", asy
     assert.deepEqual((response["results"] as Message[])[0], { canonical: text, digest: blake3(text) });
   }
   assert.equal(await worker.close(), 0);
-  assert.deepEqual(worker.stdout.split("\n"), ["debug: starting", ...Array(2).fill(["debug: canonicalizing 1n", 'debug: canonicalizing "x"']).flat(), ""]);
+  assert.deepEqual(worker.stdout.split("\n"), ["debug: starting", ...Array<string[]>(2).fill(["debug: canonicalizing 1n", 'debug: canonicalizing "x"']).flat(), ""]);
   assert.equal(worker.stderr.split("debug: canonicalized").length - 1, 4);
 });
 
