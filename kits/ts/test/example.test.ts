@@ -7,7 +7,7 @@ import { Worker, mp, type Message } from "./support.js";
 
 const EXAMPLE = fileURLToPath(new URL("../example/worker.js", import.meta.url));
 
-test("example worker: native hello, a sorted JSON.stringify, a repeated key inexpressible", async () => {
+test("example worker: native hello, a sorted JSON.stringify, a repeated key inexpressible, bin data a SpecError", async () => {
   const worker = new Worker(EXAMPLE);
   await worker.hello({
     name: "json-stringify-sorted",
@@ -17,11 +17,13 @@ test("example worker: native hello, a sorted JSON.stringify, a repeated key inex
   });
   const call = mp.map([mp.str("tool_name"), mp.str("t")], [mp.str("args"), mp.map([mp.str("b"), mp.int(1)], [mp.str("a"), mp.f64(0.5)])]);
   const repeated = mp.map([mp.str("a"), mp.nil], [mp.str("a"), mp.nil]);
-  worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(call, repeated) });
+  const bin = mp.map([mp.str("b"), mp.bin([1])]);
+  worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(call, repeated, bin) });
   const results = (await worker.next())["results"] as Message[];
   const text = new TextEncoder().encode('{"args":{"a":0.5,"b":1},"tool_name":"t"}');
   assert.deepEqual(results[0], { canonical: text, digest: blake3(text) });
   assert.equal(results[1]!["inexpressible"], "duplicate_key");
+  assert.deepEqual(results[2], { error: "unsupported_value", message: "bin data has no JSON text" });
   assert.equal(await worker.close(), 0);
 });
 
