@@ -1,6 +1,6 @@
 /**
  * The protocol's own channel (src/channel.ts): offered descriptors 3 and 4
- * (DIFFFUZZ_FDS), the worker serves there in protocol 3 and what its
+ * (DIFFFUZZ_FDS), the worker serves there in protocol 4 and what its
  * function prints, console.log and console.error alike, is only its log.
  */
 import assert from "node:assert/strict";
