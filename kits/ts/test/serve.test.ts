@@ -305,9 +305,9 @@ async function startedText(): Promise<Worker> {
 describe("protocol 4", { timeout: 60_000 }, () => {
   test("an internal result says the error's type and where it was raised, innermost first", async () => {
     const worker = await started();
-    const cases = [mp.str("json"), mp.str("throw-string"), mp.str("spec:duplicate_key"), mp.str("code:too_deep")];
+    const cases = [mp.str("json"), mp.str("throw-string"), mp.str("spec:duplicate_key"), mp.str("code:too_deep"), mp.str("node-error")];
     worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...cases) });
-    const [json, thrown, spec, code] = (await nextResults(worker))["results"] as Message[];
+    const [json, thrown, spec, code, node] = (await nextResults(worker))["results"] as Message[];
     // JSON.parse is V8's: one frame, its entry point, before the worker's own.
     assert.equal(json!["error_type"], "SyntaxError");
     assert.match(json!["message"] as string, /^SyntaxError: /);
@@ -316,6 +316,12 @@ describe("protocol 4", { timeout: 60_000 }, () => {
     assert.deepEqual(thrown, { error: "internal", message: "oops", error_type: "string" });
     assert.deepEqual(spec, { error: "duplicate_key", message: "rejected as duplicate_key" });
     assert.deepEqual(code, { error: "too_deep", message: "rejected as too_deep" });
+    // Node's own frames (node:buffer, node:internal/errors) are one, the entry point into them.
+    assert.equal(node!["error_type"], "TypeError");
+    const [entry, ...own] = node!["frames"] as Message[];
+    assert.deepEqual([entry!["file"], entry!["line"], typeof entry!["function"]], ["", 0, "string"]);
+    assert.match(entry!["function"] as string, /\.from$/);
+    assert.deepEqual(own, [frame("run", node!)]);
     assert.equal(await worker.close(), 0);
   });
 

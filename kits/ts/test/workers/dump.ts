@@ -6,7 +6,8 @@
  * returns a text holding a lone surrogate at index 7, "signed:N" returns
  * its dump with a digest of its own, N bytes of 7, "json" throws JSON.parse's
  * SyntaxError from parseArgs, "overflow" overflows the stack in a cycle
- * of ping and pong, "throw-string" throws a string. argv[2] is the model:
+ * of ping and pong, "throw-string" throws a string, "node-error" gets a
+ * TypeError from inside Node's own code. argv[2] is the model:
  * "exact", "native", "native-bigint" or "text" (the case's text is a
  * string, dumped as such, and the cues are texts); argv[3] "chatty" makes it print, as an SDK's debug
  * logging would, a line to stdout at start and a line to stdout and one to
@@ -52,6 +53,7 @@ function run(value: unknown): Outcome {
   if (value === "throw") throw new TypeError("boom");
   if (value === "json") return String(parseArgs('{"a":'));
   if (value === "overflow") return String(ping(0));
+  if (value === "node-error") return Buffer.from(7 as unknown as string).toString(); // a TypeError raised in node:buffer
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- an SDK may throw anything
   if (value === "throw-string") throw "oops";
   if (typeof value === "string" && value.startsWith("spec:")) throw new SpecError(value.slice(5) as ErrorCode, `rejected as ${value.slice(5)}`);
