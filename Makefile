@@ -157,7 +157,7 @@ test-python: python
 	@echo "test-python: the library's and the kit's tests passed"
 
 test-ts: ts
-	cd kits/ts && npm test --silent
+	cd kits/ts && npm test --silent && npm run --silent lint
 	cd adapters/ts && npm test --silent
 	@echo "test-ts: the kit's and the library's tests passed"
 
