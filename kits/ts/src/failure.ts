@@ -107,12 +107,11 @@ export function internalResult(first: unknown, rerun: () => unknown): InternalRe
 
 /** The failure's type in JavaScript's words: an Error's `name` (`SyntaxError`, `RangeError`), else what `typeof` says (`string`), `null` for null. */
 export function errorType(e: unknown): string {
-  if (e instanceof Error) {
-    const name: unknown = e.name;
-    if (typeof name === "string" && name !== "") return name;
-    return e.constructor.name || "Error";
-  }
-  return e === null ? "null" : typeof e;
+  if (!(e instanceof Error)) return e === null ? "null" : typeof e;
+  const name: unknown = e.name;
+  if (typeof name === "string" && name !== "") return name;
+  const constructor: unknown = e.constructor; // absent on an error made with Object.create
+  return typeof constructor === "function" && constructor.name !== "" ? constructor.name : "Error";
 }
 
 /** The message for people: an Error's first line as its stack has it (`TypeError: boom`), else the thrown value as text. */

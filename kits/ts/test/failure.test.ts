@@ -107,6 +107,8 @@ describe("errorType", () => {
     [new CanonError("x"), "Error"],
     [new Named("x"), "Named"],
     [Object.assign(new Error("x"), { name: "" }), "Error"],
+    [Object.assign(new CanonError("x"), { name: "" }), "CanonError"],
+    [Object.assign(Object.create(Error.prototype) as Error, { name: "", constructor: undefined }), "Error"],
     [new SpecError("too_deep"), "SpecError"],
     ["oops", "string"],
     [7, "number"],
