@@ -2,9 +2,10 @@
 // recommended rules, with type information from tsconfig.json, over the
 // sources, tests and examples; dist/ is the compiler's output.
 import js from "@eslint/js";
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ["dist/", "node_modules/"] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
