@@ -183,7 +183,7 @@ lint-python: python
 	@echo "lint-python: ruff and mypy found nothing in kits/python"
 
 test-ts: ts
-	cd kits/ts && npm test --silent
+	cd kits/ts && npm test --silent && npm run --silent lint
 	cd adapters/ts && npm test --silent
 	@echo "test-ts: the kit's and the library's tests passed"
 

@@ -41,6 +41,8 @@ const defaultAllow = "MIT,MIT-0,Apache-2.0,BSD-2-Clause,BSD-3-Clause,ISC,0BSD,CC
 var reviewed = map[string]struct{ license, why string }{
 	"github.com/ajstarks/svgo": {"CC-BY-4.0", "the survey's SVG chart (harness/survey): CC BY 4.0 is no software license but asks only for attribution; " +
 		"credit it where the driver is distributed, or replace it"},
+	"minimatch":                       {"BlueOak-1.0.0", "ESLint's glob matching (kits/ts's lint, dev only): a permissive license that asks only for its notice"},
+	"@isaacs/nonrecursive-glob-match": {"BlueOak-1.0.0", "minimatch's, for ESLint (kits/ts's lint, dev only): a permissive license that asks only for its notice"},
 }
 
 // A dep is one dependency of one part of the project.

@@ -12,8 +12,12 @@ export const FDS_ENV = "DIFFFUZZ_FDS";
 /** The hello's protocol version on stdin and stdout. */
 export const PROTOCOL = 2;
 
-/** The hello's protocol version on the offered descriptors: version 2's messages on a channel of their own. */
-export const FD_PROTOCOL = 3;
+/**
+ * The hello's protocol version on the offered descriptors: version 2's
+ * messages on a channel of their own (3), with an internal result's
+ * `error_type` and `frames` and the text model's cases as JSON text (4).
+ */
+export const FD_PROTOCOL = 4;
 
 /** A channel to serve on. */
 export interface Channel {

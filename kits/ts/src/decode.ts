@@ -37,8 +37,10 @@
  * (a stack of container states: `type` "array", "map_key" or "map_value",
  * `size`, `array` and `position`, or `map`, `key` and `readCount`), its
  * `stateIsMapKey` method and its `readF32`/`readF64` methods: all are checked
- * at construction, the version is pinned exactly, and the tests decode every
- * kind of value (a change would fail loudly, not corrupt values silently).
+ * at construction, the version is pinned exactly (package.json says
+ * "3.1.3", not a range: a dependency that reaches into internals moves
+ * only when someone reviews it), and the tests decode every kind of value
+ * (a change would fail loudly, not corrupt values silently).
  */
 import { Decoder, type ExtensionCodecType } from "@msgpack/msgpack";
 import { EXT_BIGINT, EXT_UTF16, ExactObject, InvalidUtf8, UnknownExt, type ExactMember, type ExactOptions } from "./model.js";
@@ -299,8 +301,9 @@ class Utf16Key {
 interface DecoderInternals {
   stack: unknown;
   stateIsMapKey(): boolean;
-  readF32(): number;
-  readF64(): number;
+  // Properties, not methods: they are taken off the decoder and called on it again (below).
+  readF32: (this: DecoderInternals) => number;
+  readF64: (this: DecoderInternals) => number;
 }
 
 /**

@@ -136,5 +136,8 @@ class Walk {
 function describe(value: unknown): string {
   if (value === null) return "nil";
   if (typeof value === "object") return value.constructor?.name ?? "object";
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === "boolean" || typeof value === "number" || typeof value === "bigint" || typeof value === "string") {
+    return `${typeof value} ${String(value)}`;
+  }
+  return typeof value;
 }

@@ -1,5 +1,5 @@
 /**
- * The protocol loop (docs/adapter-protocol.md, versions 2 and 3): hello, frames and
+ * The protocol loop (docs/adapter-protocol.md, versions 2 to 4): hello, frames and
  * their cap, requests, batches, digest_only, bench and error responses, for
  * any implementation given as a function from a case to its canonical bytes.
  */
@@ -8,33 +8,20 @@ import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
-import { textReasons, toJsonText } from "./jsontext.js";
+import { decodeUtf8 } from "./text.js";
+import { INTERNAL, internalResult, specCode, type InternalResult } from "./failure.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
-import { ExactObject, type ExactMember, type ExactOptions } from "./model.js";
+import { ExactObject, type ExactOptions } from "./model.js";
 import { PROTOCOL, channel } from "./channel.js";
-
-/**
- * The spec's error codes, which a worker's results compare: the kit's one
- * table of them, in the order of docs/adapter-protocol.md (results), which
- * test/errors.test.ts holds it to.
- */
-export const ERROR_CODES = ["too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope"] as const;
-
-/** One of the spec's error codes. */
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** The code of a case the implementation itself failed on (it threw anything else): a finding against it, not a spec answer. */
-export const INTERNAL = "internal";
-
-const SPEC_CODES: ReadonlySet<unknown> = new Set<ErrorCode>(ERROR_CODES);
 
 /**
  * What the implementation makes of a case: its canonical bytes, or text
  * (sent as its UTF-8 bytes; a text holding a lone surrogate, which has
  * none, is an `internal` result saying where, never U+FFFD in its place).
- * To reject a case, the function throws a value
+ * To reject a case, the function throws a {@link SpecError}, or any value
  * whose `code` is one of the spec's {@link ErrorCode}s (as the project's
- * libraries' errors have); anything else it throws is an `internal` result.
+ * libraries' errors have); anything else it throws is an `internal` result
+ * with its type and place (failure.ts).
  */
 export type Outcome = Uint8Array | string | Signed;
 
@@ -79,10 +66,24 @@ export interface NativeWorker extends WorkerInfo {
   bigint?: boolean;
 }
 
-/** A worker over the text model (jsontext.ts): the case as JSON text, for an SDK that parses it with its own parser. */
+/**
+ * A worker over the text model: the case as JSON text, for an SDK that
+ * parses it with its own parser. The driver writes the text (protocol 4,
+ * "The text model's bytes"), so a text worker works only on the
+ * descriptors the driver offers.
+ */
 export interface TextWorker extends WorkerInfo {
   model: "text";
 }
+
+/**
+ * What JSON text cannot spell: the text model's hello `inexpressible`. The
+ * driver answers these on the worker's behalf and never sends such a case.
+ */
+export const textReasons: Reason[] = ["non_string_key", "unsupported_value"];
+
+/** The first protocol whose driver sends a text worker each case as its JSON text (bin). */
+const TEXT_PROTOCOL = 4;
 
 export type ServeOptions = ExactWorker | NativeWorker | TextWorker;
 
@@ -91,12 +92,13 @@ type Result =
   | { canonical: Uint8Array; digest: Uint8Array }
   | { digest: Uint8Array } // a digest_only batch's success
   | { error: string; message: string }
+  | InternalResult
   | { inexpressible: Reason; message: string };
 type Response = Record<string, unknown>;
 
 /**
  * Runs the protocol on the channel the driver offers (channel.ts: its own
- * descriptors, in protocol 3, so that `fn` may print anywhere; else stdin
+ * descriptors, in protocol 4, so that `fn` may print anywhere; else stdin
  * and stdout, in protocol 2), or on `options.input`/`output` (protocol 2),
  * until the input ends, handing each case to `fn` in the chosen model, and
  * resolves to the exit status: 0 at the end of the input, 2 when the stream
@@ -135,15 +137,6 @@ class BadRequest extends Error {
   }
 }
 
-/**
- * The stack trace depth outside request handling. While it handles a request
- * the worker captures no stack traces (Error.stackTraceLimit 0): a case's
- * spec error is a result whose stack nobody reads, and capturing one costs
- * more than some whole cases. Only an unexpected exception (an `internal`
- * result) needs its stack; that case is run again to get it.
- */
-const STACK_TRACE_LIMIT = Error.stackTraceLimit;
-
 /** A case ready for the function: its model value, or the result it already has. */
 type Prepared = { value: unknown } | Result;
 
@@ -176,18 +169,20 @@ class Session {
   private readonly bigint: boolean;
   private readonly hello: Response;
   private readonly logName: string;
+  /** Why the request being handled is malformed, found while its cases were run (a text case that is not text). */
+  private malformed: string | undefined;
 
   private constructor(
     private readonly fn: (value: unknown) => Outcome,
     options: ServeOptions,
-    protocol: number,
+    private readonly protocol: number,
     private readonly hasher: Awaited<ReturnType<typeof createBLAKE3>>,
   ) {
     this.native = options.model === "native";
     this.text = options.model === "text";
     this.bigint = options.model === "native" && options.bigint === true;
     // The native model is made from exact values with ExactObjects and safe integers as numbers (native.ts).
-    // The text model is written from exact values (jsontext.ts).
+    // The text model's cases are bin (protocol 4), the same in any model.
     this.decoder = new WireDecoder(
       options.model === "exact" ? exactOptions(options) : this.text ? {} : { smallInts: "number" },
     );
@@ -245,9 +240,18 @@ class Session {
     return reader.midFrame ? fail("input ended inside a frame") : 0;
   }
 
-  /** The response to one request frame; never throws for a bad request. */
+  /**
+   * The response to one request frame; never throws for a bad request.
+   * While it handles a request the worker captures no stack traces
+   * (Error.stackTraceLimit 0): a case's spec error is a result whose stack
+   * nobody reads, and capturing one costs more than some whole cases. Only
+   * an unexpected exception (an `internal` result) needs its stack; that
+   * case is run again to get it (failure.ts).
+   */
   handle(body: Uint8Array): Response {
-    Error.stackTraceLimit = 0; // see STACK_TRACE_LIMIT
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    this.malformed = undefined;
     try {
       let request = this.read(body, this.streamCases);
       if (request.type !== "batch" && request.fields.get("cases") instanceof StreamedCases) {
@@ -267,7 +271,7 @@ class Session {
       const id = e instanceof BadRequest ? e.id : 0;
       return { type: "error", id, message: e instanceof Error ? e.message : String(e) };
     } finally {
-      Error.stackTraceLimit = STACK_TRACE_LIMIT;
+      Error.stackTraceLimit = limit;
     }
   }
 
@@ -279,10 +283,7 @@ class Session {
 
   /** A decoded case in the model: the native model may find it inexpressible. */
   private prepare(value: unknown): Prepared {
-    if (this.text) {
-      const text = toJsonText(value);
-      return text instanceof Inexpressible ? { inexpressible: text.reason, message: text.message } : { value: text };
-    }
+    if (this.text) return this.textOf(value);
     if (!this.native) return { value };
     const native = toNative(value, this.bigint);
     if (native === "too_deep") return { error: "too_deep", message: "nested deeper than the protocol's 1000 levels" };
@@ -290,33 +291,52 @@ class Session {
     return native;
   }
 
+  /**
+   * A text model case: at protocol 4 the driver's JSON text (bin), handed
+   * over as the string it holds, unchanged (a leading U+FEFF kept). A case
+   * that is not UTF-8 bytes makes the request malformed (an `error`
+   * response: the driver broke the protocol, the implementation did not).
+   * Below protocol 4 the cases are values, which the kit no longer spells.
+   */
+  private textOf(value: unknown): Prepared {
+    if (this.protocol < TEXT_PROTOCOL) return { error: INTERNAL, message: TEXT_NEEDS_PROTOCOL };
+    const text = value instanceof Uint8Array ? decodeUtf8(value, 0, value.length) : undefined;
+    if (typeof text === "string") return { value: text };
+    this.malformed ??= value instanceof Uint8Array ? "a case's text is not UTF-8" : `a case is ${describeValue(value)}, not bin (JSON text)`;
+    return { error: INTERNAL, message: this.malformed };
+  }
+
   /** Canonical bytes and digest of a model value, or its error result. */
   private compute(value: unknown): Result {
+    // Called without a receiver, so that the trace names the implementation's function as it is ("run"), not as the kit's method ("Session.run [as fn]").
+    const fn = this.fn;
     try {
-      const outcome = this.fn(value);
-      if (isSigned(outcome)) return { canonical: bytesOf(outcome.text), digest: digestOf(outcome.digest) };
-      const bytes = bytesOf(outcome);
-      return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
+      return this.canonical(fn(value));
     } catch (e) {
-      if (e instanceof LoneSurrogate || e instanceof WrongDigest) return { error: INTERNAL, message: e.message };
+      if (e instanceof BadOutput) return { error: INTERNAL, message: e.message };
       const code = specCode(e);
       if (code !== undefined) return { error: code, message: messageOf(e) };
-      return { error: INTERNAL, message: this.describeInternal(value, e) };
+      return internalResult(e, () => {
+        try {
+          fn(value);
+        } catch (again) {
+          return again;
+        }
+        return undefined;
+      });
     }
   }
 
-  /** An unexpected exception of a case, with the stack trace of a second run (see STACK_TRACE_LIMIT). */
-  private describeInternal(value: unknown, first: unknown): string {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = STACK_TRACE_LIMIT;
-    try {
-      bytesOf(this.fn(value));
-    } catch (e) {
-      if (specCode(e) === undefined) return describeFailure(e);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-    return describeFailure(first); // the second run did not fail alike
+  /** The success result of what the function returned; throws a {@link BadOutput} for a value the kit cannot send. */
+  private canonical(outcome: Outcome): Result {
+    if (isSigned(outcome)) return { canonical: bytesOf(outcome.text), digest: digestOf(outcome.digest) };
+    const bytes = bytesOf(outcome);
+    return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
+  }
+
+  /** Throws the request's {@link BadRequest} if running its cases found it malformed. */
+  private checkCases(request: Request): void {
+    if (this.malformed !== undefined) throw new BadRequest(request.id, `${request.type}: ${this.malformed}`);
   }
 
   /** The SinkChooser of requests: a batch's cases are run while they are decoded. */
@@ -330,6 +350,7 @@ class Session {
   private batch(request: Request): Response {
     const cases = request.fields.get("cases");
     const results = cases instanceof StreamedCases ? cases.results : casesOf(request).map((value) => this.runCase(value));
+    this.checkCases(request);
     if (digestOnlyOf(request)) {
       for (let i = 0; i < results.length; i++) {
         const result = results[i]!;
@@ -346,6 +367,7 @@ class Session {
    */
   private bench(request: Request, body: Uint8Array): Response {
     let prepared = casesOf(request).map((value) => this.prepare(value));
+    this.checkCases(request);
     const rounds = roundsOf(request);
     const timed = measure(() => {
       for (let r = 0; r < rounds; r++) {
@@ -403,39 +425,39 @@ function measure(work: () => void): { elapsed: number; cpu: number } {
   return { elapsed, cpu: cpuNs(process.cpuUsage(cpu)) };
 }
 
+/** The `internal` message of a text worker served below protocol 4. */
+const TEXT_NEEDS_PROTOCOL =
+  "the text model needs a driver of protocol 4, which sends each case as its JSON text: this worker has no descriptors offered (DIFFFUZZ_FDS), so it speaks protocol 2 on stdin and stdout, where cases are values";
+
 const utf8 = new TextEncoder();
 
 /**
- * A returned text holding a lone surrogate: it has no UTF-8 bytes, and
- * TextEncoder would send U+FFFD in its place, hiding the implementation's
- * bug behind a different one. It is an `internal` result saying where.
+ * What the function returned cannot be sent as its result: a text holding
+ * a lone surrogate (it has no UTF-8 bytes, and TextEncoder would send
+ * U+FFFD in its place, hiding the implementation's bug behind a different
+ * one), a digest that is not 32 bytes, a value of another type. It is an
+ * `internal` result saying so; the kit raised it, so it has no type or
+ * place of the implementation's.
  */
-class LoneSurrogate extends Error {
-  constructor(index: number) {
-    super(`output holds a lone surrogate at index ${index}`);
-  }
-}
-
-/** The SDK's own digest is not 32 bytes: an `internal` result saying so. */
-class WrongDigest extends Error {}
+class BadOutput extends Error {}
 
 function isSigned(outcome: Outcome): outcome is Signed {
   return typeof outcome === "object" && outcome !== null && !(outcome instanceof Uint8Array) && "digest" in outcome;
 }
 
 function digestOf(digest: unknown): Uint8Array {
-  if (!(digest instanceof Uint8Array)) throw new WrongDigest(`the SDK's digest is ${describeValue(digest)}, not a Uint8Array`);
-  if (digest.length !== DIGEST_SIZE) throw new WrongDigest(`the SDK's digest is ${digest.length} bytes long, want ${DIGEST_SIZE} (BLAKE3-256)`);
+  if (!(digest instanceof Uint8Array)) throw new BadOutput(`the SDK's digest is ${describeValue(digest)}, not a Uint8Array`);
+  if (digest.length !== DIGEST_SIZE) throw new BadOutput(`the SDK's digest is ${digest.length} bytes long, want ${DIGEST_SIZE} (BLAKE3-256)`);
   return digest;
 }
 
 function bytesOf(outcome: Outcome | Signed["text"]): Uint8Array {
   if (outcome instanceof Uint8Array) return outcome;
   if (typeof outcome === "string") {
-    if (!outcome.isWellFormed()) throw new LoneSurrogate(loneSurrogateAt(outcome));
+    if (!outcome.isWellFormed()) throw new BadOutput(`output holds a lone surrogate at index ${loneSurrogateAt(outcome)}`);
     return utf8.encode(outcome);
   }
-  throw new TypeError(`the function returned ${describeValue(outcome)}, not bytes or a string`);
+  throw new BadOutput(`the function returned ${describeValue(outcome)}, not bytes or a string`);
 }
 
 /** The index (in UTF-16 code units) of the first lone surrogate in s, or -1. */
@@ -448,13 +470,6 @@ export function loneSurrogateAt(s: string): number {
     else return i;
   }
   return -1;
-}
-
-/** The spec code of a thrown value, if it carries one. */
-function specCode(e: unknown): ErrorCode | undefined {
-  if (typeof e !== "object" || e === null) return undefined;
-  const code = (e as { code?: unknown }).code;
-  return SPEC_CODES.has(code) ? (code as ErrorCode) : undefined;
 }
 
 function messageOf(e: unknown): string {
@@ -485,7 +500,7 @@ function frameOf(message: Response): Uint8Array {
 
 /** The members of a request map (an empty map decodes as `{}`); throws if it is not a map. */
 function requestMembers(value: unknown): Iterable<readonly [unknown, unknown]> {
-  if (value instanceof ExactObject) return value.members as ExactMember[];
+  if (value instanceof ExactObject) return value.members;
   if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) return [];
   throw new BadRequest(0, "request is not a msgpack map");
 }

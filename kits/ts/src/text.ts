@@ -87,7 +87,7 @@ export function shortAscii(bytes: Uint8Array, start: number, end: number): strin
   }
   const codes = SCRATCH[end - start]!;
   for (let i = start; i < end; i++) codes[i - start] = bytes[i]!;
-  return fromCharCode.apply(null, codes);
+  return fromCharCode(...codes);
 }
 
 const fromCharCode = String.fromCharCode;

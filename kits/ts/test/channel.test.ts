@@ -1,6 +1,6 @@
 /**
  * The protocol's own channel (src/channel.ts): offered descriptors 3 and 4
- * (DIFFFUZZ_FDS), the worker serves there in protocol 3 and what its
+ * (DIFFFUZZ_FDS), the worker serves there in protocol 4 and what its
  * function prints, console.log and console.error alike, is only its log.
  */
 import assert from "node:assert/strict";
@@ -23,7 +23,7 @@ test("a worker that prints on every case serves on the offered descriptors", asy
     assert.deepEqual((response["results"] as Message[])[0], { canonical: text, digest: blake3(text) });
   }
   assert.equal(await worker.close(), 0);
-  assert.deepEqual(worker.stdout.split("\n"), ["debug: starting", ...Array(2).fill(["debug: canonicalizing 1n", 'debug: canonicalizing "x"']).flat(), ""]);
+  assert.deepEqual(worker.stdout.split("\n"), ["debug: starting", ...Array<string[]>(2).fill(["debug: canonicalizing 1n", 'debug: canonicalizing "x"']).flat(), ""]);
   assert.equal(worker.stderr.split("debug: canonicalized").length - 1, 4);
 });
 
@@ -33,5 +33,5 @@ test("channel: stdin and stdout without an offer, a malformed offer refused", ()
   for (const offer of ["3", "3,x", "3,4,5", "-1,4"]) {
     assert.throws(() => channel({ [FDS_ENV]: offer }), new RegExp(FDS_ENV));
   }
-  assert.equal(FD_PROTOCOL, 3);
+  assert.equal(FD_PROTOCOL, 4);
 });

@@ -46,6 +46,16 @@ async function nextResults(worker: Worker): Promise<Message> {
   return rest;
 }
 
+const DUMP_URL = new URL("./workers/dump.js", import.meta.url).href;
+
+/** A frame of the dump worker's function `name`, at the line `result`'s frames give it (a positive number: the compiled file's). */
+function frame(name: string, result: Message): Message {
+  const frames = (result["frames"] ?? []) as Message[];
+  const line = frames.find((f) => f["function"] === name)?.["line"];
+  assert.ok(typeof line === "number" && line > 0, `no line for ${name} in ${JSON.stringify(frames)}`);
+  return { file: DUMP_URL, function: name, line };
+}
+
 const ping = mp.map([mp.str("tool_name"), mp.str("ping")], [mp.str("args"), mp.map()]);
 const pingText = '{"tool_name":"ping","args":{}}';
 
@@ -72,10 +82,8 @@ describe("serve", { timeout: 60_000 }, () => {
     assert.deepEqual(results[1], ok('{"a":1n,"a":1,2n:bin(1)}'));
     assert.deepEqual(results[2], ok('[100000000000000000000000n,"\\ud800",ext(9),invalid]'));
     assert.deepEqual(results[3], { error: "duplicate_key", message: "rejected as duplicate_key" });
-    assert.equal(results[4]!["error"], "internal");
-    assert.match(results[4]!["message"] as string, /TypeError: boom\n\s+at /, "an internal result carries the stack");
-    assert.equal(results[5]!["error"], "internal");
-    assert.match(results[5]!["message"] as string, /returned undefined/);
+    assert.deepEqual(results[4], { error: "internal", message: "TypeError: boom", error_type: "TypeError", frames: [frame("run", results[4]!)] });
+    assert.deepEqual(results[5], { error: "internal", message: "the function returned undefined, not bytes or a string" });
     assert.equal(results[6]!["error"], "internal");
     assert.deepEqual(results[7], ok("{}"));
     assert.equal(await worker.close(), 0);
@@ -285,4 +293,98 @@ test("loneSurrogateAt: the first unpaired surrogate's index, pairs skipped", () 
     ["\uD800\uD800\uDC00", 0],
   ];
   for (const [s, want] of tests) assert.equal(loneSurrogateAt(s), want, JSON.stringify(s));
+});
+
+/** A started text worker on the descriptors (protocol 4), its hello read and checked. */
+async function startedText(): Promise<Worker> {
+  const worker = new Worker(DUMP, ["text"], { fds: true });
+  await worker.hello({ name: "dump", version: "1.0.0", model: "text", inexpressible: ["non_string_key", "unsupported_value"] });
+  return worker;
+}
+
+describe("protocol 4", { timeout: 60_000 }, () => {
+  test("an internal result says the error's type and where it was raised, innermost first", async () => {
+    const worker = await started();
+    const cases = [mp.str("json"), mp.str("throw-string"), mp.str("spec:duplicate_key"), mp.str("code:too_deep"), mp.str("node-error")];
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...cases) });
+    const [json, thrown, spec, code, node] = (await nextResults(worker))["results"] as Message[];
+    // JSON.parse is V8's: one frame, its entry point, before the worker's own.
+    assert.equal(json!["error_type"], "SyntaxError");
+    assert.match(json!["message"] as string, /^SyntaxError: /);
+    assert.deepEqual(json!["frames"], [{ file: "", function: "JSON.parse", line: 0 }, frame("parseArgs", json!), frame("run", json!)]);
+    // A thrown string has no stack: its type is typeof's.
+    assert.deepEqual(thrown, { error: "internal", message: "oops", error_type: "string" });
+    assert.deepEqual(spec, { error: "duplicate_key", message: "rejected as duplicate_key" });
+    assert.deepEqual(code, { error: "too_deep", message: "rejected as too_deep" });
+    // Node's own frames (node:buffer, node:internal/errors) are one, the entry point into them.
+    assert.equal(node!["error_type"], "TypeError");
+    const [entry, ...own] = node!["frames"] as Message[];
+    assert.deepEqual([entry!["file"], entry!["line"], typeof entry!["function"]], ["", 0, "string"]);
+    assert.match(entry!["function"] as string, /\.from$/);
+    assert.deepEqual(own, [frame("run", node!)]);
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("a stack overflow's frames are its recursion's, the same every time", async () => {
+    const worker = await started();
+    const seen: unknown[] = [];
+    // Batches apart and in one batch, as V8 optimizes ping and pong (which changes where the stack runs out).
+    for (let id = 1; id <= 4; id++) {
+      worker.sendRequest({ type: mp.str("batch"), id: mp.int(id), cases: mp.arr(...Array<Uint8Array>(id).fill(mp.str("overflow")), ping) });
+      const results = (await nextResults(worker))["results"] as Message[];
+      for (const result of results.slice(0, id)) {
+        assert.equal(result["error_type"], "RangeError");
+        assert.equal(result["message"], "RangeError: Maximum call stack size exceeded");
+        seen.push(result["frames"]);
+      }
+    }
+    const first = seen[0] as Message[];
+    assert.deepEqual(first.map((f) => f["function"]), ["ping", "pong"]);
+    for (const frames of seen) assert.deepEqual(frames, first);
+    assert.equal(await worker.close(), 0);
+  });
+
+  test("text model: each case's bytes are the function's string, unchanged", async () => {
+    const worker = await startedText();
+    const texts = ['{"a":1}', '\ufeff [1, "\\ud800"]\r\n', "\u00e9\u{1f600}".repeat(700), "", "throw"];
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(...texts.map((t) => mp.bin(bytesOf(t)))) });
+    const results = (await nextResults(worker))["results"] as Message[];
+    assert.deepEqual(results.slice(0, 4), texts.slice(0, 4).map((t) => ok(JSON.stringify(t))));
+    assert.equal(results[4]!["error_type"], "TypeError");
+    worker.sendRequest({ type: mp.str("bench"), id: mp.int(2), cases: mp.arr(mp.bin(bytesOf("[]"))), rounds: mp.int(3) });
+    assert.equal((await worker.next())["count"], 3);
+    assert.equal(await worker.close(), 0);
+  });
+
+  const notText: Array<[name: string, item: Uint8Array, message: RegExp]> = [
+    ["a str", mp.str("[]"), /batch: a case is string, not bin \(JSON text\)/],
+    ["a value", mp.arr(), /batch: a case is Array, not bin/],
+    ["bytes that are not UTF-8", mp.bin([0x22, 0xff, 0x22]), /batch: a case's text is not UTF-8/],
+  ];
+  for (const [name, item, message] of notText) {
+    test(`text model: a case that is ${name} is an error response, and the worker goes on`, async () => {
+      const worker = await startedText();
+      worker.sendRequest({ type: mp.str("batch"), id: mp.int(4), cases: mp.arr(mp.bin(bytesOf("1")), item) });
+      const response = await worker.next();
+      assert.deepEqual([response["type"], response["id"]], ["error", 4]);
+      assert.match(response["message"] as string, message);
+      worker.sendRequest({ type: mp.str("batch"), id: mp.int(5), cases: mp.arr(mp.bin(bytesOf("1"))) });
+      assert.deepEqual((await nextResults(worker))["results"], [ok('"1"')]);
+      assert.equal(await worker.close(), 0);
+    });
+  }
+
+  test("text model on stdin and stdout (protocol 2): every case an internal result saying it needs protocol 4", async () => {
+    const worker = new Worker(DUMP, ["text"]);
+    await worker.hello({ name: "dump", version: "1.0.0", model: "text", inexpressible: ["non_string_key", "unsupported_value"] });
+    worker.sendRequest({ type: mp.str("batch"), id: mp.int(1), cases: mp.arr(ping, mp.bin(bytesOf("1"))) });
+    const results = (await nextResults(worker))["results"] as Message[];
+    assert.equal(results.length, 2);
+    for (const result of results) {
+      assert.deepEqual(Object.keys(result), ["error", "message"]);
+      assert.equal(result["error"], "internal");
+      assert.match(result["message"] as string, /the text model needs a driver of protocol 4/);
+    }
+    assert.equal(await worker.close(), 0);
+  });
 });
