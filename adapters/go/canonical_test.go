@@ -2,10 +2,10 @@ package canonjson
 
 import (
 	"math"
-
-	"lukechampine.com/blake3"
 	"strings"
 	"testing"
+
+	"lukechampine.com/blake3"
 )
 
 // sharedValues are the value-level shared test vectors of /tmp/common.md:

@@ -5,12 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/difffuzz/difffuzz/harness/bench"
-	"github.com/difffuzz/difffuzz/harness/events"
-	"github.com/difffuzz/difffuzz/harness/oneshot"
-	"github.com/difffuzz/difffuzz/harness/report"
-	"github.com/difffuzz/difffuzz/harness/run"
-	"github.com/difffuzz/difffuzz/harness/triage"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -23,6 +17,13 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/difffuzz/difffuzz/harness/bench"
+	"github.com/difffuzz/difffuzz/harness/events"
+	"github.com/difffuzz/difffuzz/harness/oneshot"
+	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/run"
+	"github.com/difffuzz/difffuzz/harness/triage"
 )
 
 // newFlagSet makes a subcommand's flag set. Its full usage is for -h and
@@ -320,7 +321,7 @@ func (c *CLI) oneShot(name, args string, rest []string) (*oneshot.Config, *flag.
 		fs.BoolVar(&cfg.JSON, "json", false, "print one JSON object per input line")
 	case "minimize":
 		fs.StringVar(&cfg.CorpusDir, "corpus", "", "folder for the minimized case (default: beside the input)")
-		fs.BoolVar(&cfg.Verbose, "v", false, "print round trips")
+		fs.BoolVar(&cfg.Verbose, "v", false, "print what each of the minimizer's passes did: candidates tried, those that still diverged, shrinks, bytes removed, seconds")
 	case "replay":
 		fs.BoolVar(&cfg.Verbose, "v", false, "also list every case that agrees")
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -62,6 +62,9 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 			if m := rep.Distinct[0].MinimizedInput; m == "" || len(m) > 60 {
 				t.Errorf("minimized to %q, want a tiny input", m)
 			}
+			if p := rep.Distinct[0].Passes; len(p) == 0 || p[0].Name != "replace" {
+				t.Errorf("the report has no minimizer's passes: %+v", p)
+			}
 			e, err := corpus.Load(rep.Distinct[0].First)
 			if err != nil {
 				t.Fatalf("finding not on disk: %v", err)
@@ -82,6 +85,7 @@ type reportGroups struct {
 		MinimizedInput string `json:"minimized_input"`
 		NotMinimized   string `json:"not_minimized"`
 		First          string
+		Passes         []struct{ Name string } `json:"minimize_passes"`
 	}
 }
 

@@ -44,7 +44,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"math"
 	"os"
@@ -56,13 +55,13 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
+	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
 	"github.com/difffuzz/difffuzz/value"
-
-	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Hunt is one hunt over the zoo.

@@ -104,6 +104,9 @@ type Minimized struct {
 	// before a whole round left the input unchanged: the input may shrink
 	// further.
 	Minimal bool
+	// Passes are what each of the minimizer's passes did
+	// (minimize.Stats.Passes).
+	Passes []minimize.Pass
 }
 
 // Minimize shrinks input while it keeps diverging with signature sig: the
@@ -132,7 +135,7 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 	if err != nil {
 		return nil, err
 	}
-	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Signatures: js[0].Signatures, Rounds: st.Rounds, Minimal: st.Minimal}, nil
+	return &Minimized{Input: v, Outs: js[0].Outs, Verdict: js[0].Verdict, Signatures: js[0].Signatures, Rounds: st.Rounds, Minimal: st.Minimal, Passes: st.Passes}, nil
 }
 
 // Label is the signature the minimized input shows for the cause it was

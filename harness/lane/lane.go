@@ -358,4 +358,3 @@ func (l *Lane) setupFailed(ctx context.Context, ai int, f *adapter.Failure) erro
 func failureDetail(f *adapter.Failure) string {
 	return f.Err.Error() + "\n" + f.Stderr
 }
-

@@ -163,16 +163,18 @@ type Pass struct {
 	// "edit" (strings, keys, numbers, objects to arrays), "last" (bad
 	// values for bad values, fresh keys: they wait for every other list),
 	// or "merge" (a round's compatible failing steps at once).
-	Name string
+	Name string `json:"name"`
 	// Tried is how many of the pass's candidates were passed to fails,
 	// Hits how many of those still failed, and Shrinks how many times one
 	// of them became the next value (at most one a round).
-	Tried, Hits, Shrinks int `json:",omitempty"`
+	Tried   int `json:"tried"`
+	Hits    int `json:"hits"`
+	Shrinks int `json:"shrinks"`
 	// Removed is the bytes of extended JSON text its shrinks removed.
-	Removed int `json:",omitempty"`
+	Removed int `json:"removed_bytes"`
 	// Seconds is its share of the time spent in fails: each call's time
 	// split among the passes by their candidates in it.
-	Seconds float64 `json:",omitempty"`
+	Seconds float64 `json:"seconds"`
 }
 
 // ErrNotReproducible is returned when the original value does not fail

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"text/tabwriter"
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
@@ -255,7 +256,21 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", label, m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
+	if cfg.Verbose {
+		writePasses(cfg.Stdout, m.Passes)
+	}
 	return writeMinimized(cfg, path, s.Entry(m.Input, m.Verdict, []compare.Signature{label}, m.Outs))
+}
+
+// writePasses is -v's table of what each of the minimizer's passes did, so
+// that a pass that never pays, or one that pays most, shows.
+func writePasses(w io.Writer, passes []minimize.Pass) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "pass\ttried\thits\tshrinks\tbytes removed\tseconds\t")
+	for _, p := range passes {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t\n", p.Name, p.Tried, p.Hits, p.Shrinks, p.Removed, p.Seconds)
+	}
+	tw.Flush()
 }
 
 // writeMinimized saves the minimized entry out of the finding in path, in

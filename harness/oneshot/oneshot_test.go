@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
+	"testing"
+
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
-	"strings"
-	"testing"
 )
 
 func TestReadLinesHostileInput(t *testing.T) {

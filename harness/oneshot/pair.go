@@ -55,5 +55,8 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 	}
 	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter):\n  %s\n  %s\n%s", label, m.Rounds, s.RoundTrips,
 		value.AppendText(nil, m.A), value.AppendText(nil, m.B), s.Comparator().RenderCollision(x, m.JA.Outs, m.JB.Outs))
+	if cfg.Verbose {
+		writePasses(cfg.Stdout, m.Passes)
+	}
 	return writeMinimized(cfg, path, s.CollisionEntry(label, m.A, m.B, m.JA, m.JB))
 }

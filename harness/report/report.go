@@ -12,7 +12,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
-
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
@@ -108,6 +108,10 @@ type Group struct {
 	MinimizeRounds int    `json:"minimize_rounds,omitempty"`
 	// MinimizeSeconds is how long its minimization took.
 	MinimizeSeconds float64 `json:"minimize_seconds,omitempty"`
+	// MinimizePasses are what each of the minimizer's passes did on it
+	// (tries, hits, shrinks, bytes removed, time), Hypothesis's habit: a
+	// pass that never pays shows up.
+	MinimizePasses []minimize.Pass `json:"minimize_passes,omitempty"`
 	// MinimizeIncomplete says the minimizer stopped before its result was
 	// 1-minimal (its time ran out): a smaller example may exist, and more
 	// -minimize-time would find it. MinimizeNote says so for people.

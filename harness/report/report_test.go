@@ -1,14 +1,14 @@
 package report
 
 import (
-	"encoding/json"
-
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
-	"github.com/difffuzz/difffuzz/harness/compare"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
 func sample() *Report {

@@ -10,12 +10,12 @@
 package run
 
 import (
-	"github.com/difffuzz/difffuzz/harness/events"
 	"io"
 	"runtime"
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/memlimit"

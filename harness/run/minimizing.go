@@ -193,6 +193,7 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 		return err
 	}
 	g.minimized(path, res.Input, nil, res.Rounds, res.Minimal)
+	g.MinimizePasses = res.Passes
 	g.Diff = c.cmp.Render(res.Verdict, res.Outs)
 	g.relabel(label)
 	return nil
@@ -219,6 +220,7 @@ func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) er
 		return err
 	}
 	g.minimized(path, m.A, m.B, m.Rounds, m.Minimal)
+	g.MinimizePasses = m.Passes
 	g.Diff = c.cmp.RenderCollision(g.twin.adapter, m.JA.Outs, m.JB.Outs)
 	g.relabel(label)
 	return nil

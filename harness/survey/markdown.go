@@ -3,12 +3,12 @@ package survey
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/difffuzz/difffuzz/harness/compare"
 	"io"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/internal/clip"
 )
 

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"path/filepath"
+
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
 // Paths are the files a survey writes; "" skips one.

@@ -1,8 +1,9 @@
-package lane
+package minimize
 
 import (
 	"context"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,34 +18,26 @@ import (
 // members) hold the same words on both sides, which only a joint rename
 // shortens. Each round tries every rename at once and keeps the first
 // that still collides, longest words first.
-func (l *Lane) shrinkTokens(ctx context.Context, m *MinimizedPair, x int) (bool, error) {
+func (p *pairMin) tokens(ctx context.Context) (bool, error) {
 	shrank := false
 	for ctx.Err() == nil {
-		renames := tokenRenames(m.A, m.B)
+		renames := tokenRenames(p.a, p.b)
 		if len(renames) == 0 {
 			return shrank, nil
 		}
-		cands := make([]any, len(renames))
-		for i := range renames {
-			cands[i] = i
+		pairs := make([][2]any, len(renames))
+		for i, r := range renames {
+			pairs[i] = [2]any{r.apply(p.a), r.apply(p.b)}
 		}
-		build := func(c any) (any, any, bool) {
-			r := renames[c.(int)]
-			return r.apply(m.A), r.apply(m.B), true
-		}
-		ok, err := l.collides(x, build)(ctx, cands)
-		m.Rounds++
+		ok, err := p.call(ctx, pairs)
 		if err != nil {
 			return shrank, err
 		}
-		i := 0
-		for i < len(ok) && !ok[i] {
-			i++
-		}
-		if i == len(ok) {
+		i := slices.Index(ok, true)
+		if i < 0 {
 			return shrank, nil
 		}
-		m.A, m.B, shrank = renames[i].apply(m.A), renames[i].apply(m.B), true
+		p.a, p.b, shrank = pairs[i][0], pairs[i][1], true
 	}
 	return shrank, ctx.Err()
 }
