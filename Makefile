@@ -195,10 +195,21 @@ test-ts: ts
 	cd adapters/ts && npm test --silent
 	@echo "test-ts: the kit's and the library's tests passed"
 
-test-rust:
+test-rust: lint-rust
 	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml --workspace
 	cargo test --quiet --locked --manifest-path kits/rust/Cargo.toml --features serde_json
 	@echo "test-rust: the library's, the worker's and the kit's tests passed"
+
+## lint-rust (part of test-rust): rustfmt, and clippy with warnings as errors,
+## over the kit (every target, with its serde_json feature) and the library
+## with its worker
+.PHONY: lint-rust
+lint-rust:
+	cargo fmt --check --manifest-path kits/rust/Cargo.toml
+	cargo fmt --check --manifest-path adapters/rust/Cargo.toml --all
+	cargo clippy --quiet --locked --manifest-path kits/rust/Cargo.toml --all-targets --features serde_json -- -D warnings
+	cargo clippy --quiet --locked --manifest-path adapters/rust/Cargo.toml --workspace --all-targets -- -D warnings
+	@echo "lint-rust: rustfmt and clippy -D warnings found nothing in kits/rust and adapters/rust"
 
 fixtures: python
 	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --out tests/fixtures/canonical-json-fuzz
