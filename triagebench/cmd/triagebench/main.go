@@ -1,0 +1,257 @@
+// Triagebench measures difffuzz's triage on code nobody here wrote:
+// `make triage-bench` runs it. Each implementation of the benchmark
+// (triagebench/impls/NAME.toml: canonical JSON written the way real SDK
+// code is, or a public library at a pinned version) lists its true causes,
+// each with the label difffuzz should give it. For each implementation and
+// each model it has a worker for (native, text), triagebench runs
+//
+//	difffuzz run -adapters go,NAME -adapter 'NAME=COMMAND' -duration 60s -seed 1 -corpus DIR -report FILE
+//
+// against the in-process reference, reads the JSON report, replays the
+// corpus (difffuzz replay: each kept example of a bucket judged again), and
+// scores the buckets against the true causes:
+//
+//   - causes found: true causes some bucket is labeled with;
+//   - buckets per cause: the buckets over the (cause, model) pairs found;
+//   - labels right: buckets whose "KIND: CAUSE" matches exactly one true
+//     cause's label;
+//   - mixed: buckets whose kept examples, replayed, show more than one label;
+//   - overflow: the kinds' overflow buckets, past the run's bucket limit;
+//   - minimized: buckets whose example the run minimized to the end within
+//     its default budget, and the time it took (minimize_seconds of the
+//     report; n/a where a report does not give it).
+//
+// It prints a Markdown table, one row an implementation and the total, and
+// each of the issue's targets with PASS or FAIL, and ends with
+//
+//	triage-bench: PASS|FAIL: N implementations, F/C true causes found, B buckets, R buckets per cause, L labels right
+//
+// The table also goes to OUT/table.md, and with -md FILE between the lines
+// "<!-- triage-bench LABEL begin -->" and "<!-- triage-bench LABEL end -->"
+// of FILE (-md-label, default "latest"). Every run's corpus, report and log
+// are kept under -out.
+//
+// The exit status is 0 whatever the targets say, unless -strict, where a
+// FAIL exits 1; 2 on a setup error (a run that did not report, a bad
+// implementation file).
+//
+// Flags:
+//
+//	-duration D   each run's length (60s)
+//	-short        a smoke test: 5 s a run
+//	-seed S       the generator seed of every run (1)
+//	-only A,B     these implementations only
+//	-impls DIR    the implementations' files (triagebench/impls)
+//	-out DIR      every run's files (out/triagebench)
+//	-md FILE      write the table into FILE between the label's markers
+//	-md-label L   the markers' label (latest)
+//	-strict       exit 1 when a target fails
+//	-difffuzz     the driver (bin/difffuzz)
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/difffuzz/difffuzz/internal/atomicfile"
+)
+
+// Bench is one benchmark: its settings, and where it writes.
+type Bench struct {
+	Difffuzz string        // the driver's executable
+	Impls    string        // folder of the implementations' files
+	Duration time.Duration // each run's length
+	Seed     string        // the generator's seed, the same for every run
+	Only     []string      // implementations to run; empty means all
+	Out      string        // folder for every run's files
+	MD       string        // page to write the table into; "" means none
+	MDLabel  string        // the label of the page's markers
+	Stdout   io.Writer     // the results
+	Stderr   io.Writer     // progress
+}
+
+func main() {
+	b := Bench{Stdout: os.Stdout, Stderr: os.Stderr}
+	only, short, strict := "", false, false
+	flag.StringVar(&b.Difffuzz, "difffuzz", "bin/difffuzz", "the difffuzz executable")
+	flag.StringVar(&b.Impls, "impls", "triagebench/impls", "folder of the implementations' files (NAME.toml)")
+	flag.DurationVar(&b.Duration, "duration", 60*time.Second, "each run's length")
+	flag.BoolVar(&short, "short", false, "a smoke test: 5 s a run")
+	flag.StringVar(&b.Seed, "seed", "1", "the generator seed of every run")
+	flag.StringVar(&only, "only", "", "comma-separated implementations to run (default: all)")
+	flag.StringVar(&b.Out, "out", "out/triagebench", "folder for every run's corpus, report and logs")
+	flag.StringVar(&b.MD, "md", "", "write the table into this Markdown `file`, between its markers")
+	flag.StringVar(&b.MDLabel, "md-label", "latest", "the label of -md's markers (\"<!-- triage-bench LABEL begin -->\")")
+	flag.BoolVar(&strict, "strict", false, "exit 1 when a target fails")
+	flag.Parse()
+	if short {
+		b.Duration = 5 * time.Second
+	}
+	if only != "" {
+		b.Only = strings.Split(only, ",")
+	}
+	scores, err := b.Run(context.Background())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "triage-bench: %v\n", err)
+		os.Exit(2)
+	}
+	if strict && !passed(verdicts(scores)) {
+		os.Exit(1)
+	}
+}
+
+// Run runs every chosen implementation in each of its models, one run at a
+// time (each run uses every core), and writes the results.
+func (b *Bench) Run(ctx context.Context) ([]Score, error) {
+	impls, err := b.chosen()
+	if err != nil {
+		return nil, err
+	}
+	var scores []Score
+	for _, im := range impls {
+		var runs []Run
+		for _, m := range im.Models() {
+			r, err := b.run(ctx, im, m)
+			if err != nil {
+				return nil, fmt.Errorf("%s (%s): %w", im.Name, m, err)
+			}
+			runs = append(runs, r)
+		}
+		s := score(im, runs)
+		fmt.Fprintf(b.Stderr, "triage-bench: %s: %d/%d causes found, %d buckets\n", im.Name, s.Found, s.Causes, s.Buckets)
+		scores = append(scores, s)
+	}
+	table := Table(impls, scores)
+	fmt.Fprint(b.Stdout, table)
+	if d := Details(scores); d != "" {
+		fmt.Fprintf(b.Stdout, "\n%s", d)
+	}
+	if err := atomicfile.WriteAll(filepath.Join(b.Out, "table.md"), []byte(table)); err != nil {
+		return scores, err
+	}
+	if b.MD == "" {
+		return scores, nil
+	}
+	body := "Made by `" + b.Command() + "` on " + time.Now().UTC().Format("2006-01-02") + ".\n\n" + table
+	return scores, writeMarkdown(b.MD, b.MDLabel, body)
+}
+
+// chosen are the implementations to run: all of Impls, or those of Only.
+func (b *Bench) chosen() ([]Impl, error) {
+	all, err := LoadImpls(b.Impls)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Only) == 0 {
+		return all, nil
+	}
+	var out []Impl
+	for _, name := range b.Only {
+		i := slices.IndexFunc(all, func(im Impl) bool { return im.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("-only: no implementation %q in %s", name, b.Impls)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// Command is the command line that makes the results again, for the page.
+func (b *Bench) Command() string {
+	args := []string{"go run ./triagebench/cmd/triagebench", "-duration", b.Duration.String(), "-seed", b.Seed}
+	if len(b.Only) > 0 {
+		args = append(args, "-only", strings.Join(b.Only, ","))
+	}
+	return strings.Join(args, " ")
+}
+
+// run runs one implementation in one model, then replays its corpus, and
+// returns its buckets.
+func (b *Bench) run(ctx context.Context, im Impl, model string) (Run, error) {
+	dir := filepath.Join(b.Out, im.Name+"-"+model)
+	if err := os.RemoveAll(dir); err != nil {
+		return Run{}, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Run{}, err
+	}
+	corpusDir, repPath := filepath.Join(dir, "corpus"), filepath.Join(dir, "report.json")
+	fmt.Fprintf(b.Stderr, "triage-bench: %s in the %s model, %s\n", im.Name, model, b.Duration)
+	// A run exits 1 when it finds a divergence, as it should; the report
+	// says the rest, and its absence is the error.
+	_ = b.difffuzz(ctx, filepath.Join(dir, "run.log"), b.adapterArgs("run", im, model,
+		"-duration", b.Duration.String(), "-seed", b.Seed, "-corpus", corpusDir, "-report", repPath)...)
+	rep, err := readReport(repPath)
+	if err != nil {
+		return Run{}, fmt.Errorf("the run wrote no report (%w); see %s", err, filepath.Join(dir, "run.log"))
+	}
+	if rep.Error != "" {
+		return Run{}, fmt.Errorf("the run failed: %s", rep.Error)
+	}
+	r := Run{Model: model, Cases: rep.Cases, Buckets: buckets(rep, im.Name)}
+	if len(r.Buckets) == 0 {
+		return r, nil
+	}
+	return r, b.recheck(ctx, dir, im, model, rep, r.Buckets)
+}
+
+// recheck replays the run's corpus and fills each bucket's Rechecked.
+func (b *Bench) recheck(ctx context.Context, dir string, im Impl, model string, rep *runReport, bs []Bucket) error {
+	corpusDir, logPath := filepath.Join(dir, "corpus"), filepath.Join(dir, "replay.log")
+	kept, err := keptFiles(corpusDir, rep)
+	if err != nil {
+		return err
+	}
+	// Replay exits 1 when a case diverges, which every kept one should.
+	_ = b.difffuzz(ctx, logPath, b.adapterArgs("replay", im, model, corpusDir)...)
+	f, err := os.Open(logPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	out, err := replayed(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", logPath, err)
+	}
+	if len(out) == 0 {
+		return fmt.Errorf("the replay of %s showed no divergence; see %s", corpusDir, logPath)
+	}
+	recheck(bs, kept, out, im.Name)
+	return nil
+}
+
+// adapterArgs is a difffuzz command line comparing the in-process
+// reference with the implementation in model, then more.
+func (b *Bench) adapterArgs(command string, im Impl, model string, more ...string) []string {
+	args := []string{command, "-adapters", "go," + im.Name, "-adapter", im.Name + "=" + im.Commands[model]}
+	return append(args, more...)
+}
+
+// difffuzz runs the driver with args, its output to the file logPath. The
+// error is the driver's exit (which says divergence as much as failure) or
+// a failure to start it.
+func (b *Bench) difffuzz(ctx context.Context, logPath string, args ...string) error {
+	log, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.CommandContext(ctx, b.Difffuzz, args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	fmt.Fprintf(log, "$ %s %s\n", b.Difffuzz, strings.Join(args, " "))
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return fmt.Errorf("%s exited %d", args[0], exit.ExitCode())
+	}
+	return err
+}
