@@ -58,8 +58,8 @@ func Seventeen(dst []byte, v any) ([]byte, error) {
 }
 
 // appendQuoted writes s as a JSON string: quotes, backslashes and control
-// characters escaped, non-ASCII as \uXXXX (surrogate pairs past the BMP),
-// everything else as it is.
+// characters escaped, DEL and non-ASCII as \uXXXX (surrogate pairs past
+// the BMP), everything else as it is.
 func appendQuoted(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
@@ -79,7 +79,7 @@ func appendQuoted(dst []byte, s string) []byte {
 			dst = append(dst, `\f`...)
 		case r < 0x20:
 			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
-		case r < 0x80:
+		case r < 0x7f:
 			dst = append(dst, byte(r))
 		case r > 0xffff:
 			r -= 0x10000
