@@ -31,6 +31,10 @@
 // of FILE (-md-label, default "latest"). Every run's corpus, report and log
 // are kept under -out.
 //
+// A run that is still minimizing -grace after its duration is interrupted
+// as Ctrl-C does: it writes its report, and the buckets it had no time for
+// count as not minimized.
+//
 // The exit status is 0 whatever the targets say, unless -strict, where a
 // FAIL exits 1; 2 on a setup error (a run that did not report, a bad
 // implementation file).
@@ -38,7 +42,8 @@
 // Flags:
 //
 //	-duration D   each run's length (60s)
-//	-short        a smoke test: 5 s a run
+//	-short        a smoke test: 5 s a run, 1 minute's grace
+//	-grace D      how long a run may minimize after its duration (10m)
 //	-seed S       the generator seed of every run (1)
 //	-only A,B     these implementations only
 //	-impls DIR    the implementations' files (triagebench/impls)
@@ -70,13 +75,16 @@ type Bench struct {
 	Difffuzz string        // the driver's executable
 	Impls    string        // folder of the implementations' files
 	Duration time.Duration // each run's length
-	Seed     string        // the generator's seed, the same for every run
-	Only     []string      // implementations to run; empty means all
-	Out      string        // folder for every run's files
-	MD       string        // page to write the table into; "" means none
-	MDLabel  string        // the label of the page's markers
-	Stdout   io.Writer     // the results
-	Stderr   io.Writer     // progress
+	// Grace is how long a run may go on minimizing past Duration before
+	// it is interrupted; 0 means no limit.
+	Grace   time.Duration
+	Seed    string    // the generator's seed, the same for every run
+	Only    []string  // implementations to run; empty means all
+	Out     string    // folder for every run's files
+	MD      string    // page to write the table into; "" means none
+	MDLabel string    // the label of the page's markers
+	Stdout  io.Writer // the results
+	Stderr  io.Writer // progress
 }
 
 func main() {
@@ -85,7 +93,8 @@ func main() {
 	flag.StringVar(&b.Difffuzz, "difffuzz", "bin/difffuzz", "the difffuzz executable")
 	flag.StringVar(&b.Impls, "impls", "triagebench/impls", "folder of the implementations' files (NAME.toml)")
 	flag.DurationVar(&b.Duration, "duration", 60*time.Second, "each run's length")
-	flag.BoolVar(&short, "short", false, "a smoke test: 5 s a run")
+	flag.DurationVar(&b.Grace, "grace", 10*time.Minute, "how long a run may minimize after its duration before it is interrupted (0: no limit)")
+	flag.BoolVar(&short, "short", false, "a smoke test: 5 s a run, 1 minute's grace")
 	flag.StringVar(&b.Seed, "seed", "1", "the generator seed of every run")
 	flag.StringVar(&only, "only", "", "comma-separated implementations to run (default: all)")
 	flag.StringVar(&b.Out, "out", "out/triagebench", "folder for every run's corpus, report and logs")
@@ -94,7 +103,7 @@ func main() {
 	flag.BoolVar(&strict, "strict", false, "exit 1 when a target fails")
 	flag.Parse()
 	if short {
-		b.Duration = 5 * time.Second
+		b.Duration, b.Grace = 5*time.Second, time.Minute
 	}
 	if only != "" {
 		b.Only = strings.Split(only, ",")
@@ -188,7 +197,7 @@ func (b *Bench) run(ctx context.Context, im Impl, model string) (Run, error) {
 	fmt.Fprintf(b.Stderr, "triage-bench: %s in the %s model, %s\n", im.Name, model, b.Duration)
 	// A run exits 1 when it finds a divergence, as it should; the report
 	// says the rest, and its absence is the error.
-	_ = b.difffuzz(ctx, filepath.Join(dir, "run.log"), b.adapterArgs("run", im, model,
+	_ = b.difffuzz(ctx, filepath.Join(dir, "run.log"), b.interruptAfter(), b.adapterArgs("run", im, model,
 		"-duration", b.Duration.String(), "-seed", b.Seed, "-corpus", corpusDir, "-report", repPath)...)
 	rep, err := readReport(repPath)
 	if err != nil {
@@ -212,7 +221,7 @@ func (b *Bench) recheck(ctx context.Context, dir string, im Impl, model string, 
 		return err
 	}
 	// Replay exits 1 when a case diverges, which every kept one should.
-	_ = b.difffuzz(ctx, logPath, b.adapterArgs("replay", im, model, corpusDir)...)
+	_ = b.difffuzz(ctx, logPath, 0, b.adapterArgs("replay", im, model, corpusDir)...)
 	f, err := os.Open(logPath)
 	if err != nil {
 		return err
@@ -236,17 +245,35 @@ func (b *Bench) adapterArgs(command string, im Impl, model string, more ...strin
 	return append(args, more...)
 }
 
-// difffuzz runs the driver with args, its output to the file logPath. The
-// error is the driver's exit (which says divergence as much as failure) or
-// a failure to start it.
-func (b *Bench) difffuzz(ctx context.Context, logPath string, args ...string) error {
+// interruptAfter is when a run is interrupted: its duration and the grace;
+// 0 means never.
+func (b *Bench) interruptAfter() time.Duration {
+	if b.Grace <= 0 {
+		return 0
+	}
+	return b.Duration + b.Grace
+}
+
+// difffuzz runs the driver with args, its output to the file logPath,
+// interrupting it (SIGINT, as Ctrl-C: it still writes its report) after
+// interrupt unless that is 0, and killing it if it has not stopped a
+// minute later. The error is the driver's exit (which says divergence as
+// much as failure) or a failure to start it.
+func (b *Bench) difffuzz(ctx context.Context, logPath string, interrupt time.Duration, args ...string) error {
 	log, err := os.Create(logPath)
 	if err != nil {
 		return err
 	}
 	defer log.Close()
+	if interrupt > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, interrupt)
+		defer cancel()
+	}
 	cmd := exec.CommandContext(ctx, b.Difffuzz, args...)
 	cmd.Stdout, cmd.Stderr = log, log
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = time.Minute // then killed
 	fmt.Fprintf(log, "$ %s %s\n", b.Difffuzz, strings.Join(args, " "))
 	err = cmd.Run()
 	var exit *exec.ExitError

@@ -38,7 +38,7 @@ func TestScore(t *testing.T) {
 				{Model: modelNative, Cases: 10, Buckets: []Bucket{raw, {Label: "number: a decimal", Minimized: true, MinimizeSeconds: secs(2)}}},
 				{Model: modelText, Cases: 5, Buckets: []Bucket{raw, {Label: "internal: SyntaxError on valid input", Minimized: true, MinimizeSeconds: secs(0.5)}}},
 			},
-			want: Score{Name: "sdk", Causes: 3, Found: 3, Shown: 4, Buckets: 4, Right: 4, Minimized: 4, MinimizeSeconds: 4.5, MinimizeKnown: true, Cases: 15},
+			want: Score{Name: "sdk", Causes: 3, Found: 3, Shown: 4, Buckets: 4, Right: 4, Minimized: 4, MinimizeSeconds: 4.5, Cases: 15},
 		},
 		{
 			name: "split, unlabeled, mixed, overflow and not minimized",
@@ -51,13 +51,13 @@ func TestScore(t *testing.T) {
 				// a text-only cause's label seen in the native run is not that cause
 				{Model: modelText, Buckets: []Bucket{{Label: "number: a decimal", Minimized: true, MinimizeSeconds: secs(1)}}},
 			},
-			want: Score{Name: "sdk", Causes: 3, Found: 1, Shown: 1, Buckets: 4, Right: 2, Mixed: 1, Overflow: 1, Minimized: 3, MinimizeSeconds: 2,
+			want: Score{Name: "sdk", Causes: 3, Found: 1, Shown: 1, Buckets: 4, Right: 2, Mixed: 1, Overflow: 1, Minimized: 3, MinimizeSeconds: 2, Untimed: 1,
 				Missed: []string{"raw", "nan"}, Unlabeled: []string{"structure: null where want an object", "number: a decimal"}},
 		},
 		{
 			name: "no run found anything",
 			runs: []Run{{Model: modelNative, Cases: 7}},
-			want: Score{Name: "sdk", Causes: 3, MinimizeKnown: true, Cases: 7, Missed: []string{"raw", "float", "nan"}},
+			want: Score{Name: "sdk", Causes: 3, Cases: 7, Missed: []string{"raw", "float", "nan"}},
 		},
 	}
 	for _, tt := range tests {

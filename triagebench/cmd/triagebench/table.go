@@ -85,12 +85,16 @@ func percent(n, of int) string {
 
 func count(n int) string { return fmt.Sprint(n) }
 
-// seconds is the minimization time, or n/a when a report did not give it.
+// seconds is the minimization time the reports give, and how many
+// minimized buckets they give none for.
 func seconds(s Score) string {
-	if !s.MinimizeKnown {
+	switch {
+	case s.Untimed == 0:
+		return fmt.Sprintf("%.1f", s.MinimizeSeconds)
+	case s.Untimed == s.Minimized:
 		return "n/a"
 	}
-	return fmt.Sprintf("%.1f", s.MinimizeSeconds)
+	return fmt.Sprintf("%.1f + %d n/a", s.MinimizeSeconds, s.Untimed)
 }
 
 // markers are the lines between which -md writes, in a page that may hold

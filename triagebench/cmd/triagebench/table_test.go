@@ -17,8 +17,8 @@ func TestTable(t *testing.T) {
 		{Name: "lib", Language: "go", Origin: "library", Commands: map[string]string{modelNative: "n"}},
 	}
 	scores := []Score{
-		{Name: "py-sdk", Causes: 4, Found: 3, Shown: 5, Buckets: 9, Right: 8, Mixed: 1, Minimized: 8, MinimizeSeconds: 12.34, MinimizeKnown: true, Cases: 1000},
-		{Name: "lib", Causes: 2, Found: 2, Shown: 2, Buckets: 2, Right: 2, Minimized: 2, Cases: 500},
+		{Name: "py-sdk", Causes: 4, Found: 3, Shown: 5, Buckets: 9, Right: 8, Mixed: 1, Minimized: 8, MinimizeSeconds: 12.34, Untimed: 1, Cases: 1000},
+		{Name: "lib", Causes: 2, Found: 2, Shown: 2, Buckets: 2, Right: 2, Minimized: 2, Untimed: 2, Cases: 500},
 	}
 	got := Table(impls, scores)
 	golden := filepath.Join("testdata", "table.md")
