@@ -176,7 +176,7 @@ func (b *Bench) chosen() ([]Impl, error) {
 
 // Command is the command line that makes the results again, for the page.
 func (b *Bench) Command() string {
-	args := []string{"go run ./triagebench/cmd/triagebench", "-duration", b.Duration.String(), "-seed", b.Seed}
+	args := []string{"go run ./triagebench/cmd/triagebench", "-duration", b.Duration.String(), "-grace", b.Grace.String(), "-seed", b.Seed}
 	if len(b.Only) > 0 {
 		args = append(args, "-only", strings.Join(b.Only, ","))
 	}
