@@ -51,6 +51,8 @@
 //	-md FILE      write the table into FILE between the label's markers
 //	-md-label L   the markers' label (latest)
 //	-strict       exit 1 when a target fails
+//	-rescore      score what an earlier benchmark left in -out, running
+//	              nothing (after a change to a cause list)
 //	-difffuzz     the driver (bin/difffuzz)
 package main
 
@@ -78,11 +80,14 @@ type Bench struct {
 	// Grace is how long a run may go on minimizing past Duration before
 	// it is interrupted; 0 means no limit.
 	Grace   time.Duration
-	Seed    string    // the generator's seed, the same for every run
-	Only    []string  // implementations to run; empty means all
-	Out     string    // folder for every run's files
-	MD      string    // page to write the table into; "" means none
-	MDLabel string    // the label of the page's markers
+	Seed    string   // the generator's seed, the same for every run
+	Only    []string // implementations to run; empty means all
+	Out     string   // folder for every run's files
+	MD      string   // page to write the table into; "" means none
+	MDLabel string   // the label of the page's markers
+	// Rescore scores what an earlier benchmark left in Out without
+	// running anything: for a cause list being corrected.
+	Rescore bool
 	Stdout  io.Writer // the results
 	Stderr  io.Writer // progress
 }
@@ -101,6 +106,7 @@ func main() {
 	flag.StringVar(&b.MD, "md", "", "write the table into this Markdown `file`, between its markers")
 	flag.StringVar(&b.MDLabel, "md-label", "latest", "the label of -md's markers (\"<!-- triage-bench LABEL begin -->\")")
 	flag.BoolVar(&strict, "strict", false, "exit 1 when a target fails")
+	flag.BoolVar(&b.Rescore, "rescore", false, "score what an earlier benchmark left in -out, without running anything")
 	flag.Parse()
 	if short {
 		b.Duration, b.Grace = 5*time.Second, time.Minute
@@ -184,22 +190,43 @@ func (b *Bench) Command() string {
 }
 
 // run runs one implementation in one model, then replays its corpus, and
-// returns its buckets.
+// returns its buckets; with Rescore, it only reads what an earlier run left.
 func (b *Bench) run(ctx context.Context, im Impl, model string) (Run, error) {
 	dir := filepath.Join(b.Out, im.Name+"-"+model)
+	if !b.Rescore {
+		if err := b.fuzz(ctx, dir, im, model); err != nil {
+			return Run{}, err
+		}
+	}
+	return read(dir, im, model)
+}
+
+// fuzz makes dir afresh and writes into it the run's corpus, report and
+// log, and the replay of its corpus.
+func (b *Bench) fuzz(ctx context.Context, dir string, im Impl, model string) error {
 	if err := os.RemoveAll(dir); err != nil {
-		return Run{}, err
+		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Run{}, err
+		return err
 	}
 	corpusDir, repPath := filepath.Join(dir, "corpus"), filepath.Join(dir, "report.json")
 	fmt.Fprintf(b.Stderr, "triage-bench: %s in the %s model, %s\n", im.Name, model, b.Duration)
-	// A run exits 1 when it finds a divergence, as it should; the report
-	// says the rest, and its absence is the error.
+	// A run exits 1 when it finds a divergence, as it should, and replay
+	// when a case diverges, which every kept one should: the report and
+	// the replay's lines say the rest.
 	_ = b.difffuzz(ctx, filepath.Join(dir, "run.log"), b.interruptAfter(), b.adapterArgs("run", im, model,
 		"-duration", b.Duration.String(), "-seed", b.Seed, "-corpus", corpusDir, "-report", repPath)...)
-	rep, err := readReport(repPath)
+	if _, err := os.Stat(corpusDir); err != nil {
+		return nil // nothing to replay; read says whether there is a report
+	}
+	_ = b.difffuzz(ctx, filepath.Join(dir, "replay.log"), 0, b.adapterArgs("replay", im, model, corpusDir)...)
+	return nil
+}
+
+// read reads a run's report, corpus and replay from dir.
+func read(dir string, im Impl, model string) (Run, error) {
+	rep, err := readReport(filepath.Join(dir, "report.json"))
 	if err != nil {
 		return Run{}, fmt.Errorf("the run wrote no report (%w); see %s", err, filepath.Join(dir, "run.log"))
 	}
@@ -210,32 +237,25 @@ func (b *Bench) run(ctx context.Context, im Impl, model string) (Run, error) {
 	if len(r.Buckets) == 0 {
 		return r, nil
 	}
-	return r, b.recheck(ctx, dir, im, model, rep, r.Buckets)
-}
-
-// recheck replays the run's corpus and fills each bucket's Rechecked.
-func (b *Bench) recheck(ctx context.Context, dir string, im Impl, model string, rep *runReport, bs []Bucket) error {
 	corpusDir, logPath := filepath.Join(dir, "corpus"), filepath.Join(dir, "replay.log")
 	kept, err := keptFiles(corpusDir, rep)
 	if err != nil {
-		return err
+		return r, err
 	}
-	// Replay exits 1 when a case diverges, which every kept one should.
-	_ = b.difffuzz(ctx, logPath, 0, b.adapterArgs("replay", im, model, corpusDir)...)
 	f, err := os.Open(logPath)
 	if err != nil {
-		return err
+		return r, err
 	}
 	defer f.Close()
 	out, err := replayed(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", logPath, err)
+		return r, fmt.Errorf("%s: %w", logPath, err)
 	}
 	if len(out) == 0 {
-		return fmt.Errorf("the replay of %s showed no divergence; see %s", corpusDir, logPath)
+		return r, fmt.Errorf("the replay of %s showed no divergence; see %s", corpusDir, logPath)
 	}
-	recheck(bs, kept, out, im.Name)
-	return nil
+	recheck(r.Buckets, kept, out, im.Name)
+	return r, nil
 }
 
 // adapterArgs is a difffuzz command line comparing the in-process
