@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // Run is one implementation's run in one model.
@@ -35,6 +36,7 @@ type Score struct {
 	Cases           uint64
 	Missed          []string // ids of true causes no bucket was labeled with
 	Unlabeled       []string // labels of buckets that match no true cause, or several
+	MixedLabels     []string // each mixed bucket's label and what its examples show
 }
 
 // PerCause is the buckets per found (cause, model) pair: +Inf when there
@@ -84,6 +86,7 @@ func (s *Score) count(b Bucket) {
 	s.Buckets++
 	if b.Mixed() {
 		s.Mixed++
+		s.MixedLabels = append(s.MixedLabels, b.Label+" <- "+strings.Join(b.Rechecked, " | "))
 	}
 	if b.Overflow {
 		s.Overflow++

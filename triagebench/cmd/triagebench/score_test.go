@@ -52,7 +52,8 @@ func TestScore(t *testing.T) {
 				{Model: modelText, Buckets: []Bucket{{Label: "number: a decimal", Minimized: true, MinimizeSeconds: secs(1)}}},
 			},
 			want: Score{Name: "sdk", Causes: 3, Found: 1, Shown: 1, Buckets: 4, Right: 2, Mixed: 1, Overflow: 1, Minimized: 3, MinimizeSeconds: 2, Untimed: 1,
-				Missed: []string{"raw", "nan"}, Unlabeled: []string{"structure: null where want an object", "number: a decimal"}},
+				Missed: []string{"raw", "nan"}, Unlabeled: []string{"structure: null where want an object", "number: a decimal"},
+				MixedLabels: []string{"number: an exponent <- number: a | number: b"}},
 		},
 		{
 			name: "no run found anything",

@@ -43,12 +43,13 @@ func Summary(scores []Score) string {
 }
 
 // Details lists, per implementation, the true causes no bucket was
-// labeled with and the buckets labeled with no true cause (or several):
-// what to read first when a number is off.
+// labeled with, the buckets labeled with no true cause (or several), and
+// the mixed buckets with what their examples show: what to read first
+// when a number is off.
 func Details(scores []Score) string {
 	var b strings.Builder
 	for _, s := range scores {
-		if len(s.Missed) == 0 && len(s.Unlabeled) == 0 {
+		if len(s.Missed) == 0 && len(s.Unlabeled) == 0 && len(s.MixedLabels) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "%s:\n", s.Name)
@@ -57,6 +58,9 @@ func Details(scores []Score) string {
 		}
 		for _, l := range s.Unlabeled {
 			fmt.Fprintf(&b, "  no single true cause: %s\n", l)
+		}
+		for _, l := range s.MixedLabels {
+			fmt.Fprintf(&b, "  mixed: %s\n", l)
 		}
 	}
 	return b.String()
