@@ -19,7 +19,7 @@
 //   - overflow: the kinds' overflow buckets, past the run's bucket limit;
 //   - minimized: buckets whose example the run minimized to the end within
 //     its default budget, and the time it took (minimize_seconds of the
-//     report; n/a where a report does not give it).
+//     report; "n/a" for the buckets a report gives no time for).
 //
 // It prints a Markdown table, one row an implementation and the total, and
 // each of the targets with PASS or FAIL, and ends with
