@@ -36,8 +36,9 @@
 // count as not minimized.
 //
 // The exit status is 0 whatever the targets say, unless -strict, where a
-// FAIL exits 1; 2 on a setup error (a run that did not report, a bad
-// implementation file).
+// FAIL exits 1; 2 on a setup error (a bad implementation file, or a run
+// that did not report: the other implementations still run, and the table
+// shows the error, but -md writes nothing).
 //
 // Flags:
 //
@@ -132,17 +133,13 @@ func (b *Bench) Run(ctx context.Context) ([]Score, error) {
 		return nil, err
 	}
 	var scores []Score
+	var errs []error
 	for _, im := range impls {
-		var runs []Run
-		for _, m := range im.Models() {
-			r, err := b.run(ctx, im, m)
-			if err != nil {
-				return nil, fmt.Errorf("%s (%s): %w", im.Name, m, err)
-			}
-			runs = append(runs, r)
+		s, err := b.implementation(ctx, im)
+		if err != nil {
+			errs = append(errs, err)
+			fmt.Fprintf(b.Stderr, "triage-bench: %v\n", err)
 		}
-		s := score(im, runs)
-		fmt.Fprintf(b.Stderr, "triage-bench: %s: %d/%d causes found, %d buckets\n", im.Name, s.Found, s.Causes, s.Buckets)
 		scores = append(scores, s)
 	}
 	table := Table(impls, scores)
@@ -153,11 +150,31 @@ func (b *Bench) Run(ctx context.Context) ([]Score, error) {
 	if err := atomicfile.WriteAll(filepath.Join(b.Out, "table.md"), []byte(table)); err != nil {
 		return scores, err
 	}
+	if len(errs) > 0 { // a page with a run missing would mislead
+		return scores, errors.Join(errs...)
+	}
 	if b.MD == "" {
 		return scores, nil
 	}
 	body := "Made by `" + b.Command() + "` on " + time.Now().UTC().Format("2006-01-02") + ".\n\n" + table
 	return scores, writeMarkdown(b.MD, b.MDLabel, body)
+}
+
+// implementation runs one implementation in each of its models and scores
+// it; a run that fails leaves the score with its error, and the others go on.
+func (b *Bench) implementation(ctx context.Context, im Impl) (Score, error) {
+	var runs []Run
+	for _, m := range im.Models() {
+		r, err := b.run(ctx, im, m)
+		if err != nil {
+			err = fmt.Errorf("%s (%s): %w", im.Name, m, err)
+			return Score{Name: im.Name, Causes: len(im.Causes), Err: err.Error()}, err
+		}
+		runs = append(runs, r)
+	}
+	s := score(im, runs)
+	fmt.Fprintf(b.Stderr, "triage-bench: %s: %d/%d causes found, %d buckets\n", im.Name, s.Found, s.Causes, s.Buckets)
+	return s, nil
 }
 
 // chosen are the implementations to run: all of Impls, or those of Only.

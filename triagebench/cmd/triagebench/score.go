@@ -37,6 +37,10 @@ type Score struct {
 	Missed          []string // ids of true causes no bucket was labeled with
 	Unlabeled       []string // labels of buckets that match no true cause, or several
 	MixedLabels     []string // each mixed bucket's label and what its examples show
+	// Err says why the implementation has no score: a run that failed. A
+	// total counts such implementations in Failed.
+	Err    string
+	Failed int
 }
 
 // PerCause is the buckets per found (cause, model) pair: +Inf when there
@@ -117,6 +121,10 @@ func matching(causes []Cause, label string) []string {
 func total(scores []Score) Score {
 	t := Score{Name: "total"}
 	for _, s := range scores {
+		if s.Err != "" {
+			t.Failed++
+			continue
+		}
 		t.Causes += s.Causes
 		t.Found += s.Found
 		t.Shown += s.Shown
@@ -152,6 +160,9 @@ func verdicts(scores []Score) []Verdict {
 	t := total(scores)
 	worst, worstName := 0.0, "-"
 	for _, s := range scores {
+		if s.Err != "" {
+			continue
+		}
 		if p := s.PerCause(); p > worst || worstName == "-" {
 			worst, worstName = p, s.Name
 		}
@@ -161,6 +172,7 @@ func verdicts(scores []Score) []Verdict {
 		right = float64(t.Right) / float64(t.Buckets)
 	}
 	return []Verdict{
+		{"every run reported", count(t.Failed) + " failed", t.Failed == 0},
 		{"at most 1.1 buckets per true cause in total", ratio(t.PerCause()), t.PerCause() <= maxPerCauseTotal},
 		{"at most 2 buckets per true cause for any implementation", ratio(worst) + " (" + worstName + ")", worst <= maxPerCauseImpl},
 		{"at least 95% labels right", percent(t.Right, t.Buckets), right >= minRightShare},

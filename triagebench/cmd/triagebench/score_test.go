@@ -109,6 +109,7 @@ func TestVerdicts(t *testing.T) {
 		{"too many buckets in total", []Score{good, {Name: "b", Buckets: 4, Shown: 2, Right: 4, Minimized: 4}}, []string{"at most 1.1 buckets per true cause in total"}},
 		{"one implementation over 2", []Score{good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, good, {Name: "b", Buckets: 5, Shown: 2, Right: 5, Minimized: 5}},
 			[]string{"at most 2 buckets per true cause for any implementation"}},
+		{"a run failed", []Score{good, {Name: "b", Err: "no report"}}, []string{"every run reported"}},
 		{"labels, mixed, overflow, minimized", []Score{{Name: "a", Buckets: 10, Shown: 10, Right: 9, Mixed: 1, Overflow: 1, Minimized: 9}},
 			[]string{"at least 95% labels right", "no mixed bucket", "no overflow bucket", "every bucket minimized in the default budget"}},
 	}

@@ -30,6 +30,9 @@ func Table(impls []Impl, scores []Score) string {
 }
 
 func row(name, lang, origin, models string, s Score) string {
+	if s.Err != "" {
+		return fmt.Sprintf("| %s | %s | %s | %s | **error** (%s) | | | | | | | | |\n", name, lang, origin, models, strings.NewReplacer("|", `\|`, "\n", " ").Replace(s.Err))
+	}
 	return fmt.Sprintf("| %s | %s | %s | %s | %d | %d/%d | %d | %s | %s | %d | %d | %d/%d | %s |\n",
 		name, lang, origin, models, s.Cases, s.Found, s.Causes, s.Buckets, ratio(s.PerCause()),
 		percent(s.Right, s.Buckets), s.Mixed, s.Overflow, s.Minimized, s.Buckets, seconds(s))
@@ -49,10 +52,13 @@ func Summary(scores []Score) string {
 func Details(scores []Score) string {
 	var b strings.Builder
 	for _, s := range scores {
-		if len(s.Missed) == 0 && len(s.Unlabeled) == 0 && len(s.MixedLabels) == 0 {
+		if s.Err == "" && len(s.Missed) == 0 && len(s.Unlabeled) == 0 && len(s.MixedLabels) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "%s:\n", s.Name)
+		if s.Err != "" {
+			fmt.Fprintf(&b, "  error: %s\n", s.Err)
+		}
 		for _, id := range s.Missed {
 			fmt.Fprintf(&b, "  not found: %s\n", id)
 		}

@@ -15,10 +15,12 @@ func TestTable(t *testing.T) {
 	impls := []Impl{
 		{Name: "py-sdk", Language: "python", Origin: "own", Commands: map[string]string{modelNative: "n", modelText: "t"}},
 		{Name: "lib", Language: "go", Origin: "library", Commands: map[string]string{modelNative: "n"}},
+		{Name: "broken", Language: "rust", Origin: "own", Commands: map[string]string{modelNative: "n"}},
 	}
 	scores := []Score{
 		{Name: "py-sdk", Causes: 4, Found: 3, Shown: 5, Buckets: 9, Right: 8, Mixed: 1, Minimized: 8, MinimizeSeconds: 12.34, Untimed: 1, Cases: 1000},
 		{Name: "lib", Causes: 2, Found: 2, Shown: 2, Buckets: 2, Right: 2, Minimized: 2, Untimed: 2, Cases: 500},
+		{Name: "broken", Causes: 3, Err: "broken (native): the run wrote no report"},
 	}
 	got := Table(impls, scores)
 	golden := filepath.Join("testdata", "table.md")
