@@ -284,3 +284,26 @@ survey-rust:
 survey-short: go survey-go
 	$(DIFFFUZZ) survey -libraries go-encoding-json,gowebpki-jcs -cases 3000 -minimize-time 2s -md '' -svg out/survey-short/survey.svg -json out/survey-short/survey.json
 	SURVEY_JSON=$(CURDIR)/out/survey-short/survey.json go test -count=1 -run TestShortSurvey ./harness/survey/
+
+## triage-bench: difffuzz's triage on code nobody here wrote (docs/triage.md,
+## "Triage benchmark"): each implementation of triagebench/impls (SDK-style
+## code of our own with the bugs real code has, and the survey's public
+## libraries at their pinned versions) is run for TRIAGE_DURATION in each
+## of its models against the in-process reference, and its buckets are
+## scored against its list of true causes; writes the table into
+## docs/triage.md. TRIAGE_ARGS='-short -only py-dumps-utf8 -md=' is a smoke
+## test that leaves the page alone; -strict exits 1 when a target fails.
+TRIAGE_DURATION ?= 60s
+TRIAGE_ARGS ?=
+.PHONY: triage-bench triagebench-build triagebench-ts triagebench-rust
+triage-bench: triagebench-build
+	go run ./triagebench/cmd/triagebench -duration $(TRIAGE_DURATION) -md docs/triage.md $(TRIAGE_ARGS)
+triagebench-build: go python survey-build triagebench-ts triagebench-rust
+	go build -o bin/triagebench-go/ ./triagebench/go/cmd/...
+triagebench-ts: ts triagebench/ts/node_modules/.installed
+	cd triagebench/ts && npm run --silent build
+triagebench/ts/node_modules/.installed: triagebench/ts/package.json triagebench/ts/package-lock.json
+	cd triagebench/ts && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+triagebench-rust:
+	cargo build --quiet --release --locked --manifest-path triagebench/rust/Cargo.toml
