@@ -8,12 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // runner is the state of one Run.
@@ -26,7 +27,7 @@ type runner struct {
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
 	keep   *keeper // shared by the lanes (wants) and the collector (write)
-	watch  *watch  // the collision oracle, shared by the lanes; nil when off
+	watch  *collide.Watch // the collision oracle, shared by the lanes; nil when off
 	mem    *memory // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
@@ -46,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
 	r.keep = newKeeper(cfg.KeepPerBucket, newCauses(cfg.MaxBuckets))
-	r.watch = newWatch(r.names, cfg.CollisionSlots)
+	r.watch = collide.New(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
 	r.mem = newMemory(&r.cfg, os.Getenv, len(r.names))
 	defer r.mem.stop()
