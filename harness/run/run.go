@@ -26,9 +26,9 @@ type runner struct {
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
-	keep   *keeper // shared by the lanes (wants) and the collector (write)
+	keep   *keeper        // shared by the lanes (wants) and the collector (write)
 	watch  *collide.Watch // the collision oracle, shared by the lanes; nil when off
-	mem    *memory // the budget: shared by the producers, lanes and loop
+	mem    *memory        // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
