@@ -22,7 +22,7 @@ import (
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
 	"github.com/difffuzz/difffuzz/harness/spell"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 	"lukechampine.com/blake3"

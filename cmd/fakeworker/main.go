@@ -69,7 +69,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 

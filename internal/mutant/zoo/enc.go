@@ -23,7 +23,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 

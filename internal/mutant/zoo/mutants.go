@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 // Mutant is one deliberately wrong implementation: the spec's encoder with

@@ -8,7 +8,7 @@ import (
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/value"
 )
 
