@@ -118,7 +118,7 @@ func (e *Enc) Canonical(dst []byte, v any) ([]byte, error) {
 	return out, nil
 }
 
-func reject(c canonjson.Code) error { return kit.Reject(string(c), "mutant") }
+func reject(c canonjson.Code) error { return &kit.SpecError{Code: string(c), Message: "mutant"} }
 
 func (e *Enc) depth() int {
 	if e.Depth == 0 {

@@ -23,7 +23,7 @@ type Mutant struct {
 }
 
 // Func is the mutant as the worker kit calls it.
-func (m Mutant) Func() kit.Func {
+func (m Mutant) Func() kit.Func[[]byte] {
 	e := &Enc{}
 	m.Set(e)
 	return e.Canonical

@@ -14,7 +14,7 @@ import (
 
 // outcome is what a worker would answer: the text, or the error code
 // ("internal" for an error without one).
-func outcome(fn kit.Func, v any) string {
+func outcome(fn kit.Func[[]byte], v any) string {
 	text, err := fn(nil, v)
 	if err == nil {
 		return string(text)

@@ -36,7 +36,7 @@ const here = "github.com/difffuzz/difffuzz/kits/go/kit_test."
 func TestPanicFrames(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   kit.Func
+		fn   kit.Func[[]byte]
 		want []string // each frame's function, and "@" when it has a file and line
 	}{
 		{"runtime error", canonicalize, []string{here + "escape@", here + "canonicalize@"}},
