@@ -107,8 +107,7 @@ type sdkError struct{ at int }
 func (e *sdkError) Error() string { return "bad byte at " + strconv.Itoa(e.at) }
 
 func TestErrorType(t *testing.T) {
-	var syntax error
-	syntax = json.Unmarshal([]byte("{"), new(any))
+	syntax := json.Unmarshal([]byte("{"), new(any))
 	tests := []struct {
 		err  error
 		want string
