@@ -7,7 +7,7 @@ package main
 
 import (
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 func main() { kit.Main(worker.Options, worker.Func) }

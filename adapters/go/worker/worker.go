@@ -7,7 +7,7 @@ package worker
 
 import (
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 // Version is the Go implementation's version, reported in its hello.
