@@ -105,6 +105,7 @@ func TestContractValues(t *testing.T) {
 		{"int64 min", int64(math.MinInt64), text("-9223372036854775808"), text("-9223372036854776000"), text("-9223372036854775808")},
 		{"int64 max", int64(math.MaxInt64), text("9223372036854775807"), reject(CodeUnsupported), text("9223372036854775807")},
 		{"uint64 max", uint64(math.MaxUint64), text("18446744073709551615"), reject(CodeUnsupported), text("18446744073709551615")},
+		{"uint max", uint(math.MaxUint), text("18446744073709551615"), reject(CodeUnsupported), text("18446744073709551615")},
 		{"2^64-2^11", uint64(1<<64 - 1<<11), text("18446744073709549568"), text("18446744073709550000"), text("18446744073709549568")},
 		{"2^70", big2to70, text("1180591620717411303424"), text("1.1805916207174113e+21"), text("1180591620717411303424")},
 		{"2^70+1", bigInt("1180591620717411303425"), text("1180591620717411303425"), reject(CodeUnsupported), text("1180591620717411303425")},

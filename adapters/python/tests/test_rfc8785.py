@@ -19,12 +19,24 @@ import struct
 import subprocess
 from pathlib import Path
 
-import pytest
+import dataclasses
 
-from canonjson import CanonicalError, Encoding, Object
-from canonjson.contract import RFC8785
+import pytest
+from hypothesis import given
+
+from _support import same
+from canonjson import CanonicalError, Encoding, Object, canonical_value, loads
+from canonjson.contract import DIFFFUZZ, RAW, RFC8785
+from test_properties import values
 
 JCS = Encoding(RFC8785)
+#: Contracts that differ from this project's in their string choices only.
+MIXED = [
+    dataclasses.replace(DIFFFUZZ, name="del-raw", del_=RAW),
+    dataclasses.replace(DIFFFUZZ, name="raw", non_ascii=RAW, del_=RAW, c1=RAW, line_separators=RAW),
+    dataclasses.replace(DIFFFUZZ, name="c1-raw", c1=RAW),
+    dataclasses.replace(DIFFFUZZ, name="js-safe", non_ascii=RAW, del_=RAW, c1=RAW),
+]
 JCS_MODULE = "github.com/cyberphone/json-canonicalization"
 SURVEY_GO = Path(__file__).resolve().parents[3] / "survey" / "go"
 
@@ -148,3 +160,43 @@ def test_number(bits: str, want: str | None) -> None:
         assert caught.value.code == "unsupported_value"
     else:
         assert JCS.canonical(x).decode("ascii") == want
+
+
+# --- properties -----------------------------------------------------------
+
+
+def as_plain(value: object) -> object:
+    """A value read back by jcs_loads, with objects as dicts, so that two
+    texts that differ only in key order and escaping compare equal."""
+    if isinstance(value, Object):
+        return {k: as_plain(v) for k, v in value}
+    if isinstance(value, list):
+        return [as_plain(v) for v in value]
+    return value
+
+
+@given(values)
+def test_jcs_text_is_a_fixed_point(value: object) -> None:
+    """JCS text read back as JCS reads JSON (numbers as doubles) and
+    canonicalized again is the same bytes (RFC 8785 §3.2: canonicalizing
+    canonical text changes nothing), and it means what this project's text
+    of the same value means."""
+    try:
+        text = JCS.canonical(value)
+    except CanonicalError as e:
+        assert e.code == "unsupported_value"  # NaN, an infinity or an integer no double holds
+        return
+    read_back = jcs_loads(text.decode("utf-8"))
+    assert JCS.canonical(read_back) == text
+    assert as_plain(read_back) == as_plain(jcs_loads(canonical_value(value).decode("ascii")))
+
+
+@given(values)
+def test_every_contract_means_the_same(value: object) -> None:
+    """The team's contract and ones mixing the string choices write the same
+    value as this project's does, but for escaping: the texts read back
+    equal."""
+    want = loads(canonical_value(value))
+    for contract in MIXED:
+        got = Encoding(contract).canonical_value(value)
+        assert same(loads(got), want), contract.name
