@@ -1,7 +1,11 @@
 package canonjson
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -9,14 +13,27 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 )
 
-// teamContract is a team's contract as a file states it: this project's,
-// but DEL written raw.
-const teamContract = `
-name = "our-sdk"
+// contractTable is the table both implementations are held to (the Python
+// one in adapters/python/tests/test_contract.py): one line a value, its
+// input in extended JSON, and its text or error code under each contract.
+var contractTable = filepath.Join("..", "..", "tests", "fixtures", "contracts.jsonl")
 
-[strings]
-del = "raw"
-`
+// contractRow is one line of contractTable. An outcome is a text, or
+// {"error": code}.
+type contractRow struct {
+	Name  string `json:"name"`
+	Call  string `json:"call"` // "value": AppendCanonicalValue; "signed": Canonical, where top_level decides
+	Input string `json:"input"`
+	Want  map[string]outcome
+}
+
+func (r *contractRow) UnmarshalJSON(b []byte) error {
+	type plain contractRow
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &r.Want) // the other keys are contracts' names; the rest are ignored by lookups
+}
 
 func mustEncoding(t testing.TB, c contract.Contract) *Encoding {
 	t.Helper()
@@ -28,12 +45,13 @@ func mustEncoding(t testing.TB, c contract.Contract) *Encoding {
 }
 
 // contractEncodings are the encodings of the contract tests: the two
-// built-ins and the team's.
+// built-ins and a team's (contract/testdata/del-raw.toml: this project's,
+// DEL written raw; named "our-sdk").
 func contractEncodings(t testing.TB) (difffuzz, rfc, team *Encoding) {
 	t.Helper()
-	tc, err := contract.Parse([]byte(teamContract), "team")
+	tc, err := contract.Load(filepath.Join("..", "..", "contract", "testdata", "del-raw.toml"))
 	if err != nil {
-		t.Fatalf("contract.Parse: %v", err)
+		t.Fatal(err)
 	}
 	return mustEncoding(t, contract.Default), mustEncoding(t, contract.RFC8785), mustEncoding(t, tc)
 }
@@ -46,11 +64,22 @@ type outcome struct {
 
 func text(s string) outcome { return outcome{text: s} }
 func reject(c Code) outcome { return outcome{code: c} }
+
 func (o outcome) String() string {
 	if o.code != "" {
 		return "error " + string(o.code)
 	}
 	return o.text
+}
+
+// UnmarshalJSON reads the table's form: a string, or {"error": code}; any
+// other JSON (a row's name, its input) reads as an empty outcome.
+func (o *outcome) UnmarshalJSON(b []byte) error {
+	var e struct{ Error Code }
+	if json.Unmarshal(b, &o.text) != nil && json.Unmarshal(b, &e) == nil {
+		o.code = e.Error
+	}
+	return nil
 }
 
 func outcomeOf(t testing.TB, b []byte, err error) outcome {
@@ -61,119 +90,98 @@ func outcomeOf(t testing.TB, b []byte, err error) outcome {
 	return text(string(b))
 }
 
-// TestContractValues checks each choice of a contract on values
-// (AppendCanonicalValue, no top-level check) under the built-ins and the
-// team's contract, whose only change is DEL.
-func TestContractValues(t *testing.T) {
+func readContractTable(t *testing.T) []contractRow {
+	t.Helper()
+	data, err := os.ReadFile(contractTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []contractRow
+	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var r contractRow
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%s:%d: %v", contractTable, i+1, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestContractTable checks each choice of a contract on the shared table,
+// under the built-ins and the team's contract, whose only change is DEL.
+func TestContractTable(t *testing.T) {
 	difffuzz, rfc, team := contractEncodings(t)
-	big2to70 := bigInt("1180591620717411303424")
-	for _, tc := range []struct {
-		name                string
-		v                   any
-		difffuzz, rfc, team outcome
-	}{
-		// strings.non_ascii, .del, .c1, .line_separators
-		{"non-ASCII", "é€", text(`"\u00e9\u20ac"`), text(`"é€"`), text(`"\u00e9\u20ac"`)},
-		{"astral", "😂", text(`"\ud83d\ude02"`), text(`"😂"`), text(`"\ud83d\ude02"`)},
-		{"DEL", "a\x7fb", text(`"a\u007fb"`), text("\"a\x7fb\""), text("\"a\x7fb\"")},
-		{"C1", "\u0080\u0085\u009f", text(`"\u0080\u0085\u009f"`), text("\"\u0080\u0085\u009f\""), text(`"\u0080\u0085\u009f"`)},
-		{"U+00A0 after C1", "\u00a0", text(`"\u00a0"`), text("\"\u00a0\""), text(`"\u00a0"`)},
-		{"line separators", "\u2028\u2029", text(`"\u2028\u2029"`), text("\"\u2028\u2029\""), text(`"\u2028\u2029"`)},
-		{"shared escapes", "\"\\\b\f\n\r\t\x00\x0f\x1f/", text(`"\"\\\b\f\n\r\t\u0000\u000f\u001f/"`),
-			text(`"\"\\\b\f\n\r\t\u0000\u000f\u001f/"`), text(`"\"\\\b\f\n\r\t\u0000\u000f\u001f/"`)},
-		{"lone surrogate", "a\xed\xa0\x80", reject(CodeLoneSurrogate), reject(CodeLoneSurrogate), reject(CodeLoneSurrogate)},
-		// key_order: U+FB33 (one UTF-16 unit) against U+1F602 (high
-		// surrogate D83D first).
-		{"keys by order", Object{{Key: "😂", Value: int64(1)}, {Key: "\ufb33", Value: int64(2)}, {Key: "a", Value: int64(3)}},
-			text(`{"a":3,"\ufb33":2,"\ud83d\ude02":1}`), text("{\"a\":3,\"😂\":1,\"\ufb33\":2}"), text(`{"a":3,"\ufb33":2,"\ud83d\ude02":1}`)},
-		{"map keys by order", map[string]any{"\uffff": true, "\U00010000": false},
-			text(`{"\uffff":true,"\ud800\udc00":false}`), text("{\"\U00010000\":false,\"\uffff\":true}"), text(`{"\uffff":true,"\ud800\udc00":false}`)},
-		{"raw keys by order", RawObject{{Key: "\ue000", Value: nil}, {Key: "\U0010ffff", Value: nil}, {Key: "\ud7ff", Value: nil}},
-			text(`{"\ud7ff":null,"\ue000":null,"\udbff\udfff":null}`), text("{\"\ud7ff\":null,\"\U0010ffff\":null,\"\ue000\":null}"),
-			text(`{"\ud7ff":null,"\ue000":null,"\udbff\udfff":null}`)},
-		{"duplicate key", Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: math.NaN()}},
-			reject(CodeDuplicateKey), reject(CodeDuplicateKey), reject(CodeDuplicateKey)},
-		// numbers.big_ints: past ±2^53, rfc8785 writes the double that
-		// holds the integer (RFC 8785 §3.2.2.3), and rejects one no
-		// double holds.
-		{"2^53", int64(1 << 53), text("9007199254740992"), text("9007199254740992"), text("9007199254740992")},
-		{"-2^53", int64(-1 << 53), text("-9007199254740992"), text("-9007199254740992"), text("-9007199254740992")},
-		{"2^53+1", int64(1<<53 + 1), text("9007199254740993"), reject(CodeUnsupported), text("9007199254740993")},
-		{"-(2^53+1)", int64(-(1<<53 + 1)), text("-9007199254740993"), reject(CodeUnsupported), text("-9007199254740993")},
-		{"2^53+2", int64(1<<53 + 2), text("9007199254740994"), text("9007199254740994"), text("9007199254740994")},
-		{"2^60", int64(1 << 60), text("1152921504606846976"), text("1152921504606847000"), text("1152921504606846976")},
-		{"int64 min", int64(math.MinInt64), text("-9223372036854775808"), text("-9223372036854776000"), text("-9223372036854775808")},
-		{"int64 max", int64(math.MaxInt64), text("9223372036854775807"), reject(CodeUnsupported), text("9223372036854775807")},
-		{"uint64 max", uint64(math.MaxUint64), text("18446744073709551615"), reject(CodeUnsupported), text("18446744073709551615")},
-		{"uint max", uint(math.MaxUint), text("18446744073709551615"), reject(CodeUnsupported), text("18446744073709551615")},
-		{"2^64-2^11", uint64(1<<64 - 1<<11), text("18446744073709549568"), text("18446744073709550000"), text("18446744073709549568")},
-		{"2^70", big2to70, text("1180591620717411303424"), text("1.1805916207174113e+21"), text("1180591620717411303424")},
-		{"2^70+1", bigInt("1180591620717411303425"), text("1180591620717411303425"), reject(CodeUnsupported), text("1180591620717411303425")},
-		{"10^400", bigInt("1" + strings.Repeat("0", 400)), text("1" + strings.Repeat("0", 400)), reject(CodeUnsupported), text("1" + strings.Repeat("0", 400))},
-		{"small big.Int", bigInt("-42"), text("-42"), text("-42"), text("-42")},
-		{"big int after lone surrogate", []any{"\xed\xa0\x80", int64(1<<53 + 1)},
-			reject(CodeLoneSurrogate), reject(CodeLoneSurrogate), reject(CodeLoneSurrogate)},
-		{"big int before lone surrogate", []any{int64(1<<53 + 1), "\xed\xa0\x80"},
-			reject(CodeLoneSurrogate), reject(CodeUnsupported), reject(CodeLoneSurrogate)},
-		// numbers.non_finite
-		{"NaN", math.NaN(), text("NaN"), reject(CodeUnsupported), text("NaN")},
-		{"+Infinity", math.Inf(1), text("Infinity"), reject(CodeUnsupported), text("Infinity")},
-		{"-Infinity", []any{math.Inf(-1)}, text("[-Infinity]"), reject(CodeUnsupported), text("[-Infinity]")},
-		{"float32 Infinity", float32(math.Inf(1)), text("Infinity"), reject(CodeUnsupported), text("Infinity")},
-		{"finite floats", []any{-0.0, 1e21, 5e-324, 1.5}, text("[0,1e+21,5e-324,1.5]"), text("[0,1e+21,5e-324,1.5]"), text("[0,1e+21,5e-324,1.5]")},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, c := range []struct {
-				enc  *Encoding
-				want outcome
-			}{{difffuzz, tc.difffuzz}, {rfc, tc.rfc}, {team, tc.team}} {
-				b, err := c.enc.AppendCanonicalValue(nil, tc.v)
-				got := outcomeOf(t, b, err)
-				if got != c.want {
-					t.Errorf("%s: got %s, want %s", c.enc.Contract().Name, got, c.want)
+	for _, row := range readContractTable(t) {
+		t.Run(row.Name, func(t *testing.T) {
+			v := mustParse(t, row.Input)
+			for _, enc := range []*Encoding{difffuzz, rfc, team} {
+				name := enc.Contract().Name
+				want, ok := row.Want[name]
+				if !ok || row.Call != "value" && row.Call != "signed" {
+					t.Fatalf("the row has no outcome for %s, or its call %q is neither value nor signed", name, row.Call)
+				}
+				var got outcome
+				if row.Call == "value" {
+					b, err := enc.AppendCanonicalValue(nil, v)
+					got = outcomeOf(t, b, err)
+				} else {
+					got = signed(t, enc, v)
+				}
+				if got != want {
+					t.Errorf("%s: got %s, want %s", name, got, want)
 				}
 			}
 		})
 	}
 }
 
-// TestContractTopLevel checks top_level through Canonical and Signature.
-func TestContractTopLevel(t *testing.T) {
-	difffuzz, rfc, team := contractEncodings(t)
+// signed is Canonical's outcome, checked against Signature's.
+func signed(t *testing.T, enc *Encoding, v any) outcome {
+	t.Helper()
+	b, err := enc.Canonical(v)
+	got := outcomeOf(t, b, err)
+	sig, serr := enc.Signature(v)
+	if (serr == nil) != (err == nil) {
+		t.Fatalf("%s: Signature error %v, Canonical %s", enc.Contract().Name, serr, got)
+	}
+	if err == nil && sig != hexDigest(b) {
+		t.Errorf("%s: Signature %s, want BLAKE3 of the text %s", enc.Contract().Name, sig, hexDigest(b))
+	}
+	return got
+}
+
+// TestContractGoTypes checks the Go types beyond the table's model (the
+// conveniences, and the model's own *big.Int and RawObject).
+func TestContractGoTypes(t *testing.T) {
+	difffuzz, rfc, _ := contractEncodings(t)
 	for _, tc := range []struct {
-		name                string
-		v                   any
-		difffuzz, rfc, team outcome
+		name          string
+		v             any
+		difffuzz, rfc outcome
 	}{
-		{"envelope", env(Object{{Key: "k", Value: "\x7f"}}),
-			text(`{"args":{"k":"\u007f"},"tool_name":"t"}`), text("{\"args\":{\"k\":\"\x7f\"},\"tool_name\":\"t\"}"),
-			text("{\"args\":{\"k\":\"\x7f\"},\"tool_name\":\"t\"}")},
-		{"array", []any{int64(1)}, reject(CodeBadEnvelope), text("[1]"), reject(CodeBadEnvelope)},
-		{"string", "x", reject(CodeBadEnvelope), text(`"x"`), reject(CodeBadEnvelope)},
-		{"null", nil, reject(CodeBadEnvelope), text("null"), reject(CodeBadEnvelope)},
-		{"three members", Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: Object{}}, {Key: "x", Value: nil}},
-			reject(CodeBadEnvelope), text(`{"args":{},"tool_name":"t","x":null}`), reject(CodeBadEnvelope)},
-		{"walk before envelope", []any{math.NaN()}, reject(CodeBadEnvelope), reject(CodeUnsupported), reject(CodeBadEnvelope)},
+		{"map keys by order", map[string]any{"\uffff": true, "\U00010000": false},
+			text(`{"\uffff":true,"\ud800\udc00":false}`), text("{\"\U00010000\":false,\"\uffff\":true}")},
+		{"raw keys by order", RawObject{{Key: "\ue000", Value: nil}, {Key: "\U0010ffff", Value: nil}},
+			text(`{"\ue000":null,"\udbff\udfff":null}`), text("{\"\U0010ffff\":null,\"\ue000\":null}")},
+		{"uint64 max", uint64(math.MaxUint64), text("18446744073709551615"), reject(CodeUnsupported)},
+		{"uint max", uint(math.MaxUint), text("18446744073709551615"), reject(CodeUnsupported)},
+		{"2^64-2^11", uint64(1<<64 - 1<<11), text("18446744073709549568"), text("18446744073709550000")},
+		{"int64 2^60", int64(1 << 60), text("1152921504606846976"), text("1152921504606847000")},
+		{"int 2^53+1", 1<<53 + 1, text("9007199254740993"), reject(CodeUnsupported)},
+		{"small big.Int", bigInt("-42"), text("-42"), text("-42")},
+		{"big.Int 2^70", bigInt("1180591620717411303424"), text("1180591620717411303424"), text("1.1805916207174113e+21")},
+		{"float32 Infinity", float32(math.Inf(1)), text("Infinity"), reject(CodeUnsupported)},
+		{"[]string", []string{"\u2028"}, text(`["\u2028"]`), text("[\"\u2028\"]")},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, c := range []struct {
-				enc  *Encoding
-				want outcome
-			}{{difffuzz, tc.difffuzz}, {rfc, tc.rfc}, {team, tc.team}} {
-				b, err := c.enc.Canonical(tc.v)
-				got := outcomeOf(t, b, err)
-				if got != c.want {
-					t.Errorf("%s: Canonical: got %s, want %s", c.enc.Contract().Name, got, c.want)
-				}
-				sig, err := c.enc.Signature(tc.v)
-				if (err == nil) != (c.want.code == "") {
-					t.Fatalf("%s: Signature error %v, Canonical %s", c.enc.Contract().Name, err, got)
-				}
-				if err == nil && sig != hexDigest(b) {
-					t.Errorf("%s: Signature %s, want BLAKE3 of the text %s", c.enc.Contract().Name, sig, hexDigest(b))
-				}
+		for _, c := range []struct {
+			enc  *Encoding
+			want outcome
+		}{{difffuzz, tc.difffuzz}, {rfc, tc.rfc}} {
+			b, err := c.enc.AppendCanonicalValue(nil, tc.v)
+			if got := outcomeOf(t, b, err); got != c.want {
+				t.Errorf("%s: %s: got %s, want %s", tc.name, c.enc.Contract().Name, got, c.want)
 			}
-		})
+		}
 	}
 }
 

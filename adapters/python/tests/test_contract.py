@@ -1,134 +1,82 @@
 """Each choice of a contract (docs/canonical-json.md §7) under the two
-built-ins and a team's contract (this project's, DEL written raw): the same
-table as the Go implementation's adapters/go/contract_test.go."""
+built-ins and a team's contract (this project's, DEL written raw), from the
+table the Go implementation is held to as well (tests/fixtures/contracts.jsonl),
+and contract files."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import enum
+import json
 import math
+from pathlib import Path
 
 import pytest
 from blake3 import blake3
 
 from _support import envelope, nested_arrays
-from canonjson import DEFAULT, CanonicalError, Encoding, Object, canonical
+from canonjson import DEFAULT, CanonicalError, Encoding, Object, canonical, loads
 from canonjson import contract as contracts
 
-TEAM = contracts.parse('name = "our-sdk"\n\n[strings]\ndel = "raw"\n', "team")
-ENCODINGS = {"difffuzz": DEFAULT, "rfc8785": Encoding(contracts.RFC8785), "team": Encoding(TEAM)}
-
-
-def err(code: str) -> tuple[str, str]:
-    return ("error", code)
+REPO = Path(__file__).resolve().parents[3]
+#: The table both implementations are held to (the Go one in
+#: adapters/go/contract_test.go): one line a value, its input in extended
+#: JSON, and its text or error code under each contract.
+TABLE = REPO / "tests" / "fixtures" / "contracts.jsonl"
+#: A team's contract, this project's with DEL raw; named "our-sdk".
+TEAM = contracts.load(REPO / "contract" / "testdata" / "del-raw.toml")
+ENCODINGS = {"difffuzz": DEFAULT, "rfc8785": Encoding(contracts.RFC8785), "our-sdk": Encoding(TEAM)}
 
 
 def outcome(call) -> object:  # noqa: ANN001 - a callable
+    """A call's text, or {"error": code}, as the table writes them."""
     try:
         return call().decode("utf-8")
     except CanonicalError as e:
-        return err(e.code)
+        return {"error": e.code}
 
 
-BIG_2_70 = 2**70
-TEN_400 = 10**400
-
-# (name, value, difffuzz, rfc8785, team)
-VALUES = [
-    # strings.non_ascii, .del, .c1, .line_separators
-    ("non-ASCII", "é€", r'"\u00e9\u20ac"', '"é€"', r'"\u00e9\u20ac"'),
-    ("astral", "😂", r'"\ud83d\ude02"', '"😂"', r'"\ud83d\ude02"'),
-    ("DEL", "a\x7fb", r'"a\u007fb"', '"a\x7fb"', '"a\x7fb"'),
-    ("C1", "\x80\x85\x9f", r'"\u0080\u0085\u009f"', '"\x80\x85\x9f"', r'"\u0080\u0085\u009f"'),
-    ("U+00A0 after C1", "\xa0", r'"\u00a0"', '"\xa0"', r'"\u00a0"'),
-    ("line separators", "\u2028\u2029", r'"\u2028\u2029"', '"\u2028\u2029"', r'"\u2028\u2029"'),
-    ("shared escapes", '"\\\b\f\n\r\t\x00\x0f\x1f/', *[r'"\"\\\b\f\n\r\t\u0000\u000f\u001f/"'] * 3),
-    ("lone surrogate", "a\ud800", *[err("lone_surrogate")] * 3),
-    # key_order: U+FB33 (one UTF-16 unit) against U+1F602 (D83D first)
-    (
-        "keys by order",
-        Object([("😂", 1), ("\ufb33", 2), ("a", 3)]),
-        r'{"a":3,"\ufb33":2,"\ud83d\ude02":1}',
-        '{"a":3,"😂":1,"\ufb33":2}',
-        r'{"a":3,"\ufb33":2,"\ud83d\ude02":1}',
-    ),
-    (
-        "dict keys by order",
-        {"\uffff": True, "\U00010000": False},
-        r'{"\uffff":true,"\ud800\udc00":false}',
-        '{"\U00010000":false,"\uffff":true}',
-        r'{"\uffff":true,"\ud800\udc00":false}',
-    ),
-    (
-        "keys around the surrogates",
-        Object([("\ue000", None), ("\U0010ffff", None), ("\ud7ff", None)]),
-        r'{"\ud7ff":null,"\ue000":null,"\udbff\udfff":null}',
-        '{"\ud7ff":null,"\U0010ffff":null,"\ue000":null}',
-        r'{"\ud7ff":null,"\ue000":null,"\udbff\udfff":null}',
-    ),
-    ("duplicate key", Object([("a", 1), ("a", math.nan)]), *[err("duplicate_key")] * 3),
-    # numbers.big_ints: past +-2**53 rfc8785 writes the double that holds
-    # the integer (RFC 8785 §3.2.2.3) and rejects one that no double holds
-    ("2^53", 2**53, *["9007199254740992"] * 3),
-    ("-2^53", -(2**53), *["-9007199254740992"] * 3),
-    ("2^53+1", 2**53 + 1, "9007199254740993", err("unsupported_value"), "9007199254740993"),
-    ("-(2^53+1)", -(2**53 + 1), "-9007199254740993", err("unsupported_value"), "-9007199254740993"),
-    ("2^53+2", 2**53 + 2, *["9007199254740994"] * 3),
-    ("2^60", 2**60, "1152921504606846976", "1152921504606847000", "1152921504606846976"),
-    ("int64 min", -(2**63), "-9223372036854775808", "-9223372036854776000", "-9223372036854775808"),
-    ("int64 max", 2**63 - 1, "9223372036854775807", err("unsupported_value"), "9223372036854775807"),
-    ("uint64 max", 2**64 - 1, "18446744073709551615", err("unsupported_value"), "18446744073709551615"),
-    ("2^64-2^11", 2**64 - 2**11, "18446744073709549568", "18446744073709550000", "18446744073709549568"),
-    ("2^70", BIG_2_70, str(BIG_2_70), "1.1805916207174113e+21", str(BIG_2_70)),
-    ("2^70+1", BIG_2_70 + 1, str(BIG_2_70 + 1), err("unsupported_value"), str(BIG_2_70 + 1)),
-    ("10^400", TEN_400, str(TEN_400), err("unsupported_value"), str(TEN_400)),
-    ("2^1023", 2**1023, str(2**1023), "8.98846567431158e+307", str(2**1023)),
-    ("2^1024", 2**1024, str(2**1024), err("unsupported_value"), str(2**1024)),
-    ("big int after lone surrogate", ["\ud800", 2**53 + 1], *[err("lone_surrogate")] * 3),
-    ("big int before lone surrogate", [2**53 + 1, "\ud800"], err("lone_surrogate"), err("unsupported_value"), err("lone_surrogate")),
-    # numbers.non_finite
-    ("NaN", math.nan, "NaN", err("unsupported_value"), "NaN"),
-    ("+Infinity", math.inf, "Infinity", err("unsupported_value"), "Infinity"),
-    ("-Infinity", [-math.inf], "[-Infinity]", err("unsupported_value"), "[-Infinity]"),
-    ("finite floats", [-0.0, 1e21, 5e-324, 1.5], *["[0,1e+21,5e-324,1.5]"] * 3),
-]
+def table() -> list[dict]:
+    return [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize(("value", "want"), [(v, w) for _, v, *w in VALUES], ids=[row[0] for row in VALUES])
-def test_values(value: object, want: list[object]) -> None:
-    for (name, enc), expected in zip(ENCODINGS.items(), want):
-        assert outcome(lambda: enc.canonical_value(value)) == expected, name
-
-
-# (name, value, difffuzz, rfc8785, team): top_level, through canonical
-TOP_LEVEL = [
-    (
-        "envelope",
-        envelope(Object([("k", "\x7f")])),
-        r'{"args":{"k":"\u007f"},"tool_name":"t"}',
-        '{"args":{"k":"\x7f"},"tool_name":"t"}',
-        '{"args":{"k":"\x7f"},"tool_name":"t"}',
-    ),
-    ("array", [1], err("bad_envelope"), "[1]", err("bad_envelope")),
-    ("string", "x", err("bad_envelope"), '"x"', err("bad_envelope")),
-    ("null", None, err("bad_envelope"), "null", err("bad_envelope")),
-    (
-        "three members",
-        Object([("tool_name", "t"), ("args", Object()), ("x", None)]),
-        err("bad_envelope"),
-        '{"args":{},"tool_name":"t","x":null}',
-        err("bad_envelope"),
-    ),
-    ("walk before envelope", [math.nan], err("bad_envelope"), err("unsupported_value"), err("bad_envelope")),
-]
-
-
-@pytest.mark.parametrize(("value", "want"), [(v, w) for _, v, *w in TOP_LEVEL], ids=[row[0] for row in TOP_LEVEL])
-def test_top_level(value: object, want: list[object]) -> None:
-    for (name, enc), expected in zip(ENCODINGS.items(), want):
-        got = outcome(lambda: enc.canonical(value))
-        assert got == expected, name
-        if isinstance(got, str):
+@pytest.mark.parametrize("row", table(), ids=lambda row: row["name"])
+def test_table(row: dict) -> None:
+    """Each choice of a contract, through canonical_value ("value") or
+    canonical ("signed", where top_level decides)."""
+    value = loads(row["input"])
+    for name, enc in ENCODINGS.items():
+        call = enc.canonical_value if row["call"] == "value" else enc.canonical
+        got = outcome(lambda: call(value))  # noqa: B023 - called at once
+        assert got == row[name], name
+        if row["call"] == "signed" and isinstance(got, str):
             assert enc.signature(value) == blake3(got.encode("utf-8")).hexdigest(), name
+
+
+def test_table_covers_every_choice() -> None:
+    """Every row names all three contracts, and the table has rows where
+    they differ: one per choice at least."""
+    rows = table()
+    assert all(set(ENCODINGS) <= row.keys() for row in rows)
+    differ = {row["name"] for row in rows if len({json.dumps(row[c]) for c in ENCODINGS}) > 1}
+    for name in ("non-ASCII", "DEL", "C1", "line separators", "keys by order", "2^53+1", "2^60", "NaN", "array"):
+        assert name in differ
+
+
+@pytest.mark.parametrize(
+    ("value", "difffuzz", "rfc8785"),
+    [
+        ({"\uffff": True, "\U00010000": False}, r'{"\uffff":true,"\ud800\udc00":false}', '{"\U00010000":false,"\uffff":true}'),
+        (collections.OrderedDict([("b", math.inf)]), r'{"b":Infinity}', {"error": "unsupported_value"}),
+        (enum.IntEnum("E", {"BIG": 2**53 + 1}).BIG, "9007199254740993", {"error": "unsupported_value"}),
+    ],
+    ids=["dict keys by order", "OrderedDict", "IntEnum"],
+)
+def test_python_types(value: object, difffuzz: object, rfc8785: object) -> None:
+    """The Python types beyond the table's model: dict, subclasses."""
+    assert outcome(lambda: DEFAULT.canonical_value(value)) == difffuzz
+    assert outcome(lambda: ENCODINGS["rfc8785"].canonical_value(value)) == rfc8785
 
 
 @pytest.mark.parametrize(
@@ -177,7 +125,8 @@ def test_default_is_the_module() -> None:
 
 
 def test_parse_a_team_file() -> None:
-    assert TEAM == dataclasses.replace(contracts.DIFFFUZZ, name="our-sdk", base="difffuzz", del_="raw")
+    team = contracts.parse('name = "our-sdk"\n\n[strings]\ndel = "raw"\n', "team")
+    assert team == TEAM == dataclasses.replace(contracts.DIFFFUZZ, name="our-sdk", base="difffuzz", del_="raw")
     jcs = contracts.parse('base = "rfc8785"\ntop_level = "envelope"\n', "jcs-envelope")
     assert jcs == dataclasses.replace(contracts.RFC8785, name="jcs-envelope", base="rfc8785", top_level="envelope")
 
