@@ -20,7 +20,7 @@ GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path '
 # inside node_modules (flatted does), which are not ours to vet or test.
 GO_PKGS = $$(go list ./... | grep -v /node_modules/)
 
-.PHONY: difffuzz test build bench soak fixtures fixtures-check replay smoke infra-check \
+.PHONY: difffuzz test build bench soak fixtures fixtures-check jcs-numbers replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go examples conform clean
 
 ## build: every adapter and the driver
@@ -219,6 +219,15 @@ fixtures: python
 
 fixtures-check: python
 	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --check tests/fixtures/canonical-json-fuzz
+
+## jcs-numbers (not part of make test; needs node): the Go implementation's
+## number text against Node's String(x) on JCS_NUMBERS doubles (default 10
+## million: every boundary class, then random bit patterns), streamed through
+## one node process; prints the seed, the count, the mismatches and the time
+## (docs/canonical-json.md §7). JCS_SEED=S repeats a run.
+JCS_NUMBERS ?= 10000000
+jcs-numbers:
+	go run ./adapters/go/jcsnumbers -n $(JCS_NUMBERS) $(if $(JCS_SEED),-seed $(JCS_SEED))
 
 replay: build
 	$(DIFFFUZZ) replay corpus/

@@ -3,7 +3,7 @@
 package main
 
 import (
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/triagebench/go/impl"
 )
 
