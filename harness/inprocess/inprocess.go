@@ -34,7 +34,7 @@ type Go struct {
 }
 
 func init() {
-	adapter.RegisterInProcess(func(name string) adapter.Adapter { return New(name) })
+	adapter.RegisterInProcess(func(name string, c contract.Contract) (adapter.Adapter, error) { return NewFor(name, c) })
 }
 
 // New returns the in-process Go adapter under the given name ("go" if

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/events"
@@ -193,4 +194,14 @@ func (c *Config) setDefaults() {
 	c.status = newStatusWriter(c.Stderr, c.StatusWidth)
 	c.Stderr = c.status
 	c.Gen.Seed = c.Seed
+}
+
+// contractName is the contract the run is judged by: the reference's, when
+// it runs in process; this project's otherwise (a worker follows the
+// contract its command line gives it, which the driver cannot see).
+func (c *Config) contractName() string {
+	if len(c.Adapters) > 0 && c.Adapters[0].InProcess && c.Adapters[0].Contract.Name != "" {
+		return c.Adapters[0].Contract.Name
+	}
+	return contract.Default.Name
 }
