@@ -30,8 +30,8 @@ func TestRead(t *testing.T) {
 	const raw, nan = "string_escape: non-ASCII written raw (want \\uXXXX): sdk", "internal: SyntaxError: … on valid input: sdk"
 	a, b, c := write("a", raw), write("b", raw), write("c", nan)
 	report := fmt.Sprintf(`{"cases": 100, "seconds": 1.5, "field_of_tomorrow": [1], "distinct": [
-		{"signature": %q, "count": 7, "first": %q, "minimized": "{}", "minimize_seconds": 0.25},
-		{"signature": %q, "count": 2, "first": %q, "minimized": "{}", "minimize_incomplete": true}]}`, raw, a, nan, c)
+		{"signature": %q, "count": 7, "first": %q, "minimized": true, "minimized_input": "{}", "minimize_seconds": 0.25},
+		{"signature": %q, "count": 2, "first": %q, "minimized": true, "minimized_input": "{}", "minimize_incomplete": true}]}`, raw, a, nan, c)
 	replay := strings.Join([]string{
 		"DIVERGES   " + a + "  " + raw,
 		"DIVERGES   " + b + "  number: a decimal: sdk",

@@ -27,7 +27,7 @@ type reportBucket struct {
 	// First and MinimizedPath are corpus files of the bucket: its first
 	// finding and its minimized example.
 	First         string `json:"first"`
-	Minimized     string `json:"minimized"`
+	Minimized     bool   `json:"minimized"`
 	MinimizedPath string `json:"minimized_path"`
 	// MinimizeSeconds is nil when the report has no such field (a report
 	// that does not time its minimizations, or a bucket not minimized).
@@ -79,7 +79,7 @@ func buckets(r *runReport, impl string) []Bucket {
 			Label:           label,
 			Count:           g.Count,
 			Overflow:        strings.Contains(label, compare.OverflowCause),
-			Minimized:       g.Minimized != "" && !g.MinimizeIncomplete,
+			Minimized:       g.Minimized && !g.MinimizeIncomplete,
 			MinimizeSeconds: g.MinimizeSeconds,
 		})
 	}
