@@ -202,14 +202,17 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 		//! stderr on every case, which the kit keeps off the protocol.
 		mod exact;
 
-		use difffuzz_kit::{serve, Hello, Refusal};
+		use difffuzz_kit::{serve, Hello, SpecError};
 
 		fn main() {
 		    let hello = Hello::new("canonjson-rust", canonjson::VERSION);
-		    serve(hello, exact::Exact::default(), |value, out| {
+		    serve(hello, exact::Exact::default(), |value| {
 		        println!("debug: sdk-rust canonicalizes a case");
 		        eprintln!("warn: sdk-rust logs to stderr too");
-		        canonjson::canonical_into(value, out).map_err(|e| Refusal::from_name(e.code(), e.message()))
+		        let mut text = Vec::new();
+		        canonjson::canonical_into(value, &mut text)
+		            .map(|()| text)
+		            .map_err(|e| SpecError::from_name(e.code(), e.message()))
 		    })
 		}
 	RS
