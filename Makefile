@@ -20,7 +20,7 @@ GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path '
 # inside node_modules (flatted does), which are not ours to vet or test.
 GO_PKGS = $$(go list ./... | grep -v /node_modules/)
 
-.PHONY: difffuzz test build bench soak fixtures fixtures-check replay smoke infra-check \
+.PHONY: difffuzz test build bench soak fixtures fixtures-check jcs-numbers replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go examples conform clean
 
 ## build: every adapter and the driver
@@ -116,6 +116,9 @@ check-install: packages go
 ## every case and a planted bug in the fourth; difffuzz run must find that bug
 ## alone, with no protocol error or restart (scripts/new-team.sh; it needs the
 ## package registries)
+# The team's Rust worker is built from the .crate, which so proves it builds
+# alone: packages need not build it a second time.
+new-team: export CRATE_VERIFY = 0
 new-team: packages go
 	scripts/new-team.sh out/packages
 ## check-licenses: every dependency of the driver and the kits, direct and
@@ -217,6 +220,15 @@ fixtures: python
 fixtures-check: python
 	$(PY) tests/fixtures/generate_canonical_json_fixtures.py --check tests/fixtures/canonical-json-fuzz
 
+## jcs-numbers (not part of make test; needs node): the Go implementation's
+## number text against Node's String(x) on JCS_NUMBERS doubles (default 10
+## million: every boundary class, then random bit patterns), streamed through
+## one node process; prints the seed, the count, the mismatches and the time
+## (docs/canonical-json.md §7). JCS_SEED=S repeats a run.
+JCS_NUMBERS ?= 10000000
+jcs-numbers:
+	go run ./adapters/go/jcsnumbers -n $(JCS_NUMBERS) $(if $(JCS_SEED),-seed $(JCS_SEED))
+
 replay: build
 	$(DIFFFUZZ) replay corpus/
 
@@ -284,3 +296,26 @@ survey-rust:
 survey-short: go survey-go
 	$(DIFFFUZZ) survey -libraries go-encoding-json,gowebpki-jcs -cases 3000 -minimize-time 2s -md '' -svg out/survey-short/survey.svg -json out/survey-short/survey.json
 	SURVEY_JSON=$(CURDIR)/out/survey-short/survey.json go test -count=1 -run TestShortSurvey ./harness/survey/
+
+## triage-bench: difffuzz's triage on code nobody here wrote (docs/triage.md,
+## "Triage benchmark"): each implementation of triagebench/impls (SDK-style
+## code of our own with the bugs real code has, and the survey's public
+## libraries at their pinned versions) is run for TRIAGE_DURATION in each
+## of its models against the in-process reference, and its buckets are
+## scored against its list of true causes; writes the table into
+## docs/triage.md. TRIAGE_ARGS='-short -only py-dumps-utf8 -md=' is a smoke
+## test that leaves the page alone; -strict exits 1 when a target fails.
+TRIAGE_DURATION ?= 60s
+TRIAGE_ARGS ?=
+.PHONY: triage-bench triagebench-build triagebench-ts triagebench-rust
+triage-bench: triagebench-build
+	go run ./triagebench/cmd/triagebench -duration $(TRIAGE_DURATION) -md docs/triage.md $(TRIAGE_ARGS)
+triagebench-build: go python survey-build triagebench-ts triagebench-rust
+	go build -o bin/triagebench-go/ ./triagebench/go/cmd/...
+triagebench-ts: ts triagebench/ts/node_modules/.installed
+	cd triagebench/ts && npm run --silent build
+triagebench/ts/node_modules/.installed: triagebench/ts/package.json triagebench/ts/package-lock.json
+	cd triagebench/ts && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+triagebench-rust:
+	cargo build --quiet --release --locked --manifest-path triagebench/rust/Cargo.toml

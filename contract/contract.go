@@ -39,7 +39,11 @@ type BigInts string
 
 const (
 	BigIntsExact BigInts = "exact" // its exact decimal digits
-	BigIntsError BigInts = "error" // rejected (I-JSON, RFC 7493 §2.2): unsupported_value
+	// BigIntsError: a number is a double (RFC 8785 §3.2.2.3, I-JSON RFC
+	// 7493 §2.2), so an integer past ±2^53 that a double holds exactly is
+	// written as that double (2^60 as 1152921504606847000), and one that no
+	// double holds, which rounding would change, is unsupported_value.
+	BigIntsError BigInts = "error"
 )
 
 // NonFinite is what becomes of NaN and the infinities.

@@ -16,7 +16,7 @@
 #           kit's ranges
 #   go      a clean GOPATH and module cache; GOPROXY=file://.../goproxy then
 #           proxy.golang.org; go install MODULE/cmd/difffuzz@VERSION; then a
-#           fresh module that go-gets MODULE/kits/go@VERSION and builds the
+#           fresh module that go-gets MODULE/kits/go/kit@VERSION and builds the
 #           example worker
 #
 # Usage: scripts/check-install.sh [PACKAGES]   (default out/packages)
@@ -140,11 +140,11 @@ go_part() {
 	local env=(env -u GOFLAGS -u GOWORK GOPATH="$gopath" GOMODCACHE="$gopath/pkg/mod" GOBIN="$bin"
 		GOTOOLCHAIN=local GOPROXY="file://$proxy,https://proxy.golang.org" GONOSUMDB="$module")
 	step "go: go install $module/cmd/difffuzz@$go_version" nice "${env[@]}" go install "$module/cmd/difffuzz@$go_version" || return 1
-	sed "s#\"[^\"]*/kits/go\"#\"$module/kits/go\"#" kits/go/example/main.go >"$w/main.go"
+	sed "s#\"[^\"]*/kits/go/kit\"#\"$module/kits/go/kit\"#" kits/go/example/main.go >"$w/main.go"
 	(
 		cd "$w"
 		step "go: go mod init" "${env[@]}" go mod init example.com/my-sdk-worker &&
-			step "go: go get $module/kits/go@$go_version" nice "${env[@]}" go get "$module/kits/go@$go_version" &&
+			step "go: go get $module/kits/go/kit@$go_version" nice "${env[@]}" go get "$module/kits/go/kit@$go_version" &&
 			step "go: go build the example worker" nice "${env[@]}" go build -o worker .
 	) && difffuzz=$bin/difffuzz check go-module "$w/worker" kits/go/example/known-failures.txt
 }

@@ -244,7 +244,7 @@ goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOM
 		 	"os"
 
 		 	canonjson "$gomodule/adapters/go"
-		 	kit "$gomodule/kits/go"
+		 	"$gomodule/kits/go/kit"
 		)
 
 		func main() {

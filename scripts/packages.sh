@@ -15,7 +15,8 @@
 #
 # Usage: scripts/packages.sh [OUT]   (OUT defaults to out/packages)
 # Environment: PY (the Python with pip; default adapters/python/.venv/bin/python),
-# GO_VERSION (default v0.0.0-dev).
+# GO_VERSION (default v0.0.0-dev), CRATE_VERIFY=0 skips cargo package's build of
+# the crate alone (make new-team builds a worker from the .crate anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -48,8 +49,12 @@ rm -rf kits/python/build
 echo "packages: npm tarball"
 (cd kits/ts && nice npm pack --silent --pack-destination "$out" >/dev/null)
 
-echo "packages: crate (cargo package builds it alone from the .crate)"
-nice cargo package --quiet --locked --allow-dirty --manifest-path kits/rust/Cargo.toml \
+verify=()
+if [[ ${CRATE_VERIFY:-1} == 0 ]]; then
+	verify=(--no-verify)
+fi
+echo "packages: crate (cargo package builds it alone from the .crate${verify:+; not here: CRATE_VERIFY=0})"
+nice cargo package --quiet --locked --allow-dirty "${verify[@]}" --manifest-path kits/rust/Cargo.toml \
 	--target-dir "$root/kits/rust/target"
 cp kits/rust/target/package/difffuzz-kit-*.crate "$out/"
 

@@ -6,18 +6,44 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"lukechampine.com/blake3"
 )
 
 // Canonical returns the canonical text of a signed value (spec section 4), or
-// an *Error with the code spec section 3 says wins.
-func Canonical(v any) ([]byte, error) {
-	e := getEncoder()
+// an *Error with the code spec section 3 says wins. It is
+// Default.Canonical.
+func Canonical(v any) ([]byte, error) { return Default.Canonical(v) }
+
+// AppendCanonical appends the canonical text of a signed value to dst. It is
+// the fuzzer's hot path: with a reused dst it allocates nothing for values in
+// the model except the digits of *big.Int values. On error it returns dst
+// unchanged in length (bytes past it may have been overwritten) and an *Error.
+// It is Default.AppendCanonical.
+func AppendCanonical(dst []byte, v any) ([]byte, error) { return Default.AppendCanonical(dst, v) }
+
+// CanonicalValue returns the canonical text of any value of the model, without
+// the envelope check: for tests and tools that print a fragment (an argument,
+// a float) the way the signed value would print it.
+func CanonicalValue(v any) ([]byte, error) { return Default.AppendCanonicalValue(nil, v) }
+
+// AppendCanonicalValue is CanonicalValue appending to dst.
+func AppendCanonicalValue(dst []byte, v any) ([]byte, error) {
+	return Default.AppendCanonicalValue(dst, v)
+}
+
+// Signature returns the spec's signature of a signed value: BLAKE3-256 of its
+// canonical text, as 64 lower-case hex digits. It is Default.Signature.
+func Signature(v any) (string, error) { return Default.Signature(v) }
+
+// Canonical returns the canonical text of a signed value under the
+// encoding's contract: the {"tool_name","args"} envelope when its top_level
+// is "envelope", any value when it is "any".
+func (enc *Encoding) Canonical(v any) ([]byte, error) {
+	e := getEncoder(&enc.r)
 	defer putEncoder(e)
-	out, err := e.canonical(e.out[:0], v, true)
+	out, err := e.canonical(e.out[:0], v, enc.r.envelope)
 	e.out = out[:0]
 	if err != nil {
 		return nil, err
@@ -25,36 +51,27 @@ func Canonical(v any) ([]byte, error) {
 	return bytes.Clone(out), nil
 }
 
-// AppendCanonical appends the canonical text of a signed value to dst. It is
-// the fuzzer's hot path: with a reused dst it allocates nothing for values in
-// the model except the digits of *big.Int values. On error it returns dst
-// unchanged in length (bytes past it may have been overwritten) and an *Error.
-func AppendCanonical(dst []byte, v any) ([]byte, error) {
-	e := getEncoder()
+// AppendCanonical is Canonical appending to dst, with AppendCanonical's
+// promises.
+func (enc *Encoding) AppendCanonical(dst []byte, v any) ([]byte, error) {
+	e := getEncoder(&enc.r)
 	defer putEncoder(e)
-	return e.canonical(dst, v, true)
+	return e.canonical(dst, v, enc.r.envelope)
 }
 
-// CanonicalValue returns the canonical text of any value of the model, without
-// the envelope check: for tests and tools that print a fragment (an argument,
-// a float) the way the signed value would print it.
-func CanonicalValue(v any) ([]byte, error) {
-	return AppendCanonicalValue(nil, v)
-}
-
-// AppendCanonicalValue is CanonicalValue appending to dst.
-func AppendCanonicalValue(dst []byte, v any) ([]byte, error) {
-	e := getEncoder()
+// AppendCanonicalValue appends the canonical text of any value of the model
+// under the encoding's contract, without the top-level check.
+func (enc *Encoding) AppendCanonicalValue(dst []byte, v any) ([]byte, error) {
+	e := getEncoder(&enc.r)
 	defer putEncoder(e)
 	return e.canonical(dst, v, false)
 }
 
-// Signature returns the spec's signature of a signed value: BLAKE3-256 of its
-// canonical text, as 64 lower-case hex digits.
-func Signature(v any) (string, error) {
-	e := getEncoder()
+// Signature is BLAKE3-256 of Canonical's text, as 64 lower-case hex digits.
+func (enc *Encoding) Signature(v any) (string, error) {
+	e := getEncoder(&enc.r)
 	defer putEncoder(e)
-	out, err := e.canonical(e.out[:0], v, true)
+	out, err := e.canonical(e.out[:0], v, enc.r.envelope)
 	e.out = out[:0]
 	if err != nil {
 		return "", err
@@ -102,6 +119,7 @@ var hashers = sync.Pool{New: func() any { return &hashState{h: blake3.New(32, ni
 // encoder holds the scratch space reused across calls, so that the hot path
 // does not allocate per object or per member.
 type encoder struct {
+	r    *rules   // the contract's choices, set by getEncoder
 	buf  []byte   // the text being written
 	idx  []int32  // stack of member permutations, one segment per open object
 	keys []string // stack of sorted map keys, likewise
@@ -111,13 +129,18 @@ type encoder struct {
 
 var encoders = sync.Pool{New: func() any { return new(encoder) }}
 
-func getEncoder() *encoder { return encoders.Get().(*encoder) }
+func getEncoder(r *rules) *encoder {
+	e := encoders.Get().(*encoder)
+	e.r, e.walker.r = r, r
+	return e
+}
 
 func putEncoder(e *encoder) {
 	if cap(e.out) > 1<<20 {
 		e.out = nil // do not pin one huge case's buffer
 	}
 	e.buf = nil
+	e.r, e.walker.r = nil, nil
 	e.idx = e.idx[:0]
 	clear(e.keys[:cap(e.keys)])
 	e.keys = e.keys[:0]
@@ -155,16 +178,20 @@ func (e *encoder) value(v any, level int) bool {
 		}
 	case string:
 		var ok bool
-		e.buf, ok = appendCanonicalString(e.buf, x)
+		e.buf, ok = e.r.appendString(e.buf, x)
 		return ok
 	case int64:
-		e.buf = strconv.AppendInt(e.buf, x, 10)
+		var ok bool
+		e.buf, ok = e.r.appendInt(e.buf, x)
+		return ok
 	case float64:
-		e.buf = appendCanonicalFloat(e.buf, x)
+		var ok bool
+		e.buf, ok = e.r.appendFloat(e.buf, x)
+		return ok
 	case Object:
 		return e.object(x, level)
 	case []any:
-		if level > MaxDepth {
+		if level > e.r.maxDepth {
 			return false
 		}
 		e.buf = append(e.buf, '[')
@@ -181,7 +208,9 @@ func (e *encoder) value(v any, level int) bool {
 		if x == nil {
 			return false
 		}
-		e.buf = x.Append(e.buf, 10)
+		var ok bool
+		e.buf, ok = e.r.appendBig(e.buf, x)
+		return ok
 	default:
 		return e.convenience(v, level)
 	}
@@ -190,16 +219,19 @@ func (e *encoder) value(v any, level int) bool {
 
 // convenience writes the Go types accepted for SDK callers' sake.
 func (e *encoder) convenience(v any, level int) bool {
+	ok := true
 	switch x := v.(type) {
-	case int, int8, int16, int32, uint, uint8, uint16, uint32:
+	case int, int8, int16, int32, uint8, uint16, uint32:
 		i, _ := intOf(x)
-		e.buf = strconv.AppendInt(e.buf, i, 10)
+		e.buf, ok = e.r.appendInt(e.buf, i)
+	case uint:
+		e.buf, ok = e.r.appendUint(e.buf, uint64(x))
 	case uint64:
-		e.buf = strconv.AppendUint(e.buf, x, 10)
+		e.buf, ok = e.r.appendUint(e.buf, x)
 	case float32:
-		e.buf = appendCanonicalFloat(e.buf, float64(x))
+		e.buf, ok = e.r.appendFloat(e.buf, float64(x))
 	case []string:
-		if level > MaxDepth {
+		if level > e.r.maxDepth {
 			return false
 		}
 		e.buf = append(e.buf, '[')
@@ -207,8 +239,7 @@ func (e *encoder) convenience(v any, level int) bool {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			var ok bool
-			if e.buf, ok = appendCanonicalString(e.buf, s); !ok {
+			if e.buf, ok = e.r.appendString(e.buf, s); !ok {
 				return false
 			}
 		}
@@ -220,23 +251,23 @@ func (e *encoder) convenience(v any, level int) bool {
 	default:
 		return false
 	}
-	return true
+	return ok
 }
 
 // member writes "key":value.
 func (e *encoder) member(key string, val any, level int) bool {
 	var ok bool
-	if e.buf, ok = appendCanonicalString(e.buf, key); !ok {
+	if e.buf, ok = e.r.appendString(e.buf, key); !ok {
 		return false
 	}
 	e.buf = append(e.buf, ':')
 	return e.value(val, level+1)
 }
 
-// object writes the members of o sorted by key (byte order of UTF-8, which is
-// code point order), failing on adjacent equal keys.
+// object writes the members of o sorted by key in the contract's order,
+// failing on adjacent equal keys.
 func (e *encoder) object(o Object, level int) bool {
-	if level > MaxDepth {
+	if level > e.r.maxDepth {
 		return false
 	}
 	e.buf = append(e.buf, '{')
@@ -250,7 +281,7 @@ func (e *encoder) object(o Object, level int) bool {
 			e.idx = append(e.idx, int32(i))
 		}
 		perm := e.idx[base:]
-		slices.SortFunc(perm, func(a, b int32) int { return strings.Compare(o[a].Key, o[b].Key) })
+		slices.SortFunc(perm, func(a, b int32) int { return e.r.compareKeys(o[a].Key, o[b].Key) })
 		for j, i := range perm {
 			if j > 0 {
 				if o[i].Key == o[perm[j-1]].Key {
@@ -270,7 +301,7 @@ func (e *encoder) object(o Object, level int) bool {
 
 // mapObject writes a map[string]any, whose keys are unique by construction.
 func (e *encoder) mapObject(m map[string]any, level int) bool {
-	if level > MaxDepth {
+	if level > e.r.maxDepth {
 		return false
 	}
 	base := len(e.keys)
@@ -278,7 +309,7 @@ func (e *encoder) mapObject(m map[string]any, level int) bool {
 		e.keys = append(e.keys, k)
 	}
 	keys := e.keys[base:]
-	slices.Sort(keys)
+	slices.SortFunc(keys, e.r.compareKeys)
 	e.buf = append(e.buf, '{')
 	for j, k := range keys {
 		if j > 0 {
@@ -295,7 +326,7 @@ func (e *encoder) mapObject(m map[string]any, level int) bool {
 
 // rawObject writes a RawObject whose keys all turn out to be strings.
 func (e *encoder) rawObject(o RawObject, level int) bool {
-	if level > MaxDepth {
+	if level > e.r.maxDepth {
 		return false
 	}
 	for _, m := range o {
@@ -309,7 +340,7 @@ func (e *encoder) rawObject(o RawObject, level int) bool {
 	}
 	perm := e.idx[base:]
 	slices.SortFunc(perm, func(a, b int32) int {
-		return strings.Compare(o[a].Key.(string), o[b].Key.(string))
+		return e.r.compareKeys(o[a].Key.(string), o[b].Key.(string))
 	})
 	e.buf = append(e.buf, '{')
 	for j, i := range perm {

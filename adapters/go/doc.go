@@ -20,5 +20,9 @@
 // be the 4-byte UTF-8 of its astral character; two 3-byte surrogate sequences
 // in a row are two lone surrogates.
 //
-// Canonical and Signature implement the spec; Digest is its hash.
+// Canonical and Signature implement the spec; Digest is its hash. They are
+// the Default Encoding; For gives the Encoding of another contract of the
+// family (package contract, docs/canonical-json.md §7), such as RFC 8785:
+// raw UTF-8 strings, keys by UTF-16 units, numbers as doubles, any top-level
+// value.
 package canonjson

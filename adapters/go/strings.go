@@ -45,17 +45,18 @@ func appendNonASCII(dst []byte, r rune) []byte {
 	return appendU(appendU(dst, hi), lo)
 }
 
-// appendCanonicalString writes s quoted and escaped per spec section 4.3. It
-// reports false, having written garbage, when s is not valid UTF-8 (which
-// includes lone surrogates in WTF-8): the caller then runs the precise
-// validation walk to find the error the spec's order reports.
-func appendCanonicalString(dst []byte, s string) ([]byte, bool) {
+// appendString writes s quoted and escaped per spec section 4.3, with the
+// contract's choices for DEL and the non-ASCII classes. It reports false,
+// having written garbage, when s is not valid UTF-8 (which includes lone
+// surrogates in WTF-8): the caller then runs the precise validation walk to
+// find the error the spec's order reports.
+func (r *rules) appendString(dst []byte, s string) ([]byte, bool) {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if plain[c] {
+			if r.plain[c] {
 				i++
 				continue
 			}
@@ -65,12 +66,16 @@ func appendCanonicalString(dst []byte, s string) ([]byte, bool) {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		x, size := utf8.DecodeRuneInString(s[i:])
+		if x == utf8.RuneError && size == 1 {
 			return dst, false
 		}
+		if !r.escapes(x) {
+			i += size
+			continue
+		}
 		dst = append(dst, s[start:i]...)
-		dst = appendNonASCII(dst, r)
+		dst = appendNonASCII(dst, x)
 		i += size
 		start = i
 	}

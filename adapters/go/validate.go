@@ -12,7 +12,7 @@ import (
 // returns the first error it finds, then (if asked) the envelope error. It is
 // only run once the optimistic encoder has seen a problem, so it favours
 // clear messages over speed, but it allocates only for the error itself; it
-// recurses at most MaxDepth+1 levels.
+// recurses at most the contract's max_depth+1 levels.
 func (e *encoder) validate(v any, envelope bool) *Error {
 	w := &e.walker
 	w.path = w.path[:0]
@@ -31,6 +31,7 @@ func (e *encoder) validate(v any, envelope bool) *Error {
 // walker is the validation walk's state: the path to the current value, for
 // messages, and scratch space for the duplicate check.
 type walker struct {
+	r    *rules // the contract's choices
 	path []pathStep
 	idx  []int32
 }
@@ -57,11 +58,19 @@ func (w *walker) fail(code Code, msg string) *Error {
 
 func (w *walker) walk(v any, level int) *Error {
 	switch x := v.(type) {
-	case nil, bool, int64, float64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
+	case nil, bool:
+		return nil
+	case int64, float64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
+		if p := w.r.numberProblem(v); p != "" {
+			return w.fail(CodeUnsupported, p)
+		}
 		return nil
 	case *big.Int:
 		if x == nil {
 			return w.fail(CodeUnsupported, "a nil *big.Int is outside the model")
+		}
+		if p := w.r.numberProblem(x); p != "" {
+			return w.fail(CodeUnsupported, p)
 		}
 		return nil
 	case string:
@@ -70,8 +79,8 @@ func (w *walker) walk(v any, level int) *Error {
 	if k := kindOf(v); k != kindArray && k != kindObject && k != kindMap {
 		return w.fail(CodeUnsupported, "a value of Go type "+typeName(v)+" is outside the model")
 	}
-	if level > MaxDepth {
-		return w.fail(CodeTooDeep, "a container nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
+	if level > w.r.maxDepth {
+		return w.fail(CodeTooDeep, "a container nested deeper than "+strconv.Itoa(w.r.maxDepth)+" levels")
 	}
 	switch x := v.(type) {
 	case []any:

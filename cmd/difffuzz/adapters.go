@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/adapterfile"
 )
@@ -21,6 +22,7 @@ type adapterFlags struct {
 	extra        []string
 	batchTimeout time.Duration
 	caseTimeout  time.Duration
+	contract     string
 }
 
 func (a *adapterFlags) register(fs *flag.FlagSet) {
@@ -36,6 +38,8 @@ func (a *adapterFlags) register(fs *flag.FlagSet) {
 	})
 	fs.DurationVar(&a.batchTimeout, "timeout", 0, fmt.Sprintf("deadline of a batch before the per-case part (0: the config's, or %v)", adapter.DefaultBatchTimeout))
 	fs.DurationVar(&a.caseTimeout, "case-timeout", 0, fmt.Sprintf("deadline added per case of a batch (0: the config's, or %v)", adapter.DefaultCaseTimeout))
+	fs.StringVar(&a.contract, "contract", "", "the contract the in-process reference follows: a built-in ("+strings.Join(contract.Names(), ", ")+
+		") or a contract `file` (default: the config's contract key, or "+contract.Default.Name+"; docs/canonical-json.md §7)")
 }
 
 // defaultConfig is the config a command reads when -config is not given,
@@ -124,8 +128,13 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 		copy(chosen[1:i+1], chosen[:i])
 		chosen[0] = ref
 	}
+	c, err := a.resolveContract(f)
+	if err != nil {
+		return nil, err
+	}
 	for i := range chosen {
 		w := &chosen[i]
+		w.Contract = c
 		if a.batchTimeout > 0 {
 			w.BatchTimeout = a.batchTimeout
 		}
@@ -134,6 +143,21 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 		}
 	}
 	return chosen, nil
+}
+
+// resolveContract is the contract of -contract, or else of the config's
+// contract key (a file's path taken from the config's folder), or else this
+// project's.
+func (a *adapterFlags) resolveContract(f *adapterfile.File) (contract.Contract, error) {
+	name, dir := a.contract, "."
+	if name == "" {
+		name, dir = f.Contract, f.Root
+	}
+	c, err := contract.Resolve(name, dir)
+	if err != nil && a.contract == "" {
+		return c, fmt.Errorf("%s: %w", defaultConfig, err)
+	}
+	return c, err
 }
 
 // joiningReference is the reference that a run of one adapter, only, is

@@ -22,7 +22,7 @@ import (
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
 	"github.com/difffuzz/difffuzz/harness/spell"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 	"lukechampine.com/blake3"
@@ -30,7 +30,7 @@ import (
 
 // implementation is the Go implementation with the mode's spec bug or its
 // misbehaviour on a marked case.
-func implementation(mode, mark string) kit.Func {
+func implementation(mode, mark string) kit.Func[[]byte] {
 	return func(dst []byte, v any) ([]byte, error) {
 		if mark != "" && bytes.Contains(value.AppendText(nil, v), []byte(mark)) {
 			misbehave(mode)
@@ -301,7 +301,7 @@ func (t *tamper) results(m wire.Message) []byte {
 
 // diverging is the Go implementation with one systematic bug on the share
 // of cases that chosen picks: a space after the canonical text.
-func diverging(share float64) kit.Func {
+func diverging(share float64) kit.Func[[]byte] {
 	return func(dst []byte, v any) ([]byte, error) {
 		out, err := worker.Func(dst, v)
 		if err != nil || len(out) == len(dst) || !spoilable(out[len(dst)]) || !chosen(v, share) {
@@ -332,18 +332,18 @@ func chosen(v any, share float64) bool {
 // character in UTF-8 (sign-astral), the bug of an SDK that signs what its
 // writer made before the escaping step. Only a text with a character past
 // U+FFFF gets a wrong digest; the text itself stays right.
-func signer(mode string, fn kit.Func) kit.SignFunc {
-	return func(dst []byte, v any) ([]byte, []byte, error) {
+func signer(mode string, fn kit.Func[[]byte]) kit.Func[kit.Signed] {
+	return func(dst []byte, v any) (kit.Signed, error) {
 		text, err := fn(dst, v)
 		if err != nil {
-			return nil, nil, err
+			return kit.Signed{}, err
 		}
 		signed := text
 		if mode == "sign-astral" {
 			signed = surrogatePair.ReplaceAllFunc(text, unescapePair)
 		}
 		sum := blake3.Sum256(signed)
-		return text, sum[:], nil
+		return kit.Signed{Canonical: text, Digest: sum[:]}, nil
 	}
 }
 

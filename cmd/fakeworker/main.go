@@ -29,7 +29,7 @@
 //	overclaim     a native worker that calls every object inexpressible
 //	text          a correct worker on the kit's text model (the spec's reader, then canonjson)
 //	textclaim     a text worker that calls every object's repeated key inexpressible, as only a native model may
-//	signed        a correct worker whose SDK returns its own digest (kit.ServeSigned)
+//	signed        a correct worker whose SDK returns its own digest (kit.Signed)
 //	sign-astral   a signing SDK that hashes its (right) text with each escaped surrogate pair
 //	              (a character past U+FFFF) unescaped to UTF-8
 //	v1            a correct worker that says hello in protocol version 1 (no model, no batch_cpu_ns)
@@ -69,7 +69,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -139,7 +139,7 @@ func serve(mode, arg string) int {
 	}
 	var code int
 	if mode == "signed" || mode == "sign-astral" {
-		code = kit.ServeSigned(ch.In, ch.Out, os.Stderr, opts, signer(mode, fn))
+		code = kit.Serve(ch.In, ch.Out, os.Stderr, opts, signer(mode, fn))
 	} else {
 		code = kit.Serve(ch.In, ch.Out, os.Stderr, opts, fn)
 	}

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 func main() {

@@ -137,7 +137,7 @@ func TestPanicFramesFromAWorker(t *testing.T) {
 			t.Errorf("case %d: frames %+v", i, r.Frames)
 		}
 		for _, f := range r.Frames {
-			if strings.Contains(f.Function, "kits/go.") || strings.HasPrefix(f.Function, "runtime.") {
+			if strings.Contains(f.Function, "kits/go/kit.") || strings.HasPrefix(f.Function, "runtime.") {
 				t.Errorf("case %d: frame %+v is the kit's or the runtime's", i, f)
 			}
 		}

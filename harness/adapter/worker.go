@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/internal/procstat"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
@@ -29,6 +30,10 @@ type Spec struct {
 	// InProcess is the Go implementation in the driver's process; the
 	// fields below Default are then unused.
 	InProcess bool
+	// Contract is the contract an in-process adapter follows (a zero
+	// Contract is this project's, contract.Default). A worker follows the
+	// contract its own command line gives it.
+	Contract contract.Contract
 	// Build is the shell command that builds the worker, for messages.
 	Build string
 	// Default says whether a run uses the adapter when none are named.

@@ -53,6 +53,10 @@ type File struct {
 	// Reference names the adapter whose outcomes are the truth; "" means
 	// the first default one, or the built-in reference (see Specs).
 	Reference string `toml:"reference"`
+	// Contract names the contract the in-process reference follows: a
+	// built-in or a contract file, relative to this file's folder ("": this
+	// project's; -contract overrides it).
+	Contract string `toml:"contract"`
 	// Adapters in order; none is allowed (the built-in reference and the
 	// -adapter flags make a run).
 	Adapters []Adapter `toml:"adapter"`

@@ -51,7 +51,7 @@ func timeImpls(ctx context.Context, cfg Config, sample []any, all []timings) ([]
 
 func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 	if s.InProcess {
-		return adapter.NewInProcess(s.Name)
+		return adapter.NewInProcessFor(s.Name, s.Contract)
 	}
 	w, err := adapter.Start(ctx, s)
 	if err != nil {

@@ -148,7 +148,7 @@ func TestCauseSmallCases(t *testing.T) {
 		{"whitespace after", `"x"`, `"x" `, KindStructure, "whitespace where want the end of the text"},
 		{"whitespace before", `1`, ` 1`, KindStructure, "whitespace where want a number"},
 		// A raw control byte before a number is not the number written so.
-		{"control byte before a number", `[1,2]`, "[1,2]", KindStructure, "the byte 0x01 where want a number"},
+		{"control byte before a number", `[1,2]`, "[1,\x012]", KindStructure, "the byte 0x01 where want a number"},
 		{"a number cut off", `[12]`, `[1]`, KindNumber, "an integer with other digits"},
 		{"a number written as null", `[12]`, `[null]`, KindNumber, "an integer written as null"},
 	}

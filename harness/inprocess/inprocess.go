@@ -10,36 +10,57 @@ package inprocess
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/internal/procstat"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
 // Go is the in-process adapter for the Go implementation. It is safe for
-// concurrent use: its one state is a counter.
+// concurrent use: its one mutable state is a counter.
 type Go struct {
 	name     string
-	batchCPU atomic.Int64 // see BatchCPU
+	contract string           // the name of the contract fn follows
+	fn       kit.Func[[]byte] // the implementation under that contract
+	batchCPU atomic.Int64     // see BatchCPU
 }
 
 func init() {
-	adapter.RegisterInProcess(func(name string) adapter.Adapter { return New(name) })
+	adapter.RegisterInProcess(func(name string, c contract.Contract) (adapter.Adapter, error) { return NewFor(name, c) })
 }
 
-// New returns the in-process Go adapter under the given name ("go" if empty).
+// New returns the in-process Go adapter under the given name ("go" if
+// empty), following this project's contract (contract.Default).
 func New(name string) *Go {
 	if name == "" {
 		name = "go"
 	}
-	return &Go{name: name}
+	return &Go{name: name, contract: contract.Default.Name, fn: worker.Func}
 }
+
+// NewFor returns the in-process Go adapter following the contract c, so
+// that a run judged by c (the driver's -contract) asks the Go
+// implementation of that contract. It fails when c fails its Check.
+func NewFor(name string, c contract.Contract) (*Go, error) {
+	fn, err := worker.FuncFor(c)
+	if err != nil {
+		return nil, fmt.Errorf("inprocess: %w", err)
+	}
+	g := New(name)
+	g.contract, g.fn = c.Name, fn
+	return g, nil
+}
+
+// Contract is the name of the contract the adapter follows.
+func (g *Go) Contract() string { return g.contract }
 
 // Name implements adapter.Adapter.
 func (g *Go) Name() string { return g.name }
@@ -64,7 +85,7 @@ func (g *Go) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) 
 	defer runtime.UnlockOSThread()
 	start := procstat.ThreadCPU()
 	for i, c := range b.Cases {
-		out[i] = kit.Compute(kit.Exact, worker.Func, c, true, s)
+		out[i] = kit.Compute(kit.Exact, g.fn, c, true, s)
 	}
 	g.batchCPU.Add(int64(procstat.ThreadCPU() - start))
 	return ctx.Err()
@@ -82,12 +103,13 @@ var scratch = sync.Pool{New: func() any { return new(kit.Scratch) }}
 // Run is RunBatch over plain cases.
 func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
 	for i, c := range cases {
-		out[i] = Compute(c)
+		out[i] = kit.Compute(kit.Exact, g.fn, c, false, nil)
 	}
 	return ctx.Err()
 }
 
-// Compute is one case through the Go implementation, as a worker answers it.
+// Compute is one case through the Go implementation under this project's
+// contract, as a worker answers it.
 func Compute(c any) wire.Result { return kit.Compute(kit.Exact, worker.Func, c, false, nil) }
 
 // Bench implements adapter.Adapter by timing in this process what a run's
@@ -98,7 +120,7 @@ func (g *Go) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTime
 	cpu, start := procstat.SelfCPU(), time.Now()
 	for r := 0; r < rounds; r++ {
 		for _, c := range cases {
-			kit.Compute(kit.Exact, worker.Func, c, true, s)
+			kit.Compute(kit.Exact, g.fn, c, true, s)
 		}
 	}
 	t := wire.BenchTimes{Count: uint64(rounds * len(cases)), ElapsedNS: uint64(time.Since(start)), CPUNS: uint64(procstat.SelfCPU() - cpu)}

@@ -66,7 +66,7 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		var a adapter.Adapter
 		if s.InProcess {
 			var err error
-			if a, err = adapter.NewInProcess(s.Name); err != nil {
+			if a, err = adapter.NewInProcessFor(s.Name, s.Contract); err != nil {
 				l.Close()
 				return nil, err
 			}

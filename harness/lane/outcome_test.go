@@ -42,7 +42,7 @@ func TestPanicReachesOutcome(t *testing.T) {
 			t.Errorf("case %d: innermost frame %+v", i, o.Frames[0])
 		}
 		for _, f := range o.Frames {
-			if strings.Contains(f.Function, "difffuzz/kits/go.") {
+			if strings.Contains(f.Function, "difffuzz/kits/go/kit.") {
 				t.Errorf("case %d: the kit's frame %+v", i, f)
 			}
 		}

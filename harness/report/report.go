@@ -20,8 +20,11 @@ import (
 // as a summary.
 type Report struct {
 	// Version is the difffuzz that made the report.
-	Version  string    `json:"difffuzz_version,omitempty"`
-	Seed     uint64    `json:"seed"`
+	Version string `json:"difffuzz_version,omitempty"`
+	Seed    uint64 `json:"seed"`
+	// Contract is the contract the run was judged by: the one its
+	// in-process reference followed (docs/canonical-json.md §7).
+	Contract string    `json:"contract,omitempty"`
 	Shard    uint64    `json:"shard"`
 	Shards   uint64    `json:"shards"`
 	Command  string    `json:"command,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/lane"
 )
@@ -30,29 +31,29 @@ const maxConfirm = 16
 // reference's two texts differ (compare.CollisionSignature); the finding
 // carries both inputs only when the corpus wants its bucket. ok is false
 // when the judgement says it is none, or the lane could not judge it.
-func (r *runner) collision(ctx context.Context, l *lane.Lane, c candidate) (finding, bool) {
-	name, x := r.names[c.adapter], c.adapter
-	a, _ := r.gen.Case(c.a)
-	b, _ := r.gen.Case(c.b)
+func (r *runner) collision(ctx context.Context, l *lane.Lane, c collide.Candidate) (finding, bool) {
+	name, x := r.names[c.Adapter], c.Adapter
+	a, _ := r.gen.Case(c.A)
+	b, _ := r.gen.Case(c.B)
 	js, err := l.Judge(ctx, []any{a, b})
 	if err != nil || !js[0].Answered || !js[1].Answered {
-		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d may collide in %s, but could not be judged again (%v)\n", c.a, c.b, name, err)
+		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d may collide in %s, but could not be judged again (%v)\n", c.A, c.B, name, err)
 		return finding{}, false
 	}
 	ja, jb := js[0], js[1]
 	sig, ok := compare.CollisionSignature(name, ja.Outs[0], jb.Outs[0], ja.Signatures, jb.Signatures)
 	if !ok || !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
-		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d looked like a collision in %s, but are none when judged with text\n", c.a, c.b, name)
+		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d looked like a collision in %s, but are none when judged with text\n", c.A, c.B, name)
 		return finding{}, false
 	}
-	f := finding{index: c.a, pair: c.b, signatures: []compare.Signature{sig}}
+	f := finding{index: c.A, pair: c.B, signatures: []compare.Signature{sig}}
 	if !r.keep.wants(f.signatures, f.index) {
 		return f, true
 	}
 	f.input, f.outs, f.verdict = a, ja.Outs, ja.Verdict
-	f.twin = &twin{input: b, index: c.b, outs: jb.Outs, verdict: jb.Verdict, adapter: x}
+	f.twin = &twin{input: b, index: c.B, outs: jb.Outs, verdict: jb.Verdict, adapter: x}
 	f.entry = l.CollisionEntry(sig, a, b, ja, jb)
-	f.entry.Seed, f.entry.Index, f.entry.TwinIndex, f.entry.Generated = r.cfg.Seed, c.a, c.b, true
+	f.entry.Seed, f.entry.Index, f.entry.TwinIndex, f.entry.Generated = r.cfg.Seed, c.A, c.B, true
 	return f, true
 }
 

@@ -14,7 +14,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/report"
@@ -114,7 +116,7 @@ type Config struct {
 	// implementation that deviates. A case stays within reach of a later
 	// one it collides with until another case's digest lands on its slot:
 	// past k more cases with probability e^(-k/slots). 0 means
-	// DefaultCollisionSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
+	// collide.DefaultSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
 	// half 45,000 on); negative turns the oracle off.
 	CollisionSlots int
 	// MaxBuckets bounds the run's buckets (root causes): past it, a new
@@ -169,7 +171,7 @@ func (c *Config) setDefaults() {
 		c.KeepPerBucket = 0 // the keeper's "keep everything"
 	}
 	if c.CollisionSlots == 0 {
-		c.CollisionSlots = DefaultCollisionSlots
+		c.CollisionSlots = collide.DefaultSlots
 	}
 	if c.MaxMemory == 0 {
 		c.MaxMemory = memlimit.Default
@@ -192,4 +194,14 @@ func (c *Config) setDefaults() {
 	c.status = newStatusWriter(c.Stderr, c.StatusWidth)
 	c.Stderr = c.status
 	c.Gen.Seed = c.Seed
+}
+
+// contractName is the contract the run is judged by: the reference's, when
+// it runs in process; this project's otherwise (a worker follows the
+// contract its command line gives it, which the driver cannot see).
+func (c *Config) contractName() string {
+	if len(c.Adapters) > 0 && c.Adapters[0].InProcess && c.Adapters[0].Contract.Name != "" {
+		return c.Adapters[0].Contract.Name
+	}
+	return contract.Default.Name
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 
+	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/gen"
@@ -51,7 +52,7 @@ type absent struct {
 func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
 	var outs [][]compare.Outcome
 	var ok []bool
-	var judged []seen
+	var judged []collide.Seen
 	for {
 		var b batch
 		select {
@@ -80,7 +81,7 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 // judge compares every answered case of a batch, then gives them to the
 // collision oracle (judged is its scratch, reused batch after batch) and
 // adds the collisions they complete.
-func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]seen) batchDone {
+func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen) batchDone {
 	cmp := l.Comparator()
 	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov, held: b.held}
 	*judged = (*judged)[:0]
@@ -97,13 +98,13 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 		v := cmp.Compare(outs[i])
 		if v.Agree {
 			if r.watch != nil {
-				*judged = append(*judged, seen{index: b.indexes[i], outs: outs[i]})
+				*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: outs[i]})
 			}
 			continue
 		}
 		f := finding{index: b.indexes[i], signatures: cmp.Signatures(v)}
 		if r.watch != nil {
-			*judged = append(*judged, seen{index: b.indexes[i], outs: outs[i], sigs: f.signatures})
+			*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: outs[i], Sigs: f.signatures})
 		}
 		if r.keep.wants(f.signatures, f.index) {
 			f.input, f.verdict = c, v
@@ -113,7 +114,7 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 		}
 		d.findings = append(d.findings, f)
 	}
-	found := r.watch.observe(*judged)
+	found := r.watch.Observe(*judged)
 	for _, cand := range found[:min(len(found), maxConfirm)] {
 		if f, ok := r.collision(ctx, l, cand); ok {
 			d.findings = append(d.findings, f)

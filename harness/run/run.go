@@ -8,12 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // runner is the state of one Run.
@@ -25,9 +26,9 @@ type runner struct {
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
-	keep   *keeper // shared by the lanes (wants) and the collector (write)
-	watch  *watch  // the collision oracle, shared by the lanes; nil when off
-	mem    *memory // the budget: shared by the producers, lanes and loop
+	keep   *keeper        // shared by the lanes (wants) and the collector (write)
+	watch  *collide.Watch // the collision oracle, shared by the lanes; nil when off
+	mem    *memory        // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
@@ -46,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
 	r.keep = newKeeper(cfg.KeepPerBucket, newCauses(cfg.MaxBuckets))
-	r.watch = newWatch(r.names, cfg.CollisionSlots)
+	r.watch = collide.New(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
 	r.mem = newMemory(&r.cfg, os.Getenv, len(r.names))
 	defer r.mem.stop()
@@ -57,7 +58,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 			return r.col.setupFailed(err), triage.ExitSetup
 		}
 	}
-	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch)
+	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d, contract %s\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch, cfg.contractName())
 	if cfg.Command != "" {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
 	}

@@ -46,7 +46,7 @@ const (
 // is to be renamed; then this constant changes alone).
 const (
 	GoKitModule  = "github.com/difffuzz/difffuzz"
-	GoKitImport  = GoKitModule + "/kits/go"
+	GoKitImport  = GoKitModule + "/kits/go/kit"
 	GoKitVersion = "v0.1.0"
 	// GoVersion is the go directive of the difffuzz module, which a module
 	// requiring it must reach.

@@ -183,7 +183,7 @@ func start(ctx context.Context, s Spec) (adapter.Adapter, error) {
 		return s.Adapter, nil
 	}
 	if s.InProcess {
-		return adapter.NewInProcess(s.Name)
+		return adapter.NewInProcessFor(s.Name, s.Contract)
 	}
 	w, err := adapter.Start(ctx, s.Spec)
 	if err != nil {

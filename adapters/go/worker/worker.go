@@ -6,8 +6,11 @@
 package worker
 
 import (
+	"fmt"
+
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/contract"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 // Version is the Go implementation's version, reported in its hello.
@@ -16,5 +19,16 @@ const Version = "0.1.0"
 // Options is the Go implementation's hello: the exact value model.
 var Options = kit.Options{Name: "canonjson-go", Version: Version, Language: "go", Model: kit.Exact}
 
-// Func is the Go implementation as the kit calls it.
+// Func is the Go implementation as the kit calls it, under this project's
+// contract (contract.Default).
 func Func(dst []byte, v any) ([]byte, error) { return canonjson.AppendCanonical(dst, v) }
+
+// FuncFor is the Go implementation as the kit calls it, following the
+// contract c: Func for contract.Default.
+func FuncFor(c contract.Contract) (kit.Func[[]byte], error) {
+	enc, err := canonjson.For(c)
+	if err != nil {
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	return enc.AppendCanonical, nil
+}

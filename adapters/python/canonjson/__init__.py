@@ -5,12 +5,16 @@ worker, ../canonjson_worker.py, is the worker kit (kits/python) serving
 
 See :mod:`canonjson._canonical` for the Python value model; objects are
 ``dict`` or :class:`Object` (ordered ``(key, value)`` pairs, duplicates kept).
+:class:`Encoding` follows another contract (:mod:`canonjson.contract`, such
+as RFC 8785); the module's functions follow this project's, :data:`DEFAULT`.
 """
 
 from canonjson._canonical import (
+    DEFAULT,
     ERROR_CODES,
     MAX_DEPTH,
     CanonicalError,
+    Encoding,
     Object,
     Unsupported,
     canonical,
@@ -20,6 +24,7 @@ from canonjson._canonical import (
     parse_int,
     signature,
 )
+from canonjson.contract import Contract
 from canonjson.extjson import loads
 
 #: Single source of the package version (pyproject reads it; the worker's
@@ -27,9 +32,12 @@ from canonjson.extjson import loads
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT",
     "ERROR_CODES",
     "MAX_DEPTH",
     "CanonicalError",
+    "Contract",
+    "Encoding",
     "Object",
     "Unsupported",
     "canonical",

@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import re
 import sys
+from json.encoder import encode_basestring as _escape_raw
 from json.encoder import encode_basestring_ascii as _escape
 from operator import itemgetter
 
 from blake3 import blake3
+
+from canonjson.contract import CODE_POINTS, DIFFFUZZ, ENVELOPE, ERROR, ESCAPE, RAW, Contract
 
 #: Deepest container nesting accepted; the spec's MaxDepth.
 MAX_DEPTH = 512
@@ -115,16 +118,15 @@ class Unsupported:
 
 def canonical(value: object) -> bytes:
     """The canonical text of a signed value (``{"tool_name", "args"}``), as
-    the exact bytes that are hashed; raises :class:`CanonicalError`."""
-    text = _walk(value, 1)
-    _check_envelope(value)
-    return text.encode("ascii")
+    the exact bytes that are hashed; raises :class:`CanonicalError`. It is
+    :data:`DEFAULT`'s :meth:`Encoding.canonical`."""
+    return DEFAULT.canonical(value)
 
 
 def canonical_value(value: object) -> bytes:
     """The canonical text of any in-domain value, without the envelope check:
     for tools and tests that canonicalize fragments (numbers, strings)."""
-    return _walk(value, 1).encode("ascii")
+    return DEFAULT.canonical_value(value)
 
 
 def signature(value: object) -> str:
@@ -212,60 +214,161 @@ def _long_int_text(n: int) -> str:
     return head + "".join(int.__repr__(p).zfill(_DIGIT_CHUNK) for p in reversed(pieces))
 
 
-def _walk(value: object, level: int) -> str:
-    """Validate ``value`` in the spec's pre-order and return its canonical
-    text; ``level`` is the nesting level a container ``value`` is at."""
-    if isinstance(value, _CONTAINERS):
-        return _container(value, level)
-    return _scalar(value)
-
-
 _CONTAINERS = (list, dict)
 
+#: 2**53: every integer of at most this magnitude is a double.
+_EXACT_INT = 2**53
 
-def _container(v: list | dict, level: int) -> str:
-    """An array's or object's text. The only recursive function, one frame
-    per nesting level: children are dispatched inline, not through _walk."""
-    if level > MAX_DEPTH:
-        raise CanonicalError("too_deep", f"nesting deeper than {MAX_DEPTH}")
-    t = type(v)
-    if t is not list and t is not Object and t is not dict:
-        v = _base_container(v)
+
+class Encoding:
+    """Canonical JSON under one contract (:mod:`canonjson.contract`): how
+    strings are escaped, how keys are ordered, which numbers are accepted,
+    what the top level may be, how deep a value may nest. The module's
+    functions are :data:`DEFAULT`, this project's contract."""
+
+    __slots__ = ("contract", "_escape", "_sort_key", "_big_ints_error", "_non_finite_error", "_envelope", "_max_depth")
+
+    def __init__(self, contract: Contract) -> None:
+        contract.check()
+        self.contract = contract
+        self._escape = _string_escaper(contract)
+        self._sort_key = _KEY if contract.key_order == CODE_POINTS else _utf16_key
+        self._big_ints_error = contract.big_ints == ERROR
+        self._non_finite_error = contract.non_finite == ERROR
+        self._envelope = contract.top_level == ENVELOPE
+        self._max_depth = contract.max_depth
+
+    def canonical(self, value: object) -> bytes:
+        """The canonical text of a signed value under the contract: the
+        envelope when its top_level is "envelope", any value when "any"."""
+        text = self._walk(value, 1)
+        if self._envelope:
+            _check_envelope(value)
+        return text.encode("utf-8")
+
+    def canonical_value(self, value: object) -> bytes:
+        """The canonical text of any in-domain value, without the top-level
+        check."""
+        return self._walk(value, 1).encode("utf-8")
+
+    def signature(self, value: object) -> str:
+        """BLAKE3-256 of :meth:`canonical`'s text, 64 lowercase hex digits."""
+        return blake3(self.canonical(value)).hexdigest()
+
+    def _walk(self, value: object, level: int) -> str:
+        """Validate ``value`` in the spec's pre-order and return its canonical
+        text; ``level`` is the nesting level a container ``value`` is at."""
+        if isinstance(value, _CONTAINERS):
+            return self._container(value, level)
+        return self._scalar(value)
+
+    def _container(self, v: list | dict, level: int) -> str:
+        """An array's or object's text. The only recursive method, one frame
+        per nesting level: children are dispatched inline, not through _walk."""
+        if level > self._max_depth:
+            raise CanonicalError("too_deep", f"nesting deeper than {self._max_depth}")
+        escape = self._escape
         t = type(v)
-    inner = level + 1
-    if t is list:
-        parts = []
-        append = parts.append
-        for item in v:
+        if t is not list and t is not Object and t is not dict:
+            v = _base_container(v)
+            t = type(v)
+        inner = level + 1
+        if t is list:
+            parts = []
+            append = parts.append
+            for item in v:
+                if type(item) is str and item.isascii():
+                    append(escape(item))
+                elif isinstance(item, _CONTAINERS):
+                    append(self._container(item, inner))
+                else:
+                    append(self._scalar(item))
+            return "[" + ",".join(parts) + "]"
+        seen: set[str] = set()
+        members = []
+        for member in v if t is Object else v.items():  # type: ignore[union-attr]
+            try:
+                key, item = member
+            except (TypeError, ValueError):
+                raise CanonicalError("unsupported_value", "object member is not a (key, value) pair") from None
+            if type(key) is not str:
+                key = _string_key(key)
+            if not key.isascii() and _SURROGATE.search(key):
+                raise CanonicalError("lone_surrogate", "object key holds a lone surrogate")
+            if key in seen:
+                raise CanonicalError("duplicate_key", f"duplicate key {_escape(key)}")
+            seen.add(key)
             if type(item) is str and item.isascii():
-                append(_escape(item))
+                members.append((key, escape(item)))
             elif isinstance(item, _CONTAINERS):
-                append(_container(item, inner))
+                members.append((key, self._container(item, inner)))
             else:
-                append(_scalar(item))
-        return "[" + ",".join(parts) + "]"
-    seen: set[str] = set()
-    members = []
-    for member in v if t is Object else v.items():  # type: ignore[union-attr]
+                members.append((key, self._scalar(item)))
+        members.sort(key=self._sort_key)
+        return "{" + ",".join([escape(k) + ":" + text for k, text in members]) + "}"
+
+    def _scalar(self, v: object) -> str:
+        """A non-container value's text."""
+        t = type(v)
+        if t is str:
+            if not v.isascii() and _SURROGATE.search(v):  # type: ignore[union-attr]
+                raise CanonicalError("lone_surrogate", "string holds a lone surrogate")
+            return self._escape(v)
+        if t is int:
+            return self._int(v)  # type: ignore[arg-type]
+        if t is float:
+            return self._float(v)  # type: ignore[arg-type]
+        if v is None:
+            return "null"
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        return self._scalar_subclass(v)
+
+    def _int(self, n: int) -> str:
+        """An integer's text. Under numbers.big_ints = error an integer past
+        +-2**53 is the double that holds it exactly, written as that double
+        (RFC 8785 §3.2.2.3 serializes a number's double), or rejected when no
+        double does: rounding it would silently change the value."""
+        if self._big_ints_error and not -_EXACT_INT <= n <= _EXACT_INT:
+            try:
+                x = float(n)  # the nearest double
+            except OverflowError:
+                x = None
+            if x is None or int(x) != n:
+                what = str(n) if n.bit_length() < 256 else f"of {n.bit_length()} bits"
+                raise CanonicalError(
+                    "unsupported_value",
+                    f"the integer {what} is past +-2**53 and no double holds it exactly, "
+                    f"under contract {self.contract.name} (numbers.big_ints = error)",
+                )
+            return format_float(x)
         try:
-            key, item = member
-        except (TypeError, ValueError):
-            raise CanonicalError("unsupported_value", "object member is not a (key, value) pair") from None
-        if type(key) is not str:
-            key = _string_key(key)
-        if not key.isascii() and _SURROGATE.search(key):
-            raise CanonicalError("lone_surrogate", "object key holds a lone surrogate")
-        if key in seen:
-            raise CanonicalError("duplicate_key", f"duplicate key {_escape(key)}")
-        seen.add(key)
-        if type(item) is str and item.isascii():
-            members.append((key, _escape(item)))
-        elif isinstance(item, _CONTAINERS):
-            members.append((key, _container(item, inner)))
-        else:
-            members.append((key, _scalar(item)))
-    members.sort(key=_KEY)
-    return "{" + ",".join([_escape(k) + ":" + text for k, text in members]) + "}"
+            return int.__repr__(n)
+        except ValueError:  # past Python's int-to-str digit limit
+            return _long_int_text(n)
+
+    def _float(self, x: float) -> str:
+        if self._non_finite_error and x - x != 0.0:  # NaN or an infinity
+            raise CanonicalError(
+                "unsupported_value",
+                f"{format_float(x)} is not a number under contract {self.contract.name} (numbers.non_finite = error)",
+            )
+        return format_float(x)
+
+    def _scalar_subclass(self, v: object) -> str:
+        """Subclasses of the model's scalar types (IntEnum, ...) read as their
+        base type; everything else is out of the model."""
+        if isinstance(v, int):
+            return self._int(int(v))
+        if isinstance(v, float):
+            return self._float(float(v))
+        if isinstance(v, str):
+            return self._scalar(str.__str__(v))
+        if isinstance(v, Unsupported):
+            raise CanonicalError("unsupported_value", v.reason)
+        raise CanonicalError("unsupported_value", f"value of type {type(v).__name__}")
 
 
 def _base_container(v: list | dict) -> list | dict:
@@ -278,29 +381,6 @@ def _base_container(v: list | dict) -> list | dict:
     return list(v)
 
 
-def _scalar(v: object) -> str:
-    """A non-container value's text."""
-    t = type(v)
-    if t is str:
-        if not v.isascii() and _SURROGATE.search(v):  # type: ignore[union-attr]
-            raise CanonicalError("lone_surrogate", "string holds a lone surrogate")
-        return _escape(v)
-    if t is int:
-        try:
-            return str(v)
-        except ValueError:  # past Python's int-to-str digit limit
-            return _long_int_text(v)  # type: ignore[arg-type]
-    if t is float:
-        return format_float(v)  # type: ignore[arg-type]
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    return _scalar_subclass(v)
-
-
 def _string_key(key: object) -> str:
     """A str subclass key as a plain str; any other key type is rejected."""
     if isinstance(key, str):
@@ -308,18 +388,56 @@ def _string_key(key: object) -> str:
     raise CanonicalError("non_string_key", f"object key of type {type(key).__name__}")
 
 
-def _scalar_subclass(v: object) -> str:
-    """Subclasses of the model's scalar types (IntEnum, ...) read as their
-    base type; everything else is out of the model."""
-    if isinstance(v, int):
-        return format_int(int(v))
-    if isinstance(v, float):
-        return format_float(float(v))
-    if isinstance(v, str):
-        return _scalar(str.__str__(v))
-    if isinstance(v, Unsupported):
-        raise CanonicalError("unsupported_value", v.reason)
-    raise CanonicalError("unsupported_value", f"value of type {type(v).__name__}")
+def _utf16_key(member: tuple[str, object]) -> bytes:
+    """A member's sort key under key_order = utf16_units (RFC 8785 §3.2.3):
+    big-endian UTF-16 bytes compare as the code units do. Keys reach it
+    free of lone surrogates."""
+    return member[0].encode("utf-16-be")
+
+
+#: The escapes every contract shares: the short ones, and \u00XX (lower-case
+#: hex) for the other C0 controls.
+_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _string_escaper(contract: Contract):  # noqa: ANN202 - a str -> str function
+    """The function that quotes and escapes a string under the contract's
+    strings choices. The two uniform ones are the standard library's C
+    encoders (every code point from U+007F escaped, or none); a mixed
+    contract gets a regular expression of the code points it escapes, each
+    class's choice (DEL, C1, U+2028/9) winning over non_ascii's."""
+    classes = (contract.del_, contract.c1, contract.line_separators, contract.non_ascii)
+    if all(c == ESCAPE for c in classes):
+        return _escape
+    if all(c == RAW for c in classes):
+        return _escape_raw
+    escaped = ['\\x00-\\x1f"\\\\']
+    if contract.del_ == ESCAPE:
+        escaped.append("\\x7f")
+    if contract.c1 == ESCAPE:
+        escaped.append("\\x80-\\x9f")
+    if contract.line_separators == ESCAPE:
+        escaped.append("\\u2028\\u2029")
+    if contract.non_ascii == ESCAPE:
+        escaped.append("\\xa0-\\u2027\\u202a-\\U0010ffff")
+    pattern = re.compile("[" + "".join(escaped) + "]")
+
+    def escape(s: str) -> str:
+        return '"' + pattern.sub(_escape_match, s) + '"'
+
+    return escape
+
+
+def _escape_match(m: re.Match[str]) -> str:
+    c = m.group()
+    short = _SHORT.get(c)
+    if short is not None:
+        return short
+    n = ord(c)
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000
+    return f"\\u{0xD800 | n >> 10:04x}\\u{0xDC00 | n & 0x3FF:04x}"
 
 
 def _check_envelope(value: object) -> None:
@@ -344,3 +462,7 @@ def _check_envelope(value: object) -> None:
         raise CanonicalError("bad_envelope", '"tool_name" is not a string')
     if not isinstance(args, (dict, Object)):
         raise CanonicalError("bad_envelope", '"args" is not an object')
+
+
+#: This project's contract (docs/canonical-json.md): the module's functions.
+DEFAULT = Encoding(DIFFFUZZ)

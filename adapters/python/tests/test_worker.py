@@ -32,9 +32,9 @@ def pack(value: object) -> bytes:
 class Worker:
     """A running ``python canonjson_worker.py`` with frame helpers."""
 
-    def __init__(self) -> None:
+    def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(WORKER)],
+            [sys.executable, str(WORKER), *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -210,3 +210,28 @@ def test_worker_answers_the_edge_fixtures(worker: Worker) -> None:
                 assert result.get("canonical") == entry["canonical"].encode("ascii"), where
                 assert result["digest"].hex() == entry["signature"], where
     assert worker.close() == 0
+
+
+def test_contract_flag() -> None:
+    """--contract rfc8785: any top level, raw non-ASCII, big ints past
+    what a double holds rejected."""
+    w = Worker("--contract", "rfc8785")
+    try:
+        w.receive()
+        response = w.request({"type": "batch", "id": 1}, [[1, "\u00e9"], [2**53 + 1], envelope(Object())])
+        results = response["results"]
+        assert results[0]["canonical"] == '[1,"\u00e9"]'.encode("utf-8")
+        assert results[0]["digest"] == blake3(results[0]["canonical"]).digest()
+        assert results[1]["error"] == "unsupported_value"
+        assert results[2]["canonical"] == b'{"args":{},"tool_name":"t"}'
+        assert w.close() == 0
+    finally:
+        if w.proc.poll() is None:
+            w.proc.kill()
+            w.proc.wait()
+
+
+def test_contract_flag_refuses_an_unknown_contract() -> None:
+    done = subprocess.run([sys.executable, str(WORKER), "--contract", "nope.toml"], capture_output=True, timeout=30, check=False)
+    assert done.returncode == 2
+    assert b"nope.toml" in done.stderr

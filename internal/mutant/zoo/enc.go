@@ -23,7 +23,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -118,7 +118,7 @@ func (e *Enc) Canonical(dst []byte, v any) ([]byte, error) {
 	return out, nil
 }
 
-func reject(c canonjson.Code) error { return kit.Reject(string(c), "mutant") }
+func reject(c canonjson.Code) error { return &kit.SpecError{Code: string(c), Message: "mutant"} }
 
 func (e *Enc) depth() int {
 	if e.Depth == 0 {

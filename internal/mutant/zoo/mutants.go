@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 // Mutant is one deliberately wrong implementation: the spec's encoder with
@@ -23,7 +23,7 @@ type Mutant struct {
 }
 
 // Func is the mutant as the worker kit calls it.
-func (m Mutant) Func() kit.Func {
+func (m Mutant) Func() kit.Func[[]byte] {
 	e := &Enc{}
 	m.Set(e)
 	return e.Canonical

@@ -8,13 +8,13 @@ import (
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/value"
 )
 
 // outcome is what a worker would answer: the text, or the error code
 // ("internal" for an error without one).
-func outcome(fn kit.Func, v any) string {
+func outcome(fn kit.Func[[]byte], v any) string {
 	text, err := fn(nil, v)
 	if err == nil {
 		return string(text)

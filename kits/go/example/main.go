@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"runtime"
 
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 func main() {

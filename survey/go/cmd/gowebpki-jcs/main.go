@@ -9,7 +9,7 @@ import (
 	"github.com/difffuzz/difffuzz/survey/go/internal/modver"
 	"github.com/gowebpki/jcs"
 
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 
 func main() {

@@ -12,13 +12,31 @@
 //
 // The kit reads and checks every frame, decodes the cases, converts each into
 // the declared value model (answering "inexpressible" for a case the model
-// cannot hold), calls the implementation, hashes its text with BLAKE3 (or
-// takes the implementation's own digest: SignFunc), and answers batches
-// (digest_only included) and bench requests. No case stops the worker: a
-// panic or an error without a spec code is an "internal" result, which
-// says what failed and, for a panic, where in the implementation (its
-// ErrorType and Frames, protocol 4: failure.go), so that the driver
-// buckets it by type and place rather than by its message.
+// cannot hold), calls the implementation, hashes its text with BLAKE3, and
+// answers batches (digest_only included) and bench requests. No case stops
+// the worker: a panic or an error that is not a SpecError (nor carries a
+// spec code, Coder) is an "internal" result, which says what failed and,
+// for a panic, where in the implementation (its ErrorType and Frames,
+// protocol 4: failure.go), so that the driver buckets it by type and place
+// rather than by its message.
+//
+// An SDK that signs returns Signed instead of the text: the text and its
+// own digest of it, which the kit sends instead of hashing the text, so
+// that the driver checks the SDK's hashing too:
+//
+//	kit.Main(opts, func(dst []byte, v any) (kit.Signed, error) {
+//		text, digest, err := mysdk.Sign(v)
+//		return kit.Signed{Canonical: append(dst, text...), Digest: digest}, err
+//	})
+//
+// Main, Serve and Compute are generic in what the function returns
+// (Output: []byte or Signed), so there is one of each for both kinds of
+// SDK, the compiler infers which from the function, and a function that
+// returns anything else does not compile. It is the shape of the other
+// kits (Rust's Output trait, a return-type variant in Python and
+// TypeScript), and the digest comes from the same call as the text, as it
+// does in an SDK's Sign, rather than from a second function the kit would
+// have to keep in step with the first.
 //
 // The same Compute is what the driver's in-process Go adapter runs, so the
 // in-process and out-of-process paths cannot answer differently.
@@ -36,20 +54,26 @@ import (
 )
 
 // Func is an implementation under test: it appends the canonical text of v
-// to dst and returns the extended slice, or fails. An error carrying a spec
-// error code (see Reject and Coder) is answered as that code; any other error,
-// and any panic, is an "internal" result: a finding against the
+// to dst and returns the extended slice (O is []byte), or that text with
+// the SDK's own digest of it (O is Signed), or fails. A SpecError (or any
+// error carrying a spec code, Coder) is answered as its code; any other
+// error, and any panic, is an "internal" result: a finding against the
 // implementation. v is a value of the worker's Model.
-type Func func(dst []byte, v any) ([]byte, error)
+type Func[O Output] func(dst []byte, v any) (O, error)
 
-// SignFunc is an implementation under test that signs as well: it appends
-// the canonical text of v to dst and returns the extended slice together
-// with its own digest of that text, as the SDK computes it (BLAKE3-256, 32
-// bytes), or fails as a Func does. The kit sends that digest instead of
-// hashing the text itself, so the driver checks the SDK's own hashing: a
-// digest that is not BLAKE3 of the text is a "digest" finding. A digest
-// that is not 32 bytes long is an "internal" result.
-type SignFunc func(dst []byte, v any) (text, digest []byte, err error)
+// Output is what a Func returns: its canonical text alone, which the kit
+// hashes with BLAKE3, or Signed.
+type Output interface{ []byte | Signed }
+
+// Signed is the canonical text of a signing SDK with its own digest of it,
+// as the SDK computes it (BLAKE3-256, 32 bytes). The kit sends that digest
+// instead of hashing the text itself, so the driver checks the SDK's own
+// hashing: a digest that is not BLAKE3 of the text is a "digest" finding.
+// A digest that is not 32 bytes long is an "internal" result.
+type Signed struct {
+	Canonical []byte // appended to the Func's dst, as a []byte result is
+	Digest    []byte
+}
 
 // Options describe the worker in its hello.
 type Options struct {
@@ -62,25 +86,37 @@ type Options struct {
 	Protocol int
 }
 
+// SpecError is a Func's answer that the spec rejects its case: Code is one
+// of the spec's error codes (docs/adapter-protocol.md, "results"), such as
+// "duplicate_key". The same name in every kit. An error of the SDK's own
+// that has an ErrorCode method (Coder) needs no SpecError; the kit finds
+// either anywhere in an error's chain. A code that is not the spec's is
+// answered as an internal result, not as that code.
+type SpecError struct {
+	Code    string
+	Message string
+}
+
+func (e *SpecError) Error() string {
+	if e.Message == "" {
+		return e.Code
+	}
+	return e.Code + ": " + e.Message
+}
+
+// ErrorCode is e's Code: a SpecError is a Coder.
+func (e *SpecError) ErrorCode() string { return e.Code }
+
 // Coder is an error that carries one of the spec's error codes, such as
-// "duplicate_key". The kit finds it anywhere in an error's chain.
+// "duplicate_key": SpecError, or an SDK's own error type (canonjson.Error).
 type Coder interface {
 	error
 	ErrorCode() string
 }
 
-// Reject returns an error with a spec error code, for implementations whose
-// own errors carry none.
-func Reject(code, msg string) error { return &rejection{code: code, msg: msg} }
-
-type rejection struct{ code, msg string }
-
-func (r *rejection) Error() string     { return r.code + ": " + r.msg }
-func (r *rejection) ErrorCode() string { return r.code }
-
 // Main serves the protocol on the channel the driver offers (OpenChannel),
 // else on stdin and stdout, and exits with Serve's status.
-func Main(opts Options, fn Func) {
+func Main[O Output](opts Options, fn Func[O]) {
 	ch, err := OpenChannel()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.Name, err)
@@ -90,32 +126,12 @@ func Main(opts Options, fn Func) {
 	os.Exit(Serve(ch.In, ch.Out, os.Stderr, opts, fn))
 }
 
-// MainSigned is Main for an implementation that returns its own digest.
-func MainSigned(opts Options, fn SignFunc) {
-	ch, err := OpenChannel()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.Name, err)
-		os.Exit(1)
-	}
-	opts.Protocol = ch.Protocol
-	os.Exit(ServeSigned(ch.In, ch.Out, os.Stderr, opts, fn))
-}
-
 // Serve runs the worker loop until r ends, and returns the exit status the
 // protocol asks for: 0 at a clean end of input, 2 when the stream cannot be
 // resynchronised (a frame length out of range, input ending inside a frame),
 // 1 when w fails. Messages for people go to logw.
-func Serve(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func) int {
-	return serve(r, logw, newServer(w, opts, fn, nil))
-}
-
-// ServeSigned is Serve for an implementation that returns its own digest.
-func ServeSigned(r io.Reader, w io.Writer, logw io.Writer, opts Options, fn SignFunc) int {
-	return serve(r, logw, newServer(w, opts, nil, fn))
-}
-
-// serve is Serve's loop for the server s, which writes to Serve's w.
-func serve(r io.Reader, logw io.Writer, s *server) int {
+func Serve[O Output](r io.Reader, w io.Writer, logw io.Writer, opts Options, fn Func[O]) int {
+	s := newServer(w, opts, fn)
 	name := s.hello.Name
 	if err := s.send(s.enc.Hello(s.hello)); err != nil {
 		fmt.Fprintf(logw, "%s: hello: %v\n", name, err)
@@ -163,20 +179,10 @@ func (o Options) model() Model {
 }
 
 // Compute is one case through fn, as a worker answers it: the model's
-// conversion, then fn, then the digest. With digestOnly the text is left
-// out of the result. s, if not nil, is memory reused between calls.
-func Compute(m Model, fn Func, v any, digestOnly bool, s *Scratch) wire.Result {
-	return compute(m, fn, nil, v, digestOnly, s)
-}
-
-// ComputeSigned is Compute for an implementation that returns its own
-// digest: the result carries that digest, not the kit's.
-func ComputeSigned(m Model, fn SignFunc, v any, digestOnly bool, s *Scratch) wire.Result {
-	return compute(m, nil, fn, v, digestOnly, s)
-}
-
-// compute runs fn, or sign when fn is nil.
-func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch) (r wire.Result) {
+// conversion, then fn, then the digest (the kit's, or the SDK's own when fn
+// returns Signed). With digestOnly the text is left out of the result. s,
+// if not nil, is memory reused between calls.
+func Compute[O Output](m Model, fn Func[O], v any, digestOnly bool, s *Scratch) (r wire.Result) {
 	defer internalOnPanic(&r)
 	nv, reason := m.Convert(v)
 	if reason != nil {
@@ -189,26 +195,20 @@ func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch
 	if digestOnly && s != nil { // a text that is sent needs its own memory
 		dst = s.text[:0]
 	}
-	var text, own []byte // own: the SDK's digest, from sign
-	var err error
-	if fn != nil {
-		text, err = fn(dst, nv)
-	} else {
-		text, own, err = sign(dst, nv)
-	}
+	out, err := fn(dst, nv)
 	if err != nil {
 		return errorResult(err)
 	}
-	if sign != nil && len(own) != wire.DigestSize {
+	text, own, signed := split(out) // own: the SDK's digest
+	if signed && len(own) != wire.DigestSize {
 		return wire.Result{Error: wire.ErrorInternal,
 			Message: fmt.Sprintf("the SDK's digest is %d bytes long, want %d (BLAKE3-256)", len(own), wire.DigestSize)}
 	}
 	d := s.digest()
-	if sign != nil {
+	if signed {
 		copy(d, own) // a copy: the result outlives the SDK's buffer
 	} else {
-		sum := s.sum(text)
-		copy(d, sum[:])
+		s.sum(d, text)
 	}
 	if digestOnly {
 		if s != nil && cap(text) <= maxScratch {
@@ -217,6 +217,18 @@ func compute(m Model, fn Func, sign SignFunc, v any, digestOnly bool, s *Scratch
 		return wire.Result{Digest: d}
 	}
 	return wire.Result{Canonical: text, Digest: d}
+}
+
+// split is a Func's text, and the SDK's digest with signed true when it
+// returned Signed.
+func split[O Output](out O) (text, digest []byte, signed bool) {
+	switch o := any(out).(type) {
+	case []byte:
+		return o, nil, false
+	case Signed:
+		return o.Canonical, o.Digest, true
+	}
+	panic(fmt.Sprintf("kit: Output %T is neither []byte nor Signed", out)) // the constraint rules it out
 }
 
 // Scratch is the memory Compute reuses between calls: the text buffer of
@@ -237,10 +249,14 @@ type Scratch struct {
 // sixth of the generator's texts are over 1 KiB.
 const serialHashMax = 16 << 10
 
-// sum is BLAKE3-256 of text; a nil Scratch hashes as blake3.Sum256 does.
-func (s *Scratch) sum(text []byte) (out [32]byte) {
+// sum writes BLAKE3-256 of text into d, a digest (32 bytes, from digest);
+// a nil Scratch hashes as blake3.Sum256 does. Written in place, the sum
+// costs no allocation of its own.
+func (s *Scratch) sum(d, text []byte) {
 	if s == nil || len(text) <= 1024 || len(text) > serialHashMax {
-		return blake3.Sum256(text)
+		sum := blake3.Sum256(text)
+		copy(d, sum[:])
+		return
 	}
 	if s.hasher == nil {
 		s.hasher = blake3.New(32, nil)
@@ -252,8 +268,7 @@ func (s *Scratch) sum(text []byte) (out [32]byte) {
 		h.Write(text[:n])
 		text = text[n:]
 	}
-	h.Sum(out[:0])
-	return out
+	h.Sum(d[:0])
 }
 
 // digest is 32 fresh bytes for one digest; a nil Scratch allocates them.

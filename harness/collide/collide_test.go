@@ -1,4 +1,4 @@
-package run
+package collide
 
 import (
 	"encoding/binary"
@@ -48,23 +48,23 @@ func TestWatchRules(t *testing.T) {
 	for _, tt := range tests {
 		slots := tt.slots
 		if slots == 0 {
-			slots = DefaultCollisionSlots
+			slots = DefaultSlots
 		}
-		w := newWatch(names, slots)
-		var got []candidate
+		w := New(names, slots)
+		var got []Candidate
 		for _, cs := range tt.cases {
-			s := seen{index: cs.index, outs: []compare.Outcome{cs.ref, cs.mut}}
+			s := Seen{Index: cs.index, Outs: []compare.Outcome{cs.ref, cs.mut}}
 			if compare.Collides(cs.ref, cs.ref, cs.mut, cs.mut) || string(cs.ref.Digest) != string(cs.mut.Digest) {
-				s.sigs = []compare.Signature{{Kind: compare.KindString, Cause: fmt.Sprintf("cause@%d", cs.index), Deviants: []string{"m"}}}
+				s.Sigs = []compare.Signature{{Kind: compare.KindString, Cause: fmt.Sprintf("cause@%d", cs.index), Deviants: []string{"m"}}}
 			}
-			got = append(got, w.observe([]seen{s})...)
+			got = append(got, w.Observe([]Seen{s})...)
 		}
 		text := ""
 		for i, g := range got {
 			if i > 0 {
 				text += "; "
 			}
-			text += fmt.Sprintf("%s %d %d %s", names[g.adapter], g.a, g.b, g.cause)
+			text += fmt.Sprintf("%s %d %d %s", names[g.Adapter], g.A, g.B, g.Cause)
 		}
 		if text != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, text, tt.want)
@@ -74,17 +74,20 @@ func TestWatchRules(t *testing.T) {
 
 // A nil watch (Config.CollisionSlots < 0) notices nothing.
 func TestWatchOff(t *testing.T) {
-	if w := newWatch([]string{"ref", "m"}, -1); w != nil || w.observe([]seen{{outs: []compare.Outcome{text("1"), text("2")}}}) != nil {
+	if w := New([]string{"ref", "m"}, -1); w != nil || w.Observe([]Seen{{Outs: []compare.Outcome{text("1"), text("2")}}}) != nil {
 		t.Error("a watch without slots")
 	}
 }
+
+// benchBatchLen is a run's batch (run.benchBatchLen).
+const benchBatchLen = 2048
 
 // benchBatch is a batch of 2,048 cases of four adapters; a share of them
 // (one in every deviateEvery, 0 for none) has the last adapter deviate.
 // The agreeing adapters share the reference's digest, whose prefix
 // renumber makes new.
-func benchBatch(deviateEvery int) []seen {
-	cases := make([]seen, DefaultBatch)
+func benchBatch(deviateEvery int) []Seen {
+	cases := make([]Seen, benchBatchLen)
 	for i := range cases {
 		ref := text(fmt.Sprint(i))
 		outs := []compare.Outcome{ref, ref, ref, ref}
@@ -93,20 +96,20 @@ func benchBatch(deviateEvery int) []seen {
 			outs[3] = text(fmt.Sprint("x", i))
 			sigs = []compare.Signature{{Kind: compare.KindString, Cause: "c", Deviants: []string{"d"}}}
 		}
-		cases[i] = seen{index: uint64(i), outs: outs, sigs: sigs}
+		cases[i] = Seen{Index: uint64(i), Outs: outs, Sigs: sigs}
 	}
 	return cases
 }
 
 // renumber makes batch n of cases: new indexes and new digests, so that
 // every case takes a slot of its own, as in a run.
-func renumber(cases []seen, n uint64) {
+func renumber(cases []Seen, n uint64) {
 	for i := range cases {
 		c := &cases[i]
-		c.index = n*DefaultBatch + uint64(i)
-		binary.LittleEndian.PutUint64(c.outs[0].Digest, mix(c.index))
-		if d := c.outs[3].Digest; &d[0] != &c.outs[0].Digest[0] {
-			binary.LittleEndian.PutUint64(d, mix(c.index)^1)
+		c.Index = n*benchBatchLen + uint64(i)
+		binary.LittleEndian.PutUint64(c.Outs[0].Digest, mix(c.Index))
+		if d := c.Outs[3].Digest; &d[0] != &c.Outs[0].Digest[0] {
+			binary.LittleEndian.PutUint64(d, mix(c.Index)^1)
 		}
 	}
 }
@@ -122,22 +125,22 @@ func mix(x uint64) uint64 {
 // the reference table and an insert in the deviant's own, and every case
 // a lookup in the deviant's).
 func BenchmarkWatch(b *testing.B) {
-	for _, slots := range []int{DefaultCollisionSlots, 1 << 20} {
+	for _, slots := range []int{DefaultSlots, 1 << 20} {
 		for _, bc := range []struct {
 			name  string
 			every int
 		}{{"clean", 0}, {"tenth-deviate", 10}} {
 			b.Run(fmt.Sprintf("%dKiB/%s", slots*16>>10, bc.name), func(b *testing.B) {
 				cases := benchBatch(bc.every)
-				w := newWatch([]string{"ref", "b", "c", "d"}, slots)
+				w := New([]string{"ref", "b", "c", "d"}, slots)
 				var elapsed time.Duration
 				for i := 0; i < b.N; i++ {
 					renumber(cases, uint64(i))
 					start := time.Now()
-					w.observe(cases)
+					w.Observe(cases)
 					elapsed += time.Since(start)
 				}
-				b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N*DefaultBatch), "ns/case")
+				b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N*benchBatchLen), "ns/case")
 			})
 		}
 	}

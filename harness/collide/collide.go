@@ -1,4 +1,9 @@
-package run
+// Package collide is the collision oracle (docs/triage.md, "Collisions"):
+// in tables of fixed size, it notices that one implementation gave one
+// digest to two cases the reference tells apart, the failure with no
+// symptom of its own. It is pure: a run feeds it each batch's judged cases
+// and confirms the candidates it returns by judging both cases again.
+package collide
 
 import (
 	"encoding/binary"
@@ -8,14 +13,14 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 )
 
-// Defaults of the collision oracle's tables (Config.CollisionSlots).
+// Sizes of the oracle's tables (run.Config.CollisionSlots sets the first).
 const (
-	// DefaultCollisionSlots is the slots of the table of the reference's
+	// DefaultSlots is the slots of the table of the reference's
 	// digests: 16 bytes each, 1 MiB in all, however long the run. A table
 	// of 16 MiB (2^20 slots) keeps cases 16 times longer, but each case's
 	// insert then misses the caches: 4 to 5 times the cost a case
 	// (BenchmarkWatch: about 100 ns against 460 on 2 busy cores).
-	DefaultCollisionSlots = 1 << 16
+	DefaultSlots = 1 << 16
 	// deviantSlots is the slots of each implementation's table of its
 	// digests of the cases where it deviated: 24 bytes each, 1.5 MiB, made
 	// at its first such case (a clean run makes none).
@@ -26,11 +31,11 @@ const (
 	maskedAdapters = 16
 )
 
-// watch is the collision oracle (docs/triage.md, "Collisions"): it keeps,
+// Watch is the collision oracle: it keeps,
 // in tables of fixed size, what it needs to notice that one implementation
 // gave one digest to two cases the reference tells apart. The reference is
 // injective, so such a pair always holds a case where that implementation
-// deviated; where it agreed, it gave the reference's digest. So the watch
+// deviated; where it agreed, it gave the reference's digest. So the Watch
 // keeps the reference's digest of every recent case (with which
 // implementations did not give it) and each implementation's digests of its
 // recent deviating cases, and matches a deviating case's digest against
@@ -44,9 +49,9 @@ const (
 // slots, it survives with probability e^(-k/2^16): 90% after 6,900 cases,
 // half after 45,000.
 // Twins (gen) are adjacent cases, always within reach. A prefix match is a
-// candidate: the lane confirms it by judging both cases with text before it
+// Candidate: the lane confirms it by judging both cases with text before it
 // is a finding. It is shared by the lanes; each takes it once a batch.
-type watch struct {
+type Watch struct {
 	names  []string // the adapters, the reference first
 	mu     sync.Mutex
 	refs   []refSlot
@@ -65,23 +70,23 @@ type refSlot struct{ key, val uint64 }
 // index+1 shifted past the id of its cause.
 type devSlot struct{ key, ref, val uint64 }
 
-// candidate is a pair of cases, a < b, that adapter gave one digest where
+// Candidate is a pair of cases, a < b, that adapter gave one digest where
 // the reference gave two; cause is the deviation that made it, of the
 // first case on which adapter deviated.
-type candidate struct {
-	adapter int
-	a, b    uint64
-	cause   string
+type Candidate struct {
+	Adapter int
+	A, B    uint64
+	Cause   string
 }
 
-// newWatch is a watch over adapters names with at least slots reference
+// New is a Watch over adapters names with at least slots reference
 // slots (a power of two); nil, no oracle, when slots is not positive.
-func newWatch(names []string, slots int) *watch {
+func New(names []string, slots int) *Watch {
 	if slots <= 0 {
 		return nil
 	}
 	n := 1 << bits.Len(uint(slots-1))
-	return &watch{names: names, refs: make([]refSlot, n), ids: map[string]uint16{}}
+	return &Watch{names: names, refs: make([]refSlot, n), ids: map[string]uint16{}}
 }
 
 // prefix is a digest's first 8 bytes; 0 for none.
@@ -92,22 +97,22 @@ func prefix(d []byte) uint64 {
 	return binary.LittleEndian.Uint64(d)
 }
 
-// seen is one judged case as the watch takes it.
-type seen struct {
-	index uint64
-	outs  []compare.Outcome
-	sigs  []compare.Signature // nil when every adapter agreed
+// Seen is one judged case as the Watch takes it.
+type Seen struct {
+	Index uint64
+	Outs  []compare.Outcome
+	Sigs  []compare.Signature // nil when every adapter agreed
 }
 
-// observe takes a batch's judged cases and returns the collisions they
-// complete with what the watch holds; nil on a nil watch.
-func (w *watch) observe(cases []seen) []candidate {
+// Observe takes a batch's judged cases and returns the collisions they
+// complete with what the Watch holds; nil on a nil Watch.
+func (w *Watch) Observe(cases []Seen) []Candidate {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var found []candidate
+	var found []Candidate
 	for i := range cases {
 		found = w.see(&cases[i], found)
 	}
@@ -115,15 +120,15 @@ func (w *watch) observe(cases []seen) []candidate {
 }
 
 // see matches one case against the tables, then enters it.
-func (w *watch) see(c *seen, found []candidate) []candidate {
-	ref := c.outs[0]
+func (w *Watch) see(c *Seen, found []Candidate) []Candidate {
+	ref := c.Outs[0]
 	if ref.Absent() || ref.Failure != "" {
 		return found // no truth to tell cases apart by
 	}
 	rp := prefix(ref.Digest) // 0: the reference rejected the case
 	var mask uint64          // the adapters that did not give rp
-	for x := 1; x < len(c.outs); x++ {
-		o := c.outs[x]
+	for x := 1; x < len(c.Outs); x++ {
+		o := c.Outs[x]
 		if o.Error == "" && o.Failure == "" && !o.Absent() && prefix(o.Digest) == rp && rp != 0 {
 			continue
 		}
@@ -139,20 +144,20 @@ func (w *watch) see(c *seen, found []candidate) []candidate {
 	if rp == 0 {
 		return found
 	}
-	for x := 1; x < len(c.outs) && x < maskedAdapters; x++ {
+	for x := 1; x < len(c.Outs) && x < maskedAdapters; x++ {
 		if mask&(1<<x) != 0 || x >= len(w.devs) || w.devs[x] == nil {
 			continue
 		}
 		// x gave the reference's digest here and, on another case, the same
 		// digest where it deviated from another reference text.
 		if s := w.devs[x][rp&uint64(deviantSlots-1)]; s.key == rp && s.val != 0 && s.ref != rp {
-			found = append(found, w.pair(x, s.val>>16-1, c.index, w.causes[s.val&0xffff], ""))
+			found = append(found, w.pair(x, s.val>>16-1, c.Index, w.causes[s.val&0xffff], ""))
 		}
 	}
 	slot := &w.refs[rp&uint64(len(w.refs)-1)]
 	// A digest already there keeps the case more implementations gave it.
 	if slot.key != rp || slot.val == 0 || mask&^(slot.val&0xffff) == 0 {
-		*slot = refSlot{key: rp, val: (c.index+1)<<16 | mask}
+		*slot = refSlot{key: rp, val: (c.Index+1)<<16 | mask}
 	}
 	return found
 }
@@ -160,11 +165,11 @@ func (w *watch) see(c *seen, found []candidate) []candidate {
 // deviated matches adapter x's digest xp of a case it deviated on (the
 // reference's rp) against the cases where x gave the reference's digest,
 // and those where it deviated too, then enters it.
-func (w *watch) deviated(c *seen, x int, xp, rp uint64, found []candidate) []candidate {
-	cause := w.causeOf(c.sigs, x)
+func (w *Watch) deviated(c *Seen, x int, xp, rp uint64, found []Candidate) []Candidate {
+	cause := w.causeOf(c.Sigs, x)
 	if x < maskedAdapters {
-		if s := w.refs[xp&uint64(len(w.refs)-1)]; s.key == xp && s.val != 0 && s.val&(1<<x) == 0 && s.val>>16-1 != c.index {
-			found = append(found, w.pair(x, c.index, s.val>>16-1, cause, ""))
+		if s := w.refs[xp&uint64(len(w.refs)-1)]; s.key == xp && s.val != 0 && s.val&(1<<x) == 0 && s.val>>16-1 != c.Index {
+			found = append(found, w.pair(x, c.Index, s.val>>16-1, cause, ""))
 		}
 	}
 	for len(w.devs) <= x {
@@ -174,28 +179,28 @@ func (w *watch) deviated(c *seen, x int, xp, rp uint64, found []candidate) []can
 		w.devs[x] = make([]devSlot, deviantSlots)
 	}
 	slot := &w.devs[x][xp&uint64(deviantSlots-1)]
-	if slot.key == xp && slot.val != 0 && slot.val>>16-1 != c.index && slot.ref != rp {
-		found = append(found, w.pair(x, c.index, slot.val>>16-1, cause, w.causes[slot.val&0xffff]))
+	if slot.key == xp && slot.val != 0 && slot.val>>16-1 != c.Index && slot.ref != rp {
+		found = append(found, w.pair(x, c.Index, slot.val>>16-1, cause, w.causes[slot.val&0xffff]))
 	}
-	*slot = devSlot{key: xp, ref: rp, val: (c.index+1)<<16 | uint64(w.intern(cause))}
+	*slot = devSlot{key: xp, ref: rp, val: (c.Index+1)<<16 | uint64(w.intern(cause))}
 	return found
 }
 
-// pair is the candidate of cases i (where x deviated with cause ci) and j
+// pair is the Candidate of cases i (where x deviated with cause ci) and j
 // (with cause cj, "" if x agreed there), the lower index first; its cause
 // is that of the first case on which x deviated.
-func (w *watch) pair(x int, i, j uint64, ci, cj string) candidate {
+func (w *Watch) pair(x int, i, j uint64, ci, cj string) Candidate {
 	if j < i {
 		i, j = j, i
 		if cj != "" {
 			ci = cj
 		}
 	}
-	return candidate{adapter: x, a: i, b: j, cause: ci}
+	return Candidate{Adapter: x, A: i, B: j, Cause: ci}
 }
 
 // intern is cause's id; past 65,535 causes, the last one's.
-func (w *watch) intern(cause string) uint16 {
+func (w *Watch) intern(cause string) uint16 {
 	if id, ok := w.ids[cause]; ok {
 		return id
 	}
@@ -209,7 +214,7 @@ func (w *watch) intern(cause string) uint16 {
 }
 
 // causeOf is the cause of adapter x's deviation among a case's signatures.
-func (w *watch) causeOf(sigs []compare.Signature, x int) string {
+func (w *Watch) causeOf(sigs []compare.Signature, x int) string {
 	for _, s := range sigs {
 		if s.Deviates(w.names[x]) {
 			return s.Cause

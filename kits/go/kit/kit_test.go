@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 
@@ -44,7 +44,11 @@ func library(dst []byte, _ any) ([]byte, error) {
 func TestCompute(t *testing.T) {
 	boom := func([]byte, any) ([]byte, error) { panic("boom") }
 	plain := func([]byte, any) ([]byte, error) { return nil, errors.New("no") }
-	coded := func([]byte, any) ([]byte, error) { return nil, kit.Reject("too_deep", "deep") }
+	coded := func([]byte, any) ([]byte, error) { return nil, &kit.SpecError{Code: "too_deep", Message: "deep"} }
+	wrapped := func([]byte, any) ([]byte, error) {
+		return nil, fmt.Errorf("sdk: %w", &kit.SpecError{Code: "unsupported_value"})
+	}
+	notSpec := func([]byte, any) ([]byte, error) { return nil, &kit.SpecError{Code: "internal", Message: "x"} }
 	typed := func([]byte, any) ([]byte, error) {
 		return nil, fmt.Errorf("args: %w", json.Unmarshal([]byte("{"), new(any)))
 	}
@@ -52,7 +56,7 @@ func TestCompute(t *testing.T) {
 	sum := blake3.Sum256([]byte("null"))
 	tests := []struct {
 		name    string
-		fn      kit.Func
+		fn      kit.Func[[]byte]
 		digest  bool
 		want    wire.Result
 		message string
@@ -62,7 +66,9 @@ func TestCompute(t *testing.T) {
 		{"panic", boom, false, wire.Result{Error: wire.ErrorInternal, ErrorType: kit.PanicType}, "panic: boom"},
 		{"uncoded error", plain, false, wire.Result{Error: wire.ErrorInternal}, "no"},
 		{"typed error", typed, false, wire.Result{Error: wire.ErrorInternal, ErrorType: "*json.SyntaxError"}, "args: unexpected end"},
-		{"coded error", coded, true, wire.Result{Error: "too_deep"}, "deep"},
+		{"coded error", coded, true, wire.Result{Error: "too_deep"}, "too_deep: deep"},
+		{"wrapped spec error", wrapped, false, wire.Result{Error: "unsupported_value"}, "sdk: unsupported_value"},
+		{"not a spec code", notSpec, false, wire.Result{Error: wire.ErrorInternal, ErrorType: "*kit.SpecError"}, `not a spec error code "internal"`},
 		{"library error", library, false, wire.Result{Error: "duplicate_key"}, "duplicate"},
 	}
 	for _, tt := range tests {
@@ -195,7 +201,7 @@ func TestServe(t *testing.T) {
 func TestServeBadFrame(t *testing.T) {
 	for _, in := range [][]byte{{0, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {0, 0, 0, 9, 0x80}} {
 		var out, logs bytes.Buffer
-		if code := kit.Serve(bytes.NewReader(in), &out, &logs, kit.Options{Name: "t", Version: "1"}, nil); code != 2 {
+		if code := kit.Serve(bytes.NewReader(in), &out, &logs, kit.Options{Name: "t", Version: "1"}, kit.Func[[]byte](nil)); code != 2 {
 			t.Errorf("input %x: status %d, want 2", in, code)
 		}
 	}
@@ -217,6 +223,26 @@ func TestScratchNeverReusesADigest(t *testing.T) {
 		}
 		if i%2 == 1 && string(r.Canonical) != text {
 			t.Fatalf("case %d: text %q, want %q", i, r.Canonical, text)
+		}
+	}
+}
+
+// A digest-only answer with a Scratch costs no allocation of its own (the
+// slab's one in 256 rounds down to none), for either kind of Output: the
+// in-process adapter runs Compute on the fuzzing loop's hot path.
+func TestComputeAllocations(t *testing.T) {
+	own := bytes.Repeat([]byte{7}, 32)
+	text := func(dst []byte, _ any) ([]byte, error) { return append(dst, "null"...), nil }
+	signed := func(dst []byte, _ any) (kit.Signed, error) {
+		return kit.Signed{Canonical: append(dst, "null"...), Digest: own}, nil
+	}
+	var s kit.Scratch
+	for name, compute := range map[string]func(){
+		"text":   func() { kit.Compute(kit.Exact, text, nil, true, &s) },
+		"signed": func() { kit.Compute(kit.Exact, signed, nil, true, &s) },
+	} {
+		if n := testing.AllocsPerRun(1000, compute); n != 0 {
+			t.Errorf("%s: %v allocations a case, want 0", name, n)
 		}
 	}
 }
@@ -243,13 +269,17 @@ func TestDigestOfEveryLength(t *testing.T) {
 // fails as any other.
 func TestComputeSigned(t *testing.T) {
 	own := bytes.Repeat([]byte{7}, 32)
-	sign := func(d []byte) kit.SignFunc {
-		return func(dst []byte, _ any) ([]byte, []byte, error) { return append(dst, "null"...), d, nil }
+	sign := func(d []byte) kit.Func[kit.Signed] {
+		return func(dst []byte, _ any) (kit.Signed, error) {
+			return kit.Signed{Canonical: append(dst, "null"...), Digest: d}, nil
+		}
 	}
-	coded := func([]byte, any) ([]byte, []byte, error) { return nil, nil, kit.Reject("too_deep", "deep") }
+	coded := func([]byte, any) (kit.Signed, error) {
+		return kit.Signed{}, &kit.SpecError{Code: "too_deep", Message: "deep"}
+	}
 	tests := []struct {
 		name    string
-		fn      kit.SignFunc
+		fn      kit.Func[kit.Signed]
 		digest  bool
 		want    wire.Result
 		message string
@@ -263,7 +293,7 @@ func TestComputeSigned(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var s kit.Scratch
-			got := kit.ComputeSigned(kit.Exact, tt.fn, nil, tt.digest, &s)
+			got := kit.Compute(kit.Exact, tt.fn, nil, tt.digest, &s)
 			if !strings.Contains(got.Message, tt.message) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
@@ -275,10 +305,12 @@ func TestComputeSigned(t *testing.T) {
 	}
 }
 
-// ServeSigned answers a batch with the SDK's own digest.
+// Serve answers a batch with a signing SDK's own digest.
 func TestServeSigned(t *testing.T) {
 	own := bytes.Repeat([]byte{9}, 32)
-	fn := func(dst []byte, _ any) ([]byte, []byte, error) { return append(dst, "1"...), own, nil }
+	fn := func(dst []byte, _ any) (kit.Signed, error) {
+		return kit.Signed{Canonical: append(dst, "1"...), Digest: own}, nil
+	}
 	enc, dec := wire.NewEncoder(), wire.NewDecoder()
 	var in, out, logs bytes.Buffer
 	cases, err := wire.EncodeCases([]any{int64(1)}, nil)
@@ -293,8 +325,8 @@ func TestServeSigned(t *testing.T) {
 		in.Write(head)
 		in.Write(cases)
 	}
-	if code := kit.ServeSigned(&in, &out, &logs, kit.Options{Name: "t", Version: "1"}, fn); code != 0 {
-		t.Fatalf("ServeSigned = %d, want 0; log %s", code, logs.String())
+	if code := kit.Serve(&in, &out, &logs, kit.Options{Name: "t", Version: "1"}, fn); code != 0 {
+		t.Fatalf("Serve = %d, want 0; log %s", code, logs.String())
 	}
 	frames := wire.NewFrameReader(&out)
 	frames.Next() // the hello

@@ -87,7 +87,7 @@ func TestPackageOf(t *testing.T) {
 		{"encoding/json.(*decodeState).object", "encoding/json", true},
 		{"strings.Repeat", "strings", true},
 		{"main.main.func1", "main", false},
-		{"github.com/difffuzz/difffuzz/kits/go.compute", "github.com/difffuzz/difffuzz/kits/go", false},
+		{"github.com/difffuzz/difffuzz/kits/go/kit.compute", "github.com/difffuzz/difffuzz/kits/go/kit", false},
 		{"gopkg.in/yaml%2ev3.Marshal", "gopkg.in/yaml%2ev3", false},
 		{"example.com/sdk.F[...]", "example.com/sdk", false},
 	} {
@@ -96,7 +96,7 @@ func TestPackageOf(t *testing.T) {
 			t.Errorf("%s: package %q (std %v), want %q (std %v)", tt.function, pkg, isStd(pkg), tt.pkg, tt.std)
 		}
 	}
-	if kitPackage != "github.com/difffuzz/difffuzz/kits/go" {
+	if kitPackage != "github.com/difffuzz/difffuzz/kits/go/kit" {
 		t.Errorf("kitPackage = %q", kitPackage)
 	}
 }
@@ -107,8 +107,7 @@ type sdkError struct{ at int }
 func (e *sdkError) Error() string { return "bad byte at " + strconv.Itoa(e.at) }
 
 func TestErrorType(t *testing.T) {
-	var syntax error
-	syntax = json.Unmarshal([]byte("{"), new(any))
+	syntax := json.Unmarshal([]byte("{"), new(any))
 	tests := []struct {
 		err  error
 		want string

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // How an implementation's failure becomes a result (docs/adapter-protocol.md,
@@ -32,12 +34,20 @@ func internalOnPanic(r *wire.Result) {
 	}
 }
 
+// errorResult is the result of fn's error: its spec code, found anywhere in
+// its chain (Coder), or an internal result. A code that is not the spec's
+// ("internal" included) is an internal result too, as in the other kits: the
+// driver would not read it as an answer.
 func errorResult(err error) wire.Result {
 	var c Coder
-	if errors.As(err, &c) {
-		return wire.Result{Error: c.ErrorCode(), Message: err.Error()}
+	if !errors.As(err, &c) {
+		return wire.Result{Error: wire.ErrorInternal, Message: err.Error(), ErrorType: ErrorType(err)}
 	}
-	return wire.Result{Error: wire.ErrorInternal, Message: err.Error(), ErrorType: ErrorType(err)}
+	if code := c.ErrorCode(); !slices.Contains(value.Codes, value.Code(code)) {
+		return wire.Result{Error: wire.ErrorInternal, ErrorType: ErrorType(err),
+			Message: fmt.Sprintf("not a spec error code %q: %v", code, err)}
+	}
+	return wire.Result{Error: c.ErrorCode(), Message: err.Error()}
 }
 
 // ErrorType is what an error of the implementation says failed: the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	kit "github.com/difffuzz/difffuzz/kits/go"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -28,7 +28,7 @@ func sortKeys(dst []byte, _ any) ([]byte, error) {
 	return dst, nil
 }
 
-const here = "github.com/difffuzz/difffuzz/kits/go_test."
+const here = "github.com/difffuzz/difffuzz/kits/go/kit_test."
 
 // A panic's frames are the implementation's, innermost first, with no frame
 // of the kit or the runtime: a run of the standard library is its entry
@@ -36,7 +36,7 @@ const here = "github.com/difffuzz/difffuzz/kits/go_test."
 func TestPanicFrames(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   kit.Func
+		fn   kit.Func[[]byte]
 		want []string // each frame's function, and "@" when it has a file and line
 	}{
 		{"runtime error", canonicalize, []string{here + "escape@", here + "canonicalize@"}},
