@@ -95,7 +95,7 @@ func resolveKitSource(lang, p string) (kitSource, error) {
 		}
 	}
 	if len(found) == 0 {
-		return kitSource{}, fmt.Errorf("-kit-source %s: no %s kit in it (want %s); it holds %s", p, lang, wants(lang), list(names))
+		return kitSource{}, fmt.Errorf("-kit-source %s: no %s kit in it (want %s); it holds %s", p, lang, wants(lang), inventory(names))
 	}
 	return newest(found), nil
 }
@@ -145,7 +145,7 @@ func goSource(p, abs string) (kitSource, error) {
 		}
 		if dir == filepath.Dir(dir) {
 			names, _ := folderNames(abs)
-			return kitSource{}, fmt.Errorf("-kit-source %s: no go kit in it or above it (want %s); it holds %s", p, wants("go"), list(names))
+			return kitSource{}, fmt.Errorf("-kit-source %s: no go kit in it or above it (want %s); it holds %s", p, wants("go"), inventory(names))
 		}
 	}
 }
@@ -260,8 +260,8 @@ func folderNames(dir string) ([]string, error) {
 	return names, nil
 }
 
-// list names a folder's entries in an error: the first ten.
-func list(names []string) string {
+// inventory names a folder's entries in an error: the first ten.
+func inventory(names []string) string {
 	switch {
 	case len(names) == 0:
 		return "nothing"
