@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The new-team test (make new-team, part of make test): a team's first day,
-# outside this checkout. In a fresh git repository in a scratch folder it runs
-# `difffuzz init` for python, ts, rust and go, installs each kit from its
-# package (make packages: the wheel, the npm tarball, the unpacked .crate, the
-# Go module from a file:// proxy), puts the team's SDK where each skeleton's
-# naive baseline is, and runs `difffuzz run` on the four workers together,
+# outside this checkout, on the packages of make packages as a release's
+# assets would be downloaded, beside the team's repository. In a fresh git
+# repository in a scratch folder it does what docs/your-sdk.md says for a
+# network without the kits' registries: `difffuzz init LANG -kit-source
+# PACKAGES` for python, ts, rust and go, then each language's own install and
+# build commands, with no edit of a file init wrote (the environment of the
+# go command is the one init prints). It puts the team's SDK where each
+# skeleton's naive baseline is (the SDK's dependencies added with npm install
+# and cargo add), and runs `difffuzz run` on the four workers together,
 # against the built-in reference, from the team's own difffuzz.toml. The run
 # must find the planted bug and nothing else.
 #
@@ -30,7 +34,9 @@
 #     a line to stdout and one to stderr on every case (the kits serve on
 #     descriptors 3 and 4), and each was started as often as the others;
 #   - none of the team's files (git ls-files of the scratch repository) names
-#     this checkout.
+#     this checkout;
+#   - each manifest names the kit's package of the folder (go.mod: the
+#     version in the proxy, and the environment init printed).
 #
 # The planted bug: sdk-python's worker wraps the SDK's float formatter so
 # that a finite float of magnitude 1e21 or more is written as an integer in
@@ -83,34 +89,32 @@ fail() {
 	exit 1
 }
 
-# The packages, where a registry would keep them: beside the team's
+# The packages, as a release's assets are downloaded: beside the team's
 # repository, not in it.
-mkdir -p "$scratch/packages"
-cp "$pkgs"/difffuzz_kit-*.whl "$pkgs"/difffuzz-kit-*.tgz "$scratch/packages/"
-crate=$(ls "$pkgs"/difffuzz-kit-*.crate)
-tar -xzf "$crate" -C "$scratch/packages"
-crate_dir=$scratch/packages/$(basename "$crate" .crate)
-wheel=$(ls "$scratch"/packages/difffuzz_kit-*.whl)
-tgz=$(ls "$scratch"/packages/difffuzz-kit-*.tgz)
+packages=$scratch/packages
+cp -r "$pkgs" "$packages"
+wheel=$(cd "$packages" && ls difffuzz_kit-*.whl)
+tgz=$(cd "$packages" && ls difffuzz-kit-*.tgz)
+crate=$(cd "$packages" && ls difffuzz-kit-*.crate)
 
-# The Go module's path, and its proxy.
+# The Go module's path.
 gomodule=$(awk '$1 == "module" { print $2; exit }' go.mod)
 [[ ${gomodule%%/*} == *.* ]] || fail "go: the module path \"$gomodule\" in go.mod has no dot in its first element, which go refuses to fetch"
-cp -r "$pkgs/goproxy" "$scratch/packages/goproxy"
-goproxy=$scratch/packages/goproxy
 
 mkdir -p "$repo"
 git -C "$repo" init -q
-echo "new-team: a team's repository in $repo (difffuzz init, kits from $(basename "$pkgs")/, Go module $gomodule@$go_version)"
+echo "new-team: a team's repository in $repo (difffuzz init -kit-source $(basename "$pkgs")/: $wheel $tgz $crate, Go module $gomodule@$go_version)"
 
 for lang in python ts rust go; do
-	step "$lang: difffuzz init" bash -c "cd '$repo' && '$difffuzz' init $lang -dir $lang -name sdk-$lang"
+	step "$lang: difffuzz init -kit-source" bash -c "cd '$repo' && '$difffuzz' init $lang -dir $lang -name sdk-$lang -kit-source '$packages'"
+	cp "$scratch/step.log" "$scratch/init-$lang.log"
 done
 
-# python: the wheel into a venv; the init's requirements.txt (difffuzz-kit in
-# the kit's range) is then already met. The SDK: canonjson, beside the worker.
+# python: requirements.txt names the wheel; pip installs it into a venv.
+# The SDK: canonjson, beside the worker.
 (
 	cd "$repo/python"
+	grep -qxF "$packages/$wheel" requirements.txt || fail "python: init's requirements.txt does not name $packages/$wheel"
 	cp -r "$root/adapters/python/canonjson" canonjson
 	find canonjson -name __pycache__ -prune -exec rm -rf {} +
 	cat >worker.py <<-'PY'
@@ -140,18 +144,18 @@ done
 		    sys.exit(serve(canonical, name="canonjson-python", version=__version__, members=Object, unsupported=Unsupported))
 	PY
 	step "python: venv" python3 -m venv .venv
-	step "python: pip install $(basename "$wheel")" nice .venv/bin/pip install --quiet --disable-pip-version-check "$wheel"
 	step "python: pip install -r requirements.txt" nice .venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 )
 echo "new-team: python: the wheel in a venv, worker.py on canonjson (planted: floats of 1e21 and more in full)"
 
-# ts: the tarball and the SDK's one dependency at the project's pin; the
-# SDK, canonical.ts, beside the worker in src/ (init's tsconfig.json
-# compiles src/ to dist/).
+# ts: package.json names the tarball, which npm install installs; the SDK,
+# canonical.ts, beside the worker in src/ (init's tsconfig.json compiles src/
+# to dist/), and its one dependency at the project's pin.
 hash_wasm=$(node -p 'require("./adapters/ts/package.json").dependencies["hash-wasm"]')
 (
 	cd "$repo/ts"
 	[[ -f src/worker.ts ]] || fail "ts: init wrote no src/worker.ts"
+	grep -qF "\"@difffuzz/kit\": \"file:$packages/$tgz\"" package.json || fail "ts: init's package.json does not name file:$packages/$tgz"
 	cp "$root/adapters/ts/src/canonical.ts" src/canonical.ts
 	cat >src/worker.ts <<-'TS'
 		/**
@@ -171,15 +175,15 @@ hash_wasm=$(node -p 'require("./adapters/ts/package.json").dependencies["hash-wa
 		  { name: "canonjson-ts", version: "0.1.0", model: "exact", object: (members) => new JsonObject(members) },
 		);
 	TS
-	step "ts: npm install $(basename "$tgz") hash-wasm@$hash_wasm" \
-		nice npm install --no-audit --no-fund --loglevel=error "$tgz" "hash-wasm@$hash_wasm"
+	step "ts: npm install (the kit from $tgz)" nice npm install --no-audit --no-fund --loglevel=error
+	step "ts: npm install hash-wasm@$hash_wasm" nice npm install --no-audit --no-fund --loglevel=error "hash-wasm@$hash_wasm"
 	step "ts: npm run build" nice npm run --silent build
 )
 echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdout and stderr"
 
-# rust: the unpacked .crate for the kit (init's Cargo.toml asks for the
-# kit's range, which crates.io does not have yet); the SDK, the canonjson
-# crate, in the team's repository, with the worker's exact model.
+# rust: init unpacked the .crate into vendor/, which Cargo.toml names; the
+# SDK, the canonjson crate, in the team's repository (cargo add), with the
+# worker's exact model.
 (
 	mkdir -p "$repo/sdk/canonjson"
 	cp -r "$root/adapters/rust/src" "$repo/sdk/canonjson/src"
@@ -187,10 +191,10 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 	awk '/^\[/ { keep = ($0 !~ /^\[workspace\]/ && $0 !~ /^\[profile/) } keep' \
 		"$root/adapters/rust/Cargo.toml" >"$repo/sdk/canonjson/Cargo.toml"
 	cd "$repo/rust"
-	sed -i "s#^difffuzz-kit = { version = \"[^\"]*\"#difffuzz-kit = { path = \"$crate_dir\"#" Cargo.toml
-	grep -q "path = \"$crate_dir\"" Cargo.toml || fail "rust: init's Cargo.toml has no difffuzz-kit = { version = ... } line to point at the crate"
-	sed -i 's#^\# my-sdk = { path = "\.\." }#canonjson = { path = "../sdk/canonjson" }#' Cargo.toml
-	grep -q '^canonjson = ' Cargo.toml || fail "rust: init's Cargo.toml has no '# my-sdk = { path = \"..\" }' line to put the SDK on"
+	vendored=vendor/${crate%.crate}
+	[[ -f $vendored/Cargo.toml ]] || fail "rust: init did not unpack $crate into $vendored/"
+	grep -q "^difffuzz-kit = { path = \"$vendored\"" Cargo.toml || fail "rust: init's Cargo.toml does not name $vendored"
+	step "rust: cargo add --path ../sdk/canonjson" nice cargo add --quiet --path ../sdk/canonjson
 	cp "$root/adapters/rust/worker/src/lib.rs" src/exact.rs
 	cat >src/main.rs <<-'RS'
 		//! The difffuzz worker of sdk-rust: the team's SDK (canonjson) on the kit,
@@ -198,29 +202,37 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 		//! stderr on every case, which the kit keeps off the protocol.
 		mod exact;
 
-		use difffuzz_kit::{serve, Hello, Refusal};
+		use difffuzz_kit::{serve, Hello, SpecError};
 
 		fn main() {
 		    let hello = Hello::new("canonjson-rust", canonjson::VERSION);
-		    serve(hello, exact::Exact::default(), |value, out| {
+		    serve(hello, exact::Exact::default(), |value| {
 		        println!("debug: sdk-rust canonicalizes a case");
 		        eprintln!("warn: sdk-rust logs to stderr too");
-		        canonjson::canonical_into(value, out).map_err(|e| Refusal::from_name(e.code(), e.message()))
+		        let mut text = Vec::new();
+		        canonjson::canonical_into(value, &mut text)
+		            .map(|()| text)
+		            .map_err(|e| SpecError::from_name(e.code(), e.message()))
 		    })
 		}
 	RS
-	step "rust: cargo build --release (the kit from $(basename "$crate"))" nice cargo build --quiet --release
+	step "rust: cargo build --release (the kit from $crate)" nice cargo build --quiet --release
 )
 echo "new-team: rust: the unpacked crate, src/main.rs on the canonjson crate, printing on stdout and stderr"
 
 # go: the module from the file:// proxy (then proxy.golang.org for its
-# dependencies, checked against the checksum database), in a module cache
-# of the scratch folder, so that no stale copy of the same version is used.
+# dependencies, checked against the checksum database) in the environment
+# init printed, which go.mod states too; in a module cache of the scratch
+# folder, so that no stale copy of the same version is used.
+goproxy_line="GOPROXY=file://$packages/goproxy,https://proxy.golang.org GONOSUMDB=$gomodule"
+grep -qxF "       export $goproxy_line" "$scratch/init-go.log" || fail "go: init did not print the environment 'export $goproxy_line'"
+read -ra goproxy_env <<<"$goproxy_line"
 goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOMODCACHE="$scratch/gopath/pkg/mod"
-	GOTOOLCHAIN=local GOPROXY="file://$goproxy,https://proxy.golang.org" GONOSUMDB="$gomodule")
+	GOTOOLCHAIN=local "${goproxy_env[@]}")
 (
 	cd "$repo/go"
-	grep -q "^require $gomodule " go.mod || fail "go: init's go.mod does not require $gomodule"
+	grep -qxF "require $gomodule $go_version" go.mod || fail "go: init's go.mod does not require $gomodule $go_version"
+	grep -qxF "//	$goproxy_line" go.mod || fail "go: init's go.mod does not state the environment $goproxy_line"
 	cat >main.go <<-GO
 		// The difffuzz worker of sdk-go: the team's SDK on the kit, in the exact
 		// model. The SDK logs: a line to stdout and one to stderr on every case,
@@ -245,7 +257,6 @@ goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOM
 		}
 	GO
 	gofmt -w main.go
-	step "go: go mod edit -require=$gomodule@$go_version" "${goenv[@]}" go mod edit -require="$gomodule@$go_version"
 	step "go: go mod tidy" nice "${goenv[@]}" go mod tidy
 	step "go: go build -o worker ." nice "${goenv[@]}" go build -o worker .
 )

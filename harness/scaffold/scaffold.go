@@ -30,8 +30,8 @@ import (
 
 // The kits as a team's manifest names them: the packages they will be
 // published as, and the versions of kits/*/ (the tests hold them to the
-// kits' manifests). Until they are published, Config.KitSource points a
-// manifest at a local kit instead.
+// kits' manifests). Config.KitSource points a manifest at a kit's folder or
+// package instead.
 const (
 	PythonKit      = "difffuzz-kit"
 	PythonKitRange = ">=0.1,<0.2" // 0.x: the minor version is the breaking one
@@ -81,9 +81,12 @@ type Config struct {
 	Dir string
 	// Name is the adapter's name in difffuzz.toml; "" means DefaultName.
 	Name string
-	// KitSource is a local kit folder (kits/LANG of a difffuzz checkout)
-	// for the manifest to use instead of the published kit; "" means the
-	// published one.
+	// KitSource is where the manifest takes the kit from instead of its
+	// registry ("" means the registry): the kit's folder (kits/LANG of a
+	// difffuzz checkout); a package of make packages or of a release (a
+	// wheel, an npm tarball, a .crate, which Files unpacks under
+	// VendorDir, or for Go a module proxy folder); or a folder of packages,
+	// of which the newest of Lang.
 	KitSource string
 }
 
@@ -195,10 +198,20 @@ type data struct {
 	RustKitRange, GoVersion    string
 	GoKitModule, GoKitImport   string
 	GoKitVersion, GoKitReplace string
+	// KitEditable says that the Python kit is a folder (pip install -e).
+	KitEditable bool
+	// Vendor is the folder of the unpacked .crate ("" for none), which the
+	// worker's workspace leaves out.
+	Vendor string
+	// GoProxyEnv is the environment of the go command when the Go kit's
+	// module is in a module proxy folder ("" otherwise).
+	GoProxyEnv string
 }
 
-// Files renders the skeleton of cfg without writing it. A KitSource is made
-// absolute; for Go it is the difffuzz module's folder or a folder inside it.
+// Files renders the skeleton of cfg without writing it. With a KitSource,
+// the manifest names the kit by its path, relative to cfg.Dir within one
+// git repository and absolute otherwise; a .crate's files are the
+// skeleton's too, unpacked under VendorDir.
 func Files(cfg Config) ([]File, error) {
 	l, err := cfg.check()
 	if err != nil {
@@ -207,12 +220,10 @@ func Files(cfg Config) ([]File, error) {
 	d := data{Config: cfg, Lang: cfg.Lang, Worker: l.worker, Build: l.build, Command: l.command, Ignore: l.ignore,
 		PythonKitRange: PythonKitRange, TSKitRange: TSKitRange, RustKitRange: RustKitRange, GoVersion: GoVersion,
 		GoKitModule: GoKitModule, GoKitImport: GoKitImport, GoKitVersion: GoKitVersion}
+	var files []File
 	if cfg.KitSource != "" {
-		if d.KitSource, err = kitSource(cfg.Lang, cfg.KitSource); err != nil {
+		if files, err = d.useKit(); err != nil {
 			return nil, err
-		}
-		if cfg.Lang == "go" {
-			d.GoKitReplace, d.KitSource = d.KitSource, ""
 		}
 	}
 	model := "" // the folder under templates/LANG of the model's worker
@@ -226,7 +237,6 @@ func Files(cfg Config) ([]File, error) {
 		}
 		paths[cfg.Lang+"/"+tmpl] = path
 	}
-	var files []File
 	for tmpl, path := range paths {
 		b, err := render("templates/"+tmpl+".tmpl", d)
 		if err != nil {
@@ -250,31 +260,56 @@ func render(name string, d data) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// kitSource resolves -kit-source: an absolute folder that exists; for Go,
-// the folder of the go.mod of the difffuzz module that holds it.
-func kitSource(lang, path string) (string, error) {
-	abs, err := filepath.Abs(path)
+// useKit points d's manifest at d.KitSource, resolved, and returns the
+// files it adds to the skeleton (an unpacked .crate's).
+func (d *data) useKit() ([]File, error) {
+	src, err := resolveKitSource(d.Lang, d.KitSource)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("-kit-source %s: not a folder (want the kit's folder, kits/%s of a difffuzz checkout)", path, lang)
+	worker, err := filepath.Abs(d.Dir)
+	if err != nil {
+		return nil, err
 	}
-	if lang != "go" {
-		return abs, nil
-	}
-	for dir := abs; ; dir = filepath.Dir(dir) {
-		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			if first, _, _ := strings.Cut(string(mod), "\n"); strings.TrimSpace(first) != "module "+GoKitModule {
-				return "", fmt.Errorf("-kit-source %s: %s/go.mod is not module %s", path, dir, GoKitModule)
-			}
-			return dir, nil
+	d.KitSource = ""
+	switch src.kind {
+	case kitFolder:
+		if d.Lang == "go" {
+			d.GoKitReplace = manifestPath(worker, src.path)
+			return nil, nil
 		}
-		if dir == filepath.Dir(dir) {
-			return "", fmt.Errorf("-kit-source %s: no go.mod of module %s in it or above it", path, GoKitModule)
+		d.KitSource, d.KitEditable = manifestPath(worker, src.path), d.Lang == "python"
+	case kitWheel, kitTarball:
+		d.KitSource = manifestPath(worker, src.path)
+	case kitCrate:
+		dir, files, err := unpackCrate(src.path)
+		if err != nil {
+			return nil, fmt.Errorf("-kit-source: %w", err)
+		}
+		d.KitSource, d.Vendor = dir, VendorDir
+		return files, nil
+	case kitGoProxy:
+		d.GoKitVersion, d.GoProxyEnv = src.version, GoProxyEnv(src.path)
+	}
+	return nil, nil
+}
+
+// Paths are the paths of files for people: an unpacked crate's folder once
+// (VendorDir/NAME-VERSION/), not its every file.
+func Paths(files []File) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		p := f.Path
+		if parts := strings.SplitN(p, "/", 3); len(parts) == 3 && parts[0] == VendorDir {
+			p = parts[0] + "/" + parts[1] + "/"
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
 	}
+	return out
 }
 
 // Write renders the skeleton and writes it under cfg.Dir. It writes nothing
@@ -314,6 +349,12 @@ func NextSteps(cfg Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "next steps, in %s:\n", cfg.Dir)
 	fmt.Fprintf(&b, "  1. build the worker:  %s\n", l.build)
+	if cfg.Lang == "go" && cfg.KitSource != "" {
+		if src, err := resolveKitSource(cfg.Lang, cfg.KitSource); err == nil && src.kind == kitGoProxy {
+			fmt.Fprintf(&b, "     in the environment that takes the kit's module from %s (go.mod says it too):\n", src.path)
+			fmt.Fprintf(&b, "       export %s\n", GoProxyEnv(src.path))
+		}
+	}
 	fmt.Fprintf(&b, "  2. put your SDK's function where the naive baseline is, in %s, and %s\n", l.worker, l.install)
 	fmt.Fprintf(&b, "  3. check it against the protocol:  difffuzz adapter check %s\n", cfg.Name)
 	fmt.Fprintf(&b, "     list the checks it fails:  difffuzz adapter check -write-known known-failures.txt %s\n", cfg.Name)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,18 +150,23 @@ func TestKitVersions(t *testing.T) {
 	}
 }
 
-// -kit-source points each manifest at a local kit; for Go, at the module
-// that holds it.
+// -kit-source points each manifest at a kit's folder (for Go, at the
+// module that holds it), absolute from a worker outside its repository and
+// relative from one inside it.
 func TestKitSource(t *testing.T) {
 	root, _ := filepath.Abs("../..")
-	tests := []struct{ lang, file, want string }{
-		{"python", "requirements.txt", "\n-e " + root + "/kits/python\n"},
-		{"ts", "package.json", `"@difffuzz/kit": "file:` + root + `/kits/ts"`},
-		{"rust", "Cargo.toml", `difffuzz-kit = { path = "` + root + `/kits/rust", features = ["serde_json"] }`},
-		{"go", "go.mod", "\nreplace github.com/difffuzz/difffuzz => " + root + "\n"},
+	outside := filepath.Join(t.TempDir(), "w")
+	inside := filepath.Join(root, "harness/scaffold/testdata/w")
+	tests := []struct{ lang, dir, file, want string }{
+		{"python", outside, "requirements.txt", "\n-e " + root + "/kits/python\n"},
+		{"ts", outside, "package.json", `"@difffuzz/kit": "file:` + root + `/kits/ts"`},
+		{"rust", outside, "Cargo.toml", `difffuzz-kit = { path = "` + root + `/kits/rust", features = ["serde_json"] }`},
+		{"go", outside, "go.mod", "\nreplace github.com/difffuzz/difffuzz => " + root + "\n"},
+		{"python", inside, "requirements.txt", "\n-e ../../../../kits/python\n"},
+		{"go", inside, "go.mod", "\nreplace github.com/difffuzz/difffuzz => ../../../..\n"},
 	}
 	for _, tt := range tests {
-		files, err := Files(Config{Lang: tt.lang, KitSource: "../../kits/" + tt.lang})
+		files, err := Files(Config{Lang: tt.lang, Dir: tt.dir, KitSource: "../../kits/" + tt.lang})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,8 +187,9 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Lang: "go", Model: "exact"}, "-model exact: not available yet: no kit has an exact-model example"},
 		{Config{Lang: "go", Model: "lossy"}, "-model lossy: want native or text"},
 		{Config{Lang: "go", Name: "My SDK"}, `-name "My SDK"`},
-		{Config{Lang: "go", KitSource: "/nonexistent"}, "not a folder"},
-		{Config{Lang: "go", KitSource: os.TempDir()}, "no go.mod of module " + GoKitModule},
+		{Config{Lang: "go", KitSource: "/nonexistent"}, "-kit-source /nonexistent: no such file or folder"},
+		{Config{Lang: "go", KitSource: os.TempDir()}, "no go kit in it or above it"},
+		{Config{Lang: "python", KitSource: "."}, "no python kit in it"},
 	}
 	for _, tt := range tests {
 		if _, err := Files(tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -205,5 +212,32 @@ func TestWriteRefusesToOverwrite(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "worker.py")); err == nil {
 		t.Errorf("a refused Write wrote worker.py")
+	}
+}
+
+// A skeleton without -kit-source asks each registry for the kit by the
+// name it is published as (PyPI, npm, crates.io; Go's module path), in the
+// kit's range.
+func TestPublishedNames(t *testing.T) {
+	tests := []struct{ lang, file, want string }{
+		{"python", "requirements.txt", "\n" + PythonKit + PythonKitRange + "\n"},
+		{"ts", "package.json", "\n    " + strconv.Quote(TSKit) + ": " + strconv.Quote(TSKitRange) + "\n"},
+		{"rust", "Cargo.toml", "\n" + RustKit + ` = { version = "` + RustKitRange + `", features = ["serde_json"] }` + "\n"},
+		{"go", "go.mod", "\nrequire " + GoKitModule + " " + GoKitVersion + "\n"},
+	}
+	published := map[string]string{"python": "difffuzz-kit", "ts": "@difffuzz/kit", "rust": "difffuzz-kit", "go": "github.com/difffuzz/difffuzz"}
+	for _, tt := range tests {
+		if !strings.Contains(tt.want, published[tt.lang]) {
+			t.Errorf("%s: the kit's name is not %s", tt.lang, published[tt.lang])
+		}
+		files, err := Files(Config{Lang: tt.lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if f.Path == tt.file && !strings.Contains(string(f.Data), tt.want) {
+				t.Errorf("%s: %s does not hold %q:\n%s", tt.lang, tt.file, tt.want, f.Data)
+			}
+		}
 	}
 }
