@@ -82,6 +82,7 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			argv := testworker.Command(t, tt.mode)
 			if tt.mark != "" {
 				argv = append(argv, tt.mark)
