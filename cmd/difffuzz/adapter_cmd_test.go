@@ -63,6 +63,7 @@ func buildGoWorker(t *testing.T) string {
 var knownGoWorkerFailures = []string{}
 
 func TestAdapterCheckGoWorker(t *testing.T) {
+	t.Parallel()
 	code, out, errs := checkAdapter(t, buildGoWorker(t))
 	got := failed(out)
 	for _, name := range got {
@@ -104,28 +105,40 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 		{[]string{"exit-at-start"}, "handshake", "worker ended before its hello (exited with status 1)"},
 		{[]string{"bad-hello"}, "handshake", "protocol 99"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.mode[0], func(t *testing.T) {
-			argv := testworker.Command(t, tt.mode[0], tt.mode[1:]...)
-			code, out, errs := checkAdapter(t, strings.Join(argv, " "), "-cases", "512", "-timeout", "5s")
-			if code != 1 {
-				t.Errorf("exit %d, want 1", code)
-			}
-			line := "FAIL " + tt.check + ": "
-			i := strings.Index(out, line)
-			if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "\n")], tt.reason) {
-				t.Errorf("no line %q...%q", line, tt.reason)
-			}
-			if f := failed(out); len(f) == 0 || f[0] != tt.check {
-				t.Errorf("first failed check %v, want %s", f, tt.check)
-			}
-			if t.Failed() {
-				t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
-			}
-		})
-	}
+	// Not parallel with the other tests (their workers would be counted
+	// below); its own checks run in parallel, in a group that ends when
+	// they all have.
+	t.Run("group", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.mode[0], func(t *testing.T) {
+				t.Parallel()
+				checkCatches(t, tt.mode, tt.check, tt.reason)
+			})
+		}
+	})
 	if pids := running(t, testworker.Command(t, "ok")[0]); len(pids) > 0 {
 		t.Errorf("fake workers still running after the checks: %v", pids)
+	}
+}
+
+// checkCatches checks the worker of the fake mode mode[0] (with the
+// arguments mode[1:]) and wants check to be the first to fail, for reason.
+func checkCatches(t *testing.T, mode []string, check, reason string) {
+	argv := testworker.Command(t, mode[0], mode[1:]...)
+	code, out, errs := checkAdapter(t, strings.Join(argv, " "), "-cases", "512", "-timeout", "5s")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	line := "FAIL " + check + ": "
+	i := strings.Index(out, line)
+	if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "\n")], reason) {
+		t.Errorf("no line %q...%q", line, reason)
+	}
+	if f := failed(out); len(f) == 0 || f[0] != check {
+		t.Errorf("first failed check %v, want %s", f, check)
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
 	}
 }
 
@@ -133,6 +146,7 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 // when the text is left out, and reports what the worker said the batch
 // cost (a version 1 worker says nothing).
 func TestAdapterCheckDigestOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode string
 		line string
@@ -144,6 +158,7 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
 			i := strings.Index(out, tt.line)
 			if i < 0 {
@@ -163,6 +178,7 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 // or not, in protocol 4 or 3 (a text worker of 3 spelling its cases
 // itself), or on stdin and stdout as a worker of protocol 2 does.
 func TestAdapterCheckChannels(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode, handshake string
 	}{
@@ -174,6 +190,7 @@ func TestAdapterCheckChannels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
 			if code != 0 || !strings.Contains(out, tt.handshake) {
 				t.Errorf("exit %d, want 0 and a line %q\nstdout:\n%s\nstderr:\n%s", code, tt.handshake, out, errs)
@@ -238,6 +255,7 @@ func running(t *testing.T, path string) []string {
 // A native or text worker passes when its inexpressible answers are
 // declared and true, and fails when it hides cases its model can hold.
 func TestAdapterCheckNativeModel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode   string
 		code   int
@@ -251,6 +269,7 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s", code, tt.code, out)
@@ -271,6 +290,7 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 // they fail, fails when one of them passes, and refuses a name that is no
 // check.
 func TestAdapterCheckKnownFailures(t *testing.T) {
+	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
 	flags := []string{"-cases", "512", "-timeout", "5s"}
 	_, out, _ := checkAdapter(t, keyorder, flags...)
@@ -316,6 +336,7 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 // -write-known writes the checks the worker fails as its failure list,
 // which -known then holds it to; a worker that does not start gets none.
 func TestAdapterCheckWriteKnown(t *testing.T) {
+	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
 	base := []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-cases", "512", "-timeout", "5s"}
 	path := filepath.Join(t.TempDir(), "known-failures.txt")
