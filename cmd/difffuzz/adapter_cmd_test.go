@@ -309,28 +309,38 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 		return []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-known", known, "-cases", "512", "-timeout", "5s"}
 	}
 
-	code, out, _ := runCLIRaw(t, append(args(list(fails...)), keyorder)...)
-	if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
-		t.Errorf("every failure listed: exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
-	}
-	if !strings.Contains(out, "FAIL "+fails[0]+" (known): ") {
-		t.Errorf("no known FAIL line for %s:\n%s", fails[0], out)
-	}
-
-	code, out, _ = runCLIRaw(t, append(args(list(append(fails, "eof")...)), keyorder)...)
-	if code != 1 || !strings.Contains(out, "FAIL eof: passes now, but the failure list says it fails") || !strings.HasSuffix(out, " 1 failed, "+strconv.Itoa(len(fails))+" known\n") {
-		t.Errorf("a passing check listed: exit %d, want 1 and a stale FAIL line:\n%s", code, out)
-	}
-
-	code, out, _ = runCLIRaw(t, append(args(list(fails[1:]...)), keyorder)...)
-	if code != 1 || !strings.Contains(out, "FAIL "+fails[0]+": ") {
-		t.Errorf("a failure left off the list: exit %d, want 1:\n%s", code, out)
-	}
-
-	code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
-	if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
-		t.Errorf("a misspelt check: exit %d, want 2; stderr %q", code, errs)
-	}
+	// The three lists' runs are independent checks of the worker: in
+	// parallel.
+	t.Run("every failure listed", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(fails...)), keyorder)...)
+		if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
+			t.Errorf("exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
+		}
+		if !strings.Contains(out, "FAIL "+fails[0]+" (known): ") {
+			t.Errorf("no known FAIL line for %s:\n%s", fails[0], out)
+		}
+	})
+	t.Run("a passing check listed", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(slices.Concat(fails, []string{"eof"})...)), keyorder)...)
+		if code != 1 || !strings.Contains(out, "FAIL eof: passes now, but the failure list says it fails") || !strings.HasSuffix(out, " 1 failed, "+strconv.Itoa(len(fails))+" known\n") {
+			t.Errorf("exit %d, want 1 and a stale FAIL line:\n%s", code, out)
+		}
+	})
+	t.Run("a failure left off", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(fails[1:]...)), keyorder)...)
+		if code != 1 || !strings.Contains(out, "FAIL "+fails[0]+": ") {
+			t.Errorf("exit %d, want 1:\n%s", code, out)
+		}
+	})
+	t.Run("a misspelt check", func(t *testing.T) {
+		code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
+		if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
+			t.Errorf("exit %d, want 2; stderr %q", code, errs)
+		}
+	})
 }
 
 // -write-known writes the checks the worker fails as its failure list,
