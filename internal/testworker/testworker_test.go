@@ -2,6 +2,9 @@ package testworker
 
 import (
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -37,5 +40,19 @@ func TestMarkAcrossWrites(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Said reads whole lines only, and counts those that say what.
+func TestSaid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "says")
+	if err := os.WriteFile(path, []byte("12 serving\n13 hanging\n14 serving\n15 serv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Said(t, path, "serving", 2); !slices.Equal(got, []int{12, 14}) {
+		t.Errorf("Said = %v, want [12 14]", got)
+	}
+	if got := said(path, "serv"); len(got) != 0 {
+		t.Errorf("said a line cut short: %v", got)
 	}
 }
