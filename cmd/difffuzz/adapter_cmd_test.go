@@ -16,6 +16,26 @@ import (
 
 const fixturesDir = "../../tests/fixtures/canonical-json-fuzz"
 
+// quick is the flags of a check that tests what a fake worker does rather
+// than the fixtures: 512 generated cases, and of the fixtures only those
+// made by hand (edge cases, out-of-domain inputs, regressions), not the
+// 10,000 random ones, a fifth of a check's CPU. The Go worker's check
+// (TestAdapterCheckGoWorker) sends them all.
+func quick(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"edge.jsonl", "out-of-domain.jsonl", "regressions.jsonl"} {
+		abs, err := filepath.Abs(filepath.Join(fixturesDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{"-fixtures", dir, "-cases", "512", "-timeout", "5s"}
+}
+
 var summaryLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed\n\z`)
 
 // checkAdapter runs "difffuzz adapter check" on a command line.
@@ -125,7 +145,7 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 // arguments mode[1:]) and wants check to be the first to fail, for reason.
 func checkCatches(t *testing.T, mode []string, check, reason string) {
 	argv := testworker.Command(t, mode[0], mode[1:]...)
-	code, out, errs := checkAdapter(t, strings.Join(argv, " "), "-cases", "512", "-timeout", "5s")
+	code, out, errs := checkAdapter(t, strings.Join(argv, " "), quick(t)...)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -159,7 +179,7 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			i := strings.Index(out, tt.line)
 			if i < 0 {
 				t.Fatalf("no line %q in:\n%s", tt.line, out)
@@ -191,7 +211,7 @@ func TestAdapterCheckChannels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			if code != 0 || !strings.Contains(out, tt.handshake) {
 				t.Errorf("exit %d, want 0 and a line %q\nstdout:\n%s\nstderr:\n%s", code, tt.handshake, out, errs)
 			}
@@ -270,7 +290,7 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s", code, tt.code, out)
 			}
@@ -292,7 +312,7 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 func TestAdapterCheckKnownFailures(t *testing.T) {
 	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
-	flags := []string{"-cases", "512", "-timeout", "5s"}
+	flags := quick(t)
 	_, out, _ := checkAdapter(t, keyorder, flags...)
 	fails := failed(out)
 	if len(fails) == 0 {
@@ -306,7 +326,7 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 		return p
 	}
 	args := func(known string) []string {
-		return []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-known", known, "-cases", "512", "-timeout", "5s"}
+		return append([]string{"adapter", "check", "-config", "../../difffuzz.toml", "-known", known}, flags...)
 	}
 
 	// The three lists' runs are independent checks of the worker: in
@@ -348,7 +368,7 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 func TestAdapterCheckWriteKnown(t *testing.T) {
 	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
-	base := []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-cases", "512", "-timeout", "5s"}
+	base := append([]string{"adapter", "check", "-config", "../../difffuzz.toml"}, quick(t)...)
 	path := filepath.Join(t.TempDir(), "known-failures.txt")
 	os.WriteFile(path, []byte("# difffuzz init's empty list\n"), 0o644)
 
