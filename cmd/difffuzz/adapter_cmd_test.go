@@ -16,6 +16,26 @@ import (
 
 const fixturesDir = "../../tests/fixtures/canonical-json-fuzz"
 
+// quick is the flags of a check that tests what a fake worker does rather
+// than the fixtures: 512 generated cases, and of the fixtures only those
+// made by hand (edge cases, out-of-domain inputs, regressions), not the
+// 10,000 random ones, a fifth of a check's CPU. The Go worker's check
+// (TestAdapterCheckGoWorker) sends them all.
+func quick(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"edge.jsonl", "out-of-domain.jsonl", "regressions.jsonl"} {
+		abs, err := filepath.Abs(filepath.Join(fixturesDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{"-fixtures", dir, "-cases", "512", "-timeout", "5s"}
+}
+
 var summaryLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed\n\z`)
 
 // checkAdapter runs "difffuzz adapter check" on a command line.
@@ -63,6 +83,7 @@ func buildGoWorker(t *testing.T) string {
 var knownGoWorkerFailures = []string{}
 
 func TestAdapterCheckGoWorker(t *testing.T) {
+	t.Parallel()
 	code, out, errs := checkAdapter(t, buildGoWorker(t))
 	got := failed(out)
 	for _, name := range got {
@@ -104,28 +125,40 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 		{[]string{"exit-at-start"}, "handshake", "worker ended before its hello (exited with status 1)"},
 		{[]string{"bad-hello"}, "handshake", "protocol 99"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.mode[0], func(t *testing.T) {
-			argv := testworker.Command(t, tt.mode[0], tt.mode[1:]...)
-			code, out, errs := checkAdapter(t, strings.Join(argv, " "), "-cases", "512", "-timeout", "5s")
-			if code != 1 {
-				t.Errorf("exit %d, want 1", code)
-			}
-			line := "FAIL " + tt.check + ": "
-			i := strings.Index(out, line)
-			if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "\n")], tt.reason) {
-				t.Errorf("no line %q...%q", line, tt.reason)
-			}
-			if f := failed(out); len(f) == 0 || f[0] != tt.check {
-				t.Errorf("first failed check %v, want %s", f, tt.check)
-			}
-			if t.Failed() {
-				t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
-			}
-		})
-	}
+	// Not parallel with the other tests (their workers would be counted
+	// below); its own checks run in parallel, in a group that ends when
+	// they all have.
+	t.Run("group", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.mode[0], func(t *testing.T) {
+				t.Parallel()
+				checkCatches(t, tt.mode, tt.check, tt.reason)
+			})
+		}
+	})
 	if pids := running(t, testworker.Command(t, "ok")[0]); len(pids) > 0 {
 		t.Errorf("fake workers still running after the checks: %v", pids)
+	}
+}
+
+// checkCatches checks the worker of the fake mode mode[0] (with the
+// arguments mode[1:]) and wants check to be the first to fail, for reason.
+func checkCatches(t *testing.T, mode []string, check, reason string) {
+	argv := testworker.Command(t, mode[0], mode[1:]...)
+	code, out, errs := checkAdapter(t, strings.Join(argv, " "), quick(t)...)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	line := "FAIL " + check + ": "
+	i := strings.Index(out, line)
+	if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i:], "\n")], reason) {
+		t.Errorf("no line %q...%q", line, reason)
+	}
+	if f := failed(out); len(f) == 0 || f[0] != check {
+		t.Errorf("first failed check %v, want %s", f, check)
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
 	}
 }
 
@@ -133,6 +166,7 @@ func TestAdapterCheckCatchesWrongWorkers(t *testing.T) {
 // when the text is left out, and reports what the worker said the batch
 // cost (a version 1 worker says nothing).
 func TestAdapterCheckDigestOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode string
 		line string
@@ -144,7 +178,8 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			t.Parallel()
+			_, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			i := strings.Index(out, tt.line)
 			if i < 0 {
 				t.Fatalf("no line %q in:\n%s", tt.line, out)
@@ -163,6 +198,7 @@ func TestAdapterCheckDigestOnly(t *testing.T) {
 // or not, in protocol 4 or 3 (a text worker of 3 spelling its cases
 // itself), or on stdin and stdout as a worker of protocol 2 does.
 func TestAdapterCheckChannels(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode, handshake string
 	}{
@@ -174,7 +210,8 @@ func TestAdapterCheckChannels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			t.Parallel()
+			code, out, errs := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			if code != 0 || !strings.Contains(out, tt.handshake) {
 				t.Errorf("exit %d, want 0 and a line %q\nstdout:\n%s\nstderr:\n%s", code, tt.handshake, out, errs)
 			}
@@ -238,6 +275,7 @@ func running(t *testing.T, path string) []string {
 // A native or text worker passes when its inexpressible answers are
 // declared and true, and fails when it hides cases its model can hold.
 func TestAdapterCheckNativeModel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode   string
 		code   int
@@ -251,7 +289,8 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), "-cases", "512", "-timeout", "5s")
+			t.Parallel()
+			code, out, _ := checkAdapter(t, strings.Join(testworker.Command(t, tt.mode), " "), quick(t)...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\n%s", code, tt.code, out)
 			}
@@ -271,8 +310,9 @@ func TestAdapterCheckNativeModel(t *testing.T) {
 // they fail, fails when one of them passes, and refuses a name that is no
 // check.
 func TestAdapterCheckKnownFailures(t *testing.T) {
+	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
-	flags := []string{"-cases", "512", "-timeout", "5s"}
+	flags := quick(t)
 	_, out, _ := checkAdapter(t, keyorder, flags...)
 	fails := failed(out)
 	if len(fails) == 0 {
@@ -286,38 +326,49 @@ func TestAdapterCheckKnownFailures(t *testing.T) {
 		return p
 	}
 	args := func(known string) []string {
-		return []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-known", known, "-cases", "512", "-timeout", "5s"}
+		return append([]string{"adapter", "check", "-config", "../../difffuzz.toml", "-known", known}, flags...)
 	}
 
-	code, out, _ := runCLIRaw(t, append(args(list(fails...)), keyorder)...)
-	if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
-		t.Errorf("every failure listed: exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
-	}
-	if !strings.Contains(out, "FAIL "+fails[0]+" (known): ") {
-		t.Errorf("no known FAIL line for %s:\n%s", fails[0], out)
-	}
-
-	code, out, _ = runCLIRaw(t, append(args(list(append(fails, "eof")...)), keyorder)...)
-	if code != 1 || !strings.Contains(out, "FAIL eof: passes now, but the failure list says it fails") || !strings.HasSuffix(out, " 1 failed, "+strconv.Itoa(len(fails))+" known\n") {
-		t.Errorf("a passing check listed: exit %d, want 1 and a stale FAIL line:\n%s", code, out)
-	}
-
-	code, out, _ = runCLIRaw(t, append(args(list(fails[1:]...)), keyorder)...)
-	if code != 1 || !strings.Contains(out, "FAIL "+fails[0]+": ") {
-		t.Errorf("a failure left off the list: exit %d, want 1:\n%s", code, out)
-	}
-
-	code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
-	if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
-		t.Errorf("a misspelt check: exit %d, want 2; stderr %q", code, errs)
-	}
+	// The three lists' runs are independent checks of the worker: in
+	// parallel.
+	t.Run("every failure listed", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(fails...)), keyorder)...)
+		if want := fmt.Sprintf(" 0 failed, %d known\n", len(fails)); code != 0 || !strings.HasSuffix(out, want) {
+			t.Errorf("exit %d, want 0 and a summary ending %q:\n%s", code, want, out)
+		}
+		if !strings.Contains(out, "FAIL "+fails[0]+" (known): ") {
+			t.Errorf("no known FAIL line for %s:\n%s", fails[0], out)
+		}
+	})
+	t.Run("a passing check listed", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(slices.Concat(fails, []string{"eof"})...)), keyorder)...)
+		if code != 1 || !strings.Contains(out, "FAIL eof: passes now, but the failure list says it fails") || !strings.HasSuffix(out, " 1 failed, "+strconv.Itoa(len(fails))+" known\n") {
+			t.Errorf("exit %d, want 1 and a stale FAIL line:\n%s", code, out)
+		}
+	})
+	t.Run("a failure left off", func(t *testing.T) {
+		t.Parallel()
+		code, out, _ := runCLIRaw(t, append(args(list(fails[1:]...)), keyorder)...)
+		if code != 1 || !strings.Contains(out, "FAIL "+fails[0]+": ") {
+			t.Errorf("exit %d, want 1:\n%s", code, out)
+		}
+	})
+	t.Run("a misspelt check", func(t *testing.T) {
+		code, _, errs := runCLIRaw(t, append(args(list("eof", "genrated")), keyorder)...)
+		if code != 2 || !strings.Contains(errs, `failure list: "genrated" is no check of this run`) {
+			t.Errorf("exit %d, want 2; stderr %q", code, errs)
+		}
+	})
 }
 
 // -write-known writes the checks the worker fails as its failure list,
 // which -known then holds it to; a worker that does not start gets none.
 func TestAdapterCheckWriteKnown(t *testing.T) {
+	t.Parallel()
 	keyorder := strings.Join(testworker.Command(t, "keyorder"), " ")
-	base := []string{"adapter", "check", "-config", "../../difffuzz.toml", "-fixtures", fixturesDir, "-cases", "512", "-timeout", "5s"}
+	base := append([]string{"adapter", "check", "-config", "../../difffuzz.toml"}, quick(t)...)
 	path := filepath.Join(t.TempDir(), "known-failures.txt")
 	os.WriteFile(path, []byte("# difffuzz init's empty list\n"), 0o644)
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/events"
@@ -40,16 +39,13 @@ func TestRunCatchesWrongWorkers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			report := filepath.Join(dir, "report.json")
-			start := time.Now()
 			code, out, errs := runCLI(t, "", "run", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", tt.mode),
 				"-cases", "3000", "-seed", "7", "-workers", "1", "-corpus", filepath.Join(dir, "corpus"), "-report", report, "-minimize-time", "5s")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errs)
-			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("took %v to catch it", d)
 			}
 			var rep reportGroups
 			data, _ := os.ReadFile(report)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
@@ -70,19 +71,54 @@ func assertGone(t *testing.T, pids []int) {
 	}
 }
 
-func startRun(t *testing.T, dir, mode string, extra ...string) *exec.Cmd {
-	args := append([]string{"run", "-config", "../../difffuzz.toml", "-adapters", "go,fake",
+// driver is difffuzz run as a process of its own, and where the test sees it
+// get somewhere.
+type driver struct {
+	cmd *exec.Cmd
+	// says is the file its fake workers say where they are in
+	// (testworker.SaysEnv), events its -events stream.
+	says, events string
+	// interrupted is seen once the driver says it took the first Ctrl-C.
+	interrupted *testworker.Mark
+}
+
+func startRun(t *testing.T, dir, mode string, extra ...string) *driver {
+	r := &driver{says: filepath.Join(dir, "says"), events: filepath.Join(dir, "events.jsonl"),
+		interrupted: testworker.NewMark("difffuzz: interrupted; ")}
+	args := append([]string{"run", "-config", "../../difffuzz.toml", "-adapters", "go,fake", "-events", r.events,
 		"-adapter", "fake=" + strings.Join(testworker.Command(t, mode, "tool_name"), " "),
 		"-workers", "2", "-duration", "2m", "-seed", "1", "-corpus", filepath.Join(dir, "corpus"),
 		// Batches of 256, not the default 2,048: on a loaded machine a
 		// batch must still finish before the test's Ctrl-C.
-		"-batch", "256", "-report", filepath.Join(dir, "report.json")}, extra...)
-	cmd := exec.Command(binary(t), args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
+		"-batch", "256", "-report", filepath.Join(dir, "report.json"),
+		// A progress event every 20 ms, not every 10 s: what waitProgress waits for.
+		"-status-every", "20ms"}, extra...)
+	r.cmd = exec.Command(binary(t), args...)
+	r.cmd.Env = append(os.Environ(), testworker.SaysEnv+"="+r.says)
+	r.cmd.Stdout, r.cmd.Stderr = os.Stderr, io.MultiWriter(os.Stderr, r.interrupted)
+	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd
+	return r
+}
+
+// waitProgress waits for a progress event of the run that counts four
+// batches judged: with two lanes, the first batch among them, so that the
+// done prefix a repeat line runs is not empty.
+func (r *driver) waitProgress(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		data, _ := os.ReadFile(r.events)
+		for _, line := range strings.Split(string(data), "\n") {
+			var e events.Event
+			if json.Unmarshal([]byte(line), &e) == nil && e.Type == events.TypeProgress && e.Progress.Cases >= 4*256 {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no progress event with four batches judged within a minute")
 }
 
 func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
@@ -92,35 +128,41 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 	tests := []struct {
 		name     string
 		mode     string // the fake worker
-		sigs     int    // how many SIGINTs
+		ready    string // what the test waits for before its Ctrl-C: "progress", or what n workers say
+		n        int
+		sigs     int // how many SIGINTs
 		wantCode int
 		report   bool
 		extra    []string
 		repeat   bool // a batch finished, so the report repeats what ran
 	}{
-		{"one ctrl-c writes the findings", "number", 1, 130, true, nil, true},
+		{"one ctrl-c writes the findings", "number", "progress", 0, 1, 130, true, nil, true},
 		// Every case is marked: no batch finishes, and -cases 0 would
 		// mean no limit, so there is no repeat line.
-		{"one ctrl-c abandons a hanging batch", "hang", 1, 130, true, nil, false},
+		{"one ctrl-c abandons a hanging batch", "hang", "hanging", 2, 1, 130, true, nil, false},
 		// The run ends at once and the driver is left stopping workers that
 		// ignore stdin's end and SIGINT (3s of escalation): the second
 		// Ctrl-C must cut that short and still leave no worker behind.
-		{"second ctrl-c exits at once", "stubborn", 2, 130, false, []string{"-cases", "256"}, false},
+		// The run itself finished, so only the second Ctrl-C's way out
+		// exits 130.
+		{"second ctrl-c exits at once", "stubborn", "stubborn: input ended", 1, 2, 130, false, []string{"-cases", "256"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := startRun(t, dir, tt.mode, append([]string{"-timeout", "1m"}, tt.extra...)...)
+			r := startRun(t, dir, tt.mode, append([]string{"-timeout", "1m"}, tt.extra...)...)
+			cmd := r.cmd
 			workers := waitChildren(t, cmd.Process.Pid, 2)
-			if tt.extra == nil {
-				time.Sleep(1500 * time.Millisecond)
+			if tt.ready == "progress" {
+				r.waitProgress(t)
 			} else {
-				time.Sleep(300 * time.Millisecond)
+				testworker.Said(t, r.says, tt.ready, tt.n)
 			}
-			start := time.Now()
 			for i := 0; i < tt.sigs; i++ {
 				cmd.Process.Signal(syscall.SIGINT)
-				time.Sleep(50 * time.Millisecond) // two SIGINTs sent back to back may coalesce
+				if i == 0 && tt.sigs > 1 {
+					r.interrupted.Wait(t) // two SIGINTs sent back to back may coalesce
+				}
 			}
 			err := cmd.Wait()
 			code := 0
@@ -129,9 +171,6 @@ func TestCtrlCWritesReportAndLeavesNoWorker(t *testing.T) {
 			}
 			if code != tt.wantCode {
 				t.Errorf("exit %d, want %d", code, tt.wantCode)
-			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("took %v to stop", d)
 			}
 			assertGone(t, workers)
 			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
@@ -218,10 +257,10 @@ func TestDriverKilledLeavesNoWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary")
 	}
-	cmd := startRun(t, t.TempDir(), "ok")
-	workers := waitChildren(t, cmd.Process.Pid, 2)
-	cmd.Process.Kill()
-	cmd.Wait()
+	r := startRun(t, t.TempDir(), "ok")
+	workers := waitChildren(t, r.cmd.Process.Pid, 2)
+	r.cmd.Process.Kill()
+	r.cmd.Wait()
 	assertGone(t, workers)
 }
 
@@ -244,18 +283,15 @@ func TestCtrlCStopsBench(t *testing.T) {
 	}
 	defer out.Close()
 	var stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = out, &stderr
+	// The bench starts with the driver-only run, a minute long: the signal,
+	// sent once that run has said it started, interrupts it.
+	started := testworker.NewMark("difffuzz: seed ")
+	cmd.Stdout, cmd.Stderr = out, io.MultiWriter(&stderr, started)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The implementations time themselves first (a few seconds), then the
-	// driver-only run starts, which the signal interrupts.
 	printed := func() string { data, _ := os.ReadFile(stdoutPath); return string(data) }
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(printed(), "limit with decoding") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond)
+	started.Wait(t)
 	cmd.Process.Signal(syscall.SIGINT)
 	err = cmd.Wait()
 	code := 0

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf16"
@@ -22,6 +23,7 @@ import (
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
 	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
@@ -31,7 +33,9 @@ import (
 // implementation is the Go implementation with the mode's spec bug or its
 // misbehaviour on a marked case.
 func implementation(mode, mark string) kit.Func[[]byte] {
+	var serving sync.Once
 	return func(dst []byte, v any) ([]byte, error) {
+		serving.Do(func() { say("serving") })
 		if mark != "" && bytes.Contains(value.AppendText(nil, v), []byte(mark)) {
 			misbehave(mode)
 		}
@@ -84,6 +88,7 @@ func misbehave(mode string) {
 		time.Sleep(time.Second)
 	case "hang":
 		fmt.Fprintln(os.Stderr, "fakeworker: hanging on the marked case")
+		say("hanging")
 		time.Sleep(time.Hour)
 	}
 }
@@ -357,4 +362,21 @@ func unescapePair(esc []byte) []byte {
 	hi, _ := strconv.ParseUint(string(esc[2:6]), 16, 16)
 	lo, _ := strconv.ParseUint(string(esc[8:12]), 16, 16)
 	return utf8.AppendRune(nil, utf16.DecodeRune(rune(hi), rune(lo)))
+}
+
+// say appends "PID WHAT" to the file testworker.SaysEnv names, if any:
+// where the worker is, for a test to wait on. One short write with
+// O_APPEND, so that the lines of workers saying things at once never mix.
+func say(what string) {
+	path := os.Getenv(testworker.SaysEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakeworker: %v\n", err)
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%d %s\n", os.Getpid(), what)
 }

@@ -43,6 +43,10 @@
 //	quoting-panics panics on every case, in one of two functions chosen by a hash of the case, with a
 //	              message that quotes the case ('\udcee', \', U+ code points): two places, a message a case
 //
+// With FAKEWORKER_SAYS=FILE in its environment (testworker.SaysEnv), the
+// worker appends a line to FILE at the points of its life a test waits
+// for: serving its first case, hanging, staying after its input ended.
+//
 // Every mode but v1, v2 and v2-chatty serves on the descriptors the driver
 // offers (kit.OpenChannel), as the kit's workers do.
 //
@@ -144,6 +148,7 @@ func serve(mode, arg string) int {
 		code = kit.Serve(ch.In, ch.Out, os.Stderr, opts, fn)
 	}
 	if mode == "stubborn" {
+		say("stubborn: input ended")
 		time.Sleep(time.Hour)
 	}
 	return code

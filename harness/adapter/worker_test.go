@@ -198,13 +198,22 @@ func TestWorkerPrintsInsteadOfHello(t *testing.T) {
 }
 
 func TestWorkerKilledFromOutside(t *testing.T) {
-	w := start(t, testworker.Command(t, "hang", "BOOM"))
+	// The kill comes once the worker says it hangs on the case, so the
+	// batch is in flight; the deadline is a minute, so that it is the kill
+	// that ends the batch however slow the host.
+	hanging := testworker.NewMark("fakeworker: hanging on the marked case")
+	w, err := adapter.Start(context.Background(), adapter.Spec{Name: "fake", Command: testworker.Command(t, "hang", "BOOM"),
+		BatchTimeout: time.Minute, CaseTimeout: time.Millisecond, StartTimeout: 5 * time.Second, Stderr: hanging})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { w.Close() })
 	pid := w.Pid() // read before Run: a Worker is not safe for concurrent use
 	done := make(chan error, 1)
 	go func() {
 		done <- w.Run(context.Background(), []any{tcase("BOOM")}, make([]wire.Result, 1))
 	}()
-	time.Sleep(100 * time.Millisecond)
+	hanging.Wait(t)
 	syscall.Kill(pid, syscall.SIGKILL)
 	f, ok := adapter.AsFailure(<-done)
 	if !ok || f.Kind != adapter.Killed {

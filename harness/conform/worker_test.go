@@ -108,6 +108,7 @@ func TestMalformedInputsAndEOF(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode+"/"+tt.check, func(t *testing.T) {
+			t.Parallel() // each its own worker; two of them wait out a second
 			r := newRunner(Config{Worker: adapter.Spec{Command: []string{os.Args[0]}, Env: []string{workerEnv + "=" + tt.mode}, BatchTimeout: time.Second}})
 			defer r.close()
 			var c check

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/harness/gen"
@@ -105,14 +105,14 @@ func TestMinimal(t *testing.T) {
 	})
 	t.Run("deadline on a large input", func(t *testing.T) {
 		in := genCase(t, gen.Config{Seed: 1}, hasBigFloat)
-		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-		defer cancel()
+		ctx := newExpiring()
 		calls := 0
-		slow := func(ctx context.Context, c []any) ([]bool, error) {
+		slow := func(c context.Context, cands []any) ([]bool, error) {
 			if calls++; calls == 3 { // an adapter slower than the time left
-				<-ctx.Done()
+				ctx.expire()
+				<-c.Done()
 			}
-			return predicate(t, hasBigFloat, true, DefaultMaxBatch)(ctx, c)
+			return predicate(t, hasBigFloat, true, DefaultMaxBatch)(c, cands)
 		}
 		got, st, err := Minimize(ctx, in, slow, Options{})
 		if !errors.Is(err, context.DeadlineExceeded) || st.Minimal {
@@ -122,4 +122,29 @@ func TestMinimal(t *testing.T) {
 			t.Errorf("best so far %d bytes (from %d) does not fail or did not shrink", st.EndSize, st.StartSize)
 		}
 	})
+}
+
+// expiring is a context whose deadline passes when the test says, not at
+// a time on the clock: after expire, Done is closed and Err is
+// context.DeadlineExceeded.
+type expiring struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newExpiring() *expiring {
+	return &expiring{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (e *expiring) expire()               { e.once.Do(func() { close(e.done) }) }
+func (e *expiring) Done() <-chan struct{} { return e.done }
+
+func (e *expiring) Err() error {
+	select {
+	case <-e.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
 }

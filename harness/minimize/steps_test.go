@@ -13,9 +13,16 @@ import (
 // building candidates match the built candidates, and that the tree's
 // size is the extended text's length: the ordering of candidates and the
 // termination argument rest on both.
+//
+// Under -short, 20 cases and their first 1,000 candidates each: a property
+// of every candidate, which fewer of them still exercise in each kind.
 func TestPredictedMeasure(t *testing.T) {
+	cases, perCase := uint64(60), 3000
+	if testing.Short() {
+		cases, perCase = 20, 1000
+	}
 	g := gen.New(gen.Config{Seed: 8, OutOfDomain: 0.3})
-	for i := range uint64(60) {
+	for i := range cases {
 		v, _ := g.Case(i)
 		var tr tree
 		tr.build(v, isEnvelope(v))
@@ -30,8 +37,8 @@ func TestPredictedMeasure(t *testing.T) {
 		}
 		tr.candidates()
 		cands := slices.Clone(tr.sorted)
-		if len(cands) > 3000 {
-			cands = cands[:3000]
+		if len(cands) > perCase {
+			cands = cands[:perCase]
 		}
 		var check tree
 		for j, c := range cands {

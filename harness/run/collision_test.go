@@ -30,6 +30,7 @@ func TestCollisionFound(t *testing.T) {
 		{"neg-zero", ""},
 	} {
 		t.Run(tt.mutant, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			jsonPath := filepath.Join(dir, "report.json")
 			var out, errb bytes.Buffer

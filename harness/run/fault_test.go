@@ -4,53 +4,38 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
-
-// fakeWorkers lists this process's children that are fake workers.
-func fakeWorkers() []int {
-	var out []int
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
-	for _, f := range tasks {
-		data, _ := os.ReadFile(f)
-		for _, s := range strings.Fields(string(data)) {
-			pid, _ := strconv.Atoi(s)
-			cmdline, _ := os.ReadFile(filepath.Join("/proc", s, "cmdline"))
-			argv0, _, _ := bytes.Cut(cmdline, []byte{0})
-			if filepath.Base(string(argv0)) == "fakeworker" {
-				out = append(out, pid)
-			}
-		}
-	}
-	return out
-}
 
 func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a fuzzing run")
 	}
 	const cases = 30000
-	adapters := specs(t, "ok") // builds the fake worker before anything is killed
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		for _, pid := range fakeWorkers() {
-			syscall.Kill(pid, syscall.SIGKILL)
-			return
-		}
-	}()
+	// The first worker to serve a case is killed: past its hello, mid-run.
+	says := filepath.Join(t.TempDir(), "says")
+	adapters := specs(t, "ok")
+	adapters[1].Env = []string{testworker.SaysEnv + "=" + says}
 	var out, errb bytes.Buffer
-	rep, code := Run(context.Background(), Config{Adapters: adapters, Workers: 2, Batch: 128, Cases: cases, Seed: 11,
-		CorpusDir: t.TempDir(), MinimizeTime: -1, Stdout: &out, Stderr: &errb})
+	var rep *report.Report
+	var code int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rep, code = Run(context.Background(), Config{Adapters: adapters, Workers: 2, Batch: 128, Cases: cases, Seed: 11,
+			CorpusDir: t.TempDir(), MinimizeTime: -1, Stdout: &out, Stderr: &errb})
+	}()
+	syscall.Kill(testworker.Said(t, says, "serving", 1)[0], syscall.SIGKILL)
+	<-done
 	if code != triage.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
@@ -82,6 +67,7 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			argv := testworker.Command(t, tt.mode)
 			if tt.mark != "" {
 				argv = append(argv, tt.mark)

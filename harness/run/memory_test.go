@@ -30,8 +30,10 @@ func TestMemoryBudget(t *testing.T) {
 				t.Setenv("GOMEMLIMIT", "off")
 			}
 			var out, errb bytes.Buffer
-			cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Batch: 64, Duration: 3 * time.Second, Seed: 1,
-				CorpusDir: t.TempDir(), MinimizeTime: -1, MaxMemory: tc.budget, StatusEvery: 100 * time.Millisecond,
+			// Cases, not a duration: a status line every millisecond shows
+			// the peaks however fast the cases go.
+			cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Batch: 64, Cases: 3000, Seed: 1,
+				CorpusDir: t.TempDir(), MinimizeTime: -1, MaxMemory: tc.budget, StatusEvery: time.Millisecond,
 				Stdout: &out, Stderr: &errb}
 			rep, code := Run(context.Background(), cfg)
 			if code != tc.exit || !strings.Contains(rep.Error, tc.errHas) {

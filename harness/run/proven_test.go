@@ -92,6 +92,7 @@ func TestLabelsAreProven(t *testing.T) {
 		maxBuckets int
 	}{{"differ", 0}, {"keyorder", 0}, {"number", 0}, {"unique-errors", 3}} {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			var out, errb bytes.Buffer
 			sp := specs(t, tt.mode)
 			rep, _ := Run(context.Background(), Config{Adapters: sp, Workers: 1, Batch: 256, Cases: 1000, Seed: 6, CorpusDir: t.TempDir(),

@@ -254,9 +254,17 @@ func lastLines(s string, n int) string {
 // TestSteadyWindows: the span after the warm-up is cut into windows, each
 // with its cases and every process's CPU, and together they are the span
 // (the last, shorter piece left out).
+//
+// The run is a number of cases, not a duration, and its windows short: a
+// window ends at the first batch 10 ms or more after it began, so 32
+// batches through a worker make several windows on any host, more on a
+// slow one, and the test never waits for the clock. (Not shorter: the
+// batch that ends the warm-up also ends a window, empty, when reading
+// every process's CPU takes longer than a window.)
 func TestSteadyWindows(t *testing.T) {
+	const window = 10 * time.Millisecond
 	var out, errb bytes.Buffer
-	cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Batch: 256, Duration: 2 * time.Second, Warmup: 300 * time.Millisecond, Window: 300 * time.Millisecond,
+	cfg := Config{Adapters: specs(t, "ok"), Workers: 1, Batch: 256, Cases: 32 * 256, Warmup: window, Window: window,
 		Seed: 4, CorpusDir: t.TempDir(), MinimizeTime: -1, StatusEvery: time.Hour, Stdout: &out, Stderr: &errb}
 	rep, code := Run(context.Background(), cfg)
 	if code != triage.ExitOK || rep.Steady == nil {
@@ -264,27 +272,35 @@ func TestSteadyWindows(t *testing.T) {
 	}
 	s := rep.Steady
 	if len(s.Windows) < 3 {
-		t.Fatalf("%d windows in a %.1fs span of 300ms windows", len(s.Windows), s.Seconds)
+		t.Fatalf("%d windows in a %.3fs span of %v windows", len(s.Windows), s.Seconds, window)
 	}
 	var cases uint64
-	var seconds, cpu float64
+	var seconds, cpu, inProcess float64
 	for _, w := range s.Windows {
-		if w.Cases == 0 || w.Seconds < 0.3 || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 || len(w.BatchCPUSeconds) != 2 {
-			t.Errorf("window %+v: want cases, at least 300ms, the driver's CPU and one figure per adapter", w)
+		if w.Cases == 0 || w.Seconds < window.Seconds() || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 || len(w.BatchCPUSeconds) != 2 {
+			t.Errorf("window %+v: want cases, at least %v, the driver's CPU and one figure per adapter", w, window)
 			continue
 		}
-		// What the implementations said their batches cost is there, and is
-		// a part of what their processes spent (/proc counts in 10 ms ticks).
+		// What the implementations said their batches cost is a part of
+		// what their processes spent (/proc counts in 10 ms ticks). Each
+		// window ends at a batch the worker answered, so its figure is
+		// there in every window; the in-process adapter answers ahead of
+		// the worker, and may have answered a window's batches in the one
+		// before: its figure is there over the windows together.
 		for ai, spent := range []float64{w.DriverCPUSeconds, w.AdapterCPUSeconds[1]} {
-			if b := w.BatchCPUSeconds[ai]; b <= 0 || b > spent+0.02 {
+			if b := w.BatchCPUSeconds[ai]; b < 0 || (ai == 1 && b == 0) || b > spent+0.02 {
 				t.Errorf("window %+v: adapter %d's batches took %.3fs of its process's %.3fs", w, ai, b, spent)
 			}
 		}
 		cases, seconds, cpu = cases+w.Cases, seconds+w.Seconds, cpu+w.DriverCPUSeconds
+		inProcess += w.BatchCPUSeconds[0]
 	}
 	if cases > s.Cases || seconds > s.Seconds+0.01 || cpu > s.DriverCPUSeconds+0.01 {
 		t.Errorf("windows add up to %d cases, %.2fs, %.2fs of driver CPU: more than the span's %d, %.2fs, %.2fs",
 			cases, seconds, cpu, s.Cases, s.Seconds, s.DriverCPUSeconds)
+	}
+	if inProcess <= 0 {
+		t.Errorf("the in-process adapter's batches took no CPU in %d windows", len(s.Windows))
 	}
 }
 
@@ -293,91 +309,129 @@ func TestSteadyWindows(t *testing.T) {
 // minimized one; -keep-all writes them all. It answers every case with one
 // text, so its cases collide too: collision buckets, bounded alike, whose
 // findings are pairs of those cases.
+//
+// Under -short, 400 cases: two buckets still overflow the default -keep,
+// and with -keep-all every finding is still a file (each one synced to
+// disk, which is what the full 3,000 cost).
 func TestCorpusBoundedPerBucket(t *testing.T) {
+	cases := uint64(3000)
+	if testing.Short() {
+		cases = 400
+	}
 	for _, tt := range []struct {
 		keep    int
 		keepAll bool
 	}{{0, false}, {3, false}, {0, true}} {
-		dir := t.TempDir()
-		var out, errb bytes.Buffer
-		rep, code := Run(context.Background(), Config{Adapters: specs(t, "differ"), Workers: 2, Batch: 256, Cases: 3000, Seed: 6,
-			CorpusDir: dir, KeepPerBucket: tt.keep, KeepAll: tt.keepAll, MinimizeTime: 5 * time.Second, Stdout: &out, Stderr: &errb})
-		if code != triage.ExitDivergence || len(rep.Distinct) == 0 {
-			t.Fatalf("keep %d: exit %d, %d buckets\n%s", tt.keep, code, len(rep.Distinct), out.String())
-		}
-		keep := cmp.Or(tt.keep, DefaultKeepPerBucket)
-		var want, all uint64
-		for _, g := range rep.Distinct {
-			if g.Kind != "collision" {
-				all += g.Count
+		t.Run(fmt.Sprintf("keep=%d,all=%v", tt.keep, tt.keepAll), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			rep, code := Run(context.Background(), Config{Adapters: specs(t, "differ"), Workers: 2, Batch: 256, Cases: cases, Seed: 6,
+				CorpusDir: dir, KeepPerBucket: tt.keep, KeepAll: tt.keepAll, MinimizeTime: shortBudget(5 * time.Second), Stdout: &out, Stderr: &errb})
+			if code != triage.ExitDivergence || len(rep.Distinct) == 0 {
+				t.Fatalf("keep %d: exit %d, %d buckets\n%s", tt.keep, code, len(rep.Distinct), out.String())
 			}
-			// A bucket merged from n kept each one's examples, and each
-			// one's minimized example.
-			n := uint64(max(len(g.MergedFrom), 1))
-			w := min(g.Count, n*uint64(keep))
-			if tt.keepAll {
-				w = g.Count
+			keep := cmp.Or(tt.keep, DefaultKeepPerBucket)
+			var want, all uint64
+			for _, g := range rep.Distinct {
+				if g.Kind != "collision" {
+					all += g.Count
+				}
+				// A bucket merged from n kept each one's examples, and each
+				// one's minimized example.
+				n := uint64(max(len(g.MergedFrom), 1))
+				w := min(g.Count, n*uint64(keep))
+				if tt.keepAll {
+					w = g.Count
+				}
+				if !tt.keepAll && (g.Written > w || g.Written < min(g.Count, uint64(keep))) {
+					t.Errorf("keep %d: bucket %s (merged from %d) wrote %d of %d, want %d", tt.keep, g.Signature, n, g.Written, g.Count, w)
+				}
+				if _, err := os.Stat(g.First); err != nil {
+					t.Errorf("keep %d: bucket %s's first example is not on disk: %v", tt.keep, g.Signature, err)
+				}
+				want += w
+				if g.MinimizedPath != "" {
+					want += n
+				}
 			}
-			if !tt.keepAll && (g.Written > w || g.Written < min(g.Count, uint64(keep))) {
-				t.Errorf("keep %d: bucket %s (merged from %d) wrote %d of %d, want %d", tt.keep, g.Signature, n, g.Written, g.Count, w)
+			if n := uint64(len(names(t, dir))); n > want || all != cases {
+				t.Errorf("keep %d, all %v: %d files, want at most %d, for %d findings", tt.keep, tt.keepAll, n, want, all)
 			}
-			if _, err := os.Stat(g.First); err != nil {
-				t.Errorf("keep %d: bucket %s's first example is not on disk: %v", tt.keep, g.Signature, err)
-			}
-			want += w
-			if g.MinimizedPath != "" {
-				want += n
-			}
-		}
-		if n := uint64(len(names(t, dir))); n > want || all != 3000 {
-			t.Errorf("keep %d, all %v: %d files, want at most %d, for %d findings", tt.keep, tt.keepAll, n, want, all)
-		}
+		})
 	}
+}
+
+// shortBudget is the minimizing budget of a run whose test checks what
+// minimizing adds (a file, a report field), not how far it gets: full in
+// the long tests, half a second under -short, which the first buckets
+// (the most severe, then the largest) get and the others go without.
+func shortBudget(full time.Duration) time.Duration {
+	if testing.Short() {
+		return 500 * time.Millisecond
+	}
+	return full
 }
 
 // A worker whose failure messages name every input in words makes a root
 // cause of every finding: past -max-buckets, the run counts them in one
 // overflow bucket, writes at most -keep of them, and says why in the
 // summary; without a limit every finding is a bucket.
+//
+// Under -short, 300 cases rather than 1,000: without a limit each bucket
+// writes its files, synced one by one.
 func TestBucketLimit(t *testing.T) {
+	cases := 1000
+	if testing.Short() {
+		cases = 300
+	}
 	for _, tt := range []struct {
 		max, want int // the limit; the buckets, the overflow one included (at least)
-	}{{5, 6}, {-1, 900}} {
-		dir := t.TempDir()
-		var out, errb bytes.Buffer
-		rep, code := Run(context.Background(), Config{Adapters: specs(t, "unique-errors"), Workers: 1, Batch: 256, Cases: 1000, Seed: 3,
-			CorpusDir: dir, KeepPerBucket: 2, MaxBuckets: tt.max, MinimizeTime: -1, Stdout: &out, Stderr: &errb})
-		if tt.max < 0 {
-			if len(rep.Distinct) < tt.want {
-				t.Errorf("no limit: %d buckets, want at least %d", len(rep.Distinct), tt.want)
-			}
-			continue
+	}{{5, 6}, {-1, cases * 9 / 10}} {
+		t.Run(fmt.Sprint("max=", tt.max), func(t *testing.T) {
+			t.Parallel()
+			bucketLimit(t, uint64(cases), tt.max, tt.want)
+		})
+	}
+}
+
+// bucketLimit is one run of TestBucketLimit: with the limit maxBuckets,
+// want buckets (at least, without a limit).
+func bucketLimit(t *testing.T, cases uint64, maxBuckets, want int) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	rep, code := Run(context.Background(), Config{Adapters: specs(t, "unique-errors"), Workers: 1, Batch: 256, Cases: cases, Seed: 3,
+		CorpusDir: dir, KeepPerBucket: 2, MaxBuckets: maxBuckets, MinimizeTime: -1, Stdout: &out, Stderr: &errb})
+	if maxBuckets < 0 {
+		if len(rep.Distinct) < want {
+			t.Errorf("no limit: %d buckets, want at least %d", len(rep.Distinct), want)
 		}
-		if code != triage.ExitDivergence || len(rep.Distinct) != tt.want {
-			t.Fatalf("max %d: exit %d, %d buckets, want %d", tt.max, code, len(rep.Distinct), tt.want)
-		}
-		over := rep.Distinct[0] // the largest
-		if over.Cause != compare.OverflowCause || over.Count != rep.Divergences-5 || over.Written != 2 {
-			t.Errorf("the overflow bucket is %s, %d findings, %d written; want %q, %d, 2",
-				over.Signature, over.Count, over.Written, compare.OverflowCause, rep.Divergences-5)
-		}
-		if !strings.Contains(out.String(), "hint: the run had 5 buckets, its limit") {
-			t.Errorf("the summary does not explain the overflow bucket:\n%.3000s", out.String())
-		}
-		// Nearly every finding of this worker is a cause of its own (a
-		// few words normalize alike): the overflow bucket counts them,
-		// and lists the first 20 with their findings.
-		listed := uint64(0)
-		for _, f := range over.Folded {
-			listed += f.Count
-		}
-		if over.FoldedCauses > int(over.Count) || over.FoldedCauses < int(over.Count)*9/10 || len(over.Folded) != report.MaxFoldedListed ||
-			listed < report.MaxFoldedListed || !strings.Contains(out.String(), fmt.Sprintf("  folded %d causes: internal: ", over.FoldedCauses)) {
-			t.Errorf("the overflow bucket of %d findings folded %d causes, listed %d (%d findings)\n%.3000s",
-				over.Count, over.FoldedCauses, len(over.Folded), listed, out.String())
-		}
-		if n := len(names(t, dir)); n != 5+2 {
-			t.Errorf("%d corpus files, want 7 (one each of 5 buckets, 2 of the overflow)", n)
-		}
+		return
+	}
+	if code != triage.ExitDivergence || len(rep.Distinct) != want {
+		t.Fatalf("max %d: exit %d, %d buckets, want %d", maxBuckets, code, len(rep.Distinct), want)
+	}
+	over := rep.Distinct[0] // the largest
+	if over.Cause != compare.OverflowCause || over.Count != rep.Divergences-5 || over.Written != 2 {
+		t.Errorf("the overflow bucket is %s, %d findings, %d written; want %q, %d, 2",
+			over.Signature, over.Count, over.Written, compare.OverflowCause, rep.Divergences-5)
+	}
+	if !strings.Contains(out.String(), "hint: the run had 5 buckets, its limit") {
+		t.Errorf("the summary does not explain the overflow bucket:\n%.3000s", out.String())
+	}
+	// Nearly every finding of this worker is a cause of its own (a
+	// few words normalize alike): the overflow bucket counts them,
+	// and lists the first 20 with their findings.
+	listed := uint64(0)
+	for _, f := range over.Folded {
+		listed += f.Count
+	}
+	if over.FoldedCauses > int(over.Count) || over.FoldedCauses < int(over.Count)*9/10 || len(over.Folded) != report.MaxFoldedListed ||
+		listed < report.MaxFoldedListed || !strings.Contains(out.String(), fmt.Sprintf("  folded %d causes: internal: ", over.FoldedCauses)) {
+		t.Errorf("the overflow bucket of %d findings folded %d causes, listed %d (%d findings)\n%.3000s",
+			over.Count, over.FoldedCauses, len(over.Folded), listed, out.String())
+	}
+	if n := len(names(t, dir)); n != 5+2 {
+		t.Errorf("%d corpus files, want 7 (one each of 5 buckets, 2 of the overflow)", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -39,36 +40,41 @@ func TestSize(t *testing.T) {
 
 // Acquire waits while the pool is full and goes on at a release; Charge
 // never waits; a request over the capacity passes when nothing is held.
+// In a synctest bubble, so that "it waits" is a fact (every goroutine of
+// the bubble blocked), not a guess from a 20 ms window.
 func TestPool(t *testing.T) {
-	p := NewPool(100)
-	ctx := context.Background()
-	if err := p.Acquire(ctx, 60); err != nil {
-		t.Fatal(err)
-	}
-	p.Charge(60) // over the capacity: allowed
-	got := make(chan error, 1)
-	go func() { got <- p.Acquire(ctx, 30) }()
-	select {
-	case err := <-got:
-		t.Fatalf("Acquire(30) with 120 of 100 held returned %v; want it to wait", err)
-	case <-time.After(20 * time.Millisecond):
-	}
-	p.Release(60) // 60 held: 30 more fit
-	if err := <-got; err != nil {
-		t.Fatal(err)
-	}
-	if p.Used() != 90 || p.Peak() != 120 {
-		t.Errorf("Used, Peak = %d, %d; want 90, 120", p.Used(), p.Peak())
-	}
-	p.Release(90)
-	if err := p.Acquire(ctx, 1000); err != nil { // alone, it passes
-		t.Fatal(err)
-	}
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	if err := p.Acquire(cctx, 1); !errors.Is(err, context.Canceled) {
-		t.Errorf("Acquire on a full pool with ctx cancelled = %v, want context.Canceled", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		p := NewPool(100)
+		ctx := context.Background()
+		if err := p.Acquire(ctx, 60); err != nil {
+			t.Fatal(err)
+		}
+		p.Charge(60) // over the capacity: allowed
+		got := make(chan error, 1)
+		go func() { got <- p.Acquire(ctx, 30) }()
+		synctest.Wait()
+		select {
+		case err := <-got:
+			t.Fatalf("Acquire(30) with 120 of 100 held returned %v; want it to wait", err)
+		default:
+		}
+		p.Release(60) // 60 held: 30 more fit
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
+		if p.Used() != 90 || p.Peak() != 120 {
+			t.Errorf("Used, Peak = %d, %d; want 90, 120", p.Used(), p.Peak())
+		}
+		p.Release(90)
+		if err := p.Acquire(ctx, 1000); err != nil { // alone, it passes
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := p.Acquire(cctx, 1); !errors.Is(err, context.Canceled) {
+			t.Errorf("Acquire on a full pool with ctx cancelled = %v, want context.Canceled", err)
+		}
+	})
 }
 
 func TestWatch(t *testing.T) {
