@@ -18,7 +18,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -251,7 +250,7 @@ func writable(path string, dir bool) error {
 		if !st.IsDir() {
 			return fmt.Errorf("cannot be made: %s is a file", p)
 		}
-		if syscall.Access(p, 2) != nil { // W_OK
+		if !dirWritable(p) {
 			return fmt.Errorf("cannot be made: %s is not writable", p)
 		}
 		return nil

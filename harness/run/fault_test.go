@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,7 +42,9 @@ func TestSIGKILLMidRunCountsAddUp(t *testing.T) {
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		for _, pid := range fakeWorkers() {
-			syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill() // SIGKILL
+			}
 			return
 		}
 	}()
