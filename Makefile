@@ -133,6 +133,18 @@ check-imports:
 ## check-tracked (part of make test): no built binary is tracked
 check-tracked:
 	scripts/check-tracked.sh
+## cross-build (part of make test): the driver vets and builds for every
+## system a release ships (.goreleaser.yaml, docs/releasing.md); what
+## differs outside Linux is in docs/adapter-protocol.md ("Process")
+CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+.PHONY: cross-build
+cross-build:
+	for t in $(CROSS_TARGETS); do \
+		export GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0; \
+		go vet ./... && go build -trimpath -o /dev/null ./cmd/difffuzz \
+			|| { echo "cross-build: $$t fails"; exit 1; }; \
+	done
+	@echo "cross-build: vet and build passed for $(CROSS_TARGETS)"
 
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
@@ -142,7 +154,7 @@ difffuzz: build
 ## fixture check, the corpus replay, a short fuzzing run of all four adapters
 ## that must find nothing, and the new-team test (a team's four workers from
 ## the packages, one bug planted). Five minutes on 2 cores from a fresh clone.
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked new-team
+test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked cross-build new-team
 
 ## test-long (the PR workflow, after make test): what make test leaves out
 ## because it adds little a minute: Go's long tests (real timed benches, the
