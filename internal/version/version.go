@@ -23,12 +23,18 @@ func String() string {
 	if !ok {
 		return Version
 	}
-	v := Version
-	if mv := info.Main.Version; strings.HasPrefix(mv, "v") && !strings.ContainsAny(mv, "-+") {
-		v = strings.TrimPrefix(mv, "v") // a module download: go install ...@vX.Y.Z
+	return describe(Version, info.Main.Version, info.Settings)
+}
+
+// describe is String from the build's facts: the module's version when it
+// is a release's (a module download: go install ...@vX.Y.Z), else v; then
+// the commit, marked when the tree was modified.
+func describe(v, moduleVersion string, settings []debug.BuildSetting) string {
+	if strings.HasPrefix(moduleVersion, "v") && !strings.ContainsAny(moduleVersion, "-+") {
+		v = strings.TrimPrefix(moduleVersion, "v")
 	}
 	rev, dirty := "", false
-	for _, s := range info.Settings {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
