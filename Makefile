@@ -133,6 +133,13 @@ check-imports:
 ## check-tracked (part of make test): no built binary is tracked
 check-tracked:
 	scripts/check-tracked.sh
+## release-dry-run (not part of make test; the release workflow runs it on
+## every pull request): every step of a release that needs no credentials,
+## the GoReleaser snapshot into dist/ included (docs/releasing.md)
+.PHONY: release-dry-run
+release-dry-run:
+	scripts/release-dry-run.sh
+
 ## cross-build (part of make test): the driver vets and builds for every
 ## system a release ships (.goreleaser.yaml, docs/releasing.md); what
 ## differs outside Linux is in docs/adapter-protocol.md ("Process")

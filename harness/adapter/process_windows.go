@@ -10,7 +10,11 @@ import (
 // worker is offered no descriptors and speaks on stdin and stdout
 // (protocol 2); and there is no SIGINT to send a single process, so stop
 // goes from closing the worker's input straight to killing it after the
-// grace periods. Both are in docs/adapter-protocol.md ("Process").
+// grace periods. Both are in docs/adapter-protocol.md ("Process"), with
+// the gap still open: os.Pipe's handles are synchronous, so the poller
+// cannot put a deadline on them (SetReadDeadline fails with
+// os.ErrNoDeadline) and a hung worker is waited for without end. Overlapped
+// named pipes would close it.
 
 // offerFDs says that a worker is offered no descriptors of its own.
 const offerFDs = false
