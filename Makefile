@@ -145,6 +145,26 @@ check-tracked:
 check-docs:
 	scripts/check-docs.sh
 
+## release-dry-run (not part of make test; the release workflow runs it on
+## every pull request): every step of a release that needs no credentials,
+## the GoReleaser snapshot into dist/ included (docs/releasing.md)
+.PHONY: release-dry-run
+release-dry-run:
+	scripts/release-dry-run.sh
+
+## cross-build (part of make test): the driver vets and builds for every
+## system a release ships (.goreleaser.yaml, docs/releasing.md); what
+## differs outside Linux is in docs/adapter-protocol.md ("Process")
+CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+.PHONY: cross-build
+cross-build:
+	for t in $(CROSS_TARGETS); do \
+		export GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0; \
+		go vet ./... && go build -trimpath -o /dev/null ./cmd/difffuzz \
+			|| { echo "cross-build: $$t fails"; exit 1; }; \
+	done
+	@echo "cross-build: vet and build passed for $(CROSS_TARGETS)"
+
 ## difffuzz: the default fuzzing job (make difffuzz DURATION=1h ARGS='-seed 1')
 difffuzz: build
 	$(DIFFFUZZ) run -duration $(DURATION) $(ARGS)

@@ -13,7 +13,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -289,7 +288,7 @@ func writable(path string, dir bool) error {
 		if !st.IsDir() {
 			return fmt.Errorf("cannot be made: %s is a file", p)
 		}
-		if syscall.Access(p, 2) != nil { // W_OK
+		if !dirWritable(p) {
 			return fmt.Errorf("cannot be made: %s is not writable", p)
 		}
 		return nil

@@ -66,7 +66,9 @@ func assertGone(t *testing.T, pids []int) {
 		}
 		if alive(pid) {
 			t.Errorf("worker %d outlived the driver", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill() // SIGKILL
+			}
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -84,7 +83,7 @@ func misbehave(mode string) {
 		os.Exit(3)
 	case "abort":
 		fmt.Fprintln(os.Stderr, "fakeworker: aborting on the marked case")
-		syscall.Kill(os.Getpid(), syscall.SIGABRT)
+		abort()
 		time.Sleep(time.Second)
 	case "hang":
 		fmt.Fprintln(os.Stderr, "fakeworker: hanging on the marked case")

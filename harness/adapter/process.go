@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
-
-	"golang.org/x/sys/unix"
 )
 
 // Grace periods of the stop escalation: input closed, then SIGINT, then SIGKILL.
@@ -70,10 +68,14 @@ func closeAll(fs []*os.File) {
 	}
 }
 
-// startProcess starts argv in its own process group, with the parent-death
-// signal set so that a driver that dies without cleaning up leaves no orphan.
-// Its stdin, stdout and stderr are pipes, and so are the descriptors it is
-// offered for the protocol (wire.RequestFD, wire.ResponseFD).
+// startProcess starts argv in its own process group (sysProcAttr), with the
+// parent-death signal set where the system has one, so that a driver that
+// dies without cleaning up leaves no orphan. Its stdin, stdout and stderr
+// are pipes, and so are the descriptors it is offered for the protocol
+// (wire.RequestFD, wire.ResponseFD) where the system can pass them
+// (offerFDs); where it cannot, their pipes are made all the same and closed
+// at the worker's end, so that hello finds that channel ended and the
+// worker speaks on stdin and stdout.
 func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer) (*process, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")
@@ -94,10 +96,14 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), wire.FDsEnv+"="+wire.FDsOffer), env...)
+	base := os.Environ()
+	if offerFDs {
+		base = append(base, wire.FDsEnv+"="+wire.FDsOffer)
+		cmd.ExtraFiles = ps.theirs[3:] // descriptors 3 and 4
+	}
+	cmd.Env = append(base, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ps.theirs[0], ps.theirs[1], ps.theirs[2]
-	cmd.ExtraFiles = ps.theirs[3:] // descriptors 3 and 4
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = sysProcAttr()
 	err := cmd.Start()
 	closeAll(ps.theirs)
 	if err != nil {
@@ -135,105 +141,6 @@ func startProcess(argv []string, dir string, env []string, stderrCopy io.Writer)
 	return p, nil
 }
 
-// pipeSize is the capacity asked for each of a worker's pipes: a batch's
-// frame (about 1.5 MB on average at the fuzzing loop's default batch of
-// 2,048, 190 KB at 256) then crosses in two writes and wake-ups of the
-// reader, or one, instead of two dozen at the default 64 KiB. It is the
-// kernel's default pipe-max-size; an unprivileged process may ask for no
-// more.
-const pipeSize = 1 << 20
-
-// growPipe asks for pipeSize on f's pipe; where the kernel refuses (its
-// limits, another system), the pipe keeps its size, which only costs speed.
-func growPipe(f *os.File) {
-	if rc, err := f.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
-	}
-}
-
-// writeParts writes the parts of one frame to f, as f.Write of their
-// concatenation would (its deadline included), without copying them: into
-// a pipe, vmsplice hands the pipe the parts' pages by reference, and the
-// reader copies straight out of them. A batch's cases, encoded once and
-// shared by the lane's workers, are then copied neither into each worker's
-// frame nor into each pipe (what that saves the driver is in
-// docs/performance.md).
-// So the parts must stay unchanged until the reader has read them, which a
-// worker has once it answers (see Batch.Release). Where f is not a pipe, a
-// vectored write copies them.
-func writeParts(f *os.File, parts ...[]byte) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var werr error
-	splice := true
-	err = rc.Write(func(fd uintptr) bool {
-		for len(parts) > 0 {
-			var n int
-			var err error
-			if splice {
-				n, err = unix.Vmsplice(int(fd), iovecs(parts), unix.SPLICE_F_NONBLOCK)
-				switch err {
-				case unix.EBADF, unix.EINVAL, unix.ENOSYS, unix.EPERM:
-					// Not a pipe, no vmsplice here, or a sandbox's
-					// syscall filter refuses it.
-					splice = false
-					continue
-				}
-			} else {
-				n, err = unix.Writev(int(fd), parts)
-			}
-			switch {
-			case err == unix.EINTR:
-				continue
-			case err == unix.EAGAIN:
-				return false // the poller waits for room, or the deadline
-			case err != nil:
-				werr = err
-				return true
-			}
-			parts = skip(parts, n)
-		}
-		return true
-	})
-	if err == nil {
-		err = werr
-	}
-	if err != nil {
-		return &os.PathError{Op: "write", Path: f.Name(), Err: err}
-	}
-	return nil
-}
-
-// iovecs describes the non-empty parts for vmsplice.
-func iovecs(parts [][]byte) []unix.Iovec {
-	iov := make([]unix.Iovec, 0, len(parts))
-	for _, p := range parts {
-		if len(p) > 0 {
-			v := unix.Iovec{Base: &p[0]}
-			v.SetLen(len(p))
-			iov = append(iov, v)
-		}
-	}
-	return iov
-}
-
-// skip drops the first n bytes of parts.
-func skip(parts [][]byte, n int) [][]byte {
-	for n > 0 && len(parts) > 0 {
-		k := min(n, len(parts[0]))
-		parts[0], n = parts[0][k:], n-k
-		if len(parts[0]) == 0 {
-			parts = parts[1:]
-		}
-	}
-	for len(parts) > 0 && len(parts[0]) == 0 {
-		parts = parts[1:]
-	}
-	return parts
-}
-
 // waitTimeout waits for wg up to d and says whether it finished.
 func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 	done := make(chan struct{})
@@ -251,7 +158,7 @@ func (p *process) signal(sig syscall.Signal) {
 	if sig == syscall.SIGKILL {
 		p.killed.Store(true)
 	}
-	syscall.Kill(-p.cmd.Process.Pid, sig)
+	signalGroup(p.cmd.Process, sig)
 }
 
 // exited waits up to d for the process to exit and says whether it did.
@@ -280,7 +187,7 @@ func (p *process) stop() {
 			<-p.done
 		}
 	}
-	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	signalGroup(p.cmd.Process, syscall.SIGKILL)
 	p.closeOutput()
 }
 

@@ -32,7 +32,7 @@ func KillAll() {
 	defer live.Unlock()
 	for p := range live.procs {
 		p.killed.Store(true)
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		signalGroup(p.cmd.Process, syscall.SIGKILL)
 	}
 }
 

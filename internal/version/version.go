@@ -3,20 +3,38 @@
 // difffuzz found it.
 package version
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strings"
+)
 
-// Version is the release of difffuzz.
-const Version = "0.3.0"
+// Version is the release of difffuzz. A release build stamps it from the
+// tag (.goreleaser.yaml: -X with the tag's version); `go install
+// ...@vX.Y.Z` leaves it and String takes the module's version instead. It
+// is the kits' version too: one tag releases all of it
+// (docs/releasing.md; harness/scaffold's TestOneNameAndVersion holds them
+// equal).
+var Version = "0.1.0"
 
-// String is Version with the commit the binary was built from, when the
-// build recorded one: "0.3.0 (e45ec50)".
+// String is the version with the commit the binary was built from, when
+// the build recorded one: "0.1.0 (e45ec50)".
 func String() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return Version
 	}
+	return describe(Version, info.Main.Version, info.Settings)
+}
+
+// describe is String from the build's facts: the module's version when it
+// is a release's (a module download: go install ...@vX.Y.Z), else v; then
+// the commit, marked when the tree was modified.
+func describe(v, moduleVersion string, settings []debug.BuildSetting) string {
+	if strings.HasPrefix(moduleVersion, "v") && !strings.ContainsAny(moduleVersion, "-+") {
+		v = strings.TrimPrefix(moduleVersion, "v")
+	}
 	rev, dirty := "", false
-	for _, s := range info.Settings {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
@@ -29,9 +47,9 @@ func String() string {
 	}
 	switch {
 	case rev == "":
-		return Version
+		return v
 	case dirty:
-		return Version + " (" + rev + ", modified)"
+		return v + " (" + rev + ", modified)"
 	}
-	return Version + " (" + rev + ")"
+	return v + " (" + rev + ")"
 }

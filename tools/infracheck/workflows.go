@@ -169,7 +169,9 @@ func runsMake(w *workflow, target string) bool {
 }
 
 // checkPermissions wants read-only defaults and, per job, write access to
-// checks at most (to publish a test report).
+// checks at most (to publish a test report); a release job, one that runs
+// on a tag alone (releaseJob), may also write contents (the GitHub release)
+// and id-token (trusted publishing, provenance).
 func checkPermissions(p *problems, w *workflow) {
 	top := w.doc["permissions"]
 	if top == nil {
@@ -178,8 +180,21 @@ func checkPermissions(p *problems, w *workflow) {
 	checkPerms(p, w.file+": permissions", top, nil)
 	jobs, _ := w.doc["jobs"].(map[string]any)
 	for _, id := range sortedKeys(jobs) {
-		checkPerms(p, fmt.Sprintf("%s: job %s: permissions", w.file, id), get(jobs[id], "permissions"), []string{"checks"})
+		mayWrite := []string{"checks"}
+		if releaseJob(jobs[id]) {
+			mayWrite = append(mayWrite, "contents", "id-token")
+		}
+		checkPerms(p, fmt.Sprintf("%s: job %s: permissions", w.file, id), get(jobs[id], "permissions"), mayWrite)
 	}
+}
+
+// releaseJob says whether job runs on a version tag alone: its condition is
+// startsWith(github.ref, 'refs/tags/v'), so no pull request can reach its
+// write access.
+func releaseJob(job any) bool {
+	cond := strings.TrimSpace(str(get(job, "if")))
+	cond = strings.TrimSuffix(strings.TrimPrefix(cond, "${{"), "}}")
+	return strings.TrimSpace(cond) == "startsWith(github.ref, 'refs/tags/v')"
 }
 
 func checkPerms(p *problems, where string, v any, mayWrite []string) {
