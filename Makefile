@@ -152,7 +152,8 @@ check-docs:
 release-dry-run:
 	scripts/release-dry-run.sh
 
-## cross-build (part of make test): the driver vets and builds for every
+## cross-build (part of make test-long: cold, it compiles the standard
+## library six times over): the driver vets and builds for every
 ## system a release ships (.goreleaser.yaml, docs/releasing.md); what
 ## differs outside Linux is in docs/adapter-protocol.md ("Process")
 CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
@@ -177,10 +178,11 @@ test: build test-go test-python test-ts test-rust conform fixtures-check replay 
 
 ## test-long (the PR workflow, after make test): what make test leaves out
 ## because it adds little a minute: Go's long tests (real timed benches, the
-## longer end-to-end runs) with the race run in full, and the offline lint of
-## the CI, container and Kubernetes files, whose tools take minutes to build.
+## longer end-to-end runs) with the race run in full, the offline lint of the
+## CI, container and Kubernetes files, whose tools take minutes to build, and
+## the driver's cross-build for every system a release ships.
 .PHONY: test-long test-go-long
-test-long: test-go-long infra-check
+test-long: test-go-long infra-check cross-build
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
