@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"cmp"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,17 +18,24 @@ const maxCause = 120
 
 // failureCause names a crash, a hang or an internal error of the deviant b
 // (or, rarely, of the reference a): by its type and place when its worker
-// said them (see crashState), else by its message normalized; an internal
-// error also by whether the input was valid.
+// said them (see crashState), else by its message normalized, and then
+// also by whether the input was valid, since a message cannot tell a crash
+// from a deliberate rejection of what the spec rejects too (a raise site
+// can: it is the place).
 func failureCause(a, b Outcome) string {
 	switch {
 	case b.Failure == "" && b.Error != "internal":
 		return fitCause("answers where the reference failed: "+failureName(a), "")
 	case b.Failure != "":
 		return fitCause(failureName(b), "") // the worker's own words tell crashes apart
+	case hasPlace(b):
+		return fitCause(failureName(b), "")
 	}
 	return fitCause(failureName(b), validity(a))
 }
+
+// hasPlace reports whether o's worker said what failed and where.
+func hasPlace(o Outcome) bool { return o.ErrorType != "" || len(o.Frames) > 0 }
 
 // rejectionCause names one side rejecting what the other writes out.
 func rejectionCause(a, b Outcome) string {
@@ -52,24 +61,29 @@ func validity(ref Outcome) string {
 // failureName is what a failure is keyed by: its crash state when the
 // worker said what failed and where (protocol 4), else its message.
 func failureName(o Outcome) string {
-	if o.ErrorType != "" || len(o.Frames) > 0 {
+	if hasPlace(o) {
 		return crashState(o.ErrorType, o.Frames)
 	}
 	return failureLine(o)
 }
 
-// stateFrames is how many of a failure's innermost frames key it: enough
-// to tell two callers of one helper apart, few enough that a change deeper
-// in the stack (a recursion one level deeper) is the same bug.
+// stateFrames bounds a crash state's frames: the raise site, and the
+// standard-library entry points between it and the SDK's own code.
 const stateFrames = 3
 
-// crashState is a failure's identity from its type and place, as
-// ClusterFuzz keys a crash: the type, then the innermost stateFrames
-// frames, each its function and the last path element of its file, never
-// a line number (an edit elsewhere in the file moves it) nor the message
-// (it quotes the input): "UnicodeEncodeError in _escape (canon.py) <
-// canonicalize (canon.py) < sign (api.py)". A type without frames is the
-// type alone; frames without a type are "an error in ...".
+// crashState is a failure's identity from its type and place: the type,
+// then where it was raised, the innermost frame, and, when that is an entry
+// into the standard library (a frame without a file, "json.loads"), the
+// frames out to the first of the SDK's own, the caller there: "ValueError
+// in json.loads < canonical_text (handrolled.py)". Never a line number of a
+// named function (an edit elsewhere in the file moves it), never the
+// message (it quotes the input), and not the callers of the raise site:
+// on code nobody here wrote, ClusterFuzz's three frames split one raise
+// site by the path to it (a recursion one level deeper, an anonymous
+// callback of Array.map, the top-level call from the worker), up to four
+// buckets for one bug in the triage benchmark (docs/triage.md). A type
+// without frames is the type alone; frames without a type are "an error
+// in ...".
 func crashState(errorType string, frames []wire.Frame) string {
 	var b strings.Builder
 	b.WriteString(errorType)
@@ -83,6 +97,9 @@ func crashState(errorType string, frames []wire.Frame) string {
 			b.WriteString(" < ")
 		}
 		b.WriteString(frameName(f))
+		if f.File != "" {
+			break // the SDK's own frame: the raise site
+		}
 	}
 	return b.String()
 }
@@ -97,12 +114,14 @@ func frameName(f wire.Frame) string {
 	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
 		fn = fn[i+1:]
 	}
-	if fn == "" {
-		fn = "?"
-	}
 	file := path.Base(strings.ReplaceAll(f.File, `\`, "/"))
 	if f.File == "" || file == "." || file == "/" {
-		return fn
+		return cmp.Or(fn, "?")
+	}
+	if fn == "" {
+		// An anonymous place (a Rust panic's Location, a JavaScript
+		// arrow function) is known by its line alone.
+		return file + ":" + strconv.Itoa(f.Line)
 	}
 	return fn + " (" + file + ")"
 }

@@ -138,16 +138,19 @@ func TestFailureCause(t *testing.T) {
 			"SyntaxError: Unexpected token …, … is not valid JSON on valid input"},
 		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
 			"Error: bad⟨U+007F⟩ char on valid input"},
-		// Protocol 4: the type and the top three frames, never the message.
+		// Protocol 4: the type and the raise site, never the message, nor
+		// the input's validity (the place tells a crash from a rejection).
 		{"crash state", valid, Outcome{Error: "internal", Detail: "'utf-8' codec can't encode character '\\udcee'", ErrorType: "UnicodeEncodeError", Frames: frames},
-			"UnicodeEncodeError in _escape (canon.py) < canonicalize (canon.py) < sign (api.py) on valid input"},
+			"UnicodeEncodeError in _escape (canon.py)"},
 		{"crash state, out of domain", Outcome{Error: "lone_surrogate"}, Outcome{Error: "internal", Detail: "other words", ErrorType: "UnicodeEncodeError", Frames: frames},
-			"UnicodeEncodeError in _escape (canon.py) < canonicalize (canon.py) < sign (api.py) on out-of-domain input"},
+			"UnicodeEncodeError in _escape (canon.py)"},
 		{"a type alone", valid, Outcome{Error: "internal", Detail: "x", ErrorType: "*json.UnsupportedValueError"},
-			"*json.UnsupportedValueError on valid input"},
+			"*json.UnsupportedValueError"},
 		{"frames alone, a host entry point, a Go import path", valid, Outcome{Error: "internal", Frames: []wire.Frame{
-			{Function: "JSON.parse"}, {File: `C:\src\sdk\canon.go`, Function: "example.com/sdk/canon.(*enc).escape", Line: 9}}},
-			"an error in JSON.parse < canon.(*enc).escape (canon.go) on valid input"},
+			{Function: "JSON.parse"}, {File: `C:\src\sdk\canon.go`, Function: "example.com/sdk/canon.(*enc).escape", Line: 9}, {File: "api.go", Function: "sign"}}},
+			"an error in JSON.parse < canon.(*enc).escape (canon.go)"},
+		{"an anonymous place: a Rust panic's Location", valid, Outcome{Error: "internal", ErrorType: "panic", Frames: []wire.Frame{{File: "src/lib.rs", Line: 41}}},
+			"panic in lib.rs:41"},
 		{"the reference failed", Outcome{Error: "internal", ErrorType: "panic", Frames: frames[:1]}, valid,
 			"answers where the reference failed: panic in _escape (canon.py)"},
 	}
@@ -158,8 +161,31 @@ func TestFailureCause(t *testing.T) {
 	}
 }
 
-// The crash state is keyed by type and place alone: another message, other
-// line numbers or frames past the third are the same cause.
+// The crash state is keyed by type and raise site alone: another message,
+// other line numbers, other callers (a recursion one level deeper, an
+// anonymous callback, the top-level call) and the input's validity are the
+// same cause, as a real library's one throw reached four ways showed.
+func TestCrashStateIgnoresMessageAndCallers(t *testing.T) {
+	throw := func(callers ...wire.Frame) Outcome {
+		return Outcome{Error: "internal", ErrorType: "Error", Frames: append([]wire.Frame{{File: "canonicalize.js", Function: "canonicalize", Line: 12}}, callers...)}
+	}
+	valid, invalid := Outcome{Canonical: []byte(`1`)}, Outcome{Error: "lone_surrogate"}
+	want := "Error in canonicalize (canonicalize.js)"
+	for _, tc := range []struct {
+		ref Outcome
+		b   Outcome
+	}{
+		{valid, throw(wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30}, wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30})},
+		{valid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{Function: "Array.map"})},
+		{invalid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{File: "worker.js", Function: "serve.name", Line: 3})},
+		{invalid, throw()},
+	} {
+		if got := failureCause(tc.ref, tc.b); got != want {
+			t.Errorf("%+v: %q, want %q", tc.b.Frames, got, want)
+		}
+	}
+}
+
 func TestCrashStateIgnoresMessageAndLines(t *testing.T) {
 	f := func(line int, msg string, extra string) Outcome {
 		return Outcome{Error: "internal", Detail: msg, ErrorType: "UnicodeEncodeError", Frames: []wire.Frame{
@@ -176,10 +202,10 @@ func TestCrashStateIgnoresMessageAndLines(t *testing.T) {
 // A cause never passes maxCause bytes, and a long crash state or message
 // is cut so that the validity suffix stays whole.
 func TestCauseFits(t *testing.T) {
-	long := strings.Repeat("verylongfunctionname", 5)
+	long := strings.Repeat("verylongfunctionname", 8)
 	b := Outcome{Error: "internal", ErrorType: "SomeError", Frames: []wire.Frame{{File: "x.py", Function: long}, {File: "y.py", Function: long}}}
 	got := failureCause(Outcome{Canonical: []byte(`1`)}, b)
-	if len(got) > maxCause || !strings.HasSuffix(got, "… on valid input") {
+	if len(got) > maxCause || !strings.HasSuffix(got, "…") {
 		t.Errorf("%d bytes: %q", len(got), got)
 	}
 	msg := failureCause(Outcome{Canonical: []byte(`1`)}, Outcome{Error: "internal", Detail: strings.Repeat("é word ", 40)})
@@ -208,7 +234,7 @@ func TestOutcomeOf(t *testing.T) {
 	if code := OutcomeOf(wire.Result{Error: "too_deep", ErrorType: "ValueError", Frames: frames}); code.ErrorType != "" || code.Frames != nil {
 		t.Errorf("spec code: %+v", code)
 	}
-	if got := failureCause(Outcome{Canonical: []byte(`1`)}, in); got != "ValueError in _escape (canon.py) on valid input" {
+	if got := failureCause(Outcome{Canonical: []byte(`1`)}, in); got != "ValueError in _escape (canon.py)" {
 		t.Errorf("cause: %q", got)
 	}
 	if ok := OutcomeOf(wire.Result{Canonical: []byte(`1`), Digest: []byte{1}}); string(ok.Canonical) != "1" || ok.Error != "" {
