@@ -18,6 +18,7 @@ func (c *CLI) initCmd(args []string) int {
 	fs.StringVar(&cfg.Dir, "dir", scaffold.DefaultDir, "the `folder` to write (made if missing; no file of the skeleton may exist in it)")
 	fs.StringVar(&cfg.Model, "model", scaffold.DefaultModel, "the value `model`: native, or text (the case as JSON text, as a tool call's arguments arrive); exact is not available yet")
 	fs.StringVar(&cfg.Name, "name", scaffold.DefaultName, "the adapter's `name` in difffuzz.toml")
+	fs.StringVar(&cfg.Contract, "contract", "", "the contract your SDKs claim, written into difffuzz.toml: a built-in (difffuzz, rfc8785) or a contract `file` (default: none, this project's contract)")
 	fs.StringVar(&cfg.KitSource, "kit-source", "", "install the kit from `PATH` instead of its registry: a package of make packages or a release\n(python: difffuzz_kit-*.whl, ts: difffuzz-kit-*.tgz, rust: difffuzz-kit-*.crate, unpacked into vendor/;\ngo: the goproxy folder), a folder of them such as out/packages/ (the newest of LANG), or the kit's folder, kits/LANG of a checkout")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cfg.Lang, args = args[0], args[1:]

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 )
 
@@ -81,6 +82,11 @@ type Config struct {
 	Dir string
 	// Name is the adapter's name in difffuzz.toml; "" means DefaultName.
 	Name string
+	// Contract is the contract the team's SDKs claim, for difffuzz.toml's
+	// contract key: a built-in's name, or a contract file's path from the
+	// working folder (written relative to Dir). "" writes no key: the
+	// default, this project's contract.
+	Contract string
 	// KitSource is where the manifest takes the kit from instead of its
 	// registry ("" means the registry): the kit's folder (kits/LANG of a
 	// difffuzz checkout); a package of make packages or of a release (a
@@ -186,7 +192,37 @@ func (cfg *Config) check() (language, error) {
 	if !validName.MatchString(cfg.Name) {
 		return l, fmt.Errorf("-name %q: want lower-case letters, digits, - and _ (it names the worker's package too)", cfg.Name)
 	}
+	if err := cfg.checkContract(); err != nil {
+		return l, err
+	}
 	return l, nil
+}
+
+// checkContract resolves -contract: a built-in stays its name; a file must
+// load, and is named relative to Dir, where difffuzz.toml takes it from.
+func (cfg *Config) checkContract() error {
+	if cfg.Contract == "" {
+		return nil
+	}
+	if _, ok := contract.Builtin(cfg.Contract); ok {
+		return nil
+	}
+	if _, err := contract.Resolve(cfg.Contract, "."); err != nil {
+		return fmt.Errorf("-contract: %w", err)
+	}
+	file, err := filepath.Abs(cfg.Contract)
+	if err != nil {
+		return fmt.Errorf("-contract: %w", err)
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return fmt.Errorf("-contract: %w", err)
+	}
+	if rel, err := filepath.Rel(dir, file); err == nil {
+		file = filepath.ToSlash(rel)
+	}
+	cfg.Contract = file
+	return nil
 }
 
 // data is what the templates see.

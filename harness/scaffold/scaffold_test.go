@@ -215,3 +215,40 @@ func TestPublishedNames(t *testing.T) {
 		}
 	}
 }
+
+// -contract writes difffuzz.toml's contract key: a built-in by name, a
+// file by its path from the skeleton's folder; a bad one is refused, and
+// none writes no key.
+func TestContract(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ours.toml")
+	if err := os.WriteFile(file, []byte("[strings]\ndel = \"raw\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ contract, want, err string }{
+		{"", "", ""},
+		{"rfc8785", `contract = "rfc8785"`, ""},
+		{file, `contract = "../ours.toml"`, ""},
+		{"jcs", "", "no built-in of that name"},
+	} {
+		files, err := Files(Config{Lang: "python", Dir: filepath.Join(dir, "w"), Contract: tt.contract})
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("-contract %q: %v, want an error with %q", tt.contract, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("-contract %q: %v", tt.contract, err)
+		}
+		var toml string
+		for _, f := range files {
+			if f.Path == "difffuzz.toml" {
+				toml = string(f.Data)
+			}
+		}
+		if got := strings.Contains(toml, "\ncontract = "); got != (tt.want != "") || !strings.Contains(toml, tt.want) {
+			t.Errorf("-contract %q: difffuzz.toml\n%s\nwant %q", tt.contract, toml, tt.want)
+		}
+	}
+}

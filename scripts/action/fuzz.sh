@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The action's third step (action.yml): fuzzes for DIFFFUZZ_DURATION (default
-# 10m) with the config DIFFFUZZ_CONFIG and the extra flags DIFFFUZZ_ARGS
+# 10m) with the config DIFFFUZZ_CONFIG, judged by the contract
+# DIFFFUZZ_CONTRACT (default: the config's), and the extra flags DIFFFUZZ_ARGS
 # (split as a shell would, quotes allowed), and writes into DIFFFUZZ_OUT
 # (default difffuzz-out), the folder the action uploads:
 #
@@ -29,6 +30,9 @@ if [[ -n ${DIFFFUZZ_ARGS:-} ]]; then
 	done < <(printf '%s' "$DIFFFUZZ_ARGS" | xargs -r printf '%s\0')
 fi
 mkdir -p "$out/findings"
+if [[ -n ${DIFFFUZZ_CONTRACT:-} ]]; then
+	args=(-contract "$DIFFFUZZ_CONTRACT" "${args[@]}")
+fi
 
 status=0
 difffuzz run -config "${DIFFFUZZ_CONFIG:-difffuzz.toml}" -duration "${DIFFFUZZ_DURATION:-10m}" \

@@ -50,7 +50,7 @@ runner DIFFFUZZ_BUILD="touch '$scratch/built by input'" scripts/action/build.sh 
 fuzz() {
 	local want=$1 out=$2 args=$3 status=0
 	: >"$scratch/output"
-	runner DIFFFUZZ="$bin/difffuzz" DIFFFUZZ_CONFIG=$config DIFFFUZZ_DURATION=60s DIFFFUZZ_OUT="$out" \
+	runner DIFFFUZZ="$bin/difffuzz" DIFFFUZZ_CONFIG=$config DIFFFUZZ_DURATION=60s DIFFFUZZ_OUT="$out" DIFFFUZZ_CONTRACT="${CONTRACT:-}" \
 		DIFFFUZZ_ARGS="$args" scripts/action/fuzz.sh >"$scratch/fuzz.log" 2>&1 || status=$?
 	if [[ $status != "$want" ]]; then
 		cat "$scratch/fuzz.log"
@@ -68,4 +68,8 @@ fuzz 1 "$scratch/out" "-cases 3000 -seed '1' -minimize-time 2s"
 grep -q "::error title=difffuzz::" "$scratch/fuzz.log" || fail "fuzz: no error annotation for the divergence"
 cmp -s "$scratch/out/summary.md" "$scratch/summary" || fail "fuzz: the job summary is not the run's summary"
 fuzz 0 "$scratch/out-fixed" "-adapters go,team-sdk-fixed -cases 2000 -seed 1"
+# the contract input: the fixed worker writes this project's contract, so a
+# run judged by RFC 8785 finds it departing from that one, and says so
+CONTRACT=rfc8785 fuzz 1 "$scratch/out-jcs" "-adapters go,team-sdk-fixed -cases 2000 -seed 1 -minimize-time -1s"
+grep -q '"contract": "rfc8785"' "$scratch/out-jcs/report.json" || fail "fuzz: the contract input did not reach the run"
 echo "action-test: install, build (config, -adapters, input) and fuzz (a planted bug: exit 1, findings, reports, summary; fixed: exit 0) passed"
