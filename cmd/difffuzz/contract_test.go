@@ -60,3 +60,33 @@ func TestRunUnknownContract(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// A finding records the contract it was judged by, and a replay under
+// another contract refuses it, saying which to replay it with.
+func TestReplayKeepsItsContract(t *testing.T) {
+	worker := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/canonjson-worker")
+	out := t.TempDir()
+	corpusDir := filepath.Join(out, "corpus")
+	sdk := "sdk=" + worker + " -contract difffuzz"
+	code, stdout, errs := runCLI(t, "", "run", "-config", "", "-contract", "rfc8785", "-adapters", "reference,sdk", "-adapter", sdk,
+		"-cases", "2000", "-seed", "5", "-workers", "1", "-minimize-time", "-1s", "-corpus", corpusDir, "-report", filepath.Join(out, "report.json"))
+	if code != 1 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no finding")
+	}
+	data, _ := os.ReadFile(files[0])
+	if !strings.Contains(string(data), `"contract": "rfc8785"`) {
+		t.Errorf("the finding does not record its contract:\n%s", data)
+	}
+	code, _, errs = runCLI(t, "", "replay", "-config", "", "-adapters", "reference,sdk", "-adapter", sdk, files[0])
+	if code != 2 || !strings.Contains(errs, "replay it with -contract rfc8785") {
+		t.Errorf("replay under the default contract: exit %d, want 2 and why\n%s", code, errs)
+	}
+	code, stdout, _ = runCLI(t, "", "replay", "-config", "", "-contract", "rfc8785", "-adapters", "reference,sdk", "-adapter", sdk, files[0])
+	if code != 1 {
+		t.Errorf("replay under its contract: exit %d, want 1 (it still diverges)\n%s", code, stdout)
+	}
+}

@@ -43,9 +43,13 @@ type Outcome struct {
 
 // Entry is one case on disk.
 type Entry struct {
-	Input         any    // the case, in the value model (package value)
-	Kind          string // "divergence", "crash", "hang", or "" for a seed case that must agree
-	Signature     string // the divergence signature it was grouped by
+	Input     any    // the case, in the value model (package value)
+	Kind      string // "divergence", "crash", "hang", or "" for a seed case that must agree
+	Signature string // the divergence signature it was grouped by
+	// Contract is the contract the entry was judged by, when it is not
+	// this project's (docs/canonical-json.md §7): a replay under another
+	// contract would judge it by rules it was not found under.
+	Contract      string
 	Seed          uint64 // the run's seed and the case's index, when generated
 	Index         uint64
 	Generated     bool   // Seed and Index are meaningful

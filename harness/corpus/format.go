@@ -20,6 +20,7 @@ func (e *Entry) Marshal() []byte {
 	b = writeInput(b, "input", e.Input)
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signature)
+	b = field(b, "contract", e.Contract)
 	if e.Generated {
 		b = fmt.Appendf(b, ",\n  \"seed\": %d,\n  \"index\": %d", e.Seed, e.Index)
 	}
@@ -109,6 +110,7 @@ func Unmarshal(data []byte) (*Entry, error) {
 	}
 	e.Kind, _ = lookup(obj, "kind").(string)
 	e.Signature, _ = lookup(obj, "signature").(string)
+	e.Contract, _ = lookup(obj, "contract").(string)
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
 	e.Seed, e.Generated = uintField(obj, "seed")
 	e.Index, _ = uintField(obj, "index")

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
@@ -30,6 +31,9 @@ type Lane struct {
 	log         io.Writer
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
+	// Contract names the contract the lane's reference follows when it is
+	// not this project's ("" for that): its corpus entries record it.
+	Contract string
 	// MaxCandidateBytes bounds the text of the candidates Minimize judges
 	// at once (minimize.Options.MaxBatchBytes); 0 means the minimizer's
 	// default. The caller sizes it to its memory budget.
@@ -85,6 +89,9 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		l.results = append(l.results, nil)
 	}
 	l.cmp = compare.New(l.names)
+	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != contract.Default.Name {
+		l.Contract = specs[0].Contract.Name
+	}
 	return l, nil
 }
 

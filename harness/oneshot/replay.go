@@ -1,12 +1,14 @@
 package oneshot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"os"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/lane"
@@ -106,6 +108,17 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 		maps.Copy(r.bad, m.Errs)
 	}
 	var inputs []any
+	kept := entries[:0]
+	keptNames := names[:0]
+	for i, e := range entries {
+		if e.Contract != r.lane.Contract {
+			r.bad[names[i]] = fmt.Errorf("judged by the contract %s; this replay judges by %s: replay it with -contract %s",
+				cmp.Or(e.Contract, contract.Default.Name), cmp.Or(r.lane.Contract, contract.Default.Name), cmp.Or(e.Contract, contract.Default.Name))
+			continue
+		}
+		kept, keptNames = append(kept, e), append(keptNames, names[i])
+	}
+	entries, names = kept, keptNames
 	for _, e := range entries {
 		inputs = append(inputs, e.Input)
 		if e.Twin != nil {
