@@ -55,16 +55,12 @@ func stringCause(a, b []byte, st scanState) (Kind, string) {
 	}
 	ua, ub := readUnit(a[p:]), readUnit(b[p:])
 	switch {
-	case ua.cp == '"' && !ua.end && ub.end:
-		if st.key {
-			return KindKeyEscape, "a `\"` in a key left unescaped"
-		}
-		return KindString, "a `\"` left unescaped"
-	case ua.cp == '\\' && ua.form == formShort && !ub.end && ub.form != formRaw && ub.cp != '\\':
-		if st.key {
-			return KindKeyEscape, "a `\\` in a key left unescaped"
-		}
-		return KindString, "a `\\` left unescaped"
+	case ua.cp == '"' && !ua.end && ub.end,
+		ua.cp == '\\' && ua.form == formShort && !ub.end && ub.form != formRaw && ub.cp != '\\':
+		return leftUnescaped(ua.cp, st.key)
+	}
+	if r, cp, ok := firstLeftRaw(a, b, st.start); ok && r <= p {
+		return leftUnescaped(cp, st.key)
 	}
 	if st.key && (ua.end || ub.end || ua.cp != ub.cp) {
 		if k, cause, ok := keyListCause(a, b, st); ok {

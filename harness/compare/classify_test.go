@@ -31,6 +31,19 @@ func TestCause(t *testing.T) {
 		{"raw surrogate (WTF-8) key", `{"\ud800":1}`, "{\"\xed\xa0\x80\":1}", KindString, `a lone surrogate written raw (want \uXXXX)`},
 		{"unescaped quote in a key", `{"a\"b":1}`, `{"a"b":1}`, KindKeyEscape, "a `\"` in a key left unescaped"},
 		{"unescaped backslash in a key", `{"a\\n":1}`, `{"a\n":1}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		// A key written raw, backslashes and all: its backslashes pair up
+		// with what follows them, but it is the one bug whatever follows
+		// (go-17g's and py-handrolled's minimized keys, triagebench).
+		{"raw backslashes read as one escaped", `{"args":{"\\\\a":0},"tool_name":""}`, `{"args":{"\\a":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a newline", `{"args":{"\\\\a\n":0},"tool_name":""}`, "{\"args\":{\"\\\\a\n\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes at the key's end", `{"args":{"\\\\":0},"tool_name":""}`, `{"args":{"\\":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a control character", `{"args":{"\\\\\u0017":0},"tool_name":""}`, "{\"args\":{\"\\\\\x17\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a backspace", `{"args":{"\\\\\b":0},"tool_name":""}`, "{\"args\":{\"\\\\\b\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a raw quote", `{"args":{"\\\\a\"":0},"tool_name":""}`, `{"args":{"\\a"":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes in a value", `["\\\\a"]`, `["\\a"]`, KindString, "a `\\` left unescaped"},
+		{"a raw control character before a raw backslash", `{"\u0017\\\\":0}`, "{\"\x17\\\\\":0}", KindString, `a control character written raw (want \uXXXX)`},
+		{"backslashes escaped, a control character raw", `{"\\\\\u0017":0}`, "{\"\\\\\\\\\x17\":0}", KindString, `a control character written raw (want \uXXXX)`},
+		{"a backslash dropped is no raw one", `{"\\a":0}`, `{"a":0}`, KindString, "a `\\` dropped"},
 		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindString, "an astral character written as a lone surrogate"},
 		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindString, "non-ASCII written as a byte that is not UTF-8"},
 		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindString, "a lone surrogate written as U+FFFD"},
