@@ -79,6 +79,8 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 		return "a string written past its end (" + charClass(ub.cp) + " added)"
 	case ub.end:
 		return "a string cut short at " + cutClass(ua.cp)
+	case codePointEscape(b[p:], ua.cp):
+		return charClass(ua.cp) + " written as \\u and its code point (want \\uXXXX\\uXXXX)"
 	case ua.cp == ub.cp || ub.form == formInvalid:
 		return fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
 	}
@@ -90,6 +92,24 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 		return charClass(ua.cp) + " dropped"
 	}
 	return fmt.Sprintf("%s written as %s", charClass(ua.cp), charClass(ub.cp))
+}
+
+// codePointEscape reports whether s starts with \u and the five or six hex
+// digits of the astral character cp (\u1f600 for U+1F600), where JSON
+// wants a surrogate pair. JSON reads \u1f600 as U+1F60 and a "0", so the
+// character read back depends on the code point (non-ASCII, a lone
+// surrogate, U+2028 or U+FFFD): the spelling, not what it reads as, is the
+// one cause.
+func codePointEscape(s []byte, cp rune) bool {
+	if cp < 0x10000 || len(s) < 2 || s[0] != '\\' || s[1] != 'u' {
+		return false
+	}
+	for _, n := range []int{5, 6} {
+		if v, ok := hexN(s[2:], n); ok && v == cp {
+			return true
+		}
+	}
+	return false
 }
 
 // keyListCause tells whether a key that reads as another key is the object's

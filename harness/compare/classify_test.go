@@ -44,6 +44,15 @@ func TestCause(t *testing.T) {
 		{"a raw control character before a raw backslash", `{"\u0017\\\\":0}`, "{\"\x17\\\\\":0}", KindString, `a control character written raw (want \uXXXX)`},
 		{"backslashes escaped, a control character raw", `{"\\\\\u0017":0}`, "{\"\\\\\\\\\x17\":0}", KindString, `a control character written raw (want \uXXXX)`},
 		{"a backslash dropped is no raw one", `{"\\a":0}`, `{"a":0}`, KindString, "a `\\` dropped"},
+		// An astral character escaped as \u and its code point: JSON reads
+		// the first four digits, which name a character of any class, but
+		// the spelling is the one bug (rust-unwrap's minimized strings).
+		{"code point escape read as non-ASCII", `{"args":{"":"\ud91f\udfba"},"tool_name":""}`, `{"args":{"":"\u57fba"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as a lone surrogate", `{"args":{"":"\udb36\udc69"},"tool_name":""}`, `{"args":{"":"\udd869"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+2029 in a key", `{"args":{"\ud840\ude95":0},"tool_name":""}`, `{"args":{"\u20295":0},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+2028", `{"args":{"":"\ud840\ude8e"},"tool_name":""}`, `{"args":{"":"\u2028e"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+FFFD", `{"args":{"\udbbf\udfdf":0},"tool_name":""}`, `{"args":{"\ufffdf":0},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"six-digit code point escape, hex digits after", `["\udbff\udfffa"]`, `["\u10ffffa"]`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
 		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindString, "an astral character written as a lone surrogate"},
 		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindString, "non-ASCII written as a byte that is not UTF-8"},
 		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindString, "a lone surrogate written as U+FFFD"},
