@@ -118,11 +118,12 @@ func keyListCause(a, b []byte, st scanState) (Kind, string, bool) {
 	if len(st.objects) == 0 {
 		return "", "", false
 	}
-	ka, kb := objectKeys(a, st.objects[len(st.objects)-1]), objectKeys(b, st.objects[len(st.objects)-1])
+	obj := st.objects[len(st.objects)-1]
+	ka, kb := objectKeys(a, obj), objectKeys(b, obj)
 	if !slices.Contains(ka, keyOf(b, st.start)) {
 		return "", "", false // the key itself was written wrong
 	}
-	k, cause := keysCause(ka, kb)
+	k, cause := keysCause(ka, kb, keyTokens(a, obj))
 	return k, cause, true
 }
 
@@ -137,13 +138,13 @@ func memberCause(a, b []byte, start int) (Kind, string, bool) {
 	if slices.Equal(ka, kb) {
 		return "", "", false
 	}
-	k, cause := keysCause(ka, kb)
+	k, cause := keysCause(ka, kb, keyTokens(a, start))
 	return k, cause, true
 }
 
-// keysCause compares the reference's keys ka of an object with a deviant's
-// kb, in their written order.
-func keysCause(ka, kb []string) (Kind, string) {
+// keysCause compares the reference's keys ka of an object, written as the
+// tokens spelled, with a deviant's kb, in their written order.
+func keysCause(ka, kb, spelled []string) (Kind, string) {
 	sa, sb := slices.Sorted(slices.Values(ka)), slices.Sorted(slices.Values(kb))
 	if !slices.Equal(sa, sb) {
 		return KindStructure, membersCause(ka, kb)
@@ -153,6 +154,8 @@ func keysCause(ka, kb []string) (Kind, string) {
 	switch {
 	case slices.Equal(kb, utf16Order(ka)):
 		return KindKeyOrder, "keys in UTF-16 order"
+	case slices.Equal(kb, spelledOrder(ka, spelled)):
+		return KindKeyOrder, "keys sorted by their escaped text"
 	case slices.Equal(kb, jsOrder(ka)):
 		return KindKeyOrder, "integer-like keys first (JavaScript property order)"
 	case slices.Equal(kb, rev):
@@ -205,6 +208,27 @@ func utf16Order(keys []string) []string {
 	slices.SortStableFunc(out, func(x, y string) int {
 		return slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
 	})
+	return out
+}
+
+// spelledOrder is keys sorted by their tokens as the reference spelled them,
+// escapes and all, as a library that sorts the keys it has already written
+// does (serde_jcs: "\n" is 5C 6E there, and sorts after "0" and "D").
+// Checked before the orders a pair of keys shows by chance (reverse order,
+// JavaScript's), since a pair of keys is where minimizing leaves it.
+func spelledOrder(keys, spelled []string) []string {
+	if len(spelled) != len(keys) {
+		return nil
+	}
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return strings.Compare(spelled[x], spelled[y]) })
+	out := make([]string, len(keys))
+	for i, j := range idx {
+		out[i] = keys[j]
+	}
 	return out
 }
 

@@ -63,6 +63,12 @@ func TestCause(t *testing.T) {
 		{"prefix key", `{"a":1,"ab":2,"b":3}`, `{"b":3,"ab":2,"a":1}`, KindKeyOrder, "keys in reverse order"},
 		{"integer-like keys", `{"10":1,"2":2,"a":3}`, `{"2":2,"10":1,"a":3}`, KindKeyOrder, "integer-like keys first (JavaScript property order)"},
 		{"shuffled", `{"a":1,"b":2,"c":3}`, `{"b":2,"a":1,"c":3}`, KindKeyOrder, "keys out of order"},
+		// Keys sorted by their escaped text (serde_jcs's minimized objects):
+		// one bug, whichever order the pair or triple shows by chance.
+		{"escaped order, not out of order", `{"args":{"":0,"\f":0,"0":0},"tool_name":""}`, `{"args":{"":0,"0":0,"\f":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order, not JavaScript's", `{"args":{"\b":0,"0":0},"tool_name":""}`, `{"args":{"0":0,"\b":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order, not reversed", `{"args":{"\n":0,"D":0},"tool_name":""}`, `{"args":{"D":0,"\n":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order of a quote", `{"\"":0,"A":0}`, `{"A":0,"\"":0}`, KindKeyOrder, "keys sorted by their escaped text"},
 		{"__proto__ dropped", `{"__proto__":1,"a":2}`, `{"a":2}`, KindStructure, "a member `__proto__` dropped"},
 		{"a member more", `{"a":"x"}`, `{"a":"x","b":2}`, KindStructure, "a member added"},
 		// Values.
