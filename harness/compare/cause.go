@@ -79,6 +79,8 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 		return "a string written past its end (" + charClass(ub.cp) + " added)"
 	case ub.end:
 		return "a string cut short at " + cutClass(ua.cp)
+	case ua.cp == ub.cp && upperOfLower(ua.form, ub.form):
+		return `\uXXXX written in upper case (want lower case)`
 	case codePointEscape(b[p:], ua.cp):
 		return charClass(ua.cp) + " written as \\u and its code point (want \\uXXXX\\uXXXX)"
 	case ua.cp == ub.cp || ub.form == formInvalid:
