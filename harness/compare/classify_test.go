@@ -235,3 +235,16 @@ func TestControlCharacterIsOneCause(t *testing.T) {
 		}
 	}
 }
+
+// A long run of backslashes written raw has on the order of n² readings:
+// the reading stops at maxAligned units, so the cause of a case seen while
+// fuzzing is answered at once (unbounded, this takes minutes).
+func TestLeftRawIsBounded(t *testing.T) {
+	n := 20 * maxAligned
+	a := []byte(`{"` + strings.Repeat(`\\`, n) + `":0}`)
+	b := []byte(`{"` + strings.Repeat(`\`, n) + `":0}`)
+	kind, cause := Cause(a, b, FirstDiff(a, b))
+	if kind != KindString {
+		t.Errorf("%s: %s, want the unit-by-unit cause past the bound", kind, cause)
+	}
+}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,12 @@ type spelling struct {
 	quoteOrBS bool // a quote or a backslash, which the reference escapes
 }
 
+// maxAligned bounds the strings firstLeftRaw reads: a run of n backslashes
+// has on the order of n² readings, and the strings that need it are
+// minimized examples, a few characters long. A longer string, seen while
+// fuzzing, takes the unit-by-unit cause until minimizing relabels it.
+const maxAligned = 256
+
 // firstLeftRaw finds the first quote or backslash that b wrote raw in the
 // string that opens at start in both texts, when b's string reads as a's
 // with each character spelled as a spelled it or raw. Such a string is
@@ -35,6 +42,9 @@ type spelling struct {
 // reports the unit's offset in a and its code point.
 func firstLeftRaw(a, b []byte, start int) (at int, cp rune, ok bool) {
 	units := spellings(a, start)
+	if len(units) > maxAligned || !slices.ContainsFunc(units, func(u spelling) bool { return u.quoteOrBS }) {
+		return 0, 0, false
+	}
 	fits := aligner(units, b)
 	q := start + 1
 	if !fits(0, q) {
