@@ -55,16 +55,12 @@ func stringCause(a, b []byte, st scanState) (Kind, string) {
 	}
 	ua, ub := readUnit(a[p:]), readUnit(b[p:])
 	switch {
-	case ua.cp == '"' && !ua.end && ub.end:
-		if st.key {
-			return KindKeyEscape, "a `\"` in a key left unescaped"
-		}
-		return KindString, "a `\"` left unescaped"
-	case ua.cp == '\\' && ua.form == formShort && !ub.end && ub.form != formRaw && ub.cp != '\\':
-		if st.key {
-			return KindKeyEscape, "a `\\` in a key left unescaped"
-		}
-		return KindString, "a `\\` left unescaped"
+	case ua.cp == '"' && !ua.end && ub.end,
+		ua.cp == '\\' && ua.form == formShort && !ub.end && ub.form != formRaw && ub.cp != '\\':
+		return leftUnescaped(ua.cp, st.key)
+	}
+	if r, cp, ok := firstLeftRaw(a, b, st.start); ok && r <= p {
+		return leftUnescaped(cp, st.key)
 	}
 	if st.key && (ua.end || ub.end || ua.cp != ub.cp) {
 		if k, cause, ok := keyListCause(a, b, st); ok {
@@ -83,6 +79,10 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 		return "a string written past its end (" + charClass(ub.cp) + " added)"
 	case ub.end:
 		return "a string cut short at " + cutClass(ua.cp)
+	case ua.cp == ub.cp && upperOfLower(ua.form, ub.form):
+		return `\uXXXX written in upper case (want lower case)`
+	case codePointEscape(b[p:], ua.cp):
+		return charClass(ua.cp) + " written as \\u and its code point (want \\uXXXX\\uXXXX)"
 	case ua.cp == ub.cp || ub.form == formInvalid:
 		return fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
 	}
@@ -96,17 +96,36 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 	return fmt.Sprintf("%s written as %s", charClass(ua.cp), charClass(ub.cp))
 }
 
+// codePointEscape reports whether s starts with \u and the five or six hex
+// digits of the astral character cp (\u1f600 for U+1F600), where JSON
+// wants a surrogate pair. JSON reads \u1f600 as U+1F60 and a "0", so the
+// character read back depends on the code point (non-ASCII, a lone
+// surrogate, U+2028 or U+FFFD): the spelling, not what it reads as, is the
+// one cause.
+func codePointEscape(s []byte, cp rune) bool {
+	if cp < 0x10000 || len(s) < 2 || s[0] != '\\' || s[1] != 'u' {
+		return false
+	}
+	for _, n := range []int{5, 6} {
+		if v, ok := hexN(s[2:], n); ok && v == cp {
+			return true
+		}
+	}
+	return false
+}
+
 // keyListCause tells whether a key that reads as another key is the object's
 // members in another order, or another set of members.
 func keyListCause(a, b []byte, st scanState) (Kind, string, bool) {
 	if len(st.objects) == 0 {
 		return "", "", false
 	}
-	ka, kb := objectKeys(a, st.objects[len(st.objects)-1]), objectKeys(b, st.objects[len(st.objects)-1])
+	obj := st.objects[len(st.objects)-1]
+	ka, kb := objectKeys(a, obj), objectKeys(b, obj)
 	if !slices.Contains(ka, keyOf(b, st.start)) {
 		return "", "", false // the key itself was written wrong
 	}
-	k, cause := keysCause(ka, kb)
+	k, cause := keysCause(ka, kb, keyTokens(a, obj))
 	return k, cause, true
 }
 
@@ -121,13 +140,13 @@ func memberCause(a, b []byte, start int) (Kind, string, bool) {
 	if slices.Equal(ka, kb) {
 		return "", "", false
 	}
-	k, cause := keysCause(ka, kb)
+	k, cause := keysCause(ka, kb, keyTokens(a, start))
 	return k, cause, true
 }
 
-// keysCause compares the reference's keys ka of an object with a deviant's
-// kb, in their written order.
-func keysCause(ka, kb []string) (Kind, string) {
+// keysCause compares the reference's keys ka of an object, written as the
+// tokens spelled, with a deviant's kb, in their written order.
+func keysCause(ka, kb, spelled []string) (Kind, string) {
 	sa, sb := slices.Sorted(slices.Values(ka)), slices.Sorted(slices.Values(kb))
 	if !slices.Equal(sa, sb) {
 		return KindStructure, membersCause(ka, kb)
@@ -137,6 +156,8 @@ func keysCause(ka, kb []string) (Kind, string) {
 	switch {
 	case slices.Equal(kb, utf16Order(ka)):
 		return KindKeyOrder, "keys in UTF-16 order"
+	case slices.Equal(kb, spelledOrder(ka, spelled)):
+		return KindKeyOrder, "keys sorted by their escaped text"
 	case slices.Equal(kb, jsOrder(ka)):
 		return KindKeyOrder, "integer-like keys first (JavaScript property order)"
 	case slices.Equal(kb, rev):
@@ -189,6 +210,27 @@ func utf16Order(keys []string) []string {
 	slices.SortStableFunc(out, func(x, y string) int {
 		return slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
 	})
+	return out
+}
+
+// spelledOrder is keys sorted by their tokens as the reference spelled them,
+// escapes and all, as a library that sorts the keys it has already written
+// does (serde_jcs: "\n" is 5C 6E there, and sorts after "0" and "D").
+// Checked before the orders a pair of keys shows by chance (reverse order,
+// JavaScript's), since a pair of keys is where minimizing leaves it.
+func spelledOrder(keys, spelled []string) []string {
+	if len(spelled) != len(keys) {
+		return nil
+	}
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return strings.Compare(spelled[x], spelled[y]) })
+	out := make([]string, len(keys))
+	for i, j := range idx {
+		out[i] = keys[j]
+	}
 	return out
 }
 

@@ -172,12 +172,15 @@ func escape(s []byte) (rune, int) {
 }
 
 // hex4 reads four hex digits at the start of s.
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 4 {
+func hex4(s []byte) (rune, bool) { return hexN(s, 4) }
+
+// hexN reads the n hex digits s starts with.
+func hexN(s []byte, n int) (rune, bool) {
+	if len(s) < n {
 		return 0, false
 	}
 	var r rune
-	for _, h := range s[:4] {
+	for _, h := range s[:n] {
 		v := hexval(rune(h))
 		if v < 0 {
 			return 0, false

@@ -24,13 +24,42 @@ func TestCause(t *testing.T) {
 		{"raw astral key", `{"\ud83d\ude00":1}`, `{"😀":1}`, KindString, `non-ASCII written raw (want \uXXXX)`},
 		{"raw astral key after a raw one", `{"é\ud83d\ude00":1}`, `{"é😀":1}`, KindString, `non-ASCII written raw (want \uXXXX)`},
 		{"raw DEL key", `{"\u007f":1}`, "{\"\x7f\":1}", KindString, `U+007F written raw (want \u007f)`},
-		{"upper-case hex key", `{"\u00e9":1}`, `{"\u00E9":1}`, KindString, `non-ASCII written as \uXXXX in upper case (want \uXXXX)`},
+		{"upper-case hex key", `{"\u00e9":1}`, `{"\u00E9":1}`, KindString, `\uXXXX written in upper case (want lower case)`},
+		// Upper-case hex is one bug whatever the character's class
+		// (ts-handrolled's minimized strings); a short escape written as
+		// \uXXXX in upper case is the short escape's rule first.
+		{"upper-case hex, non-ASCII", `{"args":{"":"\u350c"},"tool_name":""}`, `{"args":{"":"\u350C"},"tool_name":""}`, KindString, `\uXXXX written in upper case (want lower case)`},
+		{"upper-case hex, a control character", `{"args":{"":"\u001f"},"tool_name":""}`, `{"args":{"":"\u001F"},"tool_name":""}`, KindString, `\uXXXX written in upper case (want lower case)`},
+		{"upper-case hex, an astral character", `["\ud83d\ude00"]`, `["\uD83D\uDE00"]`, KindString, `\uXXXX written in upper case (want lower case)`},
+		{"upper-case hex for a short escape", `{"args":{"\n":0},"tool_name":""}`, `{"args":{"\u000A":0},"tool_name":""}`, KindString, `a control character with a short escape written as \uXXXX in upper case (want its short escape)`},
 		{"escaped solidus key", `{"a/b":1}`, `{"a\/b":1}`, KindString, "a `/` written as a short escape (want raw)"},
 		{"short escape key", `{"\n":1}`, `{"\u000a":1}`, KindString, `a control character with a short escape written as \uXXXX (want its short escape)`},
 		{"html escape key", `{"<":1}`, `{"\u003c":1}`, KindString, `printable ASCII written as \uXXXX (want raw)`},
 		{"raw surrogate (WTF-8) key", `{"\ud800":1}`, "{\"\xed\xa0\x80\":1}", KindString, `a lone surrogate written raw (want \uXXXX)`},
 		{"unescaped quote in a key", `{"a\"b":1}`, `{"a"b":1}`, KindKeyEscape, "a `\"` in a key left unescaped"},
 		{"unescaped backslash in a key", `{"a\\n":1}`, `{"a\n":1}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		// A key written raw, backslashes and all: its backslashes pair up
+		// with what follows them, but it is the one bug whatever follows
+		// (go-17g's and py-handrolled's minimized keys, triagebench).
+		{"raw backslashes read as one escaped", `{"args":{"\\\\a":0},"tool_name":""}`, `{"args":{"\\a":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a newline", `{"args":{"\\\\a\n":0},"tool_name":""}`, "{\"args\":{\"\\\\a\n\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes at the key's end", `{"args":{"\\\\":0},"tool_name":""}`, `{"args":{"\\":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a control character", `{"args":{"\\\\\u0017":0},"tool_name":""}`, "{\"args\":{\"\\\\\x17\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a backspace", `{"args":{"\\\\\b":0},"tool_name":""}`, "{\"args\":{\"\\\\\b\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes then a raw quote", `{"args":{"\\\\a\"":0},"tool_name":""}`, `{"args":{"\\a"":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		{"raw backslashes in a value", `["\\\\a"]`, `["\\a"]`, KindString, "a `\\` left unescaped"},
+		{"a raw control character before a raw backslash", `{"\u0017\\\\":0}`, "{\"\x17\\\\\":0}", KindString, `a control character written raw (want \uXXXX)`},
+		{"backslashes escaped, a control character raw", `{"\\\\\u0017":0}`, "{\"\\\\\\\\\x17\":0}", KindString, `a control character written raw (want \uXXXX)`},
+		{"a backslash dropped is no raw one", `{"\\a":0}`, `{"a":0}`, KindString, "a `\\` dropped"},
+		// An astral character escaped as \u and its code point: JSON reads
+		// the first four digits, which name a character of any class, but
+		// the spelling is the one bug (rust-unwrap's minimized strings).
+		{"code point escape read as non-ASCII", `{"args":{"":"\ud91f\udfba"},"tool_name":""}`, `{"args":{"":"\u57fba"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as a lone surrogate", `{"args":{"":"\udb36\udc69"},"tool_name":""}`, `{"args":{"":"\udd869"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+2029 in a key", `{"args":{"\ud840\ude95":0},"tool_name":""}`, `{"args":{"\u20295":0},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+2028", `{"args":{"":"\ud840\ude8e"},"tool_name":""}`, `{"args":{"":"\u2028e"},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"code point escape read as U+FFFD", `{"args":{"\udbbf\udfdf":0},"tool_name":""}`, `{"args":{"\ufffdf":0},"tool_name":""}`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
+		{"six-digit code point escape, hex digits after", `["\udbff\udfffa"]`, `["\u10ffffa"]`, KindString, `an astral character written as \u and its code point (want \uXXXX\uXXXX)`},
 		{"a pair is not its high half", `{"\ud83d\ude00":1}`, `{"\ud83d":1}`, KindString, "an astral character written as a lone surrogate"},
 		{"invalid byte is no code point", `{"\u00e9":1}`, "{\"\xe9\":1}", KindString, "non-ASCII written as a byte that is not UTF-8"},
 		{"lone surrogate replaced", `{"\ud800":1}`, `{"\ufffd":1}`, KindString, "a lone surrogate written as U+FFFD"},
@@ -41,6 +70,12 @@ func TestCause(t *testing.T) {
 		{"prefix key", `{"a":1,"ab":2,"b":3}`, `{"b":3,"ab":2,"a":1}`, KindKeyOrder, "keys in reverse order"},
 		{"integer-like keys", `{"10":1,"2":2,"a":3}`, `{"2":2,"10":1,"a":3}`, KindKeyOrder, "integer-like keys first (JavaScript property order)"},
 		{"shuffled", `{"a":1,"b":2,"c":3}`, `{"b":2,"a":1,"c":3}`, KindKeyOrder, "keys out of order"},
+		// Keys sorted by their escaped text (serde_jcs's minimized objects):
+		// one bug, whichever order the pair or triple shows by chance.
+		{"escaped order, not out of order", `{"args":{"":0,"\f":0,"0":0},"tool_name":""}`, `{"args":{"":0,"0":0,"\f":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order, not JavaScript's", `{"args":{"\b":0,"0":0},"tool_name":""}`, `{"args":{"0":0,"\b":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order, not reversed", `{"args":{"\n":0,"D":0},"tool_name":""}`, `{"args":{"D":0,"\n":0},"tool_name":""}`, KindKeyOrder, "keys sorted by their escaped text"},
+		{"escaped order of a quote", `{"\"":0,"A":0}`, `{"A":0,"\"":0}`, KindKeyOrder, "keys sorted by their escaped text"},
 		{"__proto__ dropped", `{"__proto__":1,"a":2}`, `{"a":2}`, KindStructure, "a member `__proto__` dropped"},
 		{"a member more", `{"a":"x"}`, `{"a":"x","b":2}`, KindStructure, "a member added"},
 		// Values.
@@ -198,5 +233,18 @@ func TestControlCharacterIsOneCause(t *testing.T) {
 		if len(causes) != 1 {
 			t.Errorf("%s: %d causes, want one: %v", name, len(causes), causes)
 		}
+	}
+}
+
+// A long run of backslashes written raw has on the order of n² readings:
+// the reading stops at maxAligned units, so the cause of a case seen while
+// fuzzing is answered at once (unbounded, this takes minutes).
+func TestLeftRawIsBounded(t *testing.T) {
+	n := 20 * maxAligned
+	a := []byte(`{"` + strings.Repeat(`\\`, n) + `":0}`)
+	b := []byte(`{"` + strings.Repeat(`\`, n) + `":0}`)
+	kind, cause := Cause(a, b, FirstDiff(a, b))
+	if kind != KindString {
+		t.Errorf("%s: %s, want the unit-by-unit cause past the bound", kind, cause)
 	}
 }

@@ -6,14 +6,25 @@ import (
 )
 
 // objectKeys reads the keys of the object whose brace is at text[start], in
-// their written order. A deviant's text may be malformed: the reading stops
-// at the first thing that is not a member.
+// their written order.
 func objectKeys(text []byte, start int) []string {
 	var keys []string
+	for _, tok := range keyTokens(text, start) {
+		keys = append(keys, keyString(unescape([]byte(tok))))
+	}
+	return keys
+}
+
+// keyTokens reads the key tokens of the object whose brace is at
+// text[start] as they are written, quotes and escapes and all, in their
+// written order. A deviant's text may be malformed: the reading stops at
+// the first thing that is not a member.
+func keyTokens(text []byte, start int) []string {
+	var toks []string
 	i := start + 1
 	for i < len(text) && text[i] == '"' {
 		tok := token(text, i)
-		keys = append(keys, keyString(unescape(tok)))
+		toks = append(toks, string(tok))
 		i += len(tok)
 		if i >= len(text) || text[i] != ':' {
 			break
@@ -24,7 +35,7 @@ func objectKeys(text []byte, start int) []string {
 		}
 		i++
 	}
-	return keys
+	return toks
 }
 
 // keyOf is the key whose string token starts at text[start].

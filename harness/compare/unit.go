@@ -129,6 +129,14 @@ func readUnit(s []byte) unit {
 	return unit{cp: r, form: formHex}
 }
 
+// upperOfLower reports whether fb is fa's \u escape with upper-case hex
+// digits: one bug in the escaper's format string (%04X), whatever the
+// character's class, unlike a class written as \uXXXX where the reference
+// writes it otherwise (raw, a short escape), which is the escaping rule's.
+func upperOfLower(fa, fb form) bool {
+	return fa == formHex && fb == formHexUpper || fa == formAstralHex && fb == formAstralUpper
+}
+
 // validEscape reports whether the escape at the start of s (s[0] is the
 // backslash) is one of JSON's.
 func validEscape(s []byte) bool {
