@@ -21,6 +21,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/oneshot"
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/harness/run"
 	"github.com/difffuzz/difffuzz/harness/triage"
 )
@@ -89,7 +90,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.Uint64Var(&cfg.Cases, "cases", 0, "how many cases to run (0: no limit)")
 	seed := fs.String("seed", "", "generator seed (default: random, printed)")
 	fs.StringVar(&cfg.CorpusDir, "corpus", run.DefaultCorpus, "folder for findings")
-	fs.IntVar(&cfg.KeepPerBucket, "keep", run.DefaultKeepPerBucket, "examples of each bucket written to -corpus (the lowest case index among them); the rest are counted")
+	fs.IntVar(&cfg.KeepPerBucket, "keep", retain.DefaultKeepPerBucket, "examples of each bucket written to -corpus (the lowest case index among them); the rest are counted")
 	fs.BoolVar(&cfg.KeepAll, "keep-all", false, "write every finding to -corpus, however many (no bound on disk)")
 	fs.IntVar(&cfg.MaxBuckets, "max-buckets", run.DefaultMaxBuckets, "root causes told apart; past them, a new cause's findings go to its kind's overflow bucket (negative: no limit)")
 	cfg.Outputs = outputFlags(fs, true)

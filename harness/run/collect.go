@@ -9,9 +9,9 @@ import (
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
-	"github.com/difffuzz/difffuzz/value"
-
+	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/internal/clip"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // group is one bucket, one root cause, as the collector keeps it. Its
@@ -35,14 +35,14 @@ type group struct {
 	// minimized example relabelled it (relabel).
 	fuzzed string
 	// folded counts an overflow bucket's causes (fold); nil for others.
-	folded *folded
+	folded *retain.Folded
 }
 
 // collector owns the run's counts and findings; only the loop's goroutine
 // touches it.
 type collector struct {
 	cfg      *Config
-	keep     *keeper
+	keep     *retain.Keeper
 	mem      *memory
 	names    []string
 	cmp      *compare.Comparator // for rendering diffs
@@ -83,7 +83,7 @@ type collector struct {
 	collisionIndex uint64
 }
 
-func newCollector(cfg *Config, names []string, keep *keeper) *collector {
+func newCollector(cfg *Config, names []string, keep *retain.Keeper) *collector {
 	now := time.Now()
 	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
 		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{}}
@@ -93,11 +93,11 @@ func newCollector(cfg *Config, names []string, keep *keeper) *collector {
 // corpus, then counts it. A corpus that cannot be written ends the run.
 func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	for _, f := range d.findings {
-		buckets := c.keep.causes.assign(f.signatures)
+		buckets := c.keep.Causes().Assign(f.signatures)
 		path := ""
 		if f.entry != nil {
 			var err error
-			if path, err = c.keep.write(c.cfg.CorpusDir, f.entry, buckets, f.index); err != nil {
+			if path, err = c.keep.Write(c.cfg.CorpusDir, f.entry, buckets, f.index); err != nil {
 				return err
 			}
 		}
@@ -171,7 +171,7 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 	case g == nil:
 		g = &group{keys: []string{key}}
 		if sig.Cause == compare.OverflowCause {
-			g.folded = newFolded()
+			g.folded = retain.NewFolded()
 		}
 		g.name(sig)
 		c.groups[key] = g
@@ -188,7 +188,7 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 		g.example(c.cmp, f, path, own)
 	}
 	if g.folded != nil {
-		g.folded.add(&g.Group, own)
+		g.folded.Add(&g.Group, own)
 	}
 	g.Count++
 }

@@ -47,7 +47,7 @@ func (r *runner) collision(ctx context.Context, l *lane.Lane, c collide.Candidat
 		return finding{}, false
 	}
 	f := finding{index: c.A, pair: c.B, signatures: []compare.Signature{sig}}
-	if !r.keep.wants(f.signatures, f.index) {
+	if !r.keep.Wants(f.signatures, f.index) {
 		return f, true
 	}
 	f.input, f.outs, f.verdict = a, ja.Outs, ja.Verdict

@@ -20,6 +20,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/internal/memlimit"
 )
 
@@ -80,7 +81,7 @@ type Config struct {
 	CorpusDir string
 	// KeepPerBucket is how many examples of each bucket (signature) are
 	// written to CorpusDir, the lowest case index always among them; the
-	// rest are counted. 0 means DefaultKeepPerBucket; KeepAll writes every
+	// rest are counted. 0 means retain.DefaultKeepPerBucket; KeepAll writes every
 	// finding, as difffuzz did before buckets had causes.
 	KeepPerBucket int
 	KeepAll       bool
@@ -165,7 +166,7 @@ func (c *Config) setDefaults() {
 		c.CorpusDir = DefaultCorpus
 	}
 	if c.KeepPerBucket <= 0 {
-		c.KeepPerBucket = DefaultKeepPerBucket
+		c.KeepPerBucket = retain.DefaultKeepPerBucket
 	}
 	if c.KeepAll {
 		c.KeepPerBucket = 0 // the keeper's "keep everything"

@@ -106,7 +106,7 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 		if r.watch != nil {
 			*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: outs[i], Sigs: f.signatures})
 		}
-		if r.keep.wants(f.signatures, f.index) {
+		if r.keep.Wants(f.signatures, f.index) {
 			f.input, f.verdict = c, v
 			f.outs = append([]compare.Outcome(nil), outs[i]...)
 			f.entry = l.Entry(c, v, f.signatures, f.outs)

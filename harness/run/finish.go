@@ -83,7 +83,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		g := c.groups[key].Group
 		g.Written = 0
 		for _, k := range c.groups[key].keys {
-			g.Written += uint64(c.keep.written(k))
+			g.Written += uint64(c.keep.Written(k))
 		}
 		rep.Distinct = append(rep.Distinct, g)
 	}

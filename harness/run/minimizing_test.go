@@ -3,7 +3,6 @@ package run
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -135,30 +134,6 @@ func TestRegroup(t *testing.T) {
 	}
 	if over.Cause != compare.OverflowCause {
 		t.Errorf("the overflow bucket was relabelled %s", over.Signature)
-	}
-}
-
-// An overflow bucket lists its first causes with their findings, and
-// counts the distinct ones up to a bound, past which it says "more".
-func TestFolded(t *testing.T) {
-	f, g := newFolded(), &report.Group{}
-	cause := func(i int) compare.Signature {
-		return compare.Signature{Kind: compare.KindInternal, Cause: fmt.Sprintf("no handler for w%d", i), Deviants: []string{"x"}}
-	}
-	for range 3 {
-		f.add(g, cause(0))
-	}
-	for i := range report.MaxFoldedCounted + 50 {
-		f.add(g, cause(i))
-	}
-	if len(g.Folded) != report.MaxFoldedListed || g.Folded[0].Count != 4 || g.Folded[1].Count != 1 || g.Folded[0].Cause != "internal: no handler for w0" {
-		t.Errorf("listed %d causes, the first %+v", len(g.Folded), g.Folded[:2])
-	}
-	if g.FoldedCauses != report.MaxFoldedCounted || !g.FoldedMore || g.FoldedText() != "more than 10000 causes" {
-		t.Errorf("counted %d causes (more: %v)", g.FoldedCauses, g.FoldedMore)
-	}
-	if len(f.seen) != report.MaxFoldedCounted {
-		t.Errorf("remembers %d causes, want at most %d", len(f.seen), report.MaxFoldedCounted)
 	}
 }
 

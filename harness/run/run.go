@@ -14,6 +14,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/harness/triage"
 )
 
@@ -26,7 +27,7 @@ type runner struct {
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
-	keep   *keeper        // shared by the lanes (wants) and the collector (write)
+	keep   *retain.Keeper // shared by the lanes (wants) and the collector (write)
 	watch  *collide.Watch // the collision oracle, shared by the lanes; nil when off
 	mem    *memory        // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
@@ -46,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	if cfg.Cases > 0 {
 		r.nbatch = (cfg.Cases + uint64(cfg.Batch) - 1) / uint64(cfg.Batch)
 	}
-	r.keep = newKeeper(cfg.KeepPerBucket, newCauses(cfg.MaxBuckets))
+	r.keep = retain.NewKeeper(cfg.KeepPerBucket, retain.NewCauses(cfg.MaxBuckets))
 	r.watch = collide.New(r.names, cfg.CollisionSlots)
 	r.col = newCollector(&r.cfg, r.names, r.keep)
 	r.mem = newMemory(&r.cfg, os.Getenv, len(r.names))

@@ -17,6 +17,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
@@ -331,7 +332,7 @@ func TestCorpusBoundedPerBucket(t *testing.T) {
 			if code != triage.ExitDivergence || len(rep.Distinct) == 0 {
 				t.Fatalf("keep %d: exit %d, %d buckets\n%s", tt.keep, code, len(rep.Distinct), out.String())
 			}
-			keep := cmp.Or(tt.keep, DefaultKeepPerBucket)
+			keep := cmp.Or(tt.keep, retain.DefaultKeepPerBucket)
 			var want, all uint64
 			for _, g := range rep.Distinct {
 				if g.Kind != "collision" {

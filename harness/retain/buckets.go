@@ -1,4 +1,4 @@
-package run
+package retain
 
 import (
 	"hash/maphash"
@@ -9,23 +9,25 @@ import (
 	"github.com/difffuzz/difffuzz/harness/report"
 )
 
-// causes maps a finding's signatures to the run's buckets: each to its own
-// root cause's bucket while the run has room for it (Config.MaxBuckets),
+// Causes maps a finding's signatures to the run's buckets: each to its own
+// root cause's bucket while the run has room for it (run.Config.MaxBuckets),
 // to its kind's overflow bucket (compare.OverflowCause) past that. An SDK
 // whose failure messages name each input in words would otherwise make a
 // bucket of every finding, each with its example, diff and corpus files.
 // The collector assigns buckets as it counts; the lanes, through the
 // keeper, only look them up.
-type causes struct {
+type Causes struct {
 	max  int // <= 0: no bound
 	mu   sync.RWMutex
 	seen map[string]bool // the buckets assigned so far
 }
 
-func newCauses(limit int) *causes { return &causes{max: limit, seen: map[string]bool{}} }
+// NewCauses gives at most limit root causes a bucket of their own (<= 0:
+// no bound).
+func NewCauses(limit int) *Causes { return &Causes{max: limit, seen: map[string]bool{}} }
 
-// lookup is the bucket s would be counted in now.
-func (c *causes) lookup(s compare.Signature) compare.Signature {
+// Lookup is the bucket s would be counted in now.
+func (c *Causes) Lookup(s compare.Signature) compare.Signature {
 	if c.max <= 0 {
 		return s
 	}
@@ -34,17 +36,17 @@ func (c *causes) lookup(s compare.Signature) compare.Signature {
 	return c.bucket(s)
 }
 
-func (c *causes) bucket(s compare.Signature) compare.Signature {
+func (c *Causes) bucket(s compare.Signature) compare.Signature {
 	if c.seen[s.Bucket()] || len(c.seen) < c.max {
 		return s
 	}
 	return s.Overflow()
 }
 
-// assign gives each of sigs its bucket, taking room for new causes while
+// Assign gives each of sigs its bucket, taking room for new causes while
 // there is some; the overflow buckets, one a kind, come on top of the
 // limit.
-func (c *causes) assign(sigs []compare.Signature) []compare.Signature {
+func (c *Causes) Assign(sigs []compare.Signature) []compare.Signature {
 	if c.max <= 0 {
 		return sigs
 	}
@@ -64,23 +66,24 @@ func (c *causes) assign(sigs []compare.Signature) []compare.Signature {
 	return out
 }
 
-// folded counts the causes an overflow bucket holds, in bounded memory:
+// Folded counts the causes an overflow bucket holds, in bounded memory:
 // the first report.MaxFoldedListed with their findings, and how many
 // distinct causes up to report.MaxFoldedCounted, remembered by a 64-bit
 // hash each (a cause may be a long message). The overflow exists because
 // causes came without bound; its account of them must not grow with them.
-type folded struct {
+type Folded struct {
 	seed   maphash.Seed
 	listed map[string]int      // a listed cause's place in Group.Folded
 	seen   map[uint64]struct{} // every cause counted, by hash
 }
 
-func newFolded() *folded {
-	return &folded{seed: maphash.MakeSeed(), listed: map[string]int{}, seen: map[uint64]struct{}{}}
+// NewFolded counts an overflow bucket's causes.
+func NewFolded() *Folded {
+	return &Folded{seed: maphash.MakeSeed(), listed: map[string]int{}, seen: map[uint64]struct{}{}}
 }
 
-// add counts own, the cause a finding of the overflow bucket g showed.
-func (f *folded) add(g *report.Group, own compare.Signature) {
+// Add counts own, the cause a finding of the overflow bucket g showed.
+func (f *Folded) Add(g *report.Group, own compare.Signature) {
 	cause := own.Bucket()
 	if i, ok := f.listed[cause]; ok {
 		g.Folded[i].Count++

@@ -1,4 +1,9 @@
-package run
+// Package retain decides what a run keeps of its findings, in bounded disk
+// and memory: which findings of a bucket go to the corpus (Keeper), and
+// which root causes get a bucket of their own before the rest overflow
+// (Causes, Folded). It sits beside the corpus, which it writes to; the run
+// asks it, and never decides retention itself.
+package retain
 
 import (
 	"fmt"
@@ -13,19 +18,19 @@ import (
 // the corpus when Config.KeepPerBucket is 0; the rest are counted. A bucket
 // is one root cause, so its twentieth example teaches little that its first
 // did not, while an SDK that diverges on half its cases would otherwise
-// write gigabytes in an hour.
+// Write gigabytes in an hour.
 const DefaultKeepPerBucket = 20
 
-// keeper decides which findings go to the corpus: every bucket's first,
+// Keeper decides which findings go to the corpus: every bucket's first,
 // then up to its cap, with the lowest case index always among them. The
 // lanes ask it (wants) before they build a finding's entry, so that a
 // finding nobody will write costs no entry, rendering or copy; the
 // collector asks again (take) before it writes, and records what it wrote.
 // A bucket's wants only ever turn false, so a finding the lanes skipped is
 // one the collector would not have written.
-type keeper struct {
+type Keeper struct {
 	limit   int // 0: keep every finding
-	causes  *causes
+	causes  *Causes
 	mu      sync.Mutex
 	buckets map[string]*kept
 	refs    map[string]int // paths this run created, by the buckets holding them
@@ -43,20 +48,22 @@ type keptFile struct {
 	created bool // this run created the file, so it may remove it
 }
 
-func newKeeper(limit int, causes *causes) *keeper {
-	return &keeper{limit: limit, causes: causes, buckets: map[string]*kept{}, refs: map[string]int{}}
+// NewKeeper keeps at most limit findings a bucket (0: every one), by the
+// buckets causes assigns.
+func NewKeeper(limit int, causes *Causes) *Keeper {
+	return &Keeper{limit: limit, causes: causes, buckets: map[string]*kept{}, refs: map[string]int{}}
 }
 
-// wants reports whether a finding of case index with these signatures (its
-// own; the keeper looks up their buckets) would be written now.
-func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
+// Wants reports whether a finding of case index with these signatures (its
+// own; the Keeper looks up their buckets) would be written now.
+func (k *Keeper) Wants(sigs []compare.Signature, index uint64) bool {
 	if k.limit == 0 {
 		return true
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, s := range sigs {
-		b := k.buckets[k.causes.lookup(s).Bucket()]
+		b := k.buckets[k.causes.Lookup(s).Bucket()]
 		if b == nil || len(b.files) < k.limit || index < b.min {
 			return true
 		}
@@ -64,13 +71,13 @@ func (k *keeper) wants(sigs []compare.Signature, index uint64) bool {
 	return false
 }
 
-// write stores e in dir when some bucket of its signatures (assigned:
+// Write stores e in dir when some bucket of its signatures (assigned:
 // causes.assign) still wants it,
 // and returns its path ("" when not written). A bucket over its cap (a lower
 // case index came late) gives up its highest-indexed file that this run
 // created and no other bucket holds, so that it keeps at most its cap.
-func (k *keeper) write(dir string, e *corpus.Entry, sigs []compare.Signature, index uint64) (string, error) {
-	if !k.wants(sigs, index) {
+func (k *Keeper) Write(dir string, e *corpus.Entry, sigs []compare.Signature, index uint64) (string, error) {
+	if !k.Wants(sigs, index) {
 		return "", nil
 	}
 	_, statErr := os.Stat(corpus.EntryPath(dir, e))
@@ -104,7 +111,7 @@ func (k *keeper) write(dir string, e *corpus.Entry, sigs []compare.Signature, in
 }
 
 // trim removes b's highest-indexed removable file while it is over the cap.
-func (k *keeper) trim(b *kept) error {
+func (k *Keeper) trim(b *kept) error {
 	for len(b.files) > k.limit {
 		hi := -1
 		for i, f := range b.files {
@@ -127,9 +134,9 @@ func (k *keeper) trim(b *kept) error {
 	return nil
 }
 
-// written is how many examples of the bucket (Signature.Bucket) are on
+// Written is how many examples of the bucket (Signature.Bucket) are on
 // disk.
-func (k *keeper) written(key string) int {
+func (k *Keeper) Written(key string) int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if b := k.buckets[key]; b != nil {
@@ -137,3 +144,7 @@ func (k *keeper) written(key string) int {
 	}
 	return 0
 }
+
+// Causes is the bucket assignment the keeper looks buckets up in, which the
+// run's collector assigns as it counts.
+func (k *Keeper) Causes() *Causes { return k.causes }
