@@ -50,6 +50,8 @@ func (c *CLI) parse(fs *flag.FlagSet, args []string) int {
 	err := fs.Parse(args)
 	fs.Usage = usage
 	switch {
+	case errors.Is(err, flag.ErrHelp) && c.listing:
+		return c.listFlags(fs)
 	case errors.Is(err, flag.ErrHelp):
 		usage()
 		return triage.ExitOK

@@ -15,6 +15,7 @@
 //	difffuzz init [flags] python|ts|rust|go  write a team's worker skeleton and its difffuzz.toml
 //	difffuzz survey [flags]        run every library of survey/survey.toml against the reference
 //	difffuzz bench [flags]         measure each implementation, the driver and the full run
+//	difffuzz flags COMMAND [SUB]   the command's flags as JSON, for programs
 //	difffuzz version               print difffuzz's version
 //
 // Inputs are written in the extended JSON of docs/canonical-json.md: JSON
@@ -91,6 +92,9 @@ func main() {
 type CLI struct {
 	Stdout, Stderr io.Writer
 	Stdin          io.Reader
+	// listing makes a command's -h list its flags as JSON ("difffuzz
+	// flags").
+	listing bool
 }
 
 // command is one subcommand: its name, what it does in a line for the
@@ -101,21 +105,27 @@ type command struct {
 	run           func(c *CLI, ctx context.Context, args []string) int
 }
 
-var commands = []command{
-	{"run", "fuzz all adapters against each other (difffuzz run -h for flags)", (*CLI).run},
-	{"check", "run JSON lines of extended JSON through every adapter", (*CLI).check},
-	{"replay", "re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges", (*CLI).replay},
-	{"minimize", "shrink a diverging input to a minimal one", (*CLI).minimize},
-	{"adapter", "adapter check NAME|COMMAND: conformance run for one worker", (*CLI).adapterCmd},
-	{"init", "init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml", func(c *CLI, _ context.Context, args []string) int { return c.initCmd(args) }},
-	{"corpus", "corpus merge -o OUT DIR...: merge shard corpora and reports", func(c *CLI, _ context.Context, args []string) int { return c.corpusCmd(args) }},
-	{"promote", "turn a minimized finding into a golden-fixture regression", func(c *CLI, _ context.Context, args []string) int { return c.promote(args) }},
-	{"survey", "run every library of survey/survey.toml against the reference; write the survey's pages", (*CLI).survey},
-	{"bench", "measure each implementation, the driver and the full run; ratio to the limit", (*CLI).bench},
-	{"version", "print difffuzz's version (also --version)", func(c *CLI, _ context.Context, _ []string) int {
-		fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
-		return triage.ExitOK
-	}},
+// commands is set in init: "flags" runs the others through it.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"run", "fuzz all adapters against each other (difffuzz run -h for flags)", (*CLI).run},
+		{"check", "run JSON lines of extended JSON through every adapter", (*CLI).check},
+		{"replay", "re-run saved cases (default out/corpus/, a run's findings); exit 1 if any still diverges", (*CLI).replay},
+		{"minimize", "shrink a diverging input to a minimal one", (*CLI).minimize},
+		{"adapter", "adapter check NAME|COMMAND: conformance run for one worker", (*CLI).adapterCmd},
+		{"init", "init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml", func(c *CLI, _ context.Context, args []string) int { return c.initCmd(args) }},
+		{"corpus", "corpus merge -o OUT DIR...: merge shard corpora and reports", func(c *CLI, _ context.Context, args []string) int { return c.corpusCmd(args) }},
+		{"promote", "turn a minimized finding into a golden-fixture regression", func(c *CLI, _ context.Context, args []string) int { return c.promote(args) }},
+		{"survey", "run every library of survey/survey.toml against the reference; write the survey's pages", (*CLI).survey},
+		{"bench", "measure each implementation, the driver and the full run; ratio to the limit", (*CLI).bench},
+		{"flags", "flags COMMAND [SUBCOMMAND]: the command's flags as JSON, for programs that write command lines", (*CLI).flagsCmd},
+		{"version", "print difffuzz's version (also --version)", func(c *CLI, _ context.Context, _ []string) int {
+			fmt.Fprintf(c.Stdout, "difffuzz %s\n", version.String())
+			return triage.ExitOK
+		}},
+	}
 }
 
 // Main runs one subcommand and returns the exit status.

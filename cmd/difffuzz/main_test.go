@@ -505,3 +505,50 @@ func TestRunEvents(t *testing.T) {
 		}
 	}
 }
+
+// "difffuzz flags" lists a command's flags as JSON, a boolean flag as one
+// that takes no value, so that programs need not read -h's text.
+func TestFlagsCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args           []string
+		command        string
+		valued, toggle string
+	}{
+		{[]string{"flags", "run"}, "run", "duration", "keep-all"},
+		{[]string{"flags", "corpus", "merge"}, "corpus merge", "o", ""},
+		{[]string{"flags", "adapter", "check"}, "adapter check", "known", ""},
+	} {
+		code, stdout, errs := mainOf(tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", tc.args, code, errs)
+		}
+		var got struct {
+			Command string
+			Flags   []Flag
+		}
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, stdout)
+		}
+		takes := map[string]bool{}
+		for _, f := range got.Flags {
+			takes[f.Name] = f.TakesValue
+		}
+		if got.Command != tc.command || !takes[tc.valued] {
+			t.Errorf("%v: command %q, flags %v", tc.args, got.Command, takes)
+		}
+		if v, ok := takes[tc.toggle]; tc.toggle != "" && (!ok || v) {
+			t.Errorf("%v: -%s should be listed as taking no value: %v", tc.args, tc.toggle, takes)
+		}
+	}
+	if code, _, errs := mainOf("flags", "nope"); code != 2 || !strings.Contains(errs, `unknown command "nope"`) {
+		t.Errorf("flags nope: exit %d\n%s", code, errs)
+	}
+}
+
+// mainOf runs the CLI on args as they are (runCLI adds -config).
+func mainOf(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	c := &CLI{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+	code := c.Main(context.Background(), args)
+	return code, out.String(), errb.String()
+}

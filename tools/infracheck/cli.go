@@ -2,39 +2,42 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// cliFlags is a subcommand's flag set as its -h prints it: name -> whether
-// the flag takes a value.
+// cliFlags is a subcommand's flag set as "difffuzz flags" lists it: name ->
+// whether the flag takes a value.
 type cliFlags map[string]bool
 
-// flagLine matches a flag of Go's flag.PrintDefaults: "  -name" alone or
-// followed by its value's name, then (on the same line for short bool flags)
-// a tab and the usage.
-var flagLine = regexp.MustCompile(`^  -([^\s=]+)(?: ([^\s]+))?(?:\t.*)?$`)
-
-// loadFlags runs "difffuzz SUBCOMMAND -h" and reads its flags.
+// loadFlags runs "difffuzz flags SUBCOMMAND" and reads its flags from the
+// JSON it prints, never from -h's text, whose wording is for people.
 func loadFlags(cli string, sub ...string) (cliFlags, error) {
-	cmd := exec.Command(cli, append(sub, "-h")...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd := exec.Command(cli, append([]string{"flags"}, sub...)...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s %s -h: %v\n%s", cli, strings.Join(sub, " "), err, out.String())
+		return nil, fmt.Errorf("%s flags %s: %v\n%s", cli, strings.Join(sub, " "), err, errs.String())
+	}
+	var list struct {
+		Flags []struct {
+			Name       string `json:"name"`
+			TakesValue bool   `json:"takes_value"`
+		} `json:"flags"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+		return nil, fmt.Errorf("%s flags %s: %v", cli, strings.Join(sub, " "), err)
 	}
 	flags := cliFlags{}
-	for _, line := range strings.Split(out.String(), "\n") {
-		if m := flagLine.FindStringSubmatch(line); m != nil {
-			flags[m[1]] = m[2] != ""
-		}
+	for _, f := range list.Flags {
+		flags[f.Name] = f.TakesValue
 	}
 	if len(flags) == 0 {
-		return nil, fmt.Errorf("%s %s -h listed no flags:\n%s", cli, strings.Join(sub, " "), out.String())
+		return nil, fmt.Errorf("%s flags %s listed no flags:\n%s", cli, strings.Join(sub, " "), out.String())
 	}
 	return flags, nil
 }
