@@ -225,11 +225,11 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	r.Found, r.Seconds, r.Cases = true, rep.FirstDivergenceSeconds, rep.FirstDivergenceCases
 	first := rep.Distinct[0]
 	for _, g := range rep.Distinct { // the report sorts groups by count: find the first
-		if g.Signature == firstSig {
+		if g.Signature.String() == firstSig {
 			first = g
 		}
 	}
-	r.Signature = first.Signature
+	r.Signature = first.Signature.String()
 	r.Minimized, r.Note = h.minimize(ctx, dir, m.Name, first.First)
 	return r, nil
 }
@@ -285,7 +285,7 @@ const collisionPrefix = "collision: "
 func (h *Hunt) collision(ctx context.Context, r Result, dir string, rep *report.Report, firstSig string) (Result, error) {
 	var first *report.Group
 	for i, g := range rep.Distinct {
-		if g.Kind == strings.TrimSuffix(collisionPrefix, ": ") && (first == nil || g.Signature == firstSig) {
+		if g.Kind == strings.TrimSuffix(collisionPrefix, ": ") && (first == nil || g.Signature.String() == firstSig) {
 			first = &rep.Distinct[i]
 		}
 	}
@@ -293,7 +293,7 @@ func (h *Hunt) collision(ctx context.Context, r Result, dir string, rep *report.
 		r.Note = fmt.Sprintf("no collision in %d cases (%d divergences)", rep.Cases, rep.Divergences)
 		return r, nil
 	}
-	r.Found, r.Seconds, r.Cases, r.Signature = true, rep.FirstCollisionSeconds, rep.FirstCollisionCases, first.Signature
+	r.Found, r.Seconds, r.Cases, r.Signature = true, rep.FirstCollisionSeconds, rep.FirstCollisionCases, first.Signature.String()
 	r.Minimized, r.Note = h.minimize(ctx, dir, r.Name, first.First)
 	return r, nil
 }

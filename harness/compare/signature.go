@@ -31,6 +31,31 @@ func (s Signature) String() string {
 	return string(s.Kind) + partSep + s.Cause + partSep + strings.Join(s.Deviants, deviantSep)
 }
 
+// MarshalText is the signature's text form, so that a report's JSON, a
+// corpus file and a known list hold it as the line a person reads.
+func (s Signature) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads the text form MarshalText wrote (ParseSignature).
+func (s *Signature) UnmarshalText(text []byte) error {
+	t, err := ParseSignature(string(text))
+	if err != nil {
+		return err
+	}
+	*s = t
+	return nil
+}
+
+// MustParseSignature is ParseSignature for a signature written in the
+// program (a test's expectation): it panics on a malformed one, as
+// regexp.MustCompile does.
+func MustParseSignature(text string) Signature {
+	s, err := ParseSignature(text)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 // Equal reports whether s and t name the same bug.
 func (s Signature) Equal(t Signature) bool {
 	return s.Kind == t.Kind && s.Cause == t.Cause && slices.Equal(s.Deviants, t.Deviants)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/difffuzz/difffuzz/harness/compare"
-
 	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
@@ -106,7 +104,7 @@ func (r *Report) JUnit() []byte {
 }
 
 func divergenceCase(g Group) junitCase {
-	c := junitCase{Name: g.Signature, Classname: "difffuzz.divergence", Time: "0"}
+	c := junitCase{Name: g.Signature.String(), Classname: "difffuzz.divergence", Time: "0"}
 	if g.KnownReason != "" {
 		c.Skipped = &junitSkipped{Message: "known: " + g.KnownReason}
 		return c
@@ -136,8 +134,8 @@ func (r *Report) pairCases() []junitCase {
 			c := junitCase{Name: a.Name + " agrees with " + b.Name, Classname: "difffuzz.agreement", Time: "0"}
 			var split []string
 			for _, g := range r.Distinct {
-				if g.KnownReason == "" && Deviants(g.Signature)[a.Name] != Deviants(g.Signature)[b.Name] {
-					split = append(split, g.Signature)
+				if g.KnownReason == "" && g.Signature.Deviates(a.Name) != g.Signature.Deviates(b.Name) {
+					split = append(split, g.Signature.String())
 				}
 			}
 			if len(split) > 0 {
@@ -147,17 +145,6 @@ func (r *Report) pairCases() []junitCase {
 		}
 	}
 	return cases
-}
-
-// Deviants is the set of adapter names a signature names.
-func Deviants(sig string) map[string]bool {
-	set := map[string]bool{}
-	if s, err := compare.ParseSignature(sig); err == nil {
-		for _, n := range s.Deviants {
-			set[n] = true
-		}
-	}
-	return set
 }
 
 func firstLine(s string) string {

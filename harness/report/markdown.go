@@ -56,7 +56,7 @@ func (r *Report) Markdown() []byte {
 		if g.MinimizeIncomplete {
 			label += ", not 1-minimal: " + g.MinimizeNote
 		}
-		fmt.Fprintf(&b, "#### %s (%d findings)%s\n\n", codeSpan(g.Signature), g.Count, known)
+		fmt.Fprintf(&b, "#### %s (%d findings)%s\n\n", codeSpan(g.Signature.String()), g.Count, known)
 		if g.Unanimous {
 			b.WriteString("Every implementation but the reference agrees on this; the reference stays the truth.\n\n")
 		}

@@ -80,11 +80,11 @@ type Report struct {
 // Group is one bucket: every finding with the same signature, that is the
 // same kind, root cause and deviating implementations (docs/triage.md).
 type Group struct {
-	Signature string   `json:"signature"`
-	Kind      string   `json:"kind"`
-	Cause     string   `json:"cause,omitempty"`
-	Deviants  []string `json:"deviants,omitempty"`
-	Count     uint64   `json:"count"`
+	Signature compare.Signature `json:"signature"`
+	Kind      string            `json:"kind"`
+	Cause     string            `json:"cause,omitempty"`
+	Deviants  []string          `json:"deviants,omitempty"`
+	Count     uint64            `json:"count"`
 	// Written is how many of its findings are in the corpus (at most the
 	// run's -keep, unless -keep-all), the minimized one apart.
 	Written uint64 `json:"written,omitempty"`
@@ -416,7 +416,7 @@ func (r *Report) groupSummary(w io.Writer, n int, g Group) {
 	if g.KnownReason != "" {
 		known = " [known: " + g.KnownReason + "]"
 	}
-	fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", n, compare.Visible(g.Signature), g.Count, g.writtenText(), g.First, known)
+	fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", n, compare.Visible(g.Signature.String()), g.Count, g.writtenText(), g.First, known)
 	if len(g.MergedFrom) > 0 {
 		fmt.Fprintf(w, "  merged from %d: their minimized examples show this one signature: %s\n", len(g.MergedFrom), compare.Visible(strings.Join(g.MergedFrom, "; ")))
 	}

@@ -17,8 +17,8 @@ func sample() *Report {
 		Seconds: 60, Cases: 1000, Compared: 1000, Rate: 16.7,
 		Adapters: []AdapterReport{{Name: "python"}, {Name: "go"}, {Name: "ts"}},
 		Distinct: []Group{
-			{Signature: "key_order: keys in UTF-16 order: ts", Kind: "key_order", Count: 3, Minimized: true, MinimizedInput: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
-			{Signature: "number: a number of 1e21 or more printed in full (want exponent form): go", Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
+			{Signature: compare.MustParseSignature("key_order: keys in UTF-16 order: ts"), Kind: "key_order", Count: 3, Minimized: true, MinimizedInput: `{"tool_name":"","args":{"\uff61":0,"\ud83d\ude00":0}}`, Diff: "  diff <&>\n"},
+			{Signature: compare.MustParseSignature("number: a number of 1e21 or more printed in full (want exponent form): go"), Kind: "number", Count: 1, Example: `{"tool_name":"","args":{"":1e21}}`},
 		},
 		Divergences: 4,
 		Coverage:    []ClassCount{{"astral", 10}, {"too-deep", 0}},
@@ -126,9 +126,9 @@ func TestJUnitValidatesAndSaysWhatFailed(t *testing.T) {
 // signatures, and the stale ones.
 func markKnown(r *Report, reasons map[string]string, stale ...string) {
 	for i := range r.Distinct {
-		if reason, ok := reasons[r.Distinct[i].Signature]; ok {
+		if reason, ok := reasons[r.Distinct[i].Signature.String()]; ok {
 			r.Distinct[i].KnownReason = reason
-			r.Known = append(r.Known, r.Distinct[i].Signature)
+			r.Known = append(r.Known, r.Distinct[i].Signature.String())
 		}
 	}
 	r.Stale = stale
@@ -171,7 +171,7 @@ func TestOriginsAndNotMinimized(t *testing.T) {
 	r := sample()
 	r.Distinct[0].MergedFrom = []string{"collision: a key: go", "collision: a value: go"}
 	r.Distinct[1].NotMinimized = NotMinimizedBudget
-	r.Distinct = append(r.Distinct, Group{Signature: "internal: " + compare.OverflowCause + ": ts", Kind: "internal", Cause: compare.OverflowCause,
+	r.Distinct = append(r.Distinct, Group{Signature: compare.MustParseSignature("internal: " + compare.OverflowCause + ": ts"), Kind: "internal", Cause: compare.OverflowCause,
 		Count: 9, Example: "{}", NotMinimized: NotMinimizedInterrupted, FoldedCauses: 3,
 		Folded: []FoldedCause{{"internal: no handler for abc", 5}, {"internal: no handler for xyz", 3}, {"internal: no handler for q", 1}}})
 	var sum bytes.Buffer

@@ -197,7 +197,7 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 // when it changes, not on every finding counted.
 func (g *group) name(sig compare.Signature) {
 	g.sig = sig
-	g.Signature, g.Kind, g.Cause, g.Deviants = sig.String(), string(sig.Kind), sig.Cause, sig.Deviants
+	g.Signature, g.Kind, g.Cause, g.Deviants = sig, string(sig.Kind), sig.Cause, sig.Deviants
 }
 
 func (c *collector) announce(what string, g *group) {

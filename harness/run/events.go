@@ -72,7 +72,7 @@ func (c *collector) eventMinimized(g *group, was string) {
 	if c.cfg.Events == nil {
 		return
 	}
-	m := &events.Minimized{Bucket: was, Signature: g.Signature, Path: g.MinimizedPath, Rounds: g.MinimizeRounds,
+	m := &events.Minimized{Bucket: was, Signature: g.Signature.String(), Path: g.MinimizedPath, Rounds: g.MinimizeRounds,
 		Minimal: g.Minimized && !g.MinimizeIncomplete, Seconds: g.MinimizeSeconds}
 	if g.Minimized {
 		m.Input, m.Twin = clip.String(g.MinimizedInput, exampleClip), clip.String(g.MinimizedTwin, exampleClip)

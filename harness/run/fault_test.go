@@ -88,7 +88,7 @@ func TestFaultyWorkersAreFindingsAndSurvived(t *testing.T) {
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d\n%s", code, tt.wantCode, errb.String())
 			}
-			if len(rep.Distinct) != 1 || rep.Distinct[0].Signature != tt.wantSig {
+			if len(rep.Distinct) != 1 || rep.Distinct[0].Signature.String() != tt.wantSig {
 				t.Fatalf("distinct %+v, want one %q", rep.Distinct, tt.wantSig)
 			}
 			if rep.Compared != rep.Cases || rep.Cases != tt.cases {

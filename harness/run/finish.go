@@ -89,7 +89,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	}
 	sort.SliceStable(rep.Distinct, func(i, j int) bool {
 		a, b := rep.Distinct[i], rep.Distinct[j]
-		return a.Count > b.Count || (a.Count == b.Count && a.Signature < b.Signature)
+		return a.Count > b.Count || (a.Count == b.Count && a.Signature.String() < b.Signature.String())
 	})
 	rep.Coverage = classCounts(&c.classes, true)
 	rep.Cells = cellCounts(&c.cov)

@@ -77,7 +77,7 @@ func (c *collector) minimizeOrder() []*group {
 		order = append(order, c.groups[key])
 	}
 	slices.SortFunc(order, func(a, b *group) int {
-		return cmp.Or(cmp.Compare(severity(a.sig.Kind), severity(b.sig.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Signature, b.Signature))
+		return cmp.Or(cmp.Compare(severity(a.sig.Kind), severity(b.sig.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Signature.String(), b.Signature.String()))
 	})
 	return order
 }
@@ -103,7 +103,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 	defer func() { // the buckets skipped say why, in the events too
 		for _, g := range order {
 			if !said[g] {
-				c.eventMinimized(g, g.Signature)
+				c.eventMinimized(g, g.Signature.String())
 			}
 		}
 	}()
@@ -127,10 +127,10 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 			return nil
 		}
 		fmt.Fprintf(c.cfg.Stderr, "%6.0fs  minimizing %d/%d  %v of %v left  %s\n", time.Since(c.start).Seconds(), i+1, len(order),
-			roughly(left), budget, compare.Visible(clip.String(g.Signature, 200)))
+			roughly(left), budget, compare.Visible(clip.String(g.Signature.String(), 200)))
 		c.eventMinimizing(i+1, len(order))
 		mctx, cancel := context.WithTimeout(ctx, share(left, len(order)-i))
-		began, was := time.Now(), g.Signature
+		began, was := time.Now(), g.Signature.String()
 		err := c.minimizeOne(mctx, l, g)
 		g.MinimizeSeconds = time.Since(began).Seconds()
 		cancel()
@@ -259,7 +259,7 @@ func (g *group) relabel(label compare.Signature) {
 	if g.sig.Cause == compare.OverflowCause {
 		return
 	}
-	g.fuzzed = g.Signature
+	g.fuzzed = g.Signature.String()
 	g.name(label)
 }
 
@@ -270,7 +270,7 @@ func (g *group) relabel(label compare.Signature) {
 func (c *collector) regroup(order []*group) {
 	c.groups, c.order = map[string]*group{}, nil
 	for _, g := range order {
-		key := g.Signature
+		key := g.Signature.String()
 		base := c.groups[key]
 		switch {
 		case base == nil:
@@ -285,7 +285,7 @@ func (c *collector) regroup(order []*group) {
 	for _, key := range c.order {
 		if g := c.groups[key]; len(g.MergedFrom) > 0 {
 			fmt.Fprintf(c.cfg.Stderr, "difffuzz: %d buckets are one, %s: their minimized examples show it (%s)\n",
-				len(g.MergedFrom), compare.Visible(g.Signature), compare.Visible(strings.Join(g.MergedFrom, "; ")))
+				len(g.MergedFrom), compare.Visible(g.Signature.String()), compare.Visible(strings.Join(g.MergedFrom, "; ")))
 		}
 	}
 }
@@ -303,5 +303,5 @@ func (g *group) madeOf() []string {
 	if len(g.MergedFrom) > 0 {
 		return g.MergedFrom
 	}
-	return []string{cmp.Or(g.fuzzed, g.Signature)}
+	return []string{cmp.Or(g.fuzzed, g.Signature.String())}
 }

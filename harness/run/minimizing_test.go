@@ -74,7 +74,7 @@ func collectorOf(groups ...*group) *collector {
 func signatures(groups []*group) []string {
 	var out []string
 	for _, g := range groups {
-		out = append(out, g.Signature)
+		out = append(out, g.Signature.String())
 	}
 	return out
 }

@@ -116,10 +116,11 @@ func (k *Known) Mark(r *report.Report, checkStale bool) {
 	r.Known, r.Stale = nil, nil
 	for i := range r.Distinct {
 		g := &r.Distinct[i]
-		seen[g.Signature] = true
-		if reason, ok := k.Reasons[g.Signature]; ok {
+		sig := g.Signature.String()
+		seen[sig] = true
+		if reason, ok := k.Reasons[sig]; ok {
 			g.KnownReason = reason
-			r.Known = append(r.Known, g.Signature)
+			r.Known = append(r.Known, sig)
 		}
 	}
 	if checkStale {
@@ -140,7 +141,7 @@ func (k *Known) Update(path string, r *report.Report) error {
 	b.WriteString("# Rewrite with: difffuzz run -update-known (then give every new entry a reason).\n")
 	var sigs []string
 	for _, g := range r.Distinct {
-		sigs = append(sigs, g.Signature)
+		sigs = append(sigs, g.Signature.String())
 	}
 	sort.Strings(sigs)
 	for _, sig := range sigs {

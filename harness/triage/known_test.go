@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/report"
 )
 
 func sample() *report.Report {
 	return &report.Report{Seed: 7, Shards: 1, Divergences: 4, Distinct: []report.Group{
-		{Signature: "key_order: keys in UTF-16 order: ts", Kind: "key_order", Count: 3},
-		{Signature: "number: 1e21 printed in full: go", Kind: "number", Count: 1},
+		{Signature: compare.MustParseSignature("key_order: keys in UTF-16 order: ts"), Kind: "key_order", Count: 3},
+		{Signature: compare.MustParseSignature("number: 1e21 printed in full: go"), Kind: "number", Count: 1},
 	}}
 }
 

@@ -222,7 +222,7 @@ func regroup(rep *report.Report, dir string) error {
 	}
 	sort.Slice(rep.Distinct, func(i, j int) bool {
 		a, b := rep.Distinct[i], rep.Distinct[j]
-		return a.Count > b.Count || a.Count == b.Count && a.Signature < b.Signature
+		return a.Count > b.Count || a.Count == b.Count && a.Signature.String() < b.Signature.String()
 	})
 	return loadErr
 }
@@ -293,7 +293,7 @@ func (g *mergedGroup) add(s, fuzzed compare.Signature, e *corpus.Entry, name str
 // done is g's report group: its signature, and the buckets merged into it
 // when more than one.
 func (g *mergedGroup) done() report.Group {
-	g.Signature, g.Deviants = g.sig.String(), g.sig.Deviants
+	g.Signature, g.Deviants = g.sig, g.sig.Deviants
 	if len(g.from) > 1 {
 		for _, s := range g.from {
 			g.MergedFrom = append(g.MergedFrom, s.String())

@@ -40,11 +40,11 @@ func TestRegroupFollowsMinimizedLabels(t *testing.T) {
 		t.Fatalf("%d buckets, want 2: %+v", len(rep.Distinct), rep.Distinct)
 	}
 	g := rep.Distinct[0]
-	if g.Signature != "collision: a member dropped: go" || g.Count != 3 || !g.Minimized || g.MinimizedInput != `"x"` ||
+	if g.Signature.String() != "collision: a member dropped: go" || g.Count != 3 || !g.Minimized || g.MinimizedInput != `"x"` ||
 		!slices.Equal(g.MergedFrom, []string{"collision: a key: go, rust", "collision: a value: go"}) {
 		t.Errorf("merged bucket: %s, %d findings, minimized %v %q, merged from %q", g.Signature, g.Count, g.Minimized, g.MinimizedInput, g.MergedFrom)
 	}
-	if g := rep.Distinct[1]; g.Signature != "number: -0: go" || g.Count != 1 || g.Minimized || len(g.MergedFrom) != 0 {
+	if g := rep.Distinct[1]; g.Signature.String() != "number: -0: go" || g.Count != 1 || g.Minimized || len(g.MergedFrom) != 0 {
 		t.Errorf("a bucket no shard minimized: %+v", g)
 	}
 	if rep.Divergences != 4 {
