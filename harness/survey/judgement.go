@@ -7,21 +7,17 @@ import (
 	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
-// judgement is one case's outcomes (the reference's first) and their
-// verdict, with the signatures' text forms, the survey's keys.
+// judgement is one case's outcomes (the reference's first), their
+// verdict and its signatures.
 type judgement struct {
 	outs    []compare.Outcome
 	verdict compare.Verdict
-	sigs    []string
+	sigs    []compare.Signature
 }
 
 // judged is the lane's judgement of a case as the survey counts it.
 func judged(j lane.Judged) judgement {
-	sigs := make([]string, len(j.Signatures))
-	for i, s := range j.Signatures {
-		sigs[i] = s.String()
-	}
-	return judgement{outs: j.Outs, verdict: j.Verdict, sigs: sigs}
+	return judgement{outs: j.Outs, verdict: j.Verdict, sigs: j.Signatures}
 }
 
 // lastLine is the last non-empty line of s, for one-line messages.

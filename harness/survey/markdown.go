@@ -113,7 +113,7 @@ func matrixCell(l *Library, i int) string {
 	}
 	var parts []string
 	if n.Diverge > 0 {
-		parts = append(parts, "✗ "+percent(n.Diverge, n.Cases)+" "+cell(causeOf(topKey(n.Kinds))))
+		parts = append(parts, "✗ "+percent(n.Diverge, n.Cases)+" "+cell(causeOfText(topKey(n.Kinds))))
 	}
 	if n.Inexpressible > 0 {
 		parts = append(parts, "∅ "+percent(n.Inexpressible, n.Cases))
@@ -151,20 +151,22 @@ func writeDivergences(b *strings.Builder, l *Library) {
 
 // causeOf is a signature's kind and cause, without the adapter names, as
 // "`string_escape`: non-ASCII written raw (want \uXXXX)".
-func causeOf(sig string) string {
-	s, err := compare.ParseSignature(sig)
-	if err != nil {
-		return sig
-	}
+func causeOf(s compare.Signature) string {
 	return "`" + string(s.Kind) + "`: " + compare.Visible(s.Cause)
 }
 
-// kindOf is a signature's kind, without the adapter names.
-func kindOf(sig string) string {
-	s, err := compare.ParseSignature(sig)
-	if err != nil {
-		return sig
+// causeOfText is causeOf of a signature's text form, a key of Counts.Kinds
+// (a map's key must be comparable, and a signature holds a slice).
+func causeOfText(text string) string {
+	var s compare.Signature
+	if err := s.UnmarshalText([]byte(text)); err != nil {
+		return text
 	}
+	return causeOf(s)
+}
+
+// kindOf is a signature's kind, without the adapter names.
+func kindOf(s compare.Signature) string {
 	return string(s.Kind)
 }
 

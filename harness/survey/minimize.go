@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -37,13 +36,9 @@ func minimizeAll(ctx context.Context, cfg Config, l *lane.Lane, lr *Library) {
 // minimizeOne shrinks d's first example while it keeps d's signature, on
 // the lane, as a fuzzing run minimizes a bucket's.
 func minimizeOne(ctx context.Context, cfg Config, l *lane.Lane, d *Divergence) (*lane.Minimized, error) {
-	sig, err := compare.ParseSignature(d.Signature)
-	if err != nil {
-		return nil, err
-	}
 	mctx, cancel := context.WithTimeout(ctx, cfg.MinimizeTime)
 	defer cancel()
-	m, err := l.Minimize(mctx, d.first, sig)
+	m, err := l.Minimize(mctx, d.first, d.Signature)
 	if err != nil {
 		return nil, fmt.Errorf("minimize: %w", err)
 	}

@@ -80,7 +80,7 @@ func (c *Counts) add(j judgement) {
 	case !j.verdict.Agree:
 		c.Diverge++
 		for _, s := range j.sigs {
-			c.Kinds = inc(c.Kinds, s)
+			c.Kinds = inc(c.Kinds, s.String())
 		}
 	default:
 		c.Agree++
@@ -90,9 +90,9 @@ func (c *Counts) add(j judgement) {
 // Divergence is one distinct way a library differs from the reference: a
 // signature, how often it came first, and one minimized example.
 type Divergence struct {
-	Signature string   `json:"signature"`
-	Count     int      `json:"count"`
-	Classes   []string `json:"classes"` // classes of the cases that showed it
+	Signature compare.Signature `json:"signature"`
+	Count     int               `json:"count"`
+	Classes   []string          `json:"classes"` // classes of the cases that showed it
 	// Input is the minimized example in extended JSON; Original is the
 	// first case that showed the divergence, before minimizing.
 	Input     string `json:"input"`
@@ -194,7 +194,7 @@ func (lr *Library) add(classes gen.Classes, input any, j judgement) {
 		case !j.verdict.Agree:
 			cell.Diverge++
 			for _, s := range j.sigs {
-				cell.Kinds = inc(cell.Kinds, s)
+				cell.Kinds = inc(cell.Kinds, s.String())
 			}
 		default:
 			cell.Agree++
@@ -233,9 +233,9 @@ func (lr *Library) divergence(classes gen.Classes, input any, j judgement) {
 	}
 }
 
-func (lr *Library) find(sig string) *Divergence {
+func (lr *Library) find(sig compare.Signature) *Divergence {
 	for _, d := range lr.Divergences {
-		if d.Signature == sig {
+		if d.Signature.Equal(sig) {
 			return d
 		}
 	}

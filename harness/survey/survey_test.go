@@ -63,7 +63,7 @@ func TestRunFindsAndMinimizes(t *testing.T) {
 	if same.Agree != 600 || len(same.Divergences) != 0 {
 		t.Errorf("the reference against itself: %d agree, divergences %+v", same.Agree, same.Divergences)
 	}
-	if len(raw.Divergences) != 1 || raw.Divergences[0].Signature != `string_escape: non-ASCII written raw (want \uXXXX): lib` {
+	if len(raw.Divergences) != 1 || raw.Divergences[0].Signature.String() != `string_escape: non-ASCII written raw (want \uXXXX): lib` {
 		t.Fatalf("raw-bmp: divergences %+v, want one string_escape", raw.Divergences)
 	}
 	d := raw.Divergences[0]
