@@ -22,7 +22,6 @@ import (
 // example showed, which its minimization keeps.
 type group struct {
 	report.Group
-	sig        compare.Signature
 	exampleSig compare.Signature
 	input      any
 	index      uint64
@@ -179,8 +178,8 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 		g.example(c.cmp, f, path, own)
 		c.announce("new divergence", g)
 		c.eventBucket(g, false)
-	case !g.sig.Covers(sig):
-		g.name(g.sig.Merge(sig))
+	case !g.Signature.Covers(sig):
+		g.name(g.Signature.Merge(sig))
 		c.announce("more implementations in", g)
 		c.eventBucket(g, true)
 	}
@@ -196,7 +195,6 @@ func (c *collector) count(sig, own compare.Signature, f finding, path string) {
 // name makes sig the bucket's signature, in its report fields too: only
 // when it changes, not on every finding counted.
 func (g *group) name(sig compare.Signature) {
-	g.sig = sig
 	g.Signature, g.Kind, g.Cause, g.Deviants = sig, string(sig.Kind), sig.Cause, sig.Deviants
 }
 
@@ -205,7 +203,7 @@ func (c *collector) announce(what string, g *group) {
 	if g.Twin != "" {
 		twin = "\n  twin:  " + compare.Visible(clip.String(g.Twin, 300))
 	}
-	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s%s\n%s", what, compare.Visible(g.sig.String()), compare.Visible(clip.String(g.Example, 300)), twin, g.Diff)
+	fmt.Fprintf(c.cfg.Stderr, "difffuzz: %s %s\n  input: %s%s\n%s", what, compare.Visible(g.Signature.String()), compare.Visible(clip.String(g.Example, 300)), twin, g.Diff)
 }
 
 // example makes f, which shows the bucket's cause as sig, the group's

@@ -62,7 +62,7 @@ func (c *collector) eventBucket(g *group, more bool) {
 		t = events.TypeCollision
 	}
 	c.cfg.Events.Write(events.Event{Type: t, Bucket: &events.Bucket{
-		Signature: g.sig.String(), Kind: string(g.sig.Kind), Cause: g.sig.Cause, Deviants: g.sig.Deviants,
+		Signature: g.Signature.String(), Kind: string(g.Signature.Kind), Cause: g.Signature.Cause, Deviants: g.Signature.Deviants,
 		Example: clip.String(g.Example, exampleClip), Twin: clip.String(g.Twin, exampleClip), Path: g.First, More: more}})
 }
 

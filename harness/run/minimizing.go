@@ -77,7 +77,7 @@ func (c *collector) minimizeOrder() []*group {
 		order = append(order, c.groups[key])
 	}
 	slices.SortFunc(order, func(a, b *group) int {
-		return cmp.Or(cmp.Compare(severity(a.sig.Kind), severity(b.sig.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Signature.String(), b.Signature.String()))
+		return cmp.Or(cmp.Compare(severity(a.Signature.Kind), severity(b.Signature.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Signature.String(), b.Signature.String()))
 	})
 	return order
 }
@@ -256,7 +256,7 @@ func (g *group) minimized(path string, input, twin any, rounds int, minimal bool
 // output on it shows the cause. An overflow bucket keeps its label: it
 // stands for many causes, of which the example shows one.
 func (g *group) relabel(label compare.Signature) {
-	if g.sig.Cause == compare.OverflowCause {
+	if g.Signature.Cause == compare.OverflowCause {
 		return
 	}
 	g.fuzzed = g.Signature.String()

@@ -65,8 +65,8 @@ func testGroup(sig string, n uint64) *group {
 func collectorOf(groups ...*group) *collector {
 	c := &collector{cfg: &Config{Stderr: &bytes.Buffer{}}, groups: map[string]*group{}}
 	for _, g := range groups {
-		c.groups[g.sig.Bucket()] = g
-		c.order = append(c.order, g.sig.Bucket())
+		c.groups[g.Signature.Bucket()] = g
+		c.order = append(c.order, g.Signature.Bucket())
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/gen"
+	"github.com/difffuzz/difffuzz/harness/lane"
 )
 
 // Result is a whole survey, as out/survey.json holds it and the pages show it.
@@ -72,14 +73,14 @@ type Counts struct {
 }
 
 // add counts one case.
-func (c *Counts) add(j judgement) {
+func (c *Counts) add(j lane.Judged) {
 	c.Cases++
 	switch {
-	case j.outs[1].Absent():
+	case j.Outs[1].Absent():
 		c.Inexpressible++
-	case !j.verdict.Agree:
+	case !j.Verdict.Agree:
 		c.Diverge++
-		for _, s := range j.sigs {
+		for _, s := range j.Signatures {
 			c.Kinds = inc(c.Kinds, s.String())
 		}
 	default:
@@ -173,13 +174,13 @@ func newLibrary(name string, a adapter.Adapter) *Library {
 }
 
 // add counts one case under every class it carries.
-func (lr *Library) add(classes gen.Classes, input any, j judgement) {
+func (lr *Library) add(classes gen.Classes, input any, j lane.Judged) {
 	lr.Cases++
-	lib := j.outs[1]
+	lib := j.Outs[1]
 	switch {
 	case lib.Absent():
 		lr.Inexpressible++
-	case !j.verdict.Agree:
+	case !j.Verdict.Agree:
 		lr.Diverge++
 		lr.divergence(classes, input, j)
 	default:
@@ -191,9 +192,9 @@ func (lr *Library) add(classes gen.Classes, input any, j judgement) {
 		case lib.Absent():
 			cell.Inexpressible++
 			cell.Reasons = inc(cell.Reasons, lib.Inexpressible)
-		case !j.verdict.Agree:
+		case !j.Verdict.Agree:
 			cell.Diverge++
-			for _, s := range j.sigs {
+			for _, s := range j.Signatures {
 				cell.Kinds = inc(cell.Kinds, s.String())
 			}
 		default:
@@ -221,8 +222,8 @@ func (lr *Library) cellsOf(classes gen.Classes) []*Cell {
 
 // divergence records a diverging case under each of its signatures, keeping
 // the first example of each.
-func (lr *Library) divergence(classes gen.Classes, input any, j judgement) {
-	for _, s := range j.sigs {
+func (lr *Library) divergence(classes gen.Classes, input any, j lane.Judged) {
+	for _, s := range j.Signatures {
 		d := lr.find(s)
 		if d == nil {
 			d = &Divergence{Signature: s, first: input}

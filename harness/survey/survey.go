@@ -170,7 +170,7 @@ func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, l *lane.Lane,
 		}
 		for i, j := range js {
 			if j.Answered {
-				lr.add(classes[i], cases[i], judged(j))
+				lr.add(classes[i], cases[i], j)
 			}
 		}
 	}
