@@ -12,9 +12,9 @@ import (
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
-// maxCause is the longest cause in bytes, its "…" included: a signature is
+// MaxCause is the longest cause in bytes, its "…" included: a signature is
 // one line of a known list and of a report.
-const maxCause = 120
+const MaxCause = 120
 
 // failureCause names a crash, a hang or an internal error of the deviant b
 // (or, rarely, of the reference a): by its type and place when its worker
@@ -25,13 +25,13 @@ const maxCause = 120
 func failureCause(a, b Outcome) string {
 	switch {
 	case b.Failure == "" && b.Error != "internal":
-		return fitCause("answers where the reference failed: "+failureName(a), "")
+		return FitCause("answers where the reference failed: "+failureName(a), "")
 	case b.Failure != "":
-		return fitCause(failureName(b), "") // the worker's own words tell crashes apart
+		return FitCause(failureName(b), "") // the worker's own words tell crashes apart
 	case hasPlace(b):
-		return fitCause(failureName(b), "")
+		return FitCause(failureName(b), "")
 	}
-	return fitCause(failureName(b), validity(a))
+	return FitCause(failureName(b), validity(a))
 }
 
 // hasPlace reports whether o's worker said what failed and where.
@@ -192,7 +192,7 @@ var (
 // says of one input: quoted text (see dropQuotes), escapes and code points,
 // a character named after "token", numbers, addresses, which special float;
 // and words one cause alike (see rewrites). The result is at most
-// maxCause bytes, on one line, and never a separator of a signature's text
+// MaxCause bytes, on one line, and never a separator of a signature's text
 // form.
 func normalize(s string) string {
 	for _, r := range rewrites {
@@ -205,7 +205,7 @@ func normalize(s string) string {
 	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
 	s = hexNum.ReplaceAllString(s, "…")
 	s = number.ReplaceAllString(s, "N")
-	return fitCause(s, "")
+	return FitCause(s, "")
 }
 
 // dropQuotes writes "…" for each quoted text in s, which a message quotes
@@ -291,12 +291,12 @@ func whitespace(q string) bool {
 	return q == ""
 }
 
-// fitCause makes head+suffix fit in a signature: visible, one line,
-// without "; " nor " # ", at most maxCause bytes, head cut (at a character,
+// FitCause makes head+suffix fit in a signature: visible, one line,
+// without "; " nor " # ", at most MaxCause bytes, head cut (at a character,
 // with "…") so that the suffix stays whole.
-func fitCause(head, suffix string) string {
+func FitCause(head, suffix string) string {
 	head, suffix = Visible(head), Visible(suffix)
-	if room := maxCause - len(suffix); len(head) > room {
+	if room := MaxCause - len(suffix); len(head) > room {
 		cut := room - len("…")
 		for cut > 0 && !utf8.RuneStart(head[cut]) {
 			cut--

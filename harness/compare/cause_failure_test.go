@@ -199,17 +199,17 @@ func TestCrashStateIgnoresMessageAndLines(t *testing.T) {
 	}
 }
 
-// A cause never passes maxCause bytes, and a long crash state or message
+// A cause never passes MaxCause bytes, and a long crash state or message
 // is cut so that the validity suffix stays whole.
 func TestCauseFits(t *testing.T) {
 	long := strings.Repeat("verylongfunctionname", 8)
 	b := Outcome{Error: "internal", ErrorType: "SomeError", Frames: []wire.Frame{{File: "x.py", Function: long}, {File: "y.py", Function: long}}}
 	got := failureCause(Outcome{Canonical: []byte(`1`)}, b)
-	if len(got) > maxCause || !strings.HasSuffix(got, "…") {
+	if len(got) > MaxCause || !strings.HasSuffix(got, "…") {
 		t.Errorf("%d bytes: %q", len(got), got)
 	}
 	msg := failureCause(Outcome{Canonical: []byte(`1`)}, Outcome{Error: "internal", Detail: strings.Repeat("é word ", 40)})
-	if len(msg) > maxCause || !strings.HasSuffix(msg, "… on valid input") {
+	if len(msg) > MaxCause || !strings.HasSuffix(msg, "… on valid input") {
 		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
 	for in, want := range map[[2]string]string{
@@ -217,8 +217,8 @@ func TestCauseFits(t *testing.T) {
 		{"; # ", ""}:                      ", #",
 		{"ends with;", " on valid input"}: "ends with, on valid input",
 	} {
-		if c := fitCause(in[0], in[1]); c != want {
-			t.Errorf("fitCause(%q, %q) = %q, want %q", in[0], in[1], c, want)
+		if c := FitCause(in[0], in[1]); c != want {
+			t.Errorf("FitCause(%q, %q) = %q, want %q", in[0], in[1], c, want)
 		}
 	}
 }

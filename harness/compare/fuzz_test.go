@@ -49,8 +49,8 @@ func FuzzNormalize(f *testing.F) {
 }
 
 // validCause reports whether c fits a signature: visible UTF-8 on one
-// line, at most maxCause bytes, without a separator.
+// line, at most MaxCause bytes, without a separator.
 func validCause(c string) bool {
-	return c != "" && len(c) <= maxCause && utf8.ValidString(c) && !strings.ContainsAny(c, "\n\r") &&
+	return c != "" && len(c) <= MaxCause && utf8.ValidString(c) && !strings.ContainsAny(c, "\n\r") &&
 		!strings.Contains(c, signatureSep) && !strings.Contains(c, " # ") && Visible(c) == c
 }

@@ -19,7 +19,7 @@ type Signature struct {
 }
 
 // The separators of a signature's text form. A cause never holds a
-// line break nor signatureSep (see fitCause), and a kind or an adapter
+// line break nor signatureSep (see FitCause), and a kind or an adapter
 // name never holds ": ", so the text splits back at its first and last ": ".
 const (
 	partSep    = ": "

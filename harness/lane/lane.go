@@ -12,6 +12,7 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/probe"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -29,6 +30,7 @@ type Lane struct {
 	stats       []Stats
 	maxRestarts int
 	log         io.Writer
+	families    map[probe.Family]*profiles // measured by Family, once a lane
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
 	// Contract names the contract the lane's reference follows when it is

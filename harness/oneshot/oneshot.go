@@ -159,7 +159,9 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 		}
 		state := "agree"
 		if !j.Verdict.Agree {
-			state = "DIVERGE " + compare.JoinSignatures(j.Signatures)
+			// Labelled as a run labels a bucket: a cause of a family by
+			// the implementation's profile (Lane.Family).
+			state = "DIVERGE " + compare.JoinSignatures(s.Families(ctx, j.Signatures))
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, clip.String(string(value.AppendText(nil, inputs[i])), 300))
 		if !j.Verdict.Agree {
@@ -254,6 +256,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: not reproducible: the minimized input no longer shows %q\n", sig)
 		return triage.ExitSetup
 	}
+	label = s.Family(ctx, label)
 	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", label, m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
 	if cfg.Verbose {

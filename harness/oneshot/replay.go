@@ -134,14 +134,14 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 		if e.Twin != nil {
 			n = 2
 		}
-		r.entry(names[i], e, js[:n])
+		r.entry(ctx, names[i], e, js[:n])
 		js = js[n:]
 	}
 	return nil
 }
 
 // entry prints one entry's verdict from its inputs' judgements.
-func (r *replayer) entry(name string, e *corpus.Entry, js []lane.Judged) {
+func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js []lane.Judged) {
 	var out strings.Builder
 	cmp := r.lane.Comparator()
 	for i, j := range js {
@@ -152,7 +152,7 @@ func (r *replayer) entry(name string, e *corpus.Entry, js []lane.Judged) {
 		if i == 1 {
 			which = "  (its twin)"
 		}
-		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(j.Signatures), which, cmp.Render(j.Verdict, j.Outs))
+		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(r.lane.Families(ctx, j.Signatures)), which, cmp.Render(j.Verdict, j.Outs))
 	}
 	if len(js) == 2 {
 		a, b := js[0], js[1]

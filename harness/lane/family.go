@@ -1,0 +1,141 @@
+package lane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/probe"
+)
+
+// ProbeTime bounds one family's probes through the lane: one batch of a
+// few dozen small cases, which takes milliseconds unless a worker hangs.
+const ProbeTime = 30 * time.Second
+
+// profiles are one family's profiles in the lane, per adapter (the
+// reference's empty), measured once; err says why they could not be.
+type profiles struct {
+	of  []probe.Profile
+	bad []error // per adapter: its probes crashed or hung it
+	err error   // the probes could not be run at all
+}
+
+// Family is sig named by its family's profile (package probe), the label
+// of every bucket of the family in the implementations sig names. When
+// sig's kind belongs to a family, the family's probes run through the
+// lane once (the profiles are kept for the lane's life), and when every
+// implementation sig names has a profile that explains sig and their
+// profiles give one cause, sig takes that cause. Otherwise sig is kept as
+// it is: a shape no probe shows, implementations with other profiles, or
+// probes that could not be run (a worker that crashed or hung on one, a
+// lane that failed); the last is said once on the lane's log.
+func (l *Lane) Family(ctx context.Context, sig compare.Signature) compare.Signature {
+	f := probe.Of(sig.Kind)
+	if f == "" {
+		return sig
+	}
+	ps := l.profilesOf(ctx, f)
+	if ps.err != nil {
+		return sig
+	}
+	var kind compare.Kind
+	var cause string
+	for i, name := range sig.Deviants {
+		ai := slices.Index(l.names, name)
+		if ai < 0 || ps.bad[ai] != nil || !ps.of[ai].Explains(sig) {
+			return sig
+		}
+		k, c, _ := ps.of[ai].Cause()
+		if i > 0 && (k != kind || c != cause) {
+			return sig
+		}
+		kind, cause = k, c
+	}
+	return compare.Signature{Kind: kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
+}
+
+// Families is Family of each of sigs, two that become one merged.
+func (l *Lane) Families(ctx context.Context, sigs []compare.Signature) []compare.Signature {
+	var out []compare.Signature
+	for _, s := range sigs {
+		s = l.Family(ctx, s)
+		if i := slices.IndexFunc(out, func(t compare.Signature) bool { return t.Bucket() == s.Bucket() }); i >= 0 {
+			out[i] = out[i].Merge(s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// profilesOf measures family f's profiles of the lane's implementations,
+// once. The probes run within ProbeTime whatever is left of ctx (a
+// bucket's share of the minimization budget may be nearly spent), so that
+// a bucket's label does not hang on when it was minimized; only an
+// interruption (ctx cancelled) stops them, and then nothing is kept.
+func (l *Lane) profilesOf(ctx context.Context, f probe.Family) *profiles {
+	if ps, ok := l.families[f]; ok {
+		return ps
+	}
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &profiles{err: ctx.Err()}
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ProbeTime)
+	defer cancel()
+	ps := l.measure(pctx, f)
+	if l.families == nil {
+		l.families = map[probe.Family]*profiles{}
+	}
+	l.families[f] = ps
+	l.sayFailed(f, ps)
+	return ps
+}
+
+// measure runs family f's probes through the lane and reads each
+// implementation's profile.
+func (l *Lane) measure(ctx context.Context, f probe.Family) *profiles {
+	ps := &profiles{of: make([]probe.Profile, len(l.names)), bad: make([]error, len(l.names))}
+	js, err := l.Judge(ctx, probe.Inputs(f))
+	if err != nil {
+		ps.err = fmt.Errorf("probing %s: %w", f, err)
+		return ps
+	}
+	ref := make([]compare.Outcome, len(js))
+	for i, j := range js {
+		ref[i] = j.Outs[0]
+	}
+	for ai := 1; ai < len(l.names); ai++ {
+		got := make([]compare.Outcome, len(js))
+		for i, j := range js {
+			if !j.Answered {
+				ps.bad[ai] = fmt.Errorf("probing %s: a worker broke the protocol on a probe", f)
+				break
+			}
+			got[i] = j.Outs[ai]
+		}
+		if ps.bad[ai] == nil {
+			ps.of[ai], ps.bad[ai] = probe.Measure(f, l.names[ai], ref, got)
+		}
+	}
+	return ps
+}
+
+// sayFailed says on the lane's log that f's buckets keep the labels their
+// examples show, where the probes could not be run.
+func (l *Lane) sayFailed(f probe.Family, ps *profiles) {
+	if l.log == nil {
+		return
+	}
+	if ps.err != nil {
+		fmt.Fprintf(l.log, "difffuzz: %v: the %s buckets keep the labels their examples show\n", ps.err, f)
+		return
+	}
+	for ai, err := range ps.bad {
+		if err != nil {
+			fmt.Fprintf(l.log, "difffuzz: %v: %s's %s buckets keep the labels their examples show\n", err, l.names[ai], f)
+		}
+	}
+}

@@ -1,0 +1,378 @@
+// Package probe measures a cause family in an implementation's own
+// function. A bucket's cause is read off the shape of its one minimized
+// example, so one float formatter that is wrong in many ways (%.17g: 0.1
+// written long, -0 with its sign, Infinity as +Inf) makes as many buckets
+// as shapes its examples happen to show, and one escaper that writes every
+// character of a key raw makes one bucket per character class. For the two
+// families whose causes are usually one function, float formatting and
+// string escaping, a fixed set of probe cases is run through the
+// implementation, and its profile (the probes it writes otherwise than the
+// reference, and how) names every bucket of the family in it: a property of
+// the function, measured once, not of one example.
+//
+// The package holds the probe sets, the reading of a profile from the
+// probes' outcomes, and the profile's cause; it does no I/O. harness/lane
+// runs the probes through an implementation (Lane.Family), for a run's
+// relabelling after minimization and for check and replay alike
+// (docs/triage.md, "Family probes").
+package probe
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/value"
+)
+
+// Family is a class of causes whose root is usually one function of an
+// implementation.
+type Family string
+
+// The families probed.
+const (
+	Floats  Family = "float formatting"
+	Strings Family = "string escaping"
+)
+
+// Of is the family a difference of kind k belongs to, "" for none: a
+// number's spelling is the float formatter's, a string's character (in a
+// key or a value) the escaper's.
+func Of(k compare.Kind) Family {
+	switch k {
+	case compare.KindNumber:
+		return Floats
+	case compare.KindString, compare.KindKeyEscape:
+		return Strings
+	}
+	return ""
+}
+
+// Case is one probe: a number or a string, probed alone in a fixed valid
+// input (Input).
+type Case struct {
+	// Name is the probed number or character as people read it, in the
+	// profile's cause: "0.1", "-0.0", "U+007F", "`\"`".
+	Name string
+	// Key: a string probed as a key, else as a value.
+	Key    bool
+	probed any // a float64 or a string
+}
+
+// Input is the case's input, an envelope holding the probed value alone:
+// {"tool_name":"","args":{"":X}}, or {"tool_name":"","args":{X:0}} for a
+// key. It is valid under every contract (one whose top level is any value
+// takes any object), and its canonical text is known around X (wrapping),
+// so that the implementation's spelling of X can be read from its output.
+func (c Case) Input() any {
+	args := value.Object{{Key: "", Value: c.probed}}
+	if c.Key {
+		args = value.Object{{Key: c.probed.(string), Value: int64(0)}}
+	}
+	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
+}
+
+// wrapping is the canonical text of Input around the probed value's
+// spelling: "args" sorts before "tool_name" by code points and by UTF-16
+// units alike.
+func (c Case) wrapping() (prefix, suffix string) {
+	switch {
+	case c.Key:
+		return `{"args":{"`, `":0},"tool_name":""}`
+	case isString(c.probed):
+		return `{"args":{"":"`, `"},"tool_name":""}`
+	}
+	return `{"args":{"":`, `},"tool_name":""}`
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+// Spelling is the probed value as text wrote it between the input's fixed
+// text, and whether text has that fixed text around it.
+func (c Case) Spelling(text []byte) (string, bool) {
+	prefix, suffix := c.wrapping()
+	s := string(text)
+	if len(s) < len(prefix)+len(suffix) || !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) {
+		return "", false
+	}
+	return s[len(prefix) : len(s)-len(suffix)], true
+}
+
+// floatCases probe a float formatter: the shortest digits (0.1, 1e23),
+// both thresholds of the exponent form (1e-7 against 0.00001, 1e21 against
+// 1e20), the exponent's spelling (1e-8: no leading zero), integer-valued
+// floats (1.0, past 2^53, a double whose shortest digits end in zeros),
+// the smallest subnormal, zero's sign and the non-finite floats.
+var floatCases = []Case{
+	{Name: "0.1", probed: 0.1},
+	{Name: "1e-7", probed: 1e-7},
+	{Name: "1e-8", probed: 1e-8},
+	{Name: "0.00001", probed: 1e-5},
+	{Name: "1e20", probed: 1e20},
+	{Name: "1e21", probed: 1e21},
+	{Name: "1e23", probed: 1e23},
+	{Name: "1.0", probed: 1.0},
+	{Name: "2^60", probed: float64(1 << 60)},
+	{Name: "49812407423580900.0", probed: 49812407423580900.0},
+	{Name: "5e-324", probed: 5e-324},
+	{Name: "-0.0", probed: math.Copysign(0, -1)},
+	{Name: "NaN", probed: math.NaN()},
+	{Name: "Infinity", probed: math.Inf(1)},
+	{Name: "-Infinity", probed: math.Inf(-1)},
+}
+
+// stringChars are the characters a string escaper is probed with, one of
+// each class an escaping rule treats alike (docs/triage.md, "A bucket is a
+// root cause"): the quote, the backslash and the solidus; controls with a
+// short escape, others, U+0000; DEL; a C1 control; non-ASCII in the BMP,
+// U+2028 and an astral character.
+var stringChars = []struct{ name, s string }{
+	{"`\"`", `"`},
+	{"`\\`", `\`},
+	{"`/`", "/"},
+	{"U+000A", "\n"},
+	{"U+0008", "\b"},
+	{"U+0001", "\x01"},
+	{"U+0000", "\x00"},
+	{"U+007F", "\x7f"},
+	{"U+0085", "\u0085"},
+	{"U+00E9", "\u00e9"},
+	{"U+2028", "\u2028"},
+	{"U+1F600", "\U0001F600"},
+}
+
+// stringCases probe each of stringChars in a value, then in a key.
+var stringCases = func() []Case {
+	var cs []Case
+	for _, key := range []bool{false, true} {
+		for _, c := range stringChars {
+			cs = append(cs, Case{Name: c.name, Key: key, probed: c.s})
+		}
+	}
+	return cs
+}()
+
+// Cases are family f's probes, in a fixed order: a profile lists what is
+// wrong in it.
+func Cases(f Family) []Case {
+	switch f {
+	case Floats:
+		return floatCases
+	case Strings:
+		return stringCases
+	}
+	return nil
+}
+
+// Inputs are the inputs of family f's probes, in the order of Cases.
+func Inputs(f Family) []any {
+	cs := Cases(f)
+	in := make([]any, len(cs))
+	for i, c := range cs {
+		in[i] = c.Input()
+	}
+	return in
+}
+
+// Answer is one probe that an implementation wrote otherwise than the
+// reference.
+type Answer struct {
+	Case
+	// Shape is the difference its output shows, as a bucket of one
+	// example would be labelled: the family's kind and cause, naming the
+	// implementation.
+	Shape compare.Signature
+	// Spelling is the implementation's spelling of the probed value; ""
+	// when its output does not hold the input's fixed text around it.
+	Spelling string
+}
+
+// Profile is what an implementation gets wrong of one family.
+type Profile struct {
+	Family Family
+	// Wrong are the probes it writes otherwise, in a difference of the
+	// family's kinds, in the order of Cases. Empty: the family's function
+	// is right on every probe.
+	Wrong []Answer
+}
+
+// Measure reads implementation name's profile of family f from the
+// outcomes of its probes (got) and the reference's (ref), both in the
+// order of Cases(f). A probe the implementation crashed or hung on tells
+// nothing of its formatting: the profile is unknown, and so an error.
+func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error) {
+	cs := Cases(f)
+	if len(ref) != len(cs) || len(got) != len(cs) {
+		return Profile{}, fmt.Errorf("probe %s: %d and %d outcomes for %d probes", f, len(ref), len(got), len(cs))
+	}
+	p := Profile{Family: f}
+	for i, c := range cs {
+		if got[i].Failure != "" {
+			return Profile{}, fmt.Errorf("probe %s: %s %s on %s", f, name, got[i].Failure, value.AppendText(nil, c.Input()))
+		}
+		for _, s := range compare.SignatureOf([]string{"reference", name}, []compare.Outcome{ref[i], got[i]}) {
+			if Of(s.Kind) != f || !s.Deviates(name) {
+				continue
+			}
+			sp, _ := c.Spelling(got[i].Canonical)
+			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}}, Spelling: sp})
+		}
+	}
+	return p, nil
+}
+
+// Explains reports whether the profile accounts for a difference of shape
+// sig: a probe showed that very kind and cause, or sig is a key breaking
+// out of its string (key_escape) and a probe's key broke out too, which
+// is one key writer escaping nothing whatever follows the quote or
+// backslash. A difference no probe shows (a lone surrogate written as
+// U+FFFD, an integer's digits) is not the family function's, as far as
+// the probes know, and keeps its own label.
+func (p Profile) Explains(sig compare.Signature) bool {
+	for _, w := range p.Wrong {
+		if w.Shape.Bucket() == sig.Bucket() || sig.Kind == compare.KindKeyEscape && w.Shape.Kind == compare.KindKeyEscape {
+			return true
+		}
+	}
+	return false
+}
+
+// Cause is the profile's kind and cause, the label of every bucket of the
+// family it explains: the one shape its probes show when they show one (a
+// planted bug keeps the label its examples give), else the family's
+// cause naming each wrong probe and how it was written. It is canonical:
+// the probes' order is fixed, so one profile is one cause. ok is false for
+// an empty profile.
+func (p Profile) Cause() (kind compare.Kind, cause string, ok bool) {
+	if len(p.Wrong) == 0 {
+		return "", "", false
+	}
+	first := p.Wrong[0].Shape
+	if !slices.ContainsFunc(p.Wrong, func(w Answer) bool { return w.Shape.Bucket() != first.Bucket() }) {
+		return first.Kind, first.Cause, true
+	}
+	if p.Family == Floats {
+		return compare.KindNumber, compare.FitCause(p.floatCause(), ""), true
+	}
+	kind = compare.KindString
+	if slices.ContainsFunc(p.Wrong, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
+		kind = compare.KindKeyEscape
+	}
+	return kind, compare.FitCause(p.stringCause(), ""), true
+}
+
+// The heads of the families' causes.
+const (
+	floatHead  = "floats formatted otherwise: "
+	stringHead = "characters written otherwise: "
+)
+
+// maxSpelling bounds one spelling shown in a cause.
+const maxSpelling = 24
+
+// floatCause names each wrong float probe, with its spelling for as many
+// as fit ("0.1 as 0.10000000000000001, -0.0 as -0, also 1e-7 NaN").
+func (p Profile) floatCause() string {
+	full := make([]string, len(p.Wrong))
+	names := make([]string, len(p.Wrong))
+	for i, w := range p.Wrong {
+		names[i] = w.Name
+		full[i] = w.Name
+		if w.Spelling != "" {
+			full[i] += " as " + clipped(w.Spelling)
+		}
+	}
+	for k := len(full); k >= 0; k-- {
+		s := floatHead + strings.Join(full[:k], ", ")
+		if k < len(full) {
+			if k > 0 {
+				s += ", also "
+			}
+			s += strings.Join(names[k:], " ")
+		}
+		if len(s) <= compare.MaxCause {
+			return s
+		}
+	}
+	return fitList(floatHead, names, " ")
+}
+
+// stringCause names the wrong characters by how and where each was
+// written: `"` `\` U+0001 raw in keys, U+007F raw (in keys and values
+// alike), U+2028 as \u2028 in values.
+func (p Profile) stringCause() string {
+	type group struct{ how, where string }
+	var order []group
+	names := map[group][]string{}
+	for _, it := range p.items() {
+		g := group{it.how, it.where}
+		if _, ok := names[g]; !ok {
+			order = append(order, g)
+		}
+		names[g] = append(names[g], it.name)
+	}
+	parts := make([]string, len(order))
+	for i, g := range order {
+		parts[i] = strings.Join(names[g], " ") + " " + g.how + g.where
+	}
+	return fitList(stringHead, parts, ", ")
+}
+
+// item is one wrong character: its name, how it was written and where.
+type item struct{ name, how, where string }
+
+// items are the wrong string probes, a character wrong alike in keys and
+// values once.
+func (p Profile) items() []item {
+	var its []item
+	for _, w := range p.Wrong {
+		how := "otherwise"
+		switch {
+		case w.Spelling == w.probed.(string):
+			how = "raw"
+		case w.Spelling != "":
+			how = "as " + clipped(w.Spelling)
+		}
+		where := " in values"
+		if w.Key {
+			where = " in keys"
+		}
+		if i := slices.IndexFunc(its, func(it item) bool { return it.name == w.Name && it.how == how }); i >= 0 {
+			its[i].where = ""
+			continue
+		}
+		its = append(its, item{w.Name, how, where})
+	}
+	return its
+}
+
+// clipped is a spelling as a cause shows it: visible, one line, at most
+// maxSpelling bytes.
+func clipped(s string) string {
+	s = compare.Visible(s)
+	if len(s) > maxSpelling {
+		cut := maxSpelling - len("…")
+		for cut > 0 && (s[cut]&0xC0) == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// fitList is head and the parts joined by sep, as many as fit in a cause,
+// the rest counted ("and 3 more").
+func fitList(head string, parts []string, sep string) string {
+	for n := len(parts); n > 0; n-- {
+		s := head + strings.Join(parts[:n], sep)
+		if n < len(parts) {
+			s += fmt.Sprintf("%sand %d more", sep, len(parts)-n)
+		}
+		if len(s) <= compare.MaxCause {
+			return s
+		}
+	}
+	return head + fmt.Sprintf("%d probes", len(parts))
+}
