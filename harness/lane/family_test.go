@@ -1,0 +1,139 @@
+package lane
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"lukechampine.com/blake3"
+
+	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/probe"
+	"github.com/difffuzz/difffuzz/kits/go/wire"
+
+	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the reference
+)
+
+// spoiled is the reference with bugs planted in its text: each of its
+// results has every old text of spoil replaced by the new, and crashes
+// fails a batch holding a case whose text holds it, as a worker that dies.
+type spoiled struct {
+	adapter.Adapter
+	name    string
+	spoil   *strings.Replacer
+	crashes string
+	batches int
+}
+
+func (s *spoiled) Name() string { return s.name }
+
+func (s *spoiled) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) error {
+	s.batches++
+	if err := s.Adapter.RunBatch(ctx, b, out); err != nil {
+		return err
+	}
+	for i := range b.Cases {
+		if s.crashes != "" && strings.Contains(string(out[i].Canonical), s.crashes) {
+			return &adapter.Failure{Adapter: s.name, Kind: adapter.Crash, Err: errContains(s.crashes)}
+		}
+		if out[i].Canonical != nil {
+			out[i].Canonical = []byte(s.spoil.Replace(string(out[i].Canonical)))
+			d := blake3.Sum256(out[i].Canonical)
+			out[i].Digest = d[:]
+		}
+	}
+	return nil
+}
+
+type errContains string
+
+func (e errContains) Error() string { return "crashed on a text holding " + string(e) }
+
+// familyLane is the reference and one spoiled copy of it, sdk.
+func familyLane(t *testing.T, sdk *spoiled, log *syncBuffer) *Lane {
+	t.Helper()
+	ref, err := adapter.NewInProcess("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	impl, err := adapter.NewInProcess("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk.Adapter = impl
+	return newLane(0, log, &namedAdapter{ref, "reference"}, sdk)
+}
+
+type namedAdapter struct {
+	adapter.Adapter
+	name string
+}
+
+func (n *namedAdapter) Name() string { return n.name }
+
+// A bucket of the float-formatting family is named by the formatter's
+// profile, measured once; a shape no probe shows keeps its label, as does
+// a kind of no family.
+func TestFamily(t *testing.T) {
+	log := &syncBuffer{}
+	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer(`:0.1}`, `:0.10000000000000001}`, `{"":0}`, `{"":-0}`, `:Infinity}`, `:+Inf}`)}
+	l := familyLane(t, sdk, log)
+	defer l.Close()
+	ctx := context.Background()
+	family := "number: floats formatted otherwise: 0.1 as 0.10000000000000001, -0.0 as -0, Infinity as +Inf: sdk"
+	for _, tt := range []struct{ sig, want string }{
+		{"number: -0 written with its sign (want 0): sdk", family},
+		{"number: a non-finite number written as a number JSON lacks: sdk", family},
+		{"number: not the shortest digits that round-trip: sdk", family},
+		{"number: an integer with other digits: sdk", "number: an integer with other digits: sdk"},
+		{"structure: a member dropped: sdk", "structure: a member dropped: sdk"},
+	} {
+		if got := l.Family(ctx, compare.MustParseSignature(tt.sig)); got.String() != tt.want {
+			t.Errorf("Family(%s) = %s, want %s", tt.sig, got, tt.want)
+		}
+	}
+	if sdk.batches != 1 {
+		t.Errorf("the float probes ran in %d batches, want 1: a family is probed once a lane", sdk.batches)
+	}
+	// The string escaper is right: its shapes keep their labels.
+	sig := compare.MustParseSignature(`string_escape: U+007F written raw (want \u007f): sdk`)
+	if got := l.Family(ctx, sig); !got.Equal(sig) {
+		t.Errorf("Family(%s) = %s with a right escaper", sig, got)
+	}
+}
+
+// The reference spells every probe as the probe package's tests expect,
+// in the text around the probed value that Spelling reads.
+func TestProbesThroughReference(t *testing.T) {
+	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer()}
+	l := familyLane(t, sdk, &syncBuffer{})
+	defer l.Close()
+	for _, f := range []probe.Family{probe.Floats, probe.Strings} {
+		js, err := l.Judge(context.Background(), probe.Inputs(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range probe.Cases(f) {
+			if _, ok := c.Spelling(js[i].Outs[0].Canonical); !ok || !js[i].Verdict.Agree {
+				t.Errorf("probe %s (key %v): the reference wrote %s, not the probe's fixed text around a spelling", c.Name, c.Key, js[i].Outs[0].Canonical)
+			}
+		}
+	}
+}
+
+// A worker that crashes on a probe keeps its buckets' labels, and the lane
+// says so.
+func TestFamilyProbeCrash(t *testing.T) {
+	log := &syncBuffer{}
+	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer(`{"":0}`, `{"":-0}`), crashes: "Infinity"}
+	l := familyLane(t, sdk, log)
+	defer l.Close()
+	sig := compare.MustParseSignature("number: -0 written with its sign (want 0): sdk")
+	if got := l.Family(context.Background(), sig); !got.Equal(sig) {
+		t.Errorf("Family(%s) = %s after a crash on a probe, want it kept", sig, got)
+	}
+	if !strings.Contains(log.String(), "keep the labels their examples show") {
+		t.Errorf("the lane did not say its probes failed: %q", log.String())
+	}
+}
