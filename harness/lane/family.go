@@ -23,18 +23,19 @@ type profiles struct {
 	err error   // the probes could not be run at all
 }
 
-// Family is sig named by its family's profile (package probe), the label
-// of every bucket of the family in the implementations sig names. When
-// sig's kind belongs to a family, the family's probes run through the
-// lane once (the profiles are kept for the lane's life), and when every
+// Family is sig, what input shows, named by its family's profile (package
+// probe), the label of every bucket of the family in the implementations
+// sig names. When sig's kind belongs to a family that applies to input
+// (probe.Applies), the family's probes run through the lane once (the
+// profiles are kept for the lane's life), and when every
 // implementation sig names has a profile that explains sig and their
 // profiles give one cause, sig takes that cause. Otherwise sig is kept as
 // it is: a shape no probe shows, implementations with other profiles, or
 // probes that could not be run (a worker that crashed or hung on one, a
 // lane that failed); the last is said once on the lane's log.
-func (l *Lane) Family(ctx context.Context, sig compare.Signature) compare.Signature {
+func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
 	f := probe.Of(sig.Kind)
-	if f == "" {
+	if f == "" || !probe.Applies(f, input) {
 		return sig
 	}
 	ps := l.profilesOf(ctx, f)
@@ -57,11 +58,12 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature) compare.Signat
 	return compare.Signature{Kind: kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
 }
 
-// Families is Family of each of sigs, two that become one merged.
-func (l *Lane) Families(ctx context.Context, sigs []compare.Signature) []compare.Signature {
+// Families is Family of each of sigs, what input shows, two that become
+// one merged.
+func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any) []compare.Signature {
 	var out []compare.Signature
 	for _, s := range sigs {
-		s = l.Family(ctx, s)
+		s = l.Family(ctx, s, input)
 		if i := slices.IndexFunc(out, func(t compare.Signature) bool { return t.Bucket() == s.Bucket() }); i >= 0 {
 			out[i] = out[i].Merge(s)
 			continue

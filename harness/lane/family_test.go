@@ -11,6 +11,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/probe"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
+	"github.com/difffuzz/difffuzz/value"
 
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the reference
 )
@@ -81,6 +82,7 @@ func TestFamily(t *testing.T) {
 	l := familyLane(t, sdk, log)
 	defer l.Close()
 	ctx := context.Background()
+	float := probe.Cases(probe.Floats)[0].Input()
 	family := "number: floats formatted otherwise: 0.1 as 0.10000000000000001, -0.0 as -0, Infinity as +Inf: sdk"
 	for _, tt := range []struct{ sig, want string }{
 		{"number: -0 written with its sign (want 0): sdk", family},
@@ -89,16 +91,21 @@ func TestFamily(t *testing.T) {
 		{"number: an integer with other digits: sdk", "number: an integer with other digits: sdk"},
 		{"structure: a member dropped: sdk", "structure: a member dropped: sdk"},
 	} {
-		if got := l.Family(ctx, compare.MustParseSignature(tt.sig)); got.String() != tt.want {
+		if got := l.Family(ctx, compare.MustParseSignature(tt.sig), float); got.String() != tt.want {
 			t.Errorf("Family(%s) = %s, want %s", tt.sig, got, tt.want)
 		}
+	}
+	// An integer's digits are not the float formatter's.
+	sig := compare.MustParseSignature("number: not the shortest digits that round-trip: sdk")
+	if got := l.Family(ctx, sig, value.Object{{Key: "a", Value: int64(7)}}); !got.Equal(sig) {
+		t.Errorf("Family(%s) of an input without a float = %s, want it kept", sig, got)
 	}
 	if sdk.batches != 1 {
 		t.Errorf("the float probes ran in %d batches, want 1: a family is probed once a lane", sdk.batches)
 	}
 	// The string escaper is right: its shapes keep their labels.
-	sig := compare.MustParseSignature(`string_escape: U+007F written raw (want \u007f): sdk`)
-	if got := l.Family(ctx, sig); !got.Equal(sig) {
+	sig = compare.MustParseSignature(`string_escape: U+007F written raw (want \u007f): sdk`)
+	if got := l.Family(ctx, sig, float); !got.Equal(sig) {
 		t.Errorf("Family(%s) = %s with a right escaper", sig, got)
 	}
 }
@@ -130,7 +137,7 @@ func TestFamilyProbeCrash(t *testing.T) {
 	l := familyLane(t, sdk, log)
 	defer l.Close()
 	sig := compare.MustParseSignature("number: -0 written with its sign (want 0): sdk")
-	if got := l.Family(context.Background(), sig); !got.Equal(sig) {
+	if got := l.Family(context.Background(), sig, probe.Cases(probe.Floats)[0].Input()); !got.Equal(sig) {
 		t.Errorf("Family(%s) = %s after a crash on a probe, want it kept", sig, got)
 	}
 	if !strings.Contains(log.String(), "keep the labels their examples show") {

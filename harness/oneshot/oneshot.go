@@ -161,7 +161,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 		if !j.Verdict.Agree {
 			// Labelled as a run labels a bucket: a cause of a family by
 			// the implementation's profile (Lane.Family).
-			state = "DIVERGE " + compare.JoinSignatures(s.Families(ctx, j.Signatures))
+			state = "DIVERGE " + compare.JoinSignatures(s.Families(ctx, j.Signatures, inputs[i]))
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, clip.String(string(value.AppendText(nil, inputs[i])), 300))
 		if !j.Verdict.Agree {
@@ -256,7 +256,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: not reproducible: the minimized input no longer shows %q\n", sig)
 		return triage.ExitSetup
 	}
-	label = s.Family(ctx, label)
+	label = s.Family(ctx, label, m.Input)
 	fmt.Fprintf(cfg.Stdout, "after (%s; %d rounds, %d round trips per adapter, %.1fs):\n  %s\n%s", label, m.Rounds, s.RoundTrips, time.Since(began).Seconds(),
 		value.AppendText(nil, m.Input), s.Comparator().Render(m.Verdict, m.Outs))
 	if cfg.Verbose {

@@ -148,11 +148,11 @@ func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js [
 		if j.Verdict.Agree {
 			continue
 		}
-		which := ""
+		which, input := "", e.Input
 		if i == 1 {
-			which = "  (its twin)"
+			which, input = "  (its twin)", e.Twin
 		}
-		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(r.lane.Families(ctx, j.Signatures)), which, cmp.Render(j.Verdict, j.Outs))
+		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(r.lane.Families(ctx, j.Signatures, input)), which, cmp.Render(j.Verdict, j.Outs))
 	}
 	if len(js) == 2 {
 		a, b := js[0], js[1]

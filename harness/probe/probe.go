@@ -223,50 +223,104 @@ func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error)
 	return p, nil
 }
 
-// Explains reports whether the profile accounts for a difference of shape
-// sig: a probe showed that very kind and cause, or sig is a key breaking
-// out of its string (key_escape) and a probe's key broke out too, which
-// is one key writer escaping nothing whatever follows the quote or
-// backslash. A difference no probe shows (a lone surrogate written as
-// U+FFFD, an integer's digits) is not the family function's, as far as
-// the probes know, and keeps its own label.
-func (p Profile) Explains(sig compare.Signature) bool {
-	for _, w := range p.Wrong {
-		if w.Shape.Bucket() == sig.Bucket() || sig.Kind == compare.KindKeyEscape && w.Shape.Kind == compare.KindKeyEscape {
-			return true
+// Applies reports whether family f may name a bucket whose minimized
+// example is input: a number's difference is the float formatter's only in
+// an input that holds a float (an integer's digits are another function's,
+// a parser's or a big-integer path's); a string's, in any input.
+func Applies(f Family, input any) bool {
+	return f != Floats || holdsFloat(input)
+}
+
+// holdsFloat reports whether v holds a float anywhere.
+func holdsFloat(v any) bool {
+	switch v := v.(type) {
+	case float64, float32:
+		return true
+	case []any:
+		return slices.ContainsFunc(v, holdsFloat)
+	case value.Object:
+		return slices.ContainsFunc(v, func(m value.Member) bool { return holdsFloat(m.Value) })
+	case value.RawObject:
+		return slices.ContainsFunc(v, func(m value.RawMember) bool { return holdsFloat(m.Key) || holdsFloat(m.Value) })
+	case map[string]any:
+		for _, x := range v {
+			if holdsFloat(x) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// own are the wrong probes that are the family function's own, one
+// defect however many classes it shows: every float probe (one formatter
+// writes them all), but of the strings only those wrong in a key and right
+// in a value, the key writer's (keys spliced between quotes as they are).
+// A character wrong in values too is its class's cause, one bucket of its
+// own already (keys and values alike), and several such classes are
+// several causes: DEL raw and non-ASCII raw are two choices a contract
+// settles apart (RFC 8785 writes both raw), \u00XX for \n and upper-case
+// hex two fixes.
+func (p Profile) own() []Answer {
+	if p.Family == Floats {
+		return p.Wrong
+	}
+	var own []Answer
+	for _, w := range p.Wrong {
+		if w.Key && !slices.ContainsFunc(p.Wrong, func(v Answer) bool { return !v.Key && v.Name == w.Name }) {
+			own = append(own, w)
+		}
+	}
+	return own
+}
+
+// Explains reports whether the profile accounts for a difference of shape
+// sig: one of its own probes (see own) showed that very kind and cause,
+// and none of the others did; or sig is a key breaking out of its string
+// (key_escape) and one of its own probed keys broke out too, which is one
+// key writer escaping nothing whatever follows the quote or backslash. A
+// difference no probe shows (a lone surrogate written as U+FFFD, an
+// integer's digits) is not the family function's, as far as the probes
+// know, and keeps its own label.
+func (p Profile) Explains(sig compare.Signature) bool {
+	own := p.own()
+	same := func(w Answer) bool { return w.Shape.Bucket() == sig.Bucket() }
+	if slices.ContainsFunc(p.Wrong, same) && !slices.ContainsFunc(own, same) {
+		return false
+	}
+	return slices.ContainsFunc(own, same) ||
+		sig.Kind == compare.KindKeyEscape && slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape })
+}
+
 // Cause is the profile's kind and cause, the label of every bucket of the
-// family it explains: the one shape its probes show when they show one (a
-// planted bug keeps the label its examples give), else the family's
-// cause naming each wrong probe and how it was written. It is canonical:
-// the probes' order is fixed, so one profile is one cause. ok is false for
-// an empty profile.
+// family it explains: the one shape its own probes show when they show one
+// (a planted bug keeps the label its examples give), else the family's
+// cause naming each of them and how it was written. It is canonical: the
+// probes' order is fixed, so one profile is one cause. ok is false when no
+// probe is the function's own.
 func (p Profile) Cause() (kind compare.Kind, cause string, ok bool) {
-	if len(p.Wrong) == 0 {
+	own := p.own()
+	if len(own) == 0 {
 		return "", "", false
 	}
-	first := p.Wrong[0].Shape
-	if !slices.ContainsFunc(p.Wrong, func(w Answer) bool { return w.Shape.Bucket() != first.Bucket() }) {
+	first := own[0].Shape
+	if !slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Bucket() != first.Bucket() }) {
 		return first.Kind, first.Cause, true
 	}
 	if p.Family == Floats {
-		return compare.KindNumber, compare.FitCause(p.floatCause(), ""), true
+		return compare.KindNumber, compare.FitCause(floatCause(own), ""), true
 	}
 	kind = compare.KindString
-	if slices.ContainsFunc(p.Wrong, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
+	if slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
 		kind = compare.KindKeyEscape
 	}
-	return kind, compare.FitCause(p.stringCause(), ""), true
+	return kind, compare.FitCause(keyCause(own), ""), true
 }
 
 // The heads of the families' causes.
 const (
-	floatHead  = "floats formatted otherwise: "
-	stringHead = "characters written otherwise: "
+	floatHead = "floats formatted otherwise: "
+	keyHead   = "characters in keys written otherwise: "
 )
 
 // maxSpelling bounds one spelling shown in a cause.
@@ -274,10 +328,10 @@ const maxSpelling = 24
 
 // floatCause names each wrong float probe, with its spelling for as many
 // as fit ("0.1 as 0.10000000000000001, -0.0 as -0, also 1e-7 NaN").
-func (p Profile) floatCause() string {
-	full := make([]string, len(p.Wrong))
-	names := make([]string, len(p.Wrong))
-	for i, w := range p.Wrong {
+func floatCause(wrong []Answer) string {
+	full := make([]string, len(wrong))
+	names := make([]string, len(wrong))
+	for i, w := range wrong {
 		names[i] = w.Name
 		full[i] = w.Name
 		if w.Spelling != "" {
@@ -299,35 +353,12 @@ func (p Profile) floatCause() string {
 	return fitList(floatHead, names, " ")
 }
 
-// stringCause names the wrong characters by how and where each was
-// written: `"` `\` U+0001 raw in keys, U+007F raw (in keys and values
-// alike), U+2028 as \u2028 in values.
-func (p Profile) stringCause() string {
-	type group struct{ how, where string }
-	var order []group
-	names := map[group][]string{}
-	for _, it := range p.items() {
-		g := group{it.how, it.where}
-		if _, ok := names[g]; !ok {
-			order = append(order, g)
-		}
-		names[g] = append(names[g], it.name)
-	}
-	parts := make([]string, len(order))
-	for i, g := range order {
-		parts[i] = strings.Join(names[g], " ") + " " + g.how + g.where
-	}
-	return fitList(stringHead, parts, ", ")
-}
-
-// item is one wrong character: its name, how it was written and where.
-type item struct{ name, how, where string }
-
-// items are the wrong string probes, a character wrong alike in keys and
-// values once.
-func (p Profile) items() []item {
-	var its []item
-	for _, w := range p.Wrong {
+// keyCause names the wrong characters of keys by how each was written:
+// `"` `\` U+0001 raw, U+2028 as \u2028.
+func keyCause(wrong []Answer) string {
+	var order []string
+	names := map[string][]string{}
+	for _, w := range wrong {
 		how := "otherwise"
 		switch {
 		case w.Spelling == w.probed.(string):
@@ -335,17 +366,16 @@ func (p Profile) items() []item {
 		case w.Spelling != "":
 			how = "as " + clipped(w.Spelling)
 		}
-		where := " in values"
-		if w.Key {
-			where = " in keys"
+		if _, ok := names[how]; !ok {
+			order = append(order, how)
 		}
-		if i := slices.IndexFunc(its, func(it item) bool { return it.name == w.Name && it.how == how }); i >= 0 {
-			its[i].where = ""
-			continue
-		}
-		its = append(its, item{w.Name, how, where})
+		names[how] = append(names[how], w.Name)
 	}
-	return its
+	parts := make([]string, len(order))
+	for i, how := range order {
+		parts[i] = strings.Join(names[how], " ") + " " + how
+	}
+	return fitList(keyHead, parts, ", ")
 }
 
 // clipped is a spelling as a cause shows it: visible, one line, at most

@@ -8,6 +8,7 @@ import (
 	"lukechampine.com/blake3"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // refSpelling is the reference's spelling of each probe under this
@@ -74,12 +75,17 @@ func TestProfileCause(t *testing.T) {
 		{"too many for their spellings", Floats, map[string]string{"0.1": "0.10000000000000001", "1e-7": "9.9999999999999995e-08",
 			"0.00001": "1.0000000000000001e-05", "1e23": "9.9999999999999992e+22", "-0.0": "-0"},
 			compare.KindNumber, "floats formatted otherwise: 0.1 as 0.10000000000000001, 1e-7 as 9.9999999999999995e-08, also 0.00001 1e23 -0.0"},
-		{"one class in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f"},
-			compare.KindString, `U+007F written raw (want \u007f)`},
+		// A class wrong in keys and values alike is its class's cause,
+		// one bucket already, and two such classes are two causes.
+		{"one class in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f"}, "", ""},
+		{"two classes in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9", "key U+00E9": "\u00e9"}, "", ""},
+		{"values only", Strings, map[string]string{"U+2028": "\u2028", "U+0001": `\x01`}, "", ""},
+		{"one class in keys only keeps its shape", Strings, map[string]string{"key U+0001": "\x01"},
+			compare.KindString, `a control character written raw (want \uXXXX)`},
 		{"keys spliced raw", Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "key U+007F": "\x7f", "U+007F": "\x7f"},
-			compare.KindKeyEscape, "characters written otherwise: U+007F raw, `\"` U+0001 raw in keys"},
-		{"another escape", Strings, map[string]string{"U+2028": "\u2028", "U+0001": `\x01`},
-			compare.KindString, `characters written otherwise: U+0001 as \x01 in values, U+2028 raw in values`},
+			compare.KindKeyEscape, "characters in keys written otherwise: `\"` U+0001 raw"},
+		{"keys escaped otherwise", Strings, map[string]string{"key U+2028": "\u2028", "key U+0001": `\x01`, "key U+0000": `\x00`},
+			compare.KindString, `characters in keys written otherwise: U+0001 as \x01, U+0000 as \x00, U+2028 raw`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ref, got := outcomes(t, tt.family, tt.wrong)
@@ -91,7 +97,7 @@ func TestProfileCause(t *testing.T) {
 			if ok != (tt.cause != "") || kind != tt.kind || cause != tt.cause {
 				t.Errorf("Cause() = %q, %q, %v; want %q, %q", kind, cause, ok, tt.kind, tt.cause)
 			}
-			if len(p.Wrong) != len(tt.wrong) {
+			if len(p.Wrong) != len(tt.wrong) { // every wrong probe is seen, the function's own or not
 				t.Errorf("%d probes wrong, want %d: %+v", len(p.Wrong), len(tt.wrong), p.Wrong)
 			}
 		})
@@ -104,7 +110,9 @@ func TestCauseFits(t *testing.T) {
 	for _, f := range []Family{Floats, Strings} {
 		wrong := map[string]string{}
 		for _, c := range Cases(f) {
-			wrong[where(c)] = strings.Repeat("9", 40) + c.Name
+			if f == Floats || c.Key { // a key writer's own
+				wrong[where(c)] = strings.Repeat("9", 40) + c.Name
+			}
 		}
 		ref, got := outcomes(t, f, wrong)
 		p, err := Measure(f, "sdk", ref, got)
@@ -122,7 +130,7 @@ func TestCauseFits(t *testing.T) {
 }
 
 func TestExplains(t *testing.T) {
-	ref, got := outcomes(t, Strings, map[string]string{"key `\"`": `"`, "U+007F": "\x7f"})
+	ref, got := outcomes(t, Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9"})
 	p, err := Measure(Strings, "sdk", ref, got)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +139,9 @@ func TestExplains(t *testing.T) {
 		sig  string
 		want bool
 	}{
-		{`string_escape: U+007F written raw (want \u007f): sdk`, true},
+		{`string_escape: a control character written raw (want \uXXXX): sdk`, true},
+		// Wrong in values too: its class's own cause.
+		{`string_escape: U+007F written raw (want \u007f): sdk`, false},
 		{"key_escape: a `\"` in a key left unescaped: sdk", true},
 		// One key writer that escapes nothing, whatever follows the quote.
 		{"key_escape: a `\\` in a key written as printable ASCII: sdk", true},
@@ -163,6 +173,23 @@ func TestOf(t *testing.T) {
 	} {
 		if got := Of(k); got != want {
 			t.Errorf("Of(%s) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestApplies(t *testing.T) {
+	for _, tt := range []struct {
+		f     Family
+		input any
+		want  bool
+	}{
+		{Floats, Cases(Floats)[0].Input(), true},
+		{Floats, value.Object{{Key: "a", Value: []any{int64(1), value.RawObject{{Key: int64(2), Value: 0.5}}}}}, true},
+		{Floats, value.Object{{Key: "a", Value: int64(12345678901234567)}}, false},
+		{Strings, value.Object{{Key: "a", Value: int64(1)}}, true},
+	} {
+		if got := Applies(tt.f, tt.input); got != tt.want {
+			t.Errorf("Applies(%s, %v) = %v, want %v", tt.f, tt.input, got, tt.want)
 		}
 	}
 }

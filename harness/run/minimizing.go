@@ -186,7 +186,7 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 		notMinimized(g, fmt.Errorf("not reproducible: the minimized example no longer shows %q", g.exampleSig))
 		return nil
 	}
-	label = l.Family(ctx, label) // a cause of a family: the implementation's profile
+	label = l.Family(ctx, label, res.Input) // a cause of a family: the implementation's profile
 	e := l.Entry(res.Input, res.Verdict, []compare.Signature{label}, res.Outs)
 	e.Kind, e.MinimizedFrom = g.Kind, filepath.Base(g.First)
 	path, err := corpus.Write(c.cfg.CorpusDir, e)

@@ -106,14 +106,14 @@ func TestLabelsAreProven(t *testing.T) {
 	}
 }
 
-// TestFamilyLabelsAreProven: an implementation whose float formatter is
-// %.17g and whose escaper writes DEL raw and keys' quotes unescaped makes
+// TestFamilyLabelsAreProven: the triage benchmark's go-17g, whose floats
+// are %.17g and whose keys are spliced between quotes as they are, makes
 // one bucket a function, labelled by its measured profile (docs/triage.md,
 // "Family probes"), and check of each bucket's minimized example, which
 // probes the implementation afresh, gives that label.
 func TestFamilyLabelsAreProven(t *testing.T) {
-	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
-	sp := []adapter.Spec{{Name: "reference", InProcess: true}, {Name: "sdk", Command: []string{mutant, "float-17g+del-raw+key-quote-raw"}}}
+	impl := testworker.Binary(t, "github.com/difffuzz/difffuzz/triagebench/go/cmd/go-17g")
+	sp := []adapter.Spec{{Name: "reference", InProcess: true}, {Name: "go-17g", Command: []string{impl}}}
 	var out, errb bytes.Buffer
 	rep, _ := Run(context.Background(), Config{Adapters: sp, Workers: 1, Cases: 3000, Seed: 3, CorpusDir: t.TempDir(),
 		MinimizeTime: time.Minute, Stdout: &out, Stderr: &errb})
@@ -121,13 +121,13 @@ func TestFamilyLabelsAreProven(t *testing.T) {
 	for _, g := range rep.Distinct {
 		kinds[g.Signature.Kind] = append(kinds[g.Signature.Kind], g.Signature.Cause)
 	}
-	for kind, head := range map[compare.Kind]string{compare.KindNumber: "floats formatted otherwise: 0.1 ", compare.KindKeyEscape: "characters written otherwise: "} {
+	for kind, head := range map[compare.Kind]string{compare.KindNumber: "floats formatted otherwise: 0.1 ", compare.KindKeyEscape: "characters in keys written otherwise: "} {
 		if causes := kinds[kind]; len(causes) != 1 || !strings.HasPrefix(causes[0], head) {
 			t.Errorf("%s buckets %q, want one, %q...", kind, causes, head)
 		}
 	}
 	if causes := kinds[compare.KindString]; len(causes) > 0 {
-		t.Errorf("string_escape buckets %q: the escaper's profile is key_escape's", causes)
+		t.Errorf("string_escape buckets %q: the key writer's are key_escape's", causes)
 	}
 	assertProven(t, sp, rep)
 	if t.Failed() || testing.Verbose() {
