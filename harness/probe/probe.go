@@ -2,18 +2,17 @@
 // function. A bucket's cause is read off the shape of its one minimized
 // example, so one float formatter that is wrong in many ways (%.17g: 0.1
 // written long, -0 with its sign, Infinity as +Inf) makes as many buckets
-// as shapes its examples happen to show, and one escaper that writes every
-// character of a key raw makes one bucket per character class. For the two
-// families whose causes are usually one function, float formatting and
-// string escaping, a fixed set of probe cases is run through the
+// as shapes its examples happen to show, and one key writer that splices
+// keys between quotes as they are makes one bucket per character class.
+// For these two families, a fixed set of probe cases is run through the
 // implementation, and its profile (the probes it writes otherwise than the
-// reference, and how) names every bucket of the family in it: a property of
-// the function, measured once, not of one example.
+// reference, and how) names every bucket of the family in it: a property
+// of the function, measured once, not of one example.
 //
 // The package holds the probe sets, the reading of a profile from the
 // probes' outcomes, and the profile's cause; it does no I/O. harness/lane
 // runs the probes through an implementation (Lane.Family), for a run's
-// relabelling after minimization and for check and replay alike
+// relabelling after minimization and for check, replay and minimize alike
 // (docs/triage.md, "Family probes").
 package probe
 
