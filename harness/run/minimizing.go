@@ -199,11 +199,12 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 	return nil
 }
 
-// minimizePair shrinks a collision group's example as a pair (see
-// lane.MinimizePair) and labels the group by the collision the minimized
-// pair shows (compare.CollisionSignature on the pair).
+// minimizePair shrinks a collision group's example as a pair, keeping its
+// cause (see lane.MinimizePair), and labels the group by the collision the
+// minimized pair shows (compare.CollisionSignature on the pair): the same
+// cause, in the implementation that collides.
 func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
-	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter)
+	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)
 		return nil
