@@ -73,7 +73,13 @@ func sameText(a, b Outcome) bool {
 //     reference's two texts first differ: the place name merged them (see
 //     mergeCause).
 //   - When the reference rejected one of them and name deviates on both,
-//     it is the cause of name's deviation on the first case.
+//     it is name's deviation on the case the reference wrote when that is
+//     structural (one wrong shape for calls of every kind: a catch-all's
+//     null for a valid call and for one it should refuse), else its
+//     acceptance of the other: it wrote for an input it should refuse the
+//     text of another call (a lone surrogate decoded as U+FFFD), whatever
+//     else it wrote wrong on the valid one (U+FFFD written raw), which
+//     would not tell the two calls apart if it were right.
 //
 // ok is false when name deviates on neither, which a collision rules out.
 func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
@@ -88,12 +94,30 @@ func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) 
 		s.Cause = a.Cause
 	case a.Kind == KindStructure && a.Bucket() == b.Bucket():
 		s.Cause = a.Cause
+	case ra.Error != "" || rb.Error != "":
+		s.Cause = rejectedCause(ra, a, b)
 	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
 		s.Cause = mergeCause(ra.Canonical, rb.Canonical, a.Cause, b.Cause)
 	default:
 		s.Cause = a.Cause
 	}
 	return s, true
+}
+
+// rejectedCause names a collision of a case the reference rejected with
+// one it wrote, given ra, the reference's outcome on the first, and name's
+// deviations a and b on the two: its deviation on the written one when
+// structural, else its acceptance of the rejected one (see
+// CollisionSignature).
+func rejectedCause(ra Outcome, a, b *Signature) string {
+	written, accepted := a, b
+	if ra.Error != "" {
+		written, accepted = b, a
+	}
+	if written.Kind == KindStructure {
+		return written.Cause
+	}
+	return accepted.Cause
 }
 
 // mergeCause names the place where the reference's texts ta and tb first

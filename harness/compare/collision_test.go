@@ -59,6 +59,15 @@ func TestCollisionSignature(t *testing.T) {
 		// m writes -0.0 for both: it does write the sign.
 		{"-0 and 0 as -0.0", out(`[0]`), out(`[-0]`), out(`[-0.0]`), "collision: -0 written with its sign (want 0): m"},
 		{"a rejection first", rej, out(`"\ufffd"`), out(`"\ufffd"`), "collision: accepts out-of-domain input (want lone_surrogate): m"},
+		// A lone surrogate decoded as U+FFFD, which m also writes raw: the
+		// acceptance merged the two calls, not the raw U+FFFD (the valid
+		// case first, then the rejected one first).
+		{"a lone surrogate as a raw U+FFFD", out(`"\ufffd"`), rej, out("\"\ufffd\""), "collision: accepts out-of-domain input (want lone_surrogate): m"},
+		{"a lone surrogate as a raw U+FFFD, rejected first", rej, out(`"\ufffd"`), out("\"\ufffd\""), "collision: accepts out-of-domain input (want lone_surrogate): m"},
+		// A catch-all's null for a valid call and for one it should refuse:
+		// the one wrong shape of both, whichever comes first.
+		{"a catch-all's null", out(`{"a":1}`), rej, out(`null`), "collision: null where want an object: m"},
+		{"a catch-all's null, rejected first", rej, out(`{"a":1}`), out(`null`), "collision: null where want an object: m"},
 		// One wrong text for every object: its cause, not where the two differ.
 		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), out(`x`), "collision: the byte 0x78 where want an object: m"},
 		// A character-level deviation on both keeps the texts in line.

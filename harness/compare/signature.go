@@ -66,6 +66,43 @@ func (s Signature) Equal(t Signature) bool {
 // that showed it (see Covers).
 func (s Signature) Bucket() string { return string(s.Kind) + partSep + s.Cause }
 
+// SameCause reports whether s and t are one root cause in the same
+// implementations, whatever sign it showed by: one kind and cause, or a
+// collision and a deviation of a kind a collision takes its cause from
+// (collisionSign) with that cause. A collision is named by the deviation
+// where the implementation merged the two calls (see CollisionSignature),
+// so "collision: a `"` in a key left unescaped" and "key_escape: a `"` in
+// a key left unescaped" of one implementation are one bug seen twice: as a
+// wrong text, and as the two calls it makes one.
+func (s Signature) SameCause(t Signature) bool {
+	if s.Cause != t.Cause || !slices.Equal(s.Deviants, t.Deviants) {
+		return false
+	}
+	switch {
+	case s.Kind == t.Kind:
+		return true
+	case s.Cause == OverflowCause: // many causes, one per kind
+		return false
+	case s.Kind == KindCollision:
+		return collisionSign(t.Kind)
+	case t.Kind == KindCollision:
+		return collisionSign(s.Kind)
+	}
+	return false
+}
+
+// collisionSign reports whether a deviation of kind k can name a
+// collision: a collision's implementation wrote a text for both calls, so
+// its deviation is a wrong text or an input it should have rejected, never
+// a failure, a hang or another error code.
+func collisionSign(k Kind) bool {
+	switch k {
+	case KindRejection, KindDigest, KindNumber, KindString, KindKeyEscape, KindKeyOrder, KindStructure:
+		return true
+	}
+	return false
+}
+
 // OverflowCause is the cause of a run's overflow buckets: past its bucket
 // limit (run's -max-buckets), a finding of a new root cause is counted in
 // the one overflow bucket of its kind, so that a cause that differs with

@@ -24,10 +24,15 @@ type MinimizedPair struct {
 
 // MinimizePair shrinks a collision of adapter x: inputs a and b, which x
 // gives one digest while the reference tells them apart
-// (compare.Collides), kept so at every step by minimize.MinimizePair,
-// each candidate pair judged on the lane.
-func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int) (*MinimizedPair, error) {
-	va, vb, st, err := minimize.MinimizePair(ctx, a, b, l.collides(x), minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
+// (compare.Collides), with the cause of kept, the collision signature the
+// pair shows, kept so at every step by minimize.MinimizePair, each
+// candidate pair judged on the lane. Keeping the cause, as Minimize keeps
+// a bucket's, stops a pair from drifting into another bug's collision: an
+// SDK that keeps the last of a repeated key and checks no envelope makes
+// both collide alike, and a pair of the first, shrunk freely, became one
+// of the second, which then named a bucket of the first one's findings.
+func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.Signature) (*MinimizedPair, error) {
+	va, vb, st, err := minimize.MinimizePair(ctx, a, b, l.collides(x, kept.Bucket()), minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		if errors.Is(err, minimize.ErrNotReproducible) {
 			return nil, fmt.Errorf("not reproducible: %s no longer gives the two inputs one digest", l.names[x])
@@ -56,8 +61,9 @@ func (m *MinimizedPair) Label(names []string) (compare.Signature, bool) {
 }
 
 // collides is the pair shrinker's predicate: each pair must still collide
-// in adapter x. Each call judges every pair at once.
-func (l *Lane) collides(x int) minimize.PairFails {
+// in adapter x, by the cause of bucket (compare.Signature.Bucket). Each
+// call judges every pair at once.
+func (l *Lane) collides(x int, bucket string) minimize.PairFails {
 	return func(ctx context.Context, pairs [][2]any) ([]bool, error) {
 		flat := make([]any, 0, 2*len(pairs))
 		for _, p := range pairs {
@@ -70,10 +76,20 @@ func (l *Lane) collides(x int) minimize.PairFails {
 		res := make([]bool, len(pairs))
 		for k := range pairs {
 			ja, jb := js[2*k], js[2*k+1]
-			res[k] = ja.Answered && jb.Answered && compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x])
+			res[k] = ja.Answered && jb.Answered && l.collidesAs(x, bucket, ja, jb)
 		}
 		return res, nil
 	}
+}
+
+// collidesAs reports whether adapter x gives the judged cases ja and jb one
+// digest while the reference tells them apart, as a collision of bucket.
+func (l *Lane) collidesAs(x int, bucket string, ja, jb Judged) bool {
+	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
+		return false
+	}
+	s, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Signatures, jb.Signatures)
+	return ok && s.Bucket() == bucket
 }
 
 // CollisionEntry is the corpus entry of a collision of sig: both inputs,

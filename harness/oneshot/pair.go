@@ -15,7 +15,8 @@ import (
 
 // minimizePair shrinks the collision of a corpus entry with a twin: the
 // first implementation that still gives both inputs one digest, while the
-// reference tells them apart, is kept so (lane.MinimizePair).
+// reference tells them apart, is kept so, by the same cause
+// (lane.MinimizePair).
 func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry) int {
 	s, js := judge(ctx, cfg, []any{e.Input, e.Twin})
 	if s == nil {
@@ -39,7 +40,7 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 	mctx, stop := withBudget(ctx, cfg)
 	defer stop()
 	s.MaxCandidateBytes = minimize.BatchBytesFor(budgetOf(cfg))
-	m, err := s.MinimizePair(mctx, e.Input, e.Twin, x)
+	m, err := s.MinimizePair(mctx, e.Input, e.Twin, x, sig)
 	if err != nil {
 		if !overBudget(mctx, cfg) {
 			fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %v\n", err)

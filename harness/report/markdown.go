@@ -82,7 +82,7 @@ func (r *Report) Markdown() []byte {
 // into it, or the causes an overflow bucket folded.
 func (g Group) markdownOrigins(b *strings.Builder) {
 	if len(g.MergedFrom) > 0 {
-		fmt.Fprintf(b, "Merged from %d buckets whose minimized examples show this signature:\n\n", len(g.MergedFrom))
+		fmt.Fprintf(b, "Merged from %d buckets whose minimized examples show this cause:\n\n", len(g.MergedFrom))
 		for _, sig := range g.MergedFrom {
 			fmt.Fprintf(b, "- %s\n", codeSpan(sig))
 		}

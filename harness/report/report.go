@@ -122,7 +122,9 @@ type Group struct {
 	MinimizeNote       string `json:"minimize_note,omitempty"`
 	// MergedFrom lists the signatures of the buckets this one was made of:
 	// buckets whose minimized examples showed one signature are one bug,
-	// however their first, larger examples were labelled. Empty when the
+	// however their first, larger examples were labelled, and so are a
+	// collision and a bucket of the cause it is named by (a key left
+	// unescaped, and the two calls it makes one). Empty when the
 	// bucket is one of the fuzzing's own.
 	MergedFrom []string `json:"merged_from,omitempty"`
 	// Folded is, for an overflow bucket (compare.OverflowCause), the first
@@ -418,7 +420,7 @@ func (r *Report) groupSummary(w io.Writer, n int, g Group) {
 	}
 	fmt.Fprintf(w, "bug %d: %s (%d findings%s, first %s)%s\n", n, compare.Visible(g.Signature.String()), g.Count, g.writtenText(), g.First, known)
 	if len(g.MergedFrom) > 0 {
-		fmt.Fprintf(w, "  merged from %d: their minimized examples show this one signature: %s\n", len(g.MergedFrom), compare.Visible(strings.Join(g.MergedFrom, "; ")))
+		fmt.Fprintf(w, "  merged from %d: their minimized examples show this one cause: %s\n", len(g.MergedFrom), compare.Visible(strings.Join(g.MergedFrom, "; ")))
 	}
 	if g.Unanimous {
 		fmt.Fprintf(w, "  hint: every implementation but the reference agrees on this; the reference stays the truth\n")

@@ -178,11 +178,11 @@ func TestOriginsAndNotMinimized(t *testing.T) {
 	r.Summary(&sum)
 	md, junit := string(r.Markdown()), string(r.JUnit())
 	for _, tt := range []struct{ format, text, want string }{
-		{"summary", sum.String(), "  merged from 2: their minimized examples show this one signature: collision: a key: go; collision: a value: go\n"},
+		{"summary", sum.String(), "  merged from 2: their minimized examples show this one cause: collision: a key: go; collision: a value: go\n"},
 		{"summary", sum.String(), "  not minimized: budget spent\n"},
 		{"summary", sum.String(), "  not minimized: interrupted\n"},
 		{"summary", sum.String(), "  folded 3 causes: internal: no handler for abc (5); internal: no handler for xyz (3); internal: no handler for q (1)\n"},
-		{"markdown", md, "Merged from 2 buckets whose minimized examples show this signature:\n\n- `collision: a key: go`\n"},
+		{"markdown", md, "Merged from 2 buckets whose minimized examples show this cause:\n\n- `collision: a key: go`\n"},
 		{"markdown", md, "example (not minimized: budget spent) input"},
 		{"markdown", md, "this bucket folded 3 causes; the first 3:"},
 		{"markdown", md, "| `internal: no handler for xyz` | 3 |"},

@@ -200,11 +200,12 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 	return nil
 }
 
-// minimizePair shrinks a collision group's example as a pair (see
-// lane.MinimizePair) and labels the group by the collision the minimized
-// pair shows (compare.CollisionSignature on the pair).
+// minimizePair shrinks a collision group's example as a pair, keeping its
+// cause (see lane.MinimizePair), and labels the group by the collision the
+// minimized pair shows (compare.CollisionSignature on the pair): the same
+// cause, in the implementation that collides.
 func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
-	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter)
+	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)
 		return nil
@@ -267,7 +268,8 @@ func (g *group) relabel(label compare.Signature) {
 // regroup makes the buckets whose labels are one signature one bucket, in
 // order (minimizeOrder): the first of them that was minimized keeps its
 // example and its minimized one, and takes the others' findings; the bucket lists the
-// signatures they had while fuzzing (Group.MergedFrom).
+// signatures they had while fuzzing (Group.MergedFrom). Then each plain
+// bucket goes into the collision bucket of its cause (mergeTwins).
 func (c *collector) regroup(order []*group) {
 	c.groups, c.order = map[string]*group{}, nil
 	for _, g := range order {
@@ -283,12 +285,50 @@ func (c *collector) regroup(order []*group) {
 			base.absorb(g)
 		}
 	}
+	c.mergeTwins()
 	for _, key := range c.order {
 		if g := c.groups[key]; len(g.MergedFrom) > 0 {
-			fmt.Fprintf(c.cfg.Stderr, "difffuzz: %d buckets are one, %s: their minimized examples show it (%s)\n",
+			fmt.Fprintf(c.cfg.Stderr, "difffuzz: %d buckets are one, %s: their minimized examples show its cause (%s)\n",
 				len(g.MergedFrom), compare.Visible(g.Signature.String()), compare.Visible(strings.Join(g.MergedFrom, "; ")))
 		}
 	}
+}
+
+// mergeTwins merges each plain bucket into the collision bucket of its
+// cause in the same implementations (compare.Signature.SameCause): one bug,
+// seen as a wrong text and as the two calls that text makes one. The
+// bucket is the collision's, its kind, label and minimized pair: a
+// collision is the more severe sign (a false dedup, silent in production),
+// and a collision mutant must be found as one (make mutants). Only a
+// minimized collision takes its twin, so that its label is proven by
+// replaying its pair.
+func (c *collector) mergeTwins() {
+	order := c.order[:0:0]
+	for _, key := range c.order {
+		g := c.groups[key]
+		if base := c.twinOf(g); base != nil {
+			base.absorb(g)
+			delete(c.groups, key)
+			continue
+		}
+		order = append(order, key)
+	}
+	c.order = order
+}
+
+// twinOf is the minimized collision bucket of g's cause, or nil (for a
+// collision bucket too).
+func (c *collector) twinOf(g *group) *group {
+	if g.Signature.Kind == compare.KindCollision {
+		return nil
+	}
+	for _, key := range c.order {
+		o := c.groups[key] // nil for a bucket merged already: never a collision
+		if o != nil && o.Signature.Kind == compare.KindCollision && o.Minimized && o.Signature.SameCause(g.Signature) {
+			return o
+		}
+	}
+	return nil
 }
 
 // absorb adds o, a bucket with g's label, to g: its findings, its corpus

@@ -137,6 +137,54 @@ func TestRegroup(t *testing.T) {
 	}
 }
 
+// A plain bucket whose cause is a minimized collision's in the same
+// implementation goes into the collision bucket: one bug, reported as a
+// collision, listing both signatures. An unminimized collision, another
+// implementation or a failure of the same words stays apart.
+func TestRegroupTwins(t *testing.T) {
+	minimized := func(sig string, n uint64) *group {
+		g := testGroup(sig, n)
+		g.Minimized, g.MinimizedInput = true, "min of "+sig
+		g.relabel(g.Signature)
+		return g
+	}
+	const quote = "a `\"` in a key left unescaped"
+	plain := minimized("key_escape: "+quote+": x", 5) // before its collision: the order does not matter
+	coll := minimized("collision: "+quote+": x", 2)
+	other := minimized("key_escape: "+quote+": y", 3)
+	rej := testGroup("rejection: accepts out-of-domain input (want too_deep): x", 4) // not minimized itself: still one cause
+	collRej := minimized("collision: accepts out-of-domain input (want too_deep): x", 1)
+	unproven := testGroup("collision: null where want an object: x", 1) // not minimized: its label is unproven
+	null := minimized("structure: null where want an object: x", 6)
+	c := collectorOf(plain, coll, other, rej, collRej, unproven, null)
+	c.regroup([]*group{plain, coll, other, rej, collRej, unproven, null})
+	want := []string{"collision: " + quote + ": x", "key_escape: " + quote + ": y", "collision: accepts out-of-domain input (want too_deep): x",
+		"collision: null where want an object: x", "structure: null where want an object: x"}
+	if !slices.Equal(c.order, want) {
+		t.Fatalf("buckets:\n%s\nwant:\n%s", strings.Join(c.order, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tt := range []struct {
+		key    string
+		g      *group
+		count  uint64
+		merged []string
+	}{
+		{"collision: " + quote + ": x", coll, 7, []string{"collision: " + quote + ": x", "key_escape: " + quote + ": x"}},
+		{"collision: accepts out-of-domain input (want too_deep): x", collRej, 5,
+			[]string{"collision: accepts out-of-domain input (want too_deep): x", "rejection: accepts out-of-domain input (want too_deep): x"}},
+		{"key_escape: " + quote + ": y", other, 3, nil},
+		{"structure: null where want an object: x", null, 6, nil},
+	} {
+		g := c.groups[tt.key]
+		if g != tt.g || g.Count != tt.count || !slices.Equal(g.MergedFrom, tt.merged) || g.Signature.Kind != tt.g.Signature.Kind {
+			t.Errorf("%s: %d findings, merged from %q; want %d, %q", tt.key, g.Count, g.MergedFrom, tt.count, tt.merged)
+		}
+	}
+	if g := c.groups["collision: "+quote+": x"]; g.MinimizedInput != "min of collision: "+quote+": x" || len(g.keys) != 2 {
+		t.Errorf("the collision bucket keeps %q and keys %q, want its own pair and both buckets' files", g.MinimizedInput, g.keys)
+	}
+}
+
 // cancelOn is a writer that cancels a context the first time what is
 // written holds a text: the run's own progress line is the cue.
 type cancelOn struct {

@@ -19,9 +19,11 @@ import (
 // reference: every cause must come out as exactly one bucket (two planted in
 // one implementation's float formatter as one), named after
 // the implementations that have it (never the reference), labelled with
-// its cause and minimized. Among them: an unescaped key, one cause in keys
-// and values (DEL), a failure on deep valid input beside a deliberate
-// rejection of NaN, UTF-16 key order, and two different escaping bugs.
+// its cause and minimized; a cause that also makes two calls one comes out
+// as its collision bucket, the plain one merged into it. Among them: an
+// unescaped key, one cause in keys and values (DEL), a failure on deep
+// valid input beside a deliberate rejection of NaN, UTF-16 key order, and
+// two different escaping bugs.
 func TestPlantedCauses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 12,000 cases through three workers and minimizes ten buckets")
@@ -39,14 +41,17 @@ func TestPlantedCauses(t *testing.T) {
 		"internal: RecursionError: maximum recursion depth exceeded at depth N on valid input":  {"sdk-a"},
 		`string_escape: printable ASCII written as \uXXXX (want raw)`:                           {"sdk-b"},
 		`string_escape: non-ASCII written raw (want \uXXXX)`:                                    {"sdk-b"},
-		"number: an integer past 2^53 rounded through a double":                                 {"sdk-b"},
-		"key_escape: a `\"` in a key left unescaped":                                            {"sdk-c"},
 		// sdk-c's two float bugs are one function's: a bucket by the
 		// formatter's measured profile (docs/triage.md, "Family probes").
 		"number: floats formatted otherwise: 1e21 as 1000000000000000000000, 1e23 as 100000000000000000000000, -0.0 as -0": {"sdk-c"},
-		// Two of the bugs merge the generator's twins: collisions.
+		// Two of the bugs merge the generator's twins: collisions, which
+		// take in the plain buckets of their causes (twins).
 		"collision: a `\"` in a key left unescaped":                {"sdk-c"},
 		"collision: an integer past 2^53 rounded through a double": {"sdk-b"},
+	}
+	twins := map[string]string{ // collision bucket -> the plain bucket merged into it
+		"collision: a `\"` in a key left unescaped":                "key_escape: a `\"` in a key left unescaped: sdk-c",
+		"collision: an integer past 2^53 rounded through a double": "number: an integer past 2^53 rounded through a double: sdk-b",
 	}
 	specs := []adapter.Spec{{Name: "reference", InProcess: true}}
 	for _, name := range []string{"sdk-a", "sdk-b", "sdk-c"} {
@@ -72,6 +77,11 @@ func TestPlantedCauses(t *testing.T) {
 		}
 		if slices.Contains(g.Deviants, "reference") || g.Signature.Deviates("reference") {
 			t.Errorf("bucket %q names the reference", g.Signature)
+		}
+	}
+	for cause, plain := range twins {
+		if g, ok := got[cause]; ok && !slices.Contains(g.MergedFrom, plain) {
+			t.Errorf("bucket %q is merged from %q, want its twin %q among them", cause, g.MergedFrom, plain)
 		}
 	}
 	assertProven(t, specs, rep)

@@ -1,0 +1,45 @@
+package compare
+
+import "testing"
+
+// A collision and the deviation it is named by are one root cause in one
+// implementation; a failure, another implementation or another cause is
+// not.
+func TestSameCause(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"collision: a `\"` in a key left unescaped: x", "key_escape: a `\"` in a key left unescaped: x", true},
+		{"rejection: accepts out-of-domain input (want too_deep): x", "collision: accepts out-of-domain input (want too_deep): x", true},
+		{"collision: null where want an object: x", "structure: null where want an object: x", true},
+		{"collision: -0 written without its sign (want -0): x", "number: -0 written without its sign (want -0): x", true},
+		{"collision: keys in UTF-16 order: x", "key_order: keys in UTF-16 order: x", true},
+		{"collision: non-ASCII written raw (want \\uXXXX): x", "string_escape: non-ASCII written raw (want \\uXXXX): x", true},
+		{"number: -0 written without its sign (want -0): x", "number: -0 written without its sign (want -0): x", true},
+		{"collision: a member dropped: x", "collision: a member dropped: x", true},
+		// Another implementation, or more of them: the plain bucket names one the collision does not.
+		{"collision: a member dropped: x", "structure: a member dropped: y", false},
+		{"collision: a member dropped: x", "structure: a member dropped: x, y", false},
+		// Another cause.
+		{"collision: a member dropped: x", "structure: null where want an object: x", false},
+		// Two plain kinds of one cause text are told apart by their kind.
+		{"key_escape: a `\"` in a key left unescaped: x", "string_escape: a `\"` in a key left unescaped: x", false},
+		// A collision's implementation wrote both texts: it never takes its cause from a failure.
+		{"collision: ValueError in dumps (canon.py): x", "internal: ValueError in dumps (canon.py): x", false},
+		{"collision: no answer: x", "hang: no answer: x", false},
+		{"collision: SIGSEGV: x", "crash: SIGSEGV: x", false},
+		{"collision: duplicate_key where want lone_surrogate: x", "error_code: duplicate_key where want lone_surrogate: x", false},
+		// The overflow buckets of two kinds hold different causes.
+		{"collision: " + OverflowCause + ": x", "rejection: " + OverflowCause + ": x", false},
+	}
+	for _, tt := range tests {
+		a, b := MustParseSignature(tt.a), MustParseSignature(tt.b)
+		if got := a.SameCause(b); got != tt.want {
+			t.Errorf("SameCause(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := b.SameCause(a); got != tt.want {
+			t.Errorf("SameCause(%q, %q) = %v, want %v (it is symmetric)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
