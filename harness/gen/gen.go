@@ -72,6 +72,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -132,6 +133,12 @@ type Config struct {
 	// it never compares. The default, none, gives every case as drawn:
 	// exactly the cases of a run of exact models.
 	Avoid value.Reasons
+
+	// Contract is the canonical JSON the cases are drawn for (package
+	// contract): what the top level may be, and which values are in its
+	// domain. The zero value means contract.Default, whose cases are
+	// exactly those of a generator that knew no contract. See contract.go.
+	Contract contract.Contract
 }
 
 // Defaults of Config's fields.
@@ -159,6 +166,9 @@ func (cfg Config) normalized() Config {
 	def(&cfg.WideWidth, DefaultWideWidth, 2*cfg.MaxWidth)
 	def(&cfg.LongStringLen, DefaultLongStringLen, 1000)
 	cfg.Avoid &= value.AllReasons
+	if cfg.Contract == (contract.Contract{}) {
+		cfg.Contract = contract.Default
+	}
 	switch {
 	case cfg.OutOfDomain == 0:
 		cfg.OutOfDomain = DefaultOutOfDomain
@@ -173,14 +183,16 @@ func (cfg Config) normalized() Config {
 // Generator makes cases. It holds no per-case state, so one Generator may
 // serve any number of goroutines.
 type Generator struct {
-	cfg  Config
-	pool sync.Pool // *state: scratch reused across cases to avoid garbage
+	cfg   Config
+	rules rules     // cfg.Contract's choices, read once
+	pool  sync.Pool // *state: scratch reused across cases to avoid garbage
 }
 
 // New returns a generator for cfg (zero fields take their defaults).
 func New(cfg Config) *Generator {
 	g := &Generator{cfg: cfg.normalized()}
-	g.pool.New = func() any { return &state{cfg: &g.cfg} }
+	g.rules = rulesOf(g.cfg.Contract)
+	g.pool.New = func() any { return &state{cfg: &g.cfg, rules: &g.rules} }
 	return g
 }
 
@@ -212,9 +224,16 @@ func (g *Generator) draw(seed, index uint64) (v any, classes Classes, cells Cell
 	if first, second, twin := twinAt(seed, index); twin && g.cfg.OutOfDomain < 1 {
 		s.reset(seed, first)
 		v = s.twinCase(second)
+		if s.rules.anyTop {
+			v = s.lift(v.(value.Object)[1].Value)
+		}
 	} else {
 		s.reset(seed, index)
-		v = s.topLevel()
+		if s.rules.anyTop {
+			v = s.anyCase()
+		} else {
+			v = s.topLevel()
+		}
 	}
 	classes = s.classes | depthClasses(s.maxLevel)
 	cells = s.finishCells(classes)

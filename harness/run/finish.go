@@ -63,7 +63,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases(),
 		FirstCollisionSeconds: c.firstCollision.Seconds(), FirstCollisionCases: c.firstCollisionCases(),
-		MaxBuckets: max(c.cfg.MaxBuckets, 0), Contract: c.cfg.contractName(),
+		MaxBuckets: max(c.cfg.MaxBuckets, 0), Contract: c.cfg.contract().Name,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
 	cpu, rss := procstat.SelfUsage()
