@@ -88,9 +88,13 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		l.adapters = append(l.adapters, a)
 		l.results = append(l.results, nil)
 	}
-	l.cmp = compare.New(l.names)
-	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != contract.Default.Name {
-		l.Contract = specs[0].Contract.Name
+	judged := contract.Default
+	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != "" {
+		judged = specs[0].Contract
+	}
+	l.cmp = compare.NewFor(l.names, judged) // causes say what the contract wants
+	if judged.Name != contract.Default.Name {
+		l.Contract = judged.Name
 	}
 	return l, nil
 }
