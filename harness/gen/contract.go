@@ -78,6 +78,19 @@ func rulesOf(c contract.Contract) rules {
 	return r
 }
 
+// envelopeClasses are the classes only an envelope can carry.
+const envelopeClasses = ClassArgsFirst | ClassBadEnvelope
+
+// ClassesUnder are the classes a generator for contract c draws, for
+// coverage reports: every class, but the envelope's where the top level is
+// any value.
+func ClassesUnder(c contract.Contract) Classes {
+	if c.TopLevel == contract.TopLevelAny {
+		return AllClasses &^ envelopeClasses
+	}
+	return AllClasses
+}
+
 // anyCase makes a case of a contract whose top level is any value: an
 // object drawn as an envelope case's args (with its edge features,
 // out-of-domain problems and directed probe), lifted to the top; or, one

@@ -62,6 +62,12 @@ func TestRFC8785TopLevel(t *testing.T) {
 		}
 		kinds[topKind(v)]++
 	}
+	if got := ClassesUnder(contract.RFC8785); got != AllClasses&^(ClassArgsFirst|ClassBadEnvelope) {
+		t.Errorf("ClassesUnder(rfc8785) = %s", got)
+	}
+	if got := ClassesUnder(contract.Default); got != AllClasses {
+		t.Errorf("ClassesUnder(difffuzz) = %s", got)
+	}
 	for _, k := range []string{"object", "array", "string", "scalar"} {
 		if kinds[k] < sample/100 {
 			t.Errorf("%d of %d cases have a top-level %s, want 1%% at least (%v)", kinds[k], sample, k, kinds)
