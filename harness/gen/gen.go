@@ -4,6 +4,13 @@
 // implementations tend to disagree, while most cases stay small and
 // realistic so that throughput stays high.
 //
+// The cases follow a contract (Config.Contract, package contract): under
+// this project's, the default, they are the tool calls above; under one
+// whose top level is any value (RFC 8785) they are any JSON value, and the
+// edges are that contract's (UTF-16 order traps, the ES6 number
+// boundaries, NaN and the integers no double holds only out of domain).
+// See contract.go.
+//
 // A case is a pure function of (Config.Seed, index): shards take disjoint
 // index sets and any finding can be regenerated from its seed and index
 // alone, without storing the value. A run of native models also sets
