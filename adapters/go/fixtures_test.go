@@ -59,15 +59,25 @@ func TestFixtureLoader(t *testing.T) {
 	if n := checkFixtureFile(t, filepath.Join("testdata", "worked_examples.jsonl")); n != len(workedExamples) {
 		t.Fatalf("loaded %d cases, want %d", n, len(workedExamples))
 	}
-	bad := `{"category":"floats","input":"{\"tool_name\":\"t\",\"args\":{\"f\":1e21}}","canonical":"{\"args\":{\"f\":1e21},\"tool_name\":\"t\"}","signature":"00"}` + "\n" +
+	bad := fixtureHeader + "\n" + `{"category":"floats","input":"{\"tool_name\":\"t\",\"args\":{\"f\":1e21}}","canonical":"{\"args\":{\"f\":1e21},\"tool_name\":\"t\"}","signature":"00"}` + "\n" +
 		`{"category":"dups","input":"{\"tool_name\":\"t\",\"args\":{\"a\":1,\"a\":2}}","error":"lone_surrogate"}` + "\n"
 	fails := checkFixtureReader("mem.jsonl", strings.NewReader(bad), func(string) {}).failures
 	want := []string{
-		`mem.jsonl:1 [floats]: from input: canonical text differs at byte 15: got ...{"args":{"f":1e+21},"tool_name":"t"... want ...{"args":{"f":1e21},"tool_name":"t"}...`,
-		`mem.jsonl:2 [dups]: from input: got canonical error duplicate_key, want lone_surrogate`,
+		`mem.jsonl:2 [floats]: from input: canonical text differs at byte 15: got ...{"args":{"f":1e+21},"tool_name":"t"... want ...{"args":{"f":1e21},"tool_name":"t"}...`,
+		`mem.jsonl:3 [dups]: from input: got canonical error duplicate_key, want lone_surrogate`,
 	}
 	if strings.Join(fails, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("loader failures:\n%s\nwant:\n%s", strings.Join(fails, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ head, fatal string }{
+		{`{"contract": "rfc8785"}`, `mem.jsonl:1: fixtures of contract "rfc8785", but these tests hold the package's Default to contract "difffuzz"`},
+		{`{"category":"x","input":"1","error":"bad_envelope"}`, `mem.jsonl:1: want the header line {"contract": "difffuzz"} first (fixtures written before contracts? make fixtures regenerates them)`},
+	} {
+		var fatal string
+		checkFixtureReader("mem.jsonl", strings.NewReader(tc.head+"\n"), func(msg string) { fatal = msg })
+		if fatal != tc.fatal {
+			t.Errorf("header %s: fatal %q, want %q", tc.head, fatal, tc.fatal)
+		}
 	}
 }
 
@@ -107,14 +117,45 @@ func (r fixtureResult) byCategory() string {
 	return strings.Join(parts, " ")
 }
 
-// checkFixtureReader checks every line of one fixture file; fatal is called
-// for a file that cannot be read as fixtures at all.
+// fixtureContract is the contract the fixtures must be written for: the
+// package's default encoding follows it (Default).
+var fixtureContract = Default.Contract().Name
+
+// fixtureHeader is the line that opens every fixture file, naming the
+// contract its answers follow.
+var fixtureHeader = `{"contract": "` + fixtureContract + `"}`
+
+// checkFixtureHeader fails unless line is the header {"contract": NAME} and
+// NAME is the contract these tests hold the package to.
+func checkFixtureHeader(line []byte) string {
+	var h struct {
+		Contract *string `json:"contract"`
+	}
+	if err := json.Unmarshal(line, &h); err != nil || h.Contract == nil {
+		return "want the header line " + fixtureHeader + " first (fixtures written before contracts? make fixtures regenerates them)"
+	}
+	if *h.Contract != fixtureContract {
+		return "fixtures of contract " + strconv.Quote(*h.Contract) + ", but these tests hold the package's Default to contract " + strconv.Quote(fixtureContract)
+	}
+	return ""
+}
+
+// checkFixtureReader checks every line of one fixture file, after its
+// contract header; fatal is called for a file that cannot be read as
+// fixtures at all, or of another contract.
 func checkFixtureReader(name string, r io.Reader, fatal func(string)) fixtureResult {
 	res := fixtureResult{categories: map[string]int{}}
 	br := bufio.NewReader(r)
+	header := false
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		if len(bytes.TrimSpace(line)) > 0 && !header {
+			header = true
+			if msg := checkFixtureHeader(line); msg != "" {
+				fatal(name + ":" + strconv.Itoa(lineNo) + ": " + msg)
+				return res
+			}
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			res.cases++
 			where := name + ":" + strconv.Itoa(lineNo)
 			var fx fixtureLine

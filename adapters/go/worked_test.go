@@ -27,6 +27,7 @@ var workedExamples = []struct{ input, canonical string }{
 // golden file in the fixture line format (so the fixture loader reads it too).
 func TestWorkedExamples(t *testing.T) {
 	var golden bytes.Buffer
+	golden.WriteString(fixtureHeader + "\n")
 	for i, ex := range workedExamples {
 		v := mustParse(t, ex.input)
 		got, err := Canonical(v)

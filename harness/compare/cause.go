@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/difffuzz/difffuzz/contract"
 )
 
 // Cause names the kind and the root cause of the difference between the
@@ -15,16 +17,24 @@ import (
 // one bucket, while two escaping bugs are two. It reads like "U+007F written
 // raw (want \u007f)" or "keys in UTF-16 order", and says what the deviant
 // b did, never what the reference did.
-func Cause(a, b []byte, off int) (Kind, string) {
+//
+// Cause judges under this project's contract; CauseUnder under another.
+func Cause(a, b []byte, off int) (Kind, string) { return CauseUnder(contract.Default, a, b, off) }
+
+// CauseUnder is Cause for a reference that follows contract c: where what
+// is wanted depends on the contract's choices (key order, integers past
+// 2^53), the cause says what c wants (see wants).
+func CauseUnder(c contract.Contract, a, b []byte, off int) (Kind, string) {
+	w := wantsOf(c)
 	st := scan(a[:off])
 	if st.inString {
-		return stringCause(a, b, st)
+		return stringCause(a, b, st, w)
 	}
-	if k, cause, ok := numberCause(a, b, off, st); ok {
+	if k, cause, ok := numberCause(a, b, off, st, w); ok {
 		return k, cause
 	}
 	if st.inObject && (member(at(a, off)) || member(at(b, off))) {
-		if k, cause, ok := memberCause(a, b, st.objects[len(st.objects)-1]); ok {
+		if k, cause, ok := memberCause(a, b, st.objects[len(st.objects)-1], w); ok {
 			return k, cause
 		}
 	}
@@ -44,7 +54,7 @@ func Classify(a, b []byte, off int) Kind {
 // key (key_escape): keys written by a path of their own that escapes
 // nothing are a bug of their own, the one that makes two calls one
 // (docs/triage.md, Collisions).
-func stringCause(a, b []byte, st scanState) (Kind, string) {
+func stringCause(a, b []byte, st scanState, w wants) (Kind, string) {
 	p := st.start + 1
 	for p < len(a) {
 		n := unitLen(a[p:])
@@ -63,7 +73,7 @@ func stringCause(a, b []byte, st scanState) (Kind, string) {
 		return leftUnescaped(cp, st.key)
 	}
 	if st.key && (ua.end || ub.end || ua.cp != ub.cp) {
-		if k, cause, ok := keyListCause(a, b, st); ok {
+		if k, cause, ok := keyListCause(a, b, st, w); ok {
 			return k, cause
 		}
 	}
@@ -82,7 +92,7 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 	case ua.cp == ub.cp && upperOfLower(ua.form, ub.form):
 		return `\uXXXX written in upper case (want lower case)`
 	case codePointEscape(b[p:], ua.cp):
-		return charClass(ua.cp) + " written as \\u and its code point (want \\uXXXX\\uXXXX)"
+		return charClass(ua.cp) + " written as \\u and its code point (want " + pairOrRaw(ua.form) + ")"
 	case ua.cp == ub.cp || ub.form == formInvalid:
 		return fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
 	}
@@ -116,7 +126,7 @@ func codePointEscape(s []byte, cp rune) bool {
 
 // keyListCause tells whether a key that reads as another key is the object's
 // members in another order, or another set of members.
-func keyListCause(a, b []byte, st scanState) (Kind, string, bool) {
+func keyListCause(a, b []byte, st scanState, w wants) (Kind, string, bool) {
 	if len(st.objects) == 0 {
 		return "", "", false
 	}
@@ -125,7 +135,7 @@ func keyListCause(a, b []byte, st scanState) (Kind, string, bool) {
 	if !slices.Contains(ka, keyOf(b, st.start)) {
 		return "", "", false // the key itself was written wrong
 	}
-	k, cause := keysCause(ka, kb, keyTokens(a, obj))
+	k, cause := keysCause(ka, kb, keyTokens(a, obj), w)
 	return k, cause, true
 }
 
@@ -135,27 +145,32 @@ func member(c byte) bool { return c == '"' || c == ',' || c == '}' }
 // memberCause names a difference at a member boundary of the object at
 // start: another member comes first, or one is missing or added; not ok
 // when the keys are the same.
-func memberCause(a, b []byte, start int) (Kind, string, bool) {
+func memberCause(a, b []byte, start int, w wants) (Kind, string, bool) {
 	ka, kb := objectKeys(a, start), objectKeys(b, start)
 	if slices.Equal(ka, kb) {
 		return "", "", false
 	}
-	k, cause := keysCause(ka, kb, keyTokens(a, start))
+	k, cause := keysCause(ka, kb, keyTokens(a, start), w)
 	return k, cause, true
 }
 
 // keysCause compares the reference's keys ka of an object, written as the
-// tokens spelled, with a deviant's kb, in their written order.
-func keysCause(ka, kb, spelled []string) (Kind, string) {
+// tokens spelled, with a deviant's kb, in their written order. The order
+// of another contract (UTF-16 units where w wants code points, or the
+// reverse) is checked first: under RFC 8785, code-point order is also the
+// order of the raw tokens, which would read as "sorted by their escaped
+// text".
+func keysCause(ka, kb, spelled []string, w wants) (Kind, string) {
 	sa, sb := slices.Sorted(slices.Values(ka)), slices.Sorted(slices.Values(kb))
 	if !slices.Equal(sa, sb) {
 		return KindStructure, membersCause(ka, kb)
 	}
 	rev := slices.Clone(ka)
 	slices.Reverse(rev)
+	if cause, ok := w.keyOrderCause(ka, kb); ok {
+		return KindKeyOrder, cause
+	}
 	switch {
-	case slices.Equal(kb, utf16Order(ka)):
-		return KindKeyOrder, "keys in UTF-16 order"
 	case slices.Equal(kb, spelledOrder(ka, spelled)):
 		return KindKeyOrder, "keys sorted by their escaped text"
 	case slices.Equal(kb, jsOrder(ka)):

@@ -17,7 +17,7 @@ import (
 // one cause whatever number a case holds. Not ok when neither side writes
 // a number there, or both write the same one (the difference lies past
 // it).
-func numberCause(a, b []byte, off int, st scanState) (Kind, string, bool) {
+func numberCause(a, b []byte, off int, st scanState, w wants) (Kind, string, bool) {
 	if !st.inNumber && !numberStart(at(a, off)) && !numberStart(at(b, off)) {
 		return "", "", false
 	}
@@ -38,11 +38,11 @@ func numberCause(a, b []byte, off int, st scanState) (Kind, string, bool) {
 	case ta == "":
 		return KindNumber, fmt.Sprintf("%s where want %s", shape(tb), tokenName(a, start)), true
 	}
-	return KindNumber, numberSpelling(ta, tb), true
+	return KindNumber, numberSpelling(ta, tb, w), true
 }
 
 // numberSpelling compares two spellings of a number, the reference's ta.
-func numberSpelling(ta, tb string) string {
+func numberSpelling(ta, tb string, w wants) string {
 	sa, sb := shape(ta), shape(tb)
 	switch {
 	case sa == nonFiniteShape || sb == nonFiniteShape || sa == nonJSONShape || sb == nonJSONShape:
@@ -52,7 +52,7 @@ func numberSpelling(ta, tb string) string {
 	case isZero(ta) && isZero(tb) && ta[0] == '-' && tb[0] != '-':
 		return "-0 written without its sign (want -0)"
 	case sa == "an integer past 2^53" && isInteger(tb) && sameDouble(ta, tb):
-		return "an integer past 2^53 rounded through a double"
+		return w.bigIntCause()
 	case sameDouble(ta, tb):
 		return respelling(ta, tb)
 	case isInteger(ta) && isInteger(tb):

@@ -15,6 +15,8 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/difffuzz/difffuzz/contract"
+
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -129,15 +131,20 @@ func (v Verdict) Unanimous() bool {
 // Comparator compares outcomes; it keeps scratch space, so one per goroutine.
 type Comparator struct {
 	names  []string
+	want   contract.Contract // the reference's, for the causes (CauseUnder)
 	digest [][32]byte
 	valid  []bool
 	group  []int
 }
 
 // New returns a Comparator for adapters with these names, the first being
-// the reference.
-func New(names []string) *Comparator {
-	return &Comparator{names: names, digest: make([][32]byte, len(names)), valid: make([]bool, len(names)), group: make([]int, len(names))}
+// the reference, which follows this project's contract.
+func New(names []string) *Comparator { return NewFor(names, contract.Default) }
+
+// NewFor is New for a reference that follows contract c: the causes say
+// what c wants.
+func NewFor(names []string, c contract.Contract) *Comparator {
+	return &Comparator{names: names, want: c, digest: make([][32]byte, len(names)), valid: make([]bool, len(names)), group: make([]int, len(names))}
 }
 
 // Settled reports whether outs can be judged as they are: every output
@@ -223,7 +230,7 @@ func (c *Comparator) Compare(outs []Outcome) Verdict {
 	base := outs[v.Groups[v.Base][0]]
 	for g, members := range v.Groups {
 		if g != v.Base {
-			v.Deviations = append(v.Deviations, deviation(g, base, outs[members[0]]))
+			v.Deviations = append(v.Deviations, deviation(g, base, outs[members[0]], c.want))
 		}
 	}
 	return v
@@ -257,8 +264,9 @@ func (c *Comparator) same(outs []Outcome, i, j int) bool {
 		(a.Canonical != nil || bytes.Equal(a.Digest, b.Digest))
 }
 
-// deviation judges outcome b of group g against the baseline a.
-func deviation(g int, a, b Outcome) Deviation {
+// deviation judges outcome b of group g against the baseline a, a
+// reference following contract c.
+func deviation(g int, a, b Outcome, c contract.Contract) Deviation {
 	d := Deviation{Group: g, Offset: -1}
 	switch {
 	case a.Failure == FailCrash || b.Failure == FailCrash:
@@ -278,7 +286,7 @@ func deviation(g int, a, b Outcome) Deviation {
 		d.Kind, d.Cause = KindDigest, "digest is not BLAKE3 of its own text"
 	default:
 		d.Offset = FirstDiff(a.Canonical, b.Canonical)
-		d.Kind, d.Cause = Cause(a.Canonical, b.Canonical, d.Offset)
+		d.Kind, d.Cause = CauseUnder(c, a.Canonical, b.Canonical, d.Offset)
 	}
 	return d
 }

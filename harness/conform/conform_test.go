@@ -108,17 +108,21 @@ func TestMismatch(t *testing.T) {
 
 func TestLoadFixtures(t *testing.T) {
 	good := `{"category":"c","input":null,"msgpack":"wA==","error":"bad_envelope"}` + "\n"
+	head := `{"contract": "difffuzz"}` + "\n"
 	tests := []struct {
 		name    string
 		content string // "" for no file at all
 		err     string // "" for success
 	}{
 		{"no files", "", "no *.jsonl files"},
-		{"good", good + "\n" + good, ""},
+		{"good", head + good + good, ""},
 		{"empty file", "\n", "holds no cases"},
-		{"no msgpack", `{"category":"c","error":"too_deep"}`, `x.jsonl:1: no "msgpack" field`},
-		{"no signature", good + `{"category":"c","msgpack":"wA==","canonical":"{}"}`, `x.jsonl:2: want either "error", or "canonical" and "signature"`},
-		{"not JSON", good + good + "{", "x.jsonl:3: unexpected end of JSON input"},
+		{"header only", head, "holds no cases"},
+		{"no header", good + good, `x.jsonl:1: want the header line {"contract": "difffuzz"} first`},
+		{"another contract", `{"contract": "rfc8785"}` + "\n" + good + good, `x.jsonl:1: fixtures of contract "rfc8785", but these checks hold a worker to contract "difffuzz"`},
+		{"no msgpack", head + `{"category":"c","error":"too_deep"}`, `x.jsonl:2: no "msgpack" field`},
+		{"no signature", head + good + `{"category":"c","msgpack":"wA==","canonical":"{}"}`, `x.jsonl:3: want either "error", or "canonical" and "signature"`},
+		{"not JSON", head + good + good + "{", "x.jsonl:4: unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()

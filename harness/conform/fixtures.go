@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -67,8 +68,16 @@ func loadFixtureFile(fsys fs.FS, name, path string) (fixtureFile, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
+	header := false
 	for n := 1; sc.Scan(); n++ {
 		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		if !header {
+			header = true
+			if err := checkFixtureContract(sc.Bytes()); err != nil {
+				return ff, fmt.Errorf("fixtures: %s:%d: %w", path, n, err)
+			}
 			continue
 		}
 		c, err := parseFixtureLine(sc.Bytes())
@@ -85,6 +94,26 @@ func loadFixtureFile(fsys fs.FS, name, path string) (fixtureFile, error) {
 		return ff, fmt.Errorf("fixtures: %s holds no cases", path)
 	}
 	return ff, nil
+}
+
+// fixtureContract is the contract the fixtures' answers must follow for
+// these checks: a worker under check is held to this project's contract.
+var fixtureContract = contract.Default.Name
+
+// checkFixtureContract reads a fixture file's header line,
+// {"contract": NAME}, and fails unless NAME is fixtureContract: fixtures
+// of another contract would judge the worker by the wrong answers.
+func checkFixtureContract(b []byte) error {
+	var h struct {
+		Contract *string `json:"contract"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil || h.Contract == nil {
+		return fmt.Errorf(`want the header line {"contract": %q} first (fixtures written before contracts? regenerate them with make fixtures)`, fixtureContract)
+	}
+	if *h.Contract != fixtureContract {
+		return fmt.Errorf("fixtures of contract %q, but these checks hold a worker to contract %q", *h.Contract, fixtureContract)
+	}
+	return nil
 }
 
 func parseFixtureLine(b []byte) (fixtureCase, error) {

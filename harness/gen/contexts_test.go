@@ -171,7 +171,7 @@ func walkInts(v any, fn func(int)) {
 // TestHugeValues: the rare probes are what they say: 100,000-digit
 // integers, and long strings over 1 MiB of canonical text.
 func TestHugeValues(t *testing.T) {
-	s := &state{cfg: &Config{LongStringLen: DefaultLongStringLen}}
+	s := &state{cfg: &Config{LongStringLen: DefaultLongStringLen}, rules: &rules{}}
 	var maxDigits, maxText int
 	for i := range uint64(4000) {
 		s.reset(1, i)
@@ -203,7 +203,7 @@ func TestDirectedCasesHitTheirCell(t *testing.T) {
 	n := sampleSize(t) * 2
 	for i := range uint64(n) {
 		_, classes, cells := g.CaseCells(i)
-		s := &state{cfg: &g.cfg}
+		s := &state{cfg: &g.cfg, rules: &g.rules}
 		s.reset(seed, i)
 		cell, ok := s.directedCell(classes.OutOfDomain())
 		if !ok {

@@ -4,6 +4,13 @@
 // implementations tend to disagree, while most cases stay small and
 // realistic so that throughput stays high.
 //
+// The cases follow a contract (Config.Contract, package contract): under
+// this project's, the default, they are the tool calls above; under one
+// whose top level is any value (RFC 8785) they are any JSON value, and the
+// edges are that contract's (UTF-16 order traps, the ES6 number
+// boundaries, NaN and the integers no double holds only out of domain).
+// See contract.go.
+//
 // A case is a pure function of (Config.Seed, index): shards take disjoint
 // index sets and any finding can be regenerated from its seed and index
 // alone, without storing the value. A run of native models also sets
@@ -72,6 +79,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -132,6 +140,12 @@ type Config struct {
 	// it never compares. The default, none, gives every case as drawn:
 	// exactly the cases of a run of exact models.
 	Avoid value.Reasons
+
+	// Contract is the canonical JSON the cases are drawn for (package
+	// contract): what the top level may be, and which values are in its
+	// domain. The zero value means contract.Default, whose cases are
+	// exactly those of a generator that knew no contract. See contract.go.
+	Contract contract.Contract
 }
 
 // Defaults of Config's fields.
@@ -159,6 +173,9 @@ func (cfg Config) normalized() Config {
 	def(&cfg.WideWidth, DefaultWideWidth, 2*cfg.MaxWidth)
 	def(&cfg.LongStringLen, DefaultLongStringLen, 1000)
 	cfg.Avoid &= value.AllReasons
+	if cfg.Contract == (contract.Contract{}) {
+		cfg.Contract = contract.Default
+	}
 	switch {
 	case cfg.OutOfDomain == 0:
 		cfg.OutOfDomain = DefaultOutOfDomain
@@ -173,14 +190,16 @@ func (cfg Config) normalized() Config {
 // Generator makes cases. It holds no per-case state, so one Generator may
 // serve any number of goroutines.
 type Generator struct {
-	cfg  Config
-	pool sync.Pool // *state: scratch reused across cases to avoid garbage
+	cfg   Config
+	rules rules     // cfg.Contract's choices, read once
+	pool  sync.Pool // *state: scratch reused across cases to avoid garbage
 }
 
 // New returns a generator for cfg (zero fields take their defaults).
 func New(cfg Config) *Generator {
 	g := &Generator{cfg: cfg.normalized()}
-	g.pool.New = func() any { return &state{cfg: &g.cfg} }
+	g.rules = rulesOf(g.cfg.Contract)
+	g.pool.New = func() any { return &state{cfg: &g.cfg, rules: &g.rules} }
 	return g
 }
 
@@ -212,9 +231,16 @@ func (g *Generator) draw(seed, index uint64) (v any, classes Classes, cells Cell
 	if first, second, twin := twinAt(seed, index); twin && g.cfg.OutOfDomain < 1 {
 		s.reset(seed, first)
 		v = s.twinCase(second)
+		if s.rules.anyTop {
+			v = s.lift(v.(value.Object)[1].Value)
+		}
 	} else {
 		s.reset(seed, index)
-		v = s.topLevel()
+		if s.rules.anyTop {
+			v = s.anyCase()
+		} else {
+			v = s.topLevel()
+		}
 	}
 	classes = s.classes | depthClasses(s.maxLevel)
 	cells = s.finishCells(classes)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -423,7 +424,7 @@ func TestIntegerEdges(t *testing.T) {
 func TestConfigDefaults(t *testing.T) {
 	got := New(Config{}).Config()
 	want := Config{MaxDepth: DefaultMaxDepth, MaxWidth: DefaultMaxWidth, MaxStringLen: DefaultMaxStringLen,
-		OutOfDomain: DefaultOutOfDomain, WideWidth: DefaultWideWidth, LongStringLen: DefaultLongStringLen}
+		OutOfDomain: DefaultOutOfDomain, WideWidth: DefaultWideWidth, LongStringLen: DefaultLongStringLen, Contract: contract.Default}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
@@ -480,7 +481,7 @@ func TestPooledStringLength(t *testing.T) {
 		{1000, flavorAll}, {4000, flavorPrintable}, {100_000, flavorAll},
 	}
 	for _, tt := range tests {
-		s := &state{cfg: &Config{}}
+		s := &state{cfg: &Config{}, rules: &rules{}}
 		s.reset(1, uint64(tt.n))
 		got := s.pooledString(tt.n, tt.flavor)
 		if n := utf8.RuneCountInString(got); n != tt.n || !utf8.ValidString(got) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -18,14 +19,17 @@ var update = flag.Bool("update", false, "rewrite testdata/cases.golden")
 
 // goldenRuns are the case ranges testdata/cases.golden fingerprints: the
 // start of two seeds' sequences, and indexes spread over the space the
-// shards of a long run reach.
+// shards of a long run reach, under the default contract; and the start of
+// a sequence under RFC 8785 (its line names the contract).
 var goldenRuns = []struct {
 	seed, from, step uint64
 	n                int
+	contract         contract.Contract // zero: the default
 }{
 	{seed: 1, from: 0, step: 1, n: 10000},
 	{seed: 2, from: 0, step: 1, n: 10000},
 	{seed: 1, from: 1 << 20, step: 104729, n: 5000},
+	{seed: 1, from: 0, step: 1, n: 5000, contract: contract.RFC8785},
 }
 
 // A case is a pure function of (seed, index): findings, the README's worked
@@ -37,7 +41,7 @@ var goldenRuns = []struct {
 func TestCasesMatchGolden(t *testing.T) {
 	var got strings.Builder
 	for _, r := range goldenRuns {
-		g := New(Config{Seed: r.seed})
+		g := New(Config{Seed: r.seed, Contract: r.contract})
 		h := sha256.New()
 		for k := range r.n {
 			v, classes, cells := g.CaseCells(r.from + uint64(k)*r.step)
@@ -48,7 +52,11 @@ func TestCasesMatchGolden(t *testing.T) {
 				h.Write(binary.LittleEndian.AppendUint64(b[:0], uint64(c)))
 			}
 		}
-		fmt.Fprintf(&got, "seed %d, %d cases from %d step %d: %s\n", r.seed, r.n, r.from, r.step, hex.EncodeToString(h.Sum(nil)))
+		under := ""
+		if r.contract.Name != "" {
+			under = " under " + r.contract.Name
+		}
+		fmt.Fprintf(&got, "seed %d, %d cases from %d step %d%s: %s\n", r.seed, r.n, r.from, r.step, under, hex.EncodeToString(h.Sum(nil)))
 	}
 	path := filepath.Join("testdata", "cases.golden")
 	if *update {

@@ -9,12 +9,14 @@ const (
 	featWide feature = iota
 	featLong
 	featKeyOrder
-	featChain     // a nested chain reaching exactly state.target levels
-	featLoneValue // a string value with a lone surrogate
-	featLoneKey   // a key with a lone surrogate
-	featDuplicate // a key equal to another key of the same object
-	featRawKey    // a key that is not a string
-	featBin       // a bin value
+	featChain      // a nested chain reaching exactly state.target levels
+	featLoneValue  // a string value with a lone surrogate
+	featLoneKey    // a key with a lone surrogate
+	featDuplicate  // a key equal to another key of the same object
+	featRawKey     // a key that is not a string
+	featBin        // a bin value
+	featNonFinite  // NaN or an infinity, out of a contract of doubles' domain
+	featInexactInt // an integer past 2^53 that no double holds, likewise
 )
 
 // inject places feature f somewhere in the tree c, a container at level:
@@ -171,6 +173,10 @@ func (s *state) featureValue(level int, f feature, target int) any {
 		return value.RawObject{{Key: k, Value: s.scalar()}}
 	case featBin:
 		return s.binValue()
+	case featNonFinite:
+		return s.nonFinite()
+	case featInexactInt:
+		return s.inexactInt()
 	case featDuplicate:
 		s.container(level, 2)
 		s.at(2, 0, level, true)

@@ -287,7 +287,7 @@ func (s *state) hugeInt() any {
 	if s.oneIn(2) {
 		b.Neg(b)
 	}
-	return b
+	return s.inDomainInt(b)
 }
 
 var pow10Cache sync.Map // int -> *big.Int, 10^k, shared read-only

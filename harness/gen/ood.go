@@ -16,15 +16,26 @@ const (
 	oodKinds = iota - 1
 )
 
-// drawOOD decides whether the case is out of domain, and how.
+// The ways out of a contract's domain that only some contracts have (see
+// rules.ood): numbers a contract of doubles cannot write.
+const (
+	oodNonFinite  oodKind = oodKinds + 1 + iota // NaN or an infinity, where they are unsupported_value
+	oodInexactInt                               // an integer past 2^53 that no double holds
+)
+
+// drawOOD decides whether the case is out of domain, and how: one of the
+// contract's kinds (s.rules.ood), and one time in four a second, other one.
 func (s *state) drawOOD() (ood [2]oodKind) {
+	kinds := s.rules.ood
 	if s.chance(s.cfg.OutOfDomain) {
-		ood[0] = oodKind(s.between(1, oodKinds))
+		i := s.intn(len(kinds))
+		ood[0] = kinds[i]
 		if s.chance(pSecondOOD) {
-			ood[1] = oodKind(s.between(1, oodKinds-1))
-			if ood[1] >= ood[0] {
-				ood[1]++
+			j := s.intn(len(kinds) - 1)
+			if j >= i {
+				j++
 			}
+			ood[1] = kinds[j]
 		}
 	}
 	return ood
@@ -56,6 +67,10 @@ func (s *state) outOfDomain(k oodKind, bad int, args any, tool *string, envDupli
 		args = s.inject(args, 2, featRawKey, 0)
 	case oodUnsupported:
 		args = s.inject(args, 2, featBin, 0)
+	case oodNonFinite:
+		args = s.inject(args, 2, featNonFinite, 0)
+	case oodInexactInt:
+		args = s.inject(args, 2, featInexactInt, 0)
 	}
 	return args, envDuplicate
 }

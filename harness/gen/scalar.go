@@ -313,6 +313,9 @@ func (s *state) pooledString(n, flavor int) string {
 // scalar draws a leaf value. Weights are percentages; each numeric edge
 // class gets a few percent of leaves, so a few percent of cases or more.
 func (s *state) scalar() any {
+	if s.rules.es6Numbers && s.oneIn(8) {
+		return s.es6Float()
+	}
 	if r := s.intn(100); r < 60 {
 		return s.nonString(r)
 	}
@@ -347,17 +350,17 @@ func (s *state) nonString(r int) any {
 	case r < 57:
 		return s.floatBits()
 	}
-	return int64(s.u64()) >> s.intn(64)
+	return s.inDomainInt(int64(s.u64()) >> s.intn(64))
 }
 
 func (s *state) int53() int64 {
 	s.hit(ClassInt53)
-	return s.neg(int64(1<<53 + s.between(-3, 3)))
+	return s.inDomainInt(s.neg(int64(1<<53 + s.between(-3, 3)))).(int64)
 }
 
 func (s *state) floatBits() float64 {
 	s.hit(ClassFloatBits)
-	f := math.Float64frombits(s.u64())
+	f := s.finite(math.Float64frombits(s.u64()))
 	s.floatClasses(f)
 	return f
 }
@@ -410,13 +413,13 @@ func (s *state) specialFloat() float64 {
 	s.hit(ClassSpecialFloat)
 	switch s.intn(6) {
 	case 0:
-		return math.NaN()
+		return s.finite(math.NaN())
 	case 1: // NaN with another payload, either sign
-		return math.Float64frombits(0x7FF0_0000_0000_0001 | s.u64()&0x800F_FFFF_FFFF_FFFF)
+		return s.finite(math.Float64frombits(0x7FF0_0000_0000_0001 | s.u64()&0x800F_FFFF_FFFF_FFFF))
 	case 2:
-		return math.Inf(1)
+		return s.finite(math.Inf(1))
 	case 3:
-		return math.Inf(-1)
+		return s.finite(math.Inf(-1))
 	}
 	return math.Copysign(0, -1)
 }
@@ -487,9 +490,9 @@ func (s *state) int64Edge() any {
 		u := uint64(1<<63) + uint64(d)
 		switch {
 		case !neg && u <= math.MaxInt64:
-			return int64(u)
+			return s.inDomainInt(int64(u))
 		case neg && u <= 1<<63:
-			return -int64(u) // for u = 2^63 this wraps to exactly -2^63
+			return s.inDomainInt(-int64(u)) // for u = 2^63 this wraps to exactly -2^63
 		}
 		b = new(big.Int).SetUint64(u)
 	} else { // 2^64 + d
@@ -503,7 +506,7 @@ func (s *state) int64Edge() any {
 	if neg {
 		b.Neg(b)
 	}
-	return b
+	return s.inDomainInt(b)
 }
 
 // bigPow10[k] is 10^k, shared read-only (bigInt copies it).
@@ -544,5 +547,5 @@ func (s *state) bigInt() any {
 	if s.oneIn(2) {
 		b.Neg(b)
 	}
-	return b
+	return s.inDomainInt(b)
 }

@@ -9,6 +9,7 @@ import (
 // It lives in Generator.pool between cases.
 type state struct {
 	cfg      *Config
+	rules    *rules   // the contract's choices (contract.go)
 	pcg      rand.PCG // used directly: a rand.Rand around it would allocate
 	buf      []byte   // scratch for building strings
 	pool     []byte   // a long string's characters (see longString)

@@ -89,6 +89,9 @@ func (s *state) twins() (a, b any, ca, cb Classes) {
 	if kind == twinReplacement && s.cfg.OutOfDomain == 0 {
 		kind = twinNegZero // no case out of domain, as configured
 	}
+	if kind == twinRounded && s.rules.doubleInts && s.cfg.OutOfDomain == 0 {
+		kind = twinNegZero // 2^53 + 1 is out of a contract of doubles' domain
+	}
 	switch kind {
 	case twinKeyFake, twinValueFake:
 		x, y := p, q+"_"+p // y sorts after x: x is a prefix or they differ first

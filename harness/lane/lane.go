@@ -90,10 +90,11 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		l.adapters = append(l.adapters, a)
 		l.results = append(l.results, nil)
 	}
-	l.cmp = compare.New(l.names)
-	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != contract.Default.Name {
-		l.Contract = specs[0].Contract.Name
+	judged := contract.Default
+	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != "" {
+		judged = specs[0].Contract
 	}
+	l.JudgeBy(judged)
 	return l, nil
 }
 
@@ -110,6 +111,19 @@ func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
 	}
 	l.cmp = compare.New(l.names)
 	return l
+}
+
+// JudgeBy says the lane's reference follows contract c: its divergences'
+// causes say what c wants (compare.NewFor), and its corpus entries name c
+// when it is not this project's. New calls it with its reference's
+// contract; a caller of Of whose reference follows another calls it
+// before the first Judge.
+func (l *Lane) JudgeBy(c contract.Contract) {
+	l.cmp = compare.NewFor(l.names, c)
+	l.Contract = ""
+	if c.Name != contract.Default.Name {
+		l.Contract = c.Name
+	}
 }
 
 // Adapters are the lane's adapters, in the order of its specs.

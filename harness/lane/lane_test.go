@@ -13,6 +13,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
@@ -327,5 +328,24 @@ func TestSetupBackoffHonoursContext(t *testing.T) {
 		}
 	case <-time.After(4 * time.Second):
 		t.Fatal("setupFailed waited out its backoff on a cancelled context")
+	}
+}
+
+// JudgeBy sets the contract a lane's causes and corpus entries follow.
+func TestJudgeBy(t *testing.T) {
+	l := newLane(0, &syncBuffer{})
+	l.names = []string{"ref", "x"}
+	text := func(s string) compare.Outcome {
+		d := blake3.Sum256([]byte(s))
+		return compare.Outcome{Canonical: []byte(s), Digest: d[:]}
+	}
+	outs := []compare.Outcome{text("{\"😀\":2,\"\ue000\":1}"), text("{\"\ue000\":1,\"😀\":2}")}
+	l.JudgeBy(contract.RFC8785)
+	if got := l.Comparator().Compare(outs).Deviations[0].Cause; l.Contract != "rfc8785" || got != "keys in code-point order (want UTF-16 order)" {
+		t.Errorf("under rfc8785: Contract %q, cause %q", l.Contract, got)
+	}
+	l.JudgeBy(contract.Default)
+	if l.Contract != "" {
+		t.Errorf("under the default: Contract %q, want none", l.Contract)
 	}
 }

@@ -84,7 +84,7 @@ type collector struct {
 
 func newCollector(cfg *Config, names []string, keep *retain.Keeper) *collector {
 	now := time.Now()
-	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.New(names), start: now, last: now, groups: map[string]*group{},
+	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.NewFor(names, cfg.contract()), start: now, last: now, groups: map[string]*group{},
 		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{}}
 }
 

@@ -197,12 +197,13 @@ func (c *Config) setDefaults() {
 	c.Gen.Seed = c.Seed
 }
 
-// contractName is the contract the run is judged by: the reference's, when
-// it runs in process; this project's otherwise (a worker follows the
-// contract its command line gives it, which the driver cannot see).
-func (c *Config) contractName() string {
+// contract is the contract the run is judged by, and its cases drawn for:
+// the reference's, when it runs in process; this project's otherwise (a
+// worker follows the contract its command line gives it, which the driver
+// cannot see).
+func (c *Config) contract() contract.Contract {
 	if len(c.Adapters) > 0 && c.Adapters[0].InProcess && c.Adapters[0].Contract.Name != "" {
-		return c.Adapters[0].Contract.Name
+		return c.Adapters[0].Contract
 	}
-	return contract.Default.Name
+	return contract.Default
 }

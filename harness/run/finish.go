@@ -63,7 +63,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
 		Divergences: c.found, FirstDivergenceSeconds: c.firstAt.Seconds(), FirstDivergenceCases: c.firstCases(),
 		FirstCollisionSeconds: c.firstCollision.Seconds(), FirstCollisionCases: c.firstCollisionCases(),
-		MaxBuckets: max(c.cfg.MaxBuckets, 0), Contract: c.cfg.contractName(),
+		MaxBuckets: max(c.cfg.MaxBuckets, 0), Contract: c.cfg.contract().Name,
 	}
 	rep.Rate = float64(c.cases) / rep.Seconds
 	cpu, rss := procstat.SelfUsage()
@@ -76,7 +76,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	}
 	for ai := range rep.Adapters {
 		rep.Adapters[ai].Inexpressible = c.absentN[ai]
-		rep.Adapters[ai].InexpressibleByClass = classCounts(&c.inexpressible[ai], false)
+		rep.Adapters[ai].InexpressibleByClass = classCounts(&c.inexpressible[ai], 0)
 		rep.Adapters[ai].InexpressibleByReason = reasonCounts(c.absentWhy[ai])
 	}
 	for _, key := range c.order {
@@ -91,17 +91,19 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 		a, b := rep.Distinct[i], rep.Distinct[j]
 		return a.Count > b.Count || (a.Count == b.Count && a.Signature.String() < b.Signature.String())
 	})
-	rep.Coverage = classCounts(&c.classes, true)
-	rep.Cells = cellCounts(&c.cov)
+	drawn := gen.ClassesUnder(c.cfg.contract())
+	rep.Coverage = classCounts(&c.classes, drawn)
+	rep.Cells = cellCounts(&c.cov, drawn)
 	return rep
 }
 
-// classCounts lists counts by edge class, in the generator's order; with
-// zeros, every class, else only those counted.
-func classCounts(counts *[64]uint64, zeros bool) []report.ClassCount {
+// classCounts lists counts by edge class, in the generator's order: those
+// counted, and with zeros those of zeros (the classes the run's contract
+// lets the generator draw, for a coverage that shows what it missed).
+func classCounts(counts *[64]uint64, zeros gen.Classes) []report.ClassCount {
 	var out []report.ClassCount
 	for _, cl := range gen.List() {
-		if n := counts[bits.TrailingZeros64(uint64(cl))]; n > 0 || zeros {
+		if n := counts[bits.TrailingZeros64(uint64(cl))]; n > 0 || zeros.Has(cl) {
 			out = append(out, report.ClassCount{Class: cl.String(), Cases: n})
 		}
 	}
@@ -120,10 +122,14 @@ func reasonCounts(why map[string]uint64) []report.ReasonCount {
 	return out
 }
 
-// cellCounts lists the cases that hit each (class × context) cell.
-func cellCounts(cov *gen.Coverage) []report.CellCount {
+// cellCounts lists the cases that hit each (class × context) cell of the
+// classes drawn.
+func cellCounts(cov *gen.Coverage, drawn gen.Classes) []report.CellCount {
 	var out []report.CellCount
 	for _, cell := range gen.AllCells() {
+		if !drawn.Has(cell.Class) {
+			continue
+		}
 		out = append(out, report.CellCount{Class: cell.Class.String(), Context: cell.Context.String(), Cases: cov.Count(cell)})
 	}
 	return out

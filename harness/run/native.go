@@ -10,14 +10,16 @@ import (
 )
 
 // genConfig is the generator's configuration once the lanes have said
-// hello: cfg.Gen, steered away from what the native models under test
-// cannot hold (gen.Config.Avoid), so that their share of the cases the
-// run compares is not half what the status line's rate suggests. The hellos
+// hello: cfg.Gen, drawn for the run's contract (gen.Config.Contract) and
+// steered away from what the native models under test cannot hold
+// (gen.Config.Avoid), so that their share of the cases the run compares
+// is not half what the status line's rate suggests. The hellos
 // are the same in every lane and in every run with the same adapters, so
 // the cases stay a function of the seed and the index; a repeat line
 // repeats them.
 func (r *runner) genConfig() gen.Config {
 	cfg := r.cfg.Gen
+	cfg.Contract = r.cfg.contract()
 	cfg.Avoid = avoided(r.lanes[0].Hellos())
 	if cfg.Avoid != 0 {
 		fmt.Fprintf(r.cfg.Stderr, "difffuzz: every implementation under test is native: cases drawn to need none of %s, but one in ten as drawn\n",

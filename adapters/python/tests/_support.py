@@ -2,9 +2,45 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 from canonjson import Object
+from canonjson.contract import DIFFFUZZ
+
+# The contract the fixtures must be written for: canonjson's default
+# encoding (canonical()) follows it.
+FIXTURE_CONTRACT = DIFFFUZZ.name
+
+
+class FixtureContractError(Exception):
+    """A fixture file without its contract header, or of another contract."""
+
+
+def fixture_entries(path: Path) -> list[tuple[int, dict]]:
+    """The cases of a fixture file as (line number, entry), after checking
+    its header line {"contract": NAME} names FIXTURE_CONTRACT: fixtures of
+    another contract would hold canonjson to the wrong answers."""
+    lines = path.read_text("ascii").splitlines()
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if not numbered:
+        return []
+    (n, head), cases = numbered[0], numbered[1:]
+    try:
+        contract = json.loads(head).get("contract")
+    except (ValueError, AttributeError):
+        contract = None
+    if contract is None:
+        raise FixtureContractError(
+            f'{path.name}:{n}: want the header line {{"contract": "{FIXTURE_CONTRACT}"}} first '
+            "(fixtures written before contracts? make fixtures regenerates them)"
+        )
+    if contract != FIXTURE_CONTRACT:
+        raise FixtureContractError(
+            f"{path.name}:{n}: fixtures of contract {contract!r}, but these tests hold canonjson's default to {FIXTURE_CONTRACT!r}"
+        )
+    return [(number, json.loads(line)) for number, line in cases]
 
 
 def envelope(args: object, tool_name: object = "t") -> Object:

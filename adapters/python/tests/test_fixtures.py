@@ -5,14 +5,13 @@ wire bytes, must give the recorded canonical text and signature, or error."""
 from __future__ import annotations
 
 import base64
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from blake3 import blake3
 
-from _support import first_difference
+from _support import FixtureContractError, first_difference, fixture_entries
 from canonjson import CanonicalError, Object, Unsupported, canonical, loads
 from difffuzz_kit import Exact
 
@@ -50,8 +49,7 @@ def check(entry: dict, source: str) -> str | None:
 def test_fixture_file(path: Path, source: str) -> None:
     failures = []
     checked = 0
-    for number, line in enumerate(path.read_text("ascii").splitlines(), 1):
-        entry = json.loads(line)
+    for number, entry in fixture_entries(path):
         if entry[source] is None:  # not expressible in extended JSON: wire only
             continue
         checked += 1
@@ -67,8 +65,7 @@ def test_fixture_set_is_complete() -> None:
     counts: Counter[str] = Counter()
     codes: Counter[str] = Counter()
     for path in FILES:
-        for line in path.read_text("ascii").splitlines():
-            entry = json.loads(line)
+        for _, entry in fixture_entries(path):
             counts[entry["category"]] += 1
             if entry["category"] == "out_of_domain":
                 codes[entry["error"]] += 1
@@ -94,3 +91,20 @@ def test_fixture_set_is_complete() -> None:
     for category, least in minimum.items():
         assert counts[category] >= least, f"{category}: {counts[category]} < {least}"
     assert all(codes[code] >= 3 for code in ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")), codes
+
+
+@pytest.mark.parametrize(
+    ("head", "message"),
+    [
+        ('{"contract": "rfc8785"}', "x.jsonl:1: fixtures of contract 'rfc8785', but these tests hold canonjson's default to 'difffuzz'"),
+        ('{"category": "c", "input": "1", "error": "bad_envelope"}', 'x.jsonl:1: want the header line {"contract": "difffuzz"} first'),
+    ],
+)
+def test_fixture_contract_header(tmp_path: Path, head: str, message: str) -> None:
+    """A fixture file of another contract, or without its header, fails
+    with why, not with a thousand mismatches."""
+    path = tmp_path / "x.jsonl"
+    path.write_text(head + "\n" + '{"category": "c", "input": "1", "error": "bad_envelope"}\n', "ascii")
+    with pytest.raises(FixtureContractError) as caught:
+        fixture_entries(path)
+    assert str(caught.value).startswith(message)

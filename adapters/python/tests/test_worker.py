@@ -6,7 +6,6 @@ statuses) is the kit's and tested in kits/python/tests."""
 from __future__ import annotations
 
 import base64
-import json
 import struct
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 from blake3 import blake3
 
 import canonjson
-from _support import envelope, envelope_of_depth, nested_arrays
+from _support import envelope, envelope_of_depth, fixture_entries, nested_arrays
 from canonjson import Object
 from difffuzz_kit.wire import pack as kit_pack
 
@@ -198,11 +197,12 @@ def test_worker_answers_the_edge_fixtures(worker: Worker) -> None:
     worker.receive()
     folder = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "canonical-json-fuzz"
     for name in ("edge.jsonl", "out-of-domain.jsonl", "random-01.jsonl"):
-        entries = [json.loads(line) for line in (folder / name).read_text("ascii").splitlines()]
+        numbered = fixture_entries(folder / name)
+        entries = [entry for _, entry in numbered]
         cases = [base64.b64decode(e["msgpack"]) for e in entries]
         response = worker.request({"type": "batch", "id": 1}, cases)
         assert len(response["results"]) == len(entries)
-        for number, (entry, result) in enumerate(zip(entries, response["results"]), 1):
+        for (number, entry), result in zip(numbered, response["results"]):
             where = f"{name}:{number} [{entry['category']}]"
             if "error" in entry:
                 assert result.get("error") == entry["error"], where

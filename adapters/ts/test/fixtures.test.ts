@@ -60,6 +60,49 @@ function check(decoder: WireDecoder, fixture: Fixture): string | undefined {
   return undefined;
 }
 
+/** The contract canonical() follows: the fixtures must be written for it. */
+const FIXTURE_CONTRACT = "difffuzz";
+
+/**
+ * The case lines of a fixture file, as [index, line], after its header line
+ * {"contract": NAME}; throws unless NAME is FIXTURE_CONTRACT, since fixtures
+ * of another contract would hold canonical() to the wrong answers.
+ */
+function fixtureCases(name: string, text: string): Array<[number, string]> {
+  const lines = text
+    .split("\n")
+    .map((line, index): [number, string] => [index, line])
+    .filter(([, line]) => line.trim() !== "");
+  const [head, ...cases] = lines;
+  if (head === undefined) return [];
+  let contract: unknown;
+  try {
+    contract = (JSON.parse(head[1]) as { contract?: unknown }).contract;
+  } catch {
+    contract = undefined;
+  }
+  const where = `${name}:${head[0] + 1}`;
+  if (typeof contract !== "string") {
+    throw new Error(
+      `${where}: want the header line {"contract": "${FIXTURE_CONTRACT}"} first (fixtures written before contracts? make fixtures regenerates them)`,
+    );
+  }
+  if (contract !== FIXTURE_CONTRACT) {
+    throw new Error(`${where}: fixtures of contract "${contract}", but these tests hold canonical() to contract "${FIXTURE_CONTRACT}"`);
+  }
+  return cases;
+}
+
+test("a fixture file of another contract, or without its header, fails with why", () => {
+  const line = '{"category":"c","input":"1","msgpack":"AQ==","error":"bad_envelope"}';
+  assert.deepEqual(fixtureCases("x.jsonl", `{"contract": "difffuzz"}\n${line}\n`), [[1, line]]);
+  assert.throws(
+    () => fixtureCases("x.jsonl", `{"contract": "rfc8785"}\n${line}\n`),
+    /^Error: x\.jsonl:1: fixtures of contract "rfc8785", but these tests hold canonical\(\) to contract "difffuzz"$/,
+  );
+  assert.throws(() => fixtureCases("x.jsonl", `${line}\n`), /x\.jsonl:1: want the header line \{"contract": "difffuzz"\} first/);
+});
+
 function parseLine(line: string): Fixture {
   const raw: unknown = JSON.parse(line);
   const f = raw as Partial<Fixture>;
@@ -80,11 +123,10 @@ test(`fixture files exist in ${DIR}`, () => {
 for (const name of files) {
   test(`fixtures ${name}`, () => {
     const decoder = new WireDecoder({ object: (members) => new JsonObject(members) });
-    const lines = readFileSync(join(DIR, name), "utf8").split("\n");
+    const cases = fixtureCases(name, readFileSync(join(DIR, name), "utf8"));
     const failures: string[] = [];
     let checked = 0;
-    lines.forEach((line, index) => {
-      if (line.trim() === "") return;
+    cases.forEach(([index, line]) => {
       let where = `${name}:${index + 1}`;
       let reason: string | undefined;
       try {

@@ -30,6 +30,29 @@ fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The contract the crate's canonical functions follow: the fixtures must be
+/// written for it.
+const FIXTURE_CONTRACT: &str = "difffuzz";
+
+/// Checks a fixture file's header line `{"contract": NAME}` (line `number` of
+/// file `name`): NAME must be `FIXTURE_CONTRACT`, since fixtures of another
+/// contract would hold the crate to the wrong answers.
+fn check_header(name: &str, number: usize, line: &str) -> Result<(), String> {
+    let contract = serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .and_then(|json| json.get("contract")?.as_str().map(str::to_owned));
+    match contract {
+        None => Err(format!(
+            "{name}:{number}: want the header line {{\"contract\": \"{FIXTURE_CONTRACT}\"}} first \
+             (fixtures written before contracts? make fixtures regenerates them)"
+        )),
+        Some(c) if c != FIXTURE_CONTRACT => Err(format!(
+            "{name}:{number}: fixtures of contract \"{c}\", but these tests hold the crate to contract \"{FIXTURE_CONTRACT}\""
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
 /// What a fixture line expects.
 enum Expected {
     Canonical { text: String, signature: String },
@@ -146,8 +169,16 @@ fn every_fixture_line_matches_the_reference() {
     for file in &files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let content = fs::read_to_string(file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut header = false;
         for (index, line) in content.lines().enumerate() {
             if line.trim().is_empty() {
+                continue;
+            }
+            if !header {
+                header = true;
+                if let Err(why) = check_header(&name, index + 1, line) {
+                    panic!("{why}");
+                }
                 continue;
             }
             lines += 1;
@@ -179,6 +210,28 @@ fn every_fixture_line_matches_the_reference() {
         );
     }
     eprintln!("{lines} fixture lines in {} files agree", files.len());
+}
+
+#[test]
+fn a_fixture_file_of_another_contract_or_without_its_header_fails_with_why() {
+    assert_eq!(
+        check_header("x.jsonl", 1, r#"{"contract": "difffuzz"}"#),
+        Ok(())
+    );
+    assert_eq!(
+        check_header("x.jsonl", 1, r#"{"contract": "rfc8785"}"#),
+        Err(r#"x.jsonl:1: fixtures of contract "rfc8785", but these tests hold the crate to contract "difffuzz""#.to_owned())
+    );
+    let old = check_header(
+        "x.jsonl",
+        1,
+        r#"{"category":"c","msgpack":"AQ==","error":"bad_envelope"}"#,
+    );
+    assert!(
+        old.as_ref().is_err_and(|why| why
+            .starts_with(r#"x.jsonl:1: want the header line {"contract": "difffuzz"} first"#)),
+        "{old:?}"
+    );
 }
 
 #[test]
