@@ -27,7 +27,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 // svgName is the picture's path relative to the page.
 func WriteMarkdown(w io.Writer, r *Result, svgName string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Canonical JSON libraries against the contract\n\n")
+	fmt.Fprintf(&b, "# Canonical JSON libraries against the contract each claims\n\n")
 	if svgName != "" {
 		fmt.Fprintf(&b, "![library × edge class](%s)\n\n", svgName)
 	}
@@ -49,6 +49,10 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "the reference, %s %s (%s), following the contract the library claims\n", r.Reference.Package, r.Reference.Version, r.Reference.Adapter)
 	fmt.Fprintf(b, "(the built-ins, side by side, are in [canonical-json.md](canonical-json.md)): `rfc8785` for a\n")
 	fmt.Fprintf(b, "JCS library, and for a library that claims no contract the nearest built-in, with why.\n")
+	fmt.Fprintf(b, "Every library is sent the same cases whatever its contract: the generator does not\n")
+	fmt.Fprintf(b, "follow the contract yet, so most cases are this project's `{\"tool_name\",\"args\"}`\n")
+	fmt.Fprintf(b, "envelope (which RFC 8785 canonicalizes as any object), and no edge class is made for\n")
+	fmt.Fprintf(b, "RFC 8785 alone beyond the key-order and float classes every contract shares.\n")
 	fmt.Fprintf(b, "A library \"diverges\" on a case when its text (or its error) is not its contract's,\n")
 	fmt.Fprintf(b, "and \"cannot express\" it when its value model cannot hold the case at all (a repeated\n")
 	fmt.Fprintf(b, "key in a dict, an integer past 2^53 in a float, a lone surrogate in a string), so it\n")
@@ -155,8 +159,8 @@ func matrixCell(l *Library, i int) string {
 // verdictText is a reading's verdict as the page says it.
 var verdictText = map[Verdict]string{
 	VerdictBreaks:   "**the library breaks it**",
-	VerdictContract: "allowed by the text; the built-in contract settles the point",
-	VerdictHarness:  "the library does what the text asks; the worker or the value model reports it otherwise",
+	VerdictContract: "the text allows the library's answer, the built-in settles the point",
+	VerdictHarness:  "the library does what the text asks, its worker or value model reports it otherwise",
 }
 
 // writeReadings lists, for each contract, every divergence of its
@@ -211,7 +215,7 @@ func writeDivergences(b *strings.Builder, l *Library) {
 			fmt.Fprintf(b, " %s.", d.Note)
 		}
 		if d.Reading != nil {
-			fmt.Fprintf(b, "\n\nChecked by hand against %s: %s. %s", d.Reading.Section, verdictText[d.Reading.Verdict], d.Reading.Note)
+			fmt.Fprintf(b, "\n\nChecked by hand against %s (%s): %s.", d.Reading.Section, verdictText[d.Reading.Verdict], d.Reading.Note)
 		}
 		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", shown(d.Input), shown(d.Reference), l.Name, shown(d.Library))
 	}
