@@ -25,6 +25,7 @@ func (c *CLI) survey(ctx context.Context, args []string) int {
 	refPath := fs.String("reference-config", "difffuzz.toml", "the config `file` that declares the reference")
 	refName := fs.String("reference", "go", "the reference adapter of -reference-config (go: the in-process Go implementation, byte-identical to python and cheaper)")
 	only := fs.String("libraries", "", "comma-separated libraries to survey (default: all of -config)")
+	judgeBy := fs.String("contract", "", "judge every library by this contract (a built-in or a contract `file`) instead of the one it claims")
 	readingsPath := fs.String("readings", "survey/readings.toml", "the `file` of divergences checked by hand against each library's contract, shown on the page (\"\": none)")
 	cfg := survey.Config{Stderr: c.Stderr}
 	fs.IntVar(&cfg.Cases, "cases", survey.DefaultCases, "generated cases per library")
@@ -50,11 +51,11 @@ func (c *CLI) survey(ctx context.Context, args []string) int {
 	if cfg.Reference, err = specNamed(*refPath, *refName); err != nil {
 		return c.usageError(fs, "-reference: %v", err)
 	}
-	if cfg.Libraries, err = surveySpecs(*libsPath, *only); err != nil {
+	if cfg.Libraries, err = surveySpecs(*libsPath, *only, *judgeBy); err != nil {
 		return c.usageError(fs, "%v", err)
 	}
 	cfg.Seed = *seed
-	cfg.Command = surveyCommand(cfg, *refName, *only)
+	cfg.Command = surveyCommand(cfg, *refName, *only, *judgeBy)
 	fmt.Fprintf(c.Stderr, "difffuzz survey: seed %d, %d cases, %d libraries against %s; repeat with: %s\n",
 		cfg.Seed, cfg.Cases, len(cfg.Libraries), *refName, cfg.Command)
 	res, err := survey.Run(ctx, cfg)
@@ -73,8 +74,9 @@ func (c *CLI) survey(ctx context.Context, args []string) int {
 }
 
 // surveySpecs reads the libraries, all of them or those named in only, each
-// with the contract it claims.
-func surveySpecs(path, only string) ([]survey.Spec, error) {
+// with the contract it claims, or every one with the contract judgeBy
+// names when it is not "".
+func surveySpecs(path, only, judgeBy string) ([]survey.Spec, error) {
 	f, err := adapterfile.Load(path)
 	if err != nil {
 		return nil, err
@@ -82,6 +84,15 @@ func surveySpecs(path, only string) ([]survey.Spec, error) {
 	all, err := toSurvey(f)
 	if err != nil {
 		return nil, err
+	}
+	if judgeBy != "" {
+		c, err := contract.Resolve(judgeBy, ".")
+		if err != nil {
+			return nil, fmt.Errorf("-contract: %w", err)
+		}
+		for i := range all {
+			all[i].Contract, all[i].ContractNote = c, "-contract "+judgeBy+", not its claim"
+		}
 	}
 	if only == "" {
 		return all, nil
@@ -133,8 +144,11 @@ func toSurvey(f *adapterfile.File) ([]survey.Spec, error) {
 }
 
 // surveyCommand is the command line that repeats the survey, for the page.
-func surveyCommand(cfg survey.Config, ref, only string) string {
+func surveyCommand(cfg survey.Config, ref, only, judgeBy string) string {
 	parts := []string{"bin/difffuzz survey", "-seed", strconv.FormatUint(cfg.Seed, 10), "-cases", strconv.Itoa(cfg.Cases)}
+	if judgeBy != "" {
+		parts = append(parts, "-contract", judgeBy)
+	}
 	if ref != "go" {
 		parts = append(parts, "-reference", ref)
 	}

@@ -66,7 +66,9 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "In the examples below, a character that would not show (a control\n")
 	fmt.Fprintf(b, "character, DEL, U+2028, a byte order mark) that a library wrote raw is shown as ⟨U+XXXX⟩.\n\n")
 	fmt.Fprintf(b, "This page was made by\n\n```sh\n%s\n```\n\n", r.Command)
-	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`.\n\n")
+	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`. Each library's contract\n")
+	fmt.Fprintf(b, "is its `contract` key in `survey/survey.toml`; `-contract NAME` judges every library\n")
+	fmt.Fprintf(b, "by one contract instead (`-contract difffuzz`: all of them by this project's).\n\n")
 }
 
 func writeLibraries(b *strings.Builder, r *Result) {
