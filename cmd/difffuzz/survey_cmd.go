@@ -101,7 +101,11 @@ func surveySpecs(path, only, judgeBy string) ([]survey.Spec, error) {
 	for _, n := range strings.Split(only, ",") {
 		i := slices.IndexFunc(all, func(s survey.Spec) bool { return s.Name == strings.TrimSpace(n) })
 		if i < 0 {
-			return nil, fmt.Errorf("-libraries: unknown library %q (known: %s)", n, strings.Join(names(f.Specs()), ", "))
+			known := make([]string, len(all))
+			for j, s := range all {
+				known[j] = s.Name
+			}
+			return nil, fmt.Errorf("-libraries: unknown library %q (known: %s)", n, strings.Join(known, ", "))
 		}
 		chosen = append(chosen, all[i])
 	}
