@@ -21,7 +21,7 @@ var stateColour = map[State]string{
 const (
 	cellW, cellH = 58, 22
 	labelW       = 120 // the class names on the left
-	headerH      = 190 // the library names on top, rotated
+	headerH      = 230 // the library names and their contracts on top, rotated
 	legendH      = 70
 )
 
