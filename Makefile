@@ -316,7 +316,7 @@ survey-rust:
 ## survey-short (part of make test): two Go libraries, a few thousand cases,
 ## and a test of what they must show
 survey-short: go survey-go
-	$(DIFFFUZZ) survey -libraries go-encoding-json,gowebpki-jcs -cases 3000 -minimize-time 2s -md '' -svg out/survey-short/survey.svg -json out/survey-short/survey.json
+	$(DIFFFUZZ) survey -libraries go-encoding-json,gowebpki-jcs -cases 3000 -minimize-time 2s -readings '' -md '' -svg out/survey-short/survey.svg -json out/survey-short/survey.json
 	SURVEY_JSON=$(CURDIR)/out/survey-short/survey.json go test -count=1 -run TestShortSurvey ./harness/survey/
 
 ## triage-bench: difffuzz's triage on code nobody here wrote (docs/triage.md,

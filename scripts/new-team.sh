@@ -42,6 +42,13 @@
 # that a finite float of magnitude 1e21 or more is written as an integer in
 # full (1000000000000000000000 for 1e+21).
 #
+# Then a JCS team's first day, in a second scratch repository: `difffuzz
+# init python -contract rfc8785`, an RFC 8785 SDK (canonjson's rfc8785
+# Encoding) with one planted bug, -0 written with its sign (RFC 8785
+# §3.2.2.3 writes 0), and `difffuzz run` from that repository: exactly one
+# bucket, the planted cause, judged by rfc8785 (JCS_CASES cases, default
+# 3000).
+#
 # Usage: scripts/new-team.sh [PACKAGES]   (default out/packages)
 # Environment: DIFFFUZZ (the driver; default bin/difffuzz), CASES (default
 # 20000), SEED (default 1), GO_VERSION (that of make packages; default
@@ -339,3 +346,97 @@ if grep -q "to its protocol stream" "$scratch/run.log"; then
 	fail "the driver saw a worker's printed line on the protocol"
 fi
 echo "new-team: ok: $cases cases, the planted bug of $planted alone, no protocol error or restart from the printing workers ($((SECONDS - start))s)"
+
+# A JCS team's first day, in a repository of its own: a team that signs
+# JSON with RFC 8785 runs `difffuzz init python -contract rfc8785`, whose
+# difffuzz.toml says contract = "rfc8785", so that the built-in reference
+# follows RFC 8785 and writes non-ASCII raw and keys in UTF-16 order as the
+# team's SDK does. The SDK is canonjson's Encoding of the rfc8785 contract
+# (canonjson.contract.RFC8785), with one planted RFC 8785 bug: -0 written
+# with its sign, where Number::toString writes 0 (§3.2.2.3). The run must
+# find exactly one bucket, that one, by sdk-jcs alone, in a report judged by
+# rfc8785.
+jcs_repo=$scratch/jcs-repo
+jcs_cases=${JCS_CASES:-3000}
+jcs_cause="-0 written with its sign (want 0)"
+jcs_start=$SECONDS
+mkdir -p "$jcs_repo"
+git -C "$jcs_repo" init -q
+step "jcs: difffuzz init python -contract rfc8785" bash -c "cd '$jcs_repo' && '$difffuzz' init python -name sdk-jcs -contract rfc8785 -kit-source '$packages'"
+jcs_dir=$jcs_repo/difffuzz-worker
+grep -qxF 'contract = "rfc8785"' "$jcs_dir/difffuzz.toml" || fail "jcs: init -contract rfc8785 did not write contract = \"rfc8785\" into difffuzz.toml"
+(
+	cd "$jcs_dir"
+	cp -r "$root/adapters/python/canonjson" canonjson
+	find canonjson -name __pycache__ -prune -exec rm -rf {} +
+	cat >worker.py <<-'PY'
+		"""The difffuzz worker of sdk-jcs: the team's RFC 8785 SDK (canonjson's
+		Encoding of the rfc8785 contract) on the kit, in the exact model, with a
+		PLANTED BUG: -0 is written with its sign, where RFC 8785 §3.2.2.3
+		(ECMAScript's Number::toString) writes 0."""
+
+		import math
+		import sys
+
+		from difffuzz_kit import serve
+
+		from canonjson import Encoding, Object, Unsupported, __version__
+		from canonjson.contract import RFC8785
+
+
+		class PlantedEncoding(Encoding):
+		    __slots__ = ()
+
+		    def _float(self, x: float) -> str:
+		        if x == 0.0 and math.copysign(1.0, x) < 0:
+		            return "-0"
+		        return super()._float(x)
+
+
+		if __name__ == "__main__":
+		    jcs = PlantedEncoding(RFC8785)
+		    sys.exit(serve(jcs.canonical, name="canonjson-jcs", version=__version__, members=Object, unsupported=Unsupported))
+	PY
+	step "jcs: python venv" python3 -m venv .venv
+	step "jcs: pip install -r requirements.txt" nice .venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+)
+echo "new-team: jcs: init -contract rfc8785, worker.py on canonjson's rfc8785 Encoding (planted: -0 written with its sign)"
+rc=0
+(cd "$jcs_dir" && nice "$difffuzz" run -cases "$jcs_cases" -seed "$seed") >"$scratch/jcs-run.log" 2>&1 || rc=$?
+sed 's/^/       /' "$scratch/jcs-run.log" | tail -n 12
+if [[ $rc != 1 ]]; then
+	fail "jcs: difffuzz run exited $rc, want 1 (a new divergence: the planted one)"
+fi
+python3 - "$jcs_dir/out/report.json" "$jcs_cause" "$jcs_cases" <<'PY' || fail "jcs: the report shows more or less than the planted bug"
+import json
+import sys
+
+path, cause, cases = sys.argv[1], sys.argv[2], int(sys.argv[3])
+r = json.load(open(path))
+problems = []
+if r.get("contract") != "rfc8785":
+    problems.append(f"judged by {r.get('contract')!r}, want 'rfc8785'")
+if {a["name"] for a in r["adapters"]} != {"reference", "sdk-jcs"}:
+    problems.append(f"adapters {[a['name'] for a in r['adapters']]}, want reference and sdk-jcs")
+if r["cases"] != cases or r.get("interrupted") or r.get("error"):
+    problems.append(f"cases {r['cases']} (want {cases}), interrupted {r.get('interrupted')}, error {r.get('error')!r}")
+for a in r["adapters"]:
+    if a["protocol_errors"] or a["restarts"] or a["failures"]:
+        problems.append(f"{a['name']}: {a['protocol_errors']} protocol errors, {a['restarts']} restarts, {a['failures']} failed cases")
+groups = r["distinct"]
+if len(groups) != 1:
+    problems.append(f"{len(groups)} buckets, want exactly one: {[g['signature'] for g in groups]}")
+for g in groups:
+    if (g["kind"], g.get("cause"), g.get("deviants")) != ("number", cause, ["sdk-jcs"]):
+        problems.append(f"bucket {g['signature']!r}: want kind 'number', cause {cause!r}, deviants ['sdk-jcs']")
+    case = g.get("minimized_input") or g["example"]
+    if "-0.0" not in case:
+        problems.append(f"bucket {g['signature']!r}: its case holds no -0.0: {case[:200]}")
+for p in problems:
+    print("       " + p)
+if problems:
+    sys.exit(1)
+g = groups[0]
+print(f"       bucket {g['signature']!r}: {g['count']} cases, minimized {(g.get('minimized_input') or g['example'])[:120]}")
+PY
+echo "new-team: ok: the JCS team's planted bug found as one bucket in $jcs_cases cases under rfc8785 ($((SECONDS - jcs_start))s; $((SECONDS - start))s in all)"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,6 +133,9 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.checkClaims(f, chosen, c); err != nil {
+		return nil, err
+	}
 	for i := range chosen {
 		w := &chosen[i]
 		w.Contract = c
@@ -143,6 +147,27 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 		}
 	}
 	return chosen, nil
+}
+
+// checkClaims refuses a run whose config declares an adapter that claims
+// another contract (its own contract key) than the one the run is judged
+// by: every divergence of the RFC's choices would be reported as its bug.
+// An adapter replaced by an -adapter flag claims nothing.
+func (a *adapterFlags) checkClaims(f *adapterfile.File, chosen []adapter.Spec, c contract.Contract) error {
+	for _, s := range chosen {
+		i := slices.IndexFunc(f.Adapters, func(d adapterfile.Adapter) bool { return d.Name == s.Name })
+		if i < 0 || f.Adapters[i].Contract == "" || slices.ContainsFunc(a.extra, func(kv string) bool { return strings.HasPrefix(kv, s.Name+"=") }) {
+			continue
+		}
+		claim, err := contract.Resolve(f.Adapters[i].Contract, f.Root)
+		if err != nil {
+			return fmt.Errorf("adapter %s: %w", s.Name, err)
+		}
+		if claim.Name != c.Name {
+			return fmt.Errorf("adapter %s claims the contract %s, and this run is judged by %s: run it with -contract %s", s.Name, claim.Name, c.Name, f.Adapters[i].Contract)
+		}
+	}
+	return nil
 }
 
 // resolveContract is the contract of -contract, or else of the config's

@@ -90,3 +90,22 @@ func TestReplayKeepsItsContract(t *testing.T) {
 		t.Errorf("replay under its contract: exit %d, want 1 (it still diverges)\n%s", code, stdout)
 	}
 }
+
+// An adapter that claims a contract (its contract key in the config) is not
+// run under another: its contract's choices would all be reported as bugs.
+// Under the contract it claims, the run goes on.
+func TestRunRefusesAnotherClaim(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "difffuzz.toml")
+	if err := os.WriteFile(config, []byte("[[adapter]]\nname = \"sdk\"\ncommand = [\"true\"]\ncontract = \"rfc8785\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "", "run", "-config", config, "-cases", "1")
+	if code != 2 || !strings.Contains(errs, "adapter sdk claims the contract rfc8785, and this run is judged by difffuzz: run it with -contract rfc8785") {
+		t.Errorf("exit %d, want 2 and why:\n%s", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "run", "-config", config, "-contract", "rfc8785", "-cases", "1")
+	if strings.Contains(errs, "claims the contract") {
+		t.Errorf("under its own contract, exit %d:\n%s", code, errs)
+	}
+}

@@ -13,7 +13,7 @@
 //	difffuzz corpus merge -o OUT DIR...  merge shard outputs; exit 1 on a new or stale divergence
 //	difffuzz adapter check NAME|COMMAND  conformance run for one worker
 //	difffuzz init [flags] python|ts|rust|go  write a team's worker skeleton and its difffuzz.toml
-//	difffuzz survey [flags]        run every library of survey/survey.toml against the reference
+//	difffuzz survey [flags]        run every library of survey/survey.toml against the reference of its contract
 //	difffuzz bench [flags]         measure each implementation, the driver and the full run
 //	difffuzz flags COMMAND [SUB]   the command's flags as JSON, for programs
 //	difffuzz version               print difffuzz's version
@@ -118,7 +118,7 @@ func init() {
 		{"init", "init python|ts|rust|go: write a worker skeleton for your SDK, with its difffuzz.toml", func(c *CLI, _ context.Context, args []string) int { return c.initCmd(args) }},
 		{"corpus", "corpus merge -o OUT DIR...: merge shard corpora and reports", func(c *CLI, _ context.Context, args []string) int { return c.corpusCmd(args) }},
 		{"promote", "turn a minimized finding into a golden-fixture regression", func(c *CLI, _ context.Context, args []string) int { return c.promote(args) }},
-		{"survey", "run every library of survey/survey.toml against the reference; write the survey's pages", (*CLI).survey},
+		{"survey", "run every library of survey/survey.toml against the reference of the contract it claims; write the survey's pages", (*CLI).survey},
 		{"bench", "measure each implementation, the driver and the full run; ratio to the limit", (*CLI).bench},
 		{"flags", "flags COMMAND [SUBCOMMAND]: the command's flags as JSON, for programs that write command lines", (*CLI).flagsCmd},
 		{"version", "print difffuzz's version (also --version)", func(c *CLI, _ context.Context, _ []string) int {

@@ -41,6 +41,15 @@ type Adapter struct {
 	// Default says whether a run uses the adapter when -adapters is not
 	// given; a missing key means true.
 	Default *bool `toml:"default"`
+	// Contract is the contract the implementation claims: a built-in or a
+	// contract file, relative to this file's folder; "" means the file's
+	// contract key. "difffuzz survey" judges each library by the contract it
+	// claims; a run judges all its adapters by the run's one contract.
+	Contract string `toml:"contract"`
+	// ContractNote says why Contract was chosen when the implementation
+	// claims no contract of its own (a library that only sorts keys is
+	// judged by the nearest built-in); the survey's page shows it.
+	ContractNote string `toml:"contract_note"`
 }
 
 // BuiltinReference is the name of the built-in reference: the Go
@@ -160,6 +169,15 @@ func Duration(s string) (time.Duration, error) {
 		err = fmt.Errorf("%s is not positive", s)
 	}
 	return d, err
+}
+
+// Claim is the name or path of the contract a claims (a path is taken
+// from f.Root): its own contract key, else the file's.
+func (f *File) Claim(a *Adapter) string {
+	if a.Contract != "" {
+		return a.Contract
+	}
+	return f.Contract
 }
 
 // IsDefault says whether a run without -adapters uses a.

@@ -27,13 +27,14 @@ func WriteJSON(w io.Writer, r *Result) error {
 // svgName is the picture's path relative to the page.
 func WriteMarkdown(w io.Writer, r *Result, svgName string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Canonical JSON libraries against the contract\n\n")
+	fmt.Fprintf(&b, "# Canonical JSON libraries against the contract each claims\n\n")
 	if svgName != "" {
 		fmt.Fprintf(&b, "![library × edge class](%s)\n\n", svgName)
 	}
 	writeIntro(&b, r)
 	writeLibraries(&b, r)
-	writeMatrix(&b, r)
+	writeMatrices(&b, r)
+	writeReadings(&b, r)
 	for _, lib := range r.Libraries {
 		writeDivergences(&b, lib)
 	}
@@ -45,8 +46,14 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "Each library ran the same generated cases (seed %d, from index 0 on, until it had\n", r.Seed)
 	fmt.Fprintf(b, "compared %d of them) through a worker on its\n", r.Cases)
 	fmt.Fprintf(b, "language's kit, in its native value model, and was compared byte for byte with\n")
-	fmt.Fprintf(b, "the reference, %s %s (%s). The contract is [canonical-json.md](canonical-json.md);\n", r.Reference.Package, r.Reference.Version, r.Reference.Adapter)
-	fmt.Fprintf(b, "a library \"diverges\" on a case when its text (or its error) is not the contract's,\n")
+	fmt.Fprintf(b, "the reference, %s %s (%s), following the contract the library claims\n", r.Reference.Package, r.Reference.Version, r.Reference.Adapter)
+	fmt.Fprintf(b, "(the built-ins, side by side, are in [canonical-json.md](canonical-json.md)): `rfc8785` for a\n")
+	fmt.Fprintf(b, "JCS library, and for a library that claims no contract the nearest built-in, with why.\n")
+	fmt.Fprintf(b, "Every library is sent the same cases whatever its contract: the generator does not\n")
+	fmt.Fprintf(b, "follow the contract yet, so most cases are this project's `{\"tool_name\",\"args\"}`\n")
+	fmt.Fprintf(b, "envelope (which RFC 8785 canonicalizes as any object), and no edge class is made for\n")
+	fmt.Fprintf(b, "RFC 8785 alone beyond the key-order and float classes every contract shares.\n")
+	fmt.Fprintf(b, "A library \"diverges\" on a case when its text (or its error) is not its contract's,\n")
 	fmt.Fprintf(b, "and \"cannot express\" it when its value model cannot hold the case at all (a repeated\n")
 	fmt.Fprintf(b, "key in a dict, an integer past 2^53 in a float, a lone surrogate in a string), so it\n")
 	fmt.Fprintf(b, "was never called. A case carries every edge class it exercises; `none` is the cases\n")
@@ -59,42 +66,69 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "In the examples below, a character that would not show (a control\n")
 	fmt.Fprintf(b, "character, DEL, U+2028, a byte order mark) that a library wrote raw is shown as ⟨U+XXXX⟩.\n\n")
 	fmt.Fprintf(b, "This page was made by\n\n```sh\n%s\n```\n\n", r.Command)
-	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`.\n\n")
+	fmt.Fprintf(b, "and is rewritten by it; the same data is in `out/survey.json`. Each library's contract\n")
+	fmt.Fprintf(b, "is its `contract` key in `survey/survey.toml`; `-contract NAME` judges every library\n")
+	fmt.Fprintf(b, "by one contract instead (`-contract difffuzz`: all of them by this project's).\n\n")
 }
 
 func writeLibraries(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "## Libraries\n\n")
-	fmt.Fprintf(b, "| library | language | package | version | agrees | diverges | cannot express | distinct divergences |\n")
-	fmt.Fprintf(b, "|---|---|---|---|---:|---:|---:|---|\n")
+	fmt.Fprintf(b, "| library | contract | language | package | version | agrees | diverges | cannot express | distinct divergences |\n")
+	fmt.Fprintf(b, "|---|---|---|---|---|---:|---:|---:|---|\n")
 	for _, l := range r.Libraries {
 		if l.Error != "" && l.Cases == 0 {
-			fmt.Fprintf(b, "| %s | | | | | | | not run: %s |\n", l.Name, cell(l.Error))
+			fmt.Fprintf(b, "| %s | %s | | | | | | | not run: %s |\n", l.Name, contractCell(l), cell(l.Error))
 			continue
 		}
 		var sigs []string
 		for _, d := range l.Divergences {
 			sigs = append(sigs, cell(causeOf(d.Signature)))
 		}
-		fmt.Fprintf(b, "| %s | %s | `%s` | %s | %s | %s | %s | %s |\n", l.Name, l.Language, l.Package, l.Version,
+		fmt.Fprintf(b, "| %s | %s | %s | `%s` | %s | %s | %s | %s | %s |\n", l.Name, contractCell(l), l.Language, l.Package, l.Version,
 			percent(l.Agree, l.Cases), percent(l.Diverge, l.Cases), percent(l.Inexpressible, l.Cases), strings.Join(sigs, ", "))
 	}
 	fmt.Fprintf(b, "\n")
 }
 
-// writeMatrix is the picture as a table: ✓ agrees on every case, ✗ and the
-// share that diverges, ∅ and the share that cannot be expressed.
-func writeMatrix(b *strings.Builder, r *Result) {
-	fmt.Fprintf(b, "## The matrix\n\n")
-	fmt.Fprintf(b, "✓ every case agrees; ✗ *n*%% of the class's cases diverge (the most frequent kind follows);\n")
-	fmt.Fprintf(b, "∅ *n*%% cannot be expressed in the library's value model; blank: no cases.\n\n")
+// contractCell is a library's contract for the table, with why when it
+// claims none.
+func contractCell(l *Library) string {
+	if l.ContractNote == "" {
+		return "`" + l.Contract + "`"
+	}
+	return "`" + l.Contract + "` (" + cell(l.ContractNote) + ")"
+}
+
+// writeMatrices writes one matrix for each contract, of the libraries that
+// claim it: a cell says how a library keeps its own contract.
+func writeMatrices(b *strings.Builder, r *Result) {
+	for _, c := range r.Contracts {
+		var libs []*Library
+		for _, l := range r.Libraries {
+			if l.Contract == c {
+				libs = append(libs, l)
+			}
+		}
+		writeMatrix(b, r.Classes, c, libs)
+	}
+}
+
+// writeMatrix is the picture as a table, for the libraries of one
+// contract: ✓ agrees on every case, ✗ and the share that diverges, ∅ and
+// the share that cannot be expressed.
+func writeMatrix(b *strings.Builder, classes []string, contract string, libs []*Library) {
+	fmt.Fprintf(b, "## The matrix: contract `%s`\n\n", contract)
+	fmt.Fprintf(b, "The libraries judged by `%s`. ✓ every case agrees; ✗ *n*%% of the class's cases diverge\n", contract)
+	fmt.Fprintf(b, "(the most frequent kind follows); ∅ *n*%% cannot be expressed in the library's value\n")
+	fmt.Fprintf(b, "model; blank: no cases.\n\n")
 	fmt.Fprintf(b, "| class |")
-	for _, l := range r.Libraries {
+	for _, l := range libs {
 		fmt.Fprintf(b, " %s |", l.Name)
 	}
-	fmt.Fprintf(b, "\n|---|%s\n", strings.Repeat("---|", len(r.Libraries)))
-	for i, class := range r.Classes {
+	fmt.Fprintf(b, "\n|---|%s\n", strings.Repeat("---|", len(libs)))
+	for i, class := range classes {
 		fmt.Fprintf(b, "| `%s` |", class)
-		for _, l := range r.Libraries {
+		for _, l := range libs {
 			fmt.Fprintf(b, " %s |", matrixCell(l, i))
 		}
 		fmt.Fprintf(b, "\n")
@@ -124,11 +158,48 @@ func matrixCell(l *Library, i int) string {
 	return strings.Join(parts, " · ") + mark
 }
 
+// verdictText is a reading's verdict as the page says it.
+var verdictText = map[Verdict]string{
+	VerdictBreaks:   "**the library breaks it**",
+	VerdictContract: "the text allows the library's answer, the built-in settles the point",
+	VerdictHarness:  "the library does what the text asks, its worker or value model reports it otherwise",
+}
+
+// writeReadings lists, for each contract, every divergence of its
+// libraries with the section a person checked it against, so that a
+// library's real departures from its own contract read at a glance.
+func writeReadings(b *strings.Builder, r *Result) {
+	fmt.Fprintf(b, "## Divergences checked against the contract's text\n\n")
+	fmt.Fprintf(b, "Each divergence below was minimized, then read by hand beside the text of the\n")
+	fmt.Fprintf(b, "library's contract (`survey/readings.toml`; a reading whose divergence is gone is\n")
+	fmt.Fprintf(b, "reported by the survey). *breaks*: a departure of the library's; *contract*: the text\n")
+	fmt.Fprintf(b, "allows the library's answer and the built-in settles the point; *harness*: the library\n")
+	fmt.Fprintf(b, "does what the text asks, and its worker or value model reports it otherwise.\n\n")
+	for _, c := range r.Contracts {
+		fmt.Fprintf(b, "### Contract `%s`\n\n", c)
+		fmt.Fprintf(b, "| library | divergence | cases | checked against | verdict |\n|---|---|---:|---|---|\n")
+		for _, l := range r.Libraries {
+			if l.Contract != c {
+				continue
+			}
+			for _, d := range l.Divergences {
+				section, verdict := "not checked", ""
+				if d.Reading != nil {
+					section, verdict = d.Reading.Section, string(d.Reading.Verdict)
+				}
+				fmt.Fprintf(b, "| %s | %s | %d | %s | %s |\n", l.Name, cell(causeOf(d.Signature)), d.Count, cell(section), verdict)
+			}
+		}
+		fmt.Fprintf(b, "\n")
+	}
+}
+
 // writeDivergences lists one library's distinct divergences, each with its
 // minimized example and both answers.
 func writeDivergences(b *strings.Builder, l *Library) {
 	fmt.Fprintf(b, "## %s\n\n", l.Name)
-	fmt.Fprintf(b, "`%s` %s (%s, %s model), %d cases sent, %d compared, in %.1fs.", l.Package, l.Version, l.Language, l.Model, l.Cases, l.Agree+l.Diverge, l.Seconds)
+	fmt.Fprintf(b, "`%s` %s (%s, %s model), judged by the contract %s, %d cases sent, %d compared, in %.1fs.",
+		l.Package, l.Version, l.Language, l.Model, contractCell(l), l.Cases, l.Agree+l.Diverge, l.Seconds)
 	if l.Error != "" {
 		fmt.Fprintf(b, " Stopped: %s.", l.Error)
 	}
@@ -144,6 +215,9 @@ func writeDivergences(b *strings.Builder, l *Library) {
 		}
 		if d.Note != "" {
 			fmt.Fprintf(b, " %s.", d.Note)
+		}
+		if d.Reading != nil {
+			fmt.Fprintf(b, "\n\nChecked by hand against %s (%s): %s.", d.Reading.Section, verdictText[d.Reading.Verdict], d.Reading.Note)
 		}
 		fmt.Fprintf(b, "\n\n```text\ninput      %s\nreference  %s\n%-10s %s\n```\n\n", shown(d.Input), shown(d.Reference), l.Name, shown(d.Library))
 	}

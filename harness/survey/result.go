@@ -11,11 +11,14 @@ import (
 
 // Result is a whole survey, as out/survey.json holds it and the pages show it.
 type Result struct {
-	Command   string     `json:"command"`
-	Seed      uint64     `json:"seed"`
-	Cases     int        `json:"cases"`
-	Reference Who        `json:"reference"`
-	Classes   []string   `json:"classes"` // the matrix's columns, in order
+	Command   string   `json:"command"`
+	Seed      uint64   `json:"seed"`
+	Cases     int      `json:"cases"`
+	Reference Who      `json:"reference"`
+	Classes   []string `json:"classes"` // the matrix's columns, in order
+	// Contracts are the contracts the libraries claim, one matrix each, in
+	// the order of their first library.
+	Contracts []string   `json:"contracts"`
 	Libraries []*Library `json:"libraries"`
 }
 
@@ -32,6 +35,11 @@ type Who struct {
 type Library struct {
 	Name string `json:"name"` // the adapter's name in survey.toml
 	Who
+	// Contract is the contract the library claims, and was judged by: the
+	// reference followed it. ContractNote says why, when the library claims
+	// none and Contract is the nearest built-in.
+	Contract     string `json:"contract"`
+	ContractNote string `json:"contract_note,omitempty"`
 	// Error is why the library could not be surveyed (or not to the end);
 	// its counts are then partial or empty.
 	Error         string        `json:"error,omitempty"`
@@ -103,6 +111,9 @@ type Divergence struct {
 	Minimized bool   `json:"minimized"` // 1-minimal; false if time ran out or it was not tried
 	Rounds    int    `json:"rounds"`
 	Note      string `json:"note,omitempty"`
+	// Reading is a person's check of the divergence against the text of
+	// the library's contract, if there is one (Result.Read).
+	Reading *Reading `json:"reading,omitempty"`
 
 	first    any // the first example, as a value
 	classSet gen.Classes
@@ -165,8 +176,8 @@ func describe(name string, a adapter.Adapter) Who {
 	return Who{Adapter: name, Package: h.Name, Version: h.Version, Language: h.Language, Model: model}
 }
 
-func newLibrary(name string, a adapter.Adapter) *Library {
-	lr := &Library{Name: name, Who: describe(name, a)}
+func newLibrary(lib Spec, a adapter.Adapter) *Library {
+	lr := &Library{Name: lib.Name, Who: describe(lib.Name, a), Contract: contractOf(lib).Name, ContractNote: lib.ContractNote}
 	for _, c := range classNames() {
 		lr.Cells = append(lr.Cells, &Cell{Class: c})
 	}

@@ -1,6 +1,7 @@
 // Package survey runs canonical JSON libraries that nobody here wrote
 // against the reference, one at a time, on one fixed budget of generated
-// cases, and tabulates what each does with every edge class of the spec:
+// cases, each judged by the contract it claims (RFC 8785 for a JCS library,
+// the nearest built-in for one that claims none), and tabulates what each does with every edge class of the spec:
 // agrees, diverges (and how), or cannot even express the case in its native
 // value model. It minimizes one example of every distinct divergence, so
 // that each cell of the matrix has a case a person can read.
@@ -15,8 +16,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	"github.com/difffuzz/difffuzz/harness/lane"
@@ -24,8 +27,14 @@ import (
 )
 
 // Spec is one adapter of the survey: a library's worker, or the reference.
+// A library's Contract is the contract it claims, which it is judged by:
+// the reference is started anew for each library, following it (a zero
+// Contract is this project's).
 type Spec struct {
 	adapter.Spec
+	// ContractNote says why Contract was chosen for a library that claims
+	// no contract of its own, for the page.
+	ContractNote string
 	// Adapter, if set, is used as it is instead of starting one: tests
 	// survey fake libraries in process. The survey closes it. Libraries
 	// only: the reference is started anew for each library.
@@ -34,7 +43,9 @@ type Spec struct {
 
 // Config is one survey. Zero values mean the documented defaults.
 type Config struct {
-	// Reference is the implementation every library is compared with.
+	// Reference is the implementation every library is compared with; it
+	// must follow any contract (the in-process reference does), as each
+	// library's run sets its Contract to the library's.
 	Reference Spec
 	// Libraries are surveyed in this order, each on the same cases.
 	Libraries []Spec
@@ -90,7 +101,7 @@ func (c *Config) setDefaults() {
 // with the next one; only the reference's failure, or ctx's end, stops it.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cfg.setDefaults()
-	res := &Result{Command: cfg.Command, Seed: cfg.Seed, Cases: cfg.Cases, Classes: classNames()}
+	res := &Result{Command: cfg.Command, Seed: cfg.Seed, Cases: cfg.Cases, Classes: classNames(), Contracts: contractsOf(cfg.Libraries)}
 	ref, err := start(ctx, cfg.Reference)
 	if err != nil {
 		return nil, fmt.Errorf("survey: reference %s: %w", cfg.Reference.Name, err)
@@ -114,20 +125,29 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // it crashes or hangs on is re-run case by case to find the case, and a
 // worker that breaks the protocol again and again is given up on.
 func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Library {
-	fmt.Fprintf(cfg.Stderr, "survey: %s ...\n", lib.Name)
-	ref, err := start(ctx, cfg.Reference)
+	c := contractOf(lib)
+	fmt.Fprintf(cfg.Stderr, "survey: %s (contract %s) ...\n", lib.Name, c.Name)
+	failed := &Library{Name: lib.Name, Contract: c.Name, ContractNote: lib.ContractNote}
+	refSpec := cfg.Reference
+	refSpec.Contract = c
+	ref, err := start(ctx, refSpec)
 	if err != nil {
-		return &Library{Name: lib.Name, Error: fmt.Sprintf("reference %s: %v", cfg.Reference.Name, err)}
+		failed.Error = fmt.Sprintf("reference %s: %v", cfg.Reference.Name, err)
+		return failed
 	}
 	a, err := start(ctx, lib)
 	if err != nil {
 		ref.Close()
 		fmt.Fprintf(cfg.Stderr, "survey: %s: %v\n", lib.Name, err)
-		return &Library{Name: lib.Name, Error: buildHint(err, lib)}
+		failed.Error = buildHint(err, lib)
+		return failed
 	}
 	l := lane.Of([]string{refName, libName}, []adapter.Adapter{ref, a}, cfg.Stderr)
+	if c.Name != contract.Default.Name {
+		l.Contract = c.Name
+	}
 	defer l.Close()
-	lr := newLibrary(lib.Name, a)
+	lr := newLibrary(lib, a)
 	begin := time.Now()
 	if err := tallyCases(ctx, cfg, g, l, lr); err != nil {
 		lr.Error = err.Error()
@@ -139,6 +159,26 @@ func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Lib
 	fmt.Fprintf(cfg.Stderr, "survey: %s %s: %d agree, %d diverge (%d distinct), %d cannot express\n",
 		lr.Package, lr.Version, lr.Agree, lr.Diverge, len(lr.Divergences), lr.Inexpressible)
 	return lr
+}
+
+// contractOf is the contract lib claims, and is judged by.
+func contractOf(lib Spec) contract.Contract {
+	if lib.Contract.Name == "" {
+		return contract.Default
+	}
+	return lib.Contract
+}
+
+// contractsOf are the contracts the libraries claim, each once, in the
+// order of their first library: the page has one matrix for each.
+func contractsOf(libs []Spec) []string {
+	var names []string
+	for _, lib := range libs {
+		if n := contractOf(lib).Name; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // libName is the library's name in signatures, as a fuzzing run would

@@ -21,24 +21,24 @@ var stateColour = map[State]string{
 const (
 	cellW, cellH = 58, 22
 	labelW       = 120 // the class names on the left
-	headerH      = 190 // the library names on top, rotated
+	headerH      = 230 // the library names and their contracts on top, rotated
 	legendH      = 70
 )
 
 // WriteSVG draws the matrix: one row per edge class, one column per
-// library, one coloured cell each with the share of its cases that diverge
+// library (named with the contract it is judged by), one coloured cell each with the share of its cases that diverge
 // (or cannot be expressed), and a legend.
 func WriteSVG(w io.Writer, r *Result) {
 	cols, rows := len(r.Libraries), len(r.Classes)
 	width, height := labelW+cols*cellW+110, headerH+rows*cellH+legendH // room for the last name, slanted right
 	c := svg.New(w)
 	c.Start(width, height)
-	c.Title(fmt.Sprintf("canonical JSON libraries against the reference, %d cases each, seed %d", r.Cases, r.Seed))
+	c.Title(fmt.Sprintf("canonical JSON libraries against the reference of the contract each claims, %d cases each, seed %d", r.Cases, r.Seed))
 	c.Rect(0, 0, width, height, "fill:#ffffff")
 	c.Gstyle("font-family:Helvetica,Arial,sans-serif;font-size:11px")
 	for j, lib := range r.Libraries {
 		x, y := labelW+j*cellW+cellW/2, headerH-6
-		c.Text(x, y, lib.Name, "text-anchor:start;font-weight:bold", fmt.Sprintf(`transform="rotate(-60 %d %d)"`, x, y))
+		c.Text(x, y, lib.Name+" · "+lib.Contract, "text-anchor:start;font-weight:bold", fmt.Sprintf(`transform="rotate(-60 %d %d)"`, x, y))
 	}
 	for i, class := range r.Classes {
 		y := headerH + i*cellH
