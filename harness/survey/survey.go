@@ -108,9 +108,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Reference = describe(cfg.Reference.Name, ref)
 	ref.Close()
-	g := gen.New(cfg.Gen)
+	gens := map[string]*gen.Generator{}
 	for _, lib := range cfg.Libraries {
-		lr := surveyOne(ctx, cfg, g, lib)
+		lr := surveyOne(ctx, cfg, generatorFor(gens, cfg.Gen, contractOf(lib)), lib)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("survey: %w", err)
 		}
@@ -143,9 +143,7 @@ func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Lib
 		return failed
 	}
 	l := lane.Of([]string{refName, libName}, []adapter.Adapter{ref, a}, cfg.Stderr)
-	if c.Name != contract.Default.Name {
-		l.Contract = c.Name
-	}
+	l.JudgeBy(c)
 	defer l.Close()
 	lr := newLibrary(lib, a)
 	begin := time.Now()
@@ -159,6 +157,20 @@ func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Lib
 	fmt.Fprintf(cfg.Stderr, "survey: %s %s: %d agree, %d diverge (%d distinct), %d cannot express\n",
 		lr.Package, lr.Version, lr.Agree, lr.Diverge, len(lr.Divergences), lr.Inexpressible)
 	return lr
+}
+
+// generatorFor is the generator of contract c's cases, made once per
+// contract: every library of one contract is sent the same cases, drawn as
+// that contract's reference and libraries are judged (no envelope and no
+// NaN under rfc8785).
+func generatorFor(gens map[string]*gen.Generator, cfg gen.Config, c contract.Contract) *gen.Generator {
+	if g, ok := gens[c.Name]; ok {
+		return g
+	}
+	cfg.Contract = c
+	g := gen.New(cfg)
+	gens[c.Name] = g
+	return g
 }
 
 // contractOf is the contract lib claims, and is judged by.
