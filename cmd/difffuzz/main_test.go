@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/internal/testworker"
@@ -213,7 +214,7 @@ func TestCheckMalformedInput(t *testing.T) {
 func TestPromote(t *testing.T) {
 	dir := t.TempDir()
 	input := filepath.Join(dir, "min.json")
-	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signature: "number: a number of 1e21 or more printed in full (want exponent form): ts"}
+	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature("number: a number of 1e21 or more printed in full (want exponent form): ts")}}
 	os.WriteFile(input, e.Marshal(), 0o644)
 	list := filepath.Join(dir, "regressions.jsonl")
 	for i := 0; i < 2; i++ {

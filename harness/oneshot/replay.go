@@ -152,7 +152,7 @@ func (r *replayer) entry(name string, e *corpus.Entry, js []lane.Judged) {
 		if i == 1 {
 			which = "  (its twin)"
 		}
-		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(j.Signatures), which, cmp.Render(j.Verdict, j.Outs))
+		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, j.Signatures, which, cmp.Render(j.Verdict, j.Outs))
 	}
 	if len(js) == 2 {
 		a, b := js[0], js[1]

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/value"
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +22,7 @@ func TestRead(t *testing.T) {
 	write := func(key, sig string) string {
 		t.Helper()
 		in := value.Object{{Key: "tool_name", Value: key}, {Key: "args", Value: value.Object{}}}
-		p, err := corpus.Write(corpusDir, &corpus.Entry{Input: in, Kind: "divergence", Signature: sig})
+		p, err := corpus.Write(corpusDir, &corpus.Entry{Input: in, Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature(sig)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 )
 
@@ -50,7 +51,8 @@ func keptFiles(dir string, r *runReport) (map[string][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[e.Signature] = append(out[e.Signature], filepath.Clean(f))
+		sig := e.Signatures.String()
+		out[sig] = append(out[sig], filepath.Clean(f))
 	}
 	for _, g := range r.Distinct {
 		for _, f := range []string{g.First, g.MinimizedPath} {
@@ -89,16 +91,18 @@ func fileLabel(sigs []string, bucket, impl string) string {
 	if len(sigs) == 0 {
 		return agrees
 	}
-	if strings.HasPrefix(bucket, collisionKind) {
-		for _, s := range sigs {
-			if strings.HasPrefix(s, collisionKind) {
-				return labelOf(s, impl)
+	lines := make([]compare.Signatures, len(sigs))
+	for i, text := range sigs {
+		if err := lines[i].UnmarshalText([]byte(text)); err != nil || len(lines[i]) == 0 {
+			return text // not a signature: shown as printed
+		}
+	}
+	if strings.HasPrefix(bucket, string(compare.KindCollision)+": ") {
+		for _, l := range lines {
+			if l[0].Kind == compare.KindCollision {
+				return labelOf(l[0].String(), impl)
 			}
 		}
 	}
-	first, _, _ := strings.Cut(sigs[0], "; ") // compare.JoinSignatures's separator
-	return labelOf(first, impl)
+	return labelOf(lines[0][0].String(), impl)
 }
-
-// collisionKind starts a collision's label.
-const collisionKind = "collision: "

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
@@ -86,12 +87,13 @@ func buckets(r *runReport, impl string) []Bucket {
 	return out
 }
 
-// labelOf is a signature's "KIND: CAUSE": the text without the trailing
-// ": IMPL" that names the implementation (the only deviant, since each run
-// holds one implementation beside the reference).
+// labelOf is a signature's "KIND: CAUSE" (compare.Signature.Bucket) when
+// impl is its one deviant, as in a run of one implementation beside the
+// reference; any other text is its own label.
 func labelOf(signature, impl string) string {
-	if s, ok := strings.CutSuffix(signature, ": "+impl); ok {
-		return s
+	var s compare.Signature
+	if err := s.UnmarshalText([]byte(signature)); err != nil || !slices.Equal(s.Deviants, []string{impl}) {
+		return signature
 	}
-	return signature
+	return s.Bucket()
 }
