@@ -59,9 +59,10 @@ func keptFiles(dir string, r *runReport) (map[string][]string, error) {
 			if f == "" {
 				continue
 			}
-			if f = filepath.Clean(f); !slices.Contains(out[g.Signature], f) {
+			sig := g.Signature.String()
+			if f = filepath.Clean(f); !slices.Contains(out[sig], f) {
 				if _, err := os.Stat(f); err == nil {
-					out[g.Signature] = append(out[g.Signature], f)
+					out[sig] = append(out[sig], f)
 				}
 			}
 		}
@@ -76,8 +77,8 @@ func recheck(bs []Bucket, kept map[string][]string, replay map[string][]string, 
 	for i := range bs {
 		b := &bs[i]
 		var labels []string
-		for _, f := range kept[b.Signature] {
-			labels = append(labels, fileLabel(replay[f], b.Label, impl))
+		for _, f := range kept[b.Signature.String()] {
+			labels = append(labels, fileLabel(replay[f], b.Signature.Kind == compare.KindCollision, impl))
 		}
 		b.Kept = len(labels)
 		slices.Sort(labels)
@@ -86,8 +87,9 @@ func recheck(bs []Bucket, kept map[string][]string, replay map[string][]string, 
 }
 
 // fileLabel is the label one replayed file shows, given its printed
-// signatures and the label of the bucket it was kept for.
-func fileLabel(sigs []string, bucket, impl string) string {
+// signatures and whether the bucket it was kept for is a collision's (read
+// by its pair's line, any other by the input's first signature).
+func fileLabel(sigs []string, collision bool, impl string) string {
 	if len(sigs) == 0 {
 		return agrees
 	}
@@ -97,12 +99,12 @@ func fileLabel(sigs []string, bucket, impl string) string {
 			return text // not a signature: shown as printed
 		}
 	}
-	if strings.HasPrefix(bucket, string(compare.KindCollision)+": ") {
+	if collision {
 		for _, l := range lines {
 			if l[0].Kind == compare.KindCollision {
-				return labelOf(l[0].String(), impl)
+				return labelOf(l[0], impl)
 			}
 		}
 	}
-	return labelOf(lines[0][0].String(), impl)
+	return labelOf(lines[0][0], impl)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 )
@@ -23,8 +22,8 @@ type runReport struct {
 
 // reportBucket is one bucket of the report.
 type reportBucket struct {
-	Signature string `json:"signature"`
-	Count     uint64 `json:"count"`
+	Signature compare.Signature `json:"signature"`
+	Count     uint64            `json:"count"`
 	// First and MinimizedPath are corpus files of the bucket: its first
 	// finding and its minimized example.
 	First         string `json:"first"`
@@ -51,7 +50,7 @@ func readReport(path string) (*runReport, error) {
 
 // Bucket is one bucket of a run, as the benchmark scores it.
 type Bucket struct {
-	Signature string // as the report has it
+	Signature compare.Signature
 	Label     string // the signature without its implementations: "KIND: CAUSE"
 	Count     uint64
 	Overflow  bool // a kind's overflow bucket, past the run's bucket limit
@@ -79,7 +78,7 @@ func buckets(r *runReport, impl string) []Bucket {
 			Signature:       g.Signature,
 			Label:           label,
 			Count:           g.Count,
-			Overflow:        strings.Contains(label, compare.OverflowCause),
+			Overflow:        g.Signature.Cause == compare.OverflowCause,
 			Minimized:       g.Minimized && !g.MinimizeIncomplete,
 			MinimizeSeconds: g.MinimizeSeconds,
 		})
@@ -89,11 +88,10 @@ func buckets(r *runReport, impl string) []Bucket {
 
 // labelOf is a signature's "KIND: CAUSE" (compare.Signature.Bucket) when
 // impl is its one deviant, as in a run of one implementation beside the
-// reference; any other text is its own label.
-func labelOf(signature, impl string) string {
-	var s compare.Signature
-	if err := s.UnmarshalText([]byte(signature)); err != nil || !slices.Equal(s.Deviants, []string{impl}) {
-		return signature
+// reference; else its whole text.
+func labelOf(s compare.Signature, impl string) string {
+	if !slices.Equal(s.Deviants, []string{impl}) {
+		return s.String()
 	}
 	return s.Bucket()
 }
