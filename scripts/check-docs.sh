@@ -13,7 +13,7 @@ done
 # tools/ is a module of its own, whose dependencies make test never needs:
 # its programs are its folders with a main package.
 for p in $(git ls-files 'tools/*.go' | xargs grep -l '^package main' | xargs -n1 dirname | sort -u); do
-	grep -qF "$(basename "$p")" docs/architecture.md || missing+=("$p")
+	grep -qF "$p" docs/architecture.md || missing+=("$p")
 done
 status=0
 if ((${#missing[@]})); then

@@ -218,7 +218,7 @@ func checkFixtureValue(fx fixtureLine, v any) string {
 		var e *Error
 		switch {
 		case cerr == nil:
-			return "got canonical text " + clip(string(got), 0, 120) + ", want error " + *fx.Error
+			return "got canonical text " + window(string(got), 0, 120) + ", want error " + *fx.Error
 		case !errors.As(cerr, &e):
 			return "error of type " + typeName(cerr)
 		case string(e.Code) != *fx.Error:
@@ -247,5 +247,5 @@ func diffAt(got, want string) string {
 		i++
 	}
 	lo := max(0, i-20)
-	return "byte " + strconv.Itoa(i) + ": got ..." + clip(got, lo, i+20) + "... want ..." + clip(want, lo, i+20) + "..."
+	return "byte " + strconv.Itoa(i) + ": got ..." + window(got, lo, i+20) + "... want ..." + window(want, lo, i+20) + "..."
 }

@@ -68,7 +68,10 @@ func firstDiff(got, want string) string {
 	return "first difference at " + diffAt(got, want)
 }
 
-func clip(s string, lo, hi int) string {
+// window is s's bytes lo to hi, cut to its length: a failure shows the
+// implementation's output at a byte offset, which need not be UTF-8 (so
+// not internal/clip's cut, which keeps characters whole).
+func window(s string, lo, hi int) string {
 	return s[min(lo, len(s)):min(hi, len(s))]
 }
 

@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/internal/testworker"
@@ -136,7 +138,7 @@ func TestMinimizeFile(t *testing.T) {
 	}
 	sb.WriteString(`,"big":1e300}}`)
 	os.WriteFile(input, []byte(sb.String()), 0o644)
-	code, out, errs := runCLI(t, "", "minimize", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "number"), input)
+	code, out, errs := runCLI(t, "", "minimize", "-v", "-adapters", "go,wrong", "-adapter", wrongAdapter(t, "wrong", "number"), input)
 	if code != 1 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -144,6 +146,14 @@ func TestMinimizeFile(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// -v shows what each pass did: a row a pass under the table's head,
+	// and the first pass, which shrinks such an input, with a hit.
+	if !regexp.MustCompile(`(?m)^\s*pass\s+tried\s+hits\s+shrinks\s+bytes removed\s+seconds\s*$`).MatchString(out) {
+		t.Errorf("-v shows no table of the passes:\n%s", out)
+	}
+	if m := regexp.MustCompile(`(?m)^\s*replace\s+(\d+)\s+(\d+)\s`).FindStringSubmatch(out); m == nil || m[2] == "0" {
+		t.Errorf("-v's table has no hit of the replace pass (%q):\n%s", m, out)
 	}
 	files, _ := corpus.Files([]string{dir})
 	if len(files) != 2 {
@@ -213,7 +223,7 @@ func TestCheckMalformedInput(t *testing.T) {
 func TestPromote(t *testing.T) {
 	dir := t.TempDir()
 	input := filepath.Join(dir, "min.json")
-	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signature: "number: a number of 1e21 or more printed in full (want exponent form): ts"}
+	e := &corpus.Entry{Input: mustParse(t, `{"tool_name":"","args":{"":1e21}}`), Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature("number: a number of 1e21 or more printed in full (want exponent form): ts")}}
 	os.WriteFile(input, e.Marshal(), 0o644)
 	list := filepath.Join(dir, "regressions.jsonl")
 	for i := 0; i < 2; i++ {

@@ -10,6 +10,7 @@ import (
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 )
 
 // A run's ratios come from its own seconds: the implementations' batches
@@ -20,7 +21,7 @@ func TestPairRatios(t *testing.T) {
 	specs := []adapter.Spec{{Name: "go", InProcess: true}, {Name: "py"}}
 	costs := []cost{{cpu: 10, decode: 10, split: 1}, {cpu: 40, decode: 80, split: 0.5}}
 	steady := func(batch ...float64) *report.Steady {
-		return &report.Steady{Cases: 1000, Seconds: 1, DriverCPUSeconds: 0.002, AdapterCPUSeconds: []float64{0, 0.0018}, BatchCPUSeconds: batch}
+		return &report.Steady{Span: cpumeter.Span{Cases: 1000, Seconds: 1, DriverCPUSeconds: 0.002, AdapterCPUSeconds: []float64{0, 0.0018}, BatchCPUSeconds: batch}}
 	}
 	for _, tc := range []struct {
 		name                 string

@@ -15,6 +15,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/run"
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 	"github.com/difffuzz/difffuzz/internal/procstat"
 )
 
@@ -62,7 +63,7 @@ func measureDriver(ctx context.Context, cfg Config, res *Result, note func(rate,
 	}
 	res.DriverRate = steadyRate(rep)
 	sp := spentOn(rep, driverCPU)
-	note(res.DriverRate, sp.driver/sp.seconds)
+	note(res.DriverRate, sp.DriverCPUSeconds/sp.Seconds)
 	return nil
 }
 
@@ -153,16 +154,16 @@ func measureFull(ctx context.Context, cfg Config) (*fullRun, error) {
 	}
 	fc := spentOn(rep, driverCPU)
 	f := &fullRun{rep: rep}
-	f.shares = append(f.shares, CPUShare{"driver (with go)", fc.driver / fc.seconds})
-	total := fc.driver
+	f.shares = append(f.shares, CPUShare{"driver (with go)", fc.DriverCPUSeconds / fc.Seconds})
+	total := fc.DriverCPUSeconds
 	for ai, a := range rep.Adapters {
 		if a.Starts > 0 {
-			f.shares = append(f.shares, CPUShare{a.Name + " workers", fc.adapters[ai] / fc.seconds})
-			total += fc.adapters[ai]
+			f.shares = append(f.shares, CPUShare{a.Name + " workers", fc.AdapterCPUSeconds[ai] / fc.Seconds})
+			total += fc.AdapterCPUSeconds[ai]
 		}
 	}
-	f.shares = append(f.shares, CPUShare{"all", total / fc.seconds})
-	f.cpuNsPerCase = total * 1e9 / float64(max(fc.cases, 1))
+	f.shares = append(f.shares, CPUShare{"all", total / fc.Seconds})
+	f.cpuNsPerCase = total * 1e9 / float64(max(fc.Cases, 1))
 	return f, nil
 }
 
@@ -183,20 +184,10 @@ func (f *fullRun) pair(costs []cost) Pair {
 		b := f.rep.Steady.BatchCPUSeconds[ai]
 		inRun, canon = inRun+b, canon+b*c.split
 	}
-	total := f.spanCPU()
+	total := f.rep.Steady.CPUSeconds()
 	p.InRunCPUNsPerCase, p.FullInRunCPUNsPerCase = inRun*f.perCase(), total*f.perCase()
 	p.HarnessRatio, p.Ratio = inRun/total, canon/total
 	return p
-}
-
-// spanCPU is every process's CPU seconds over the span after the warm-up.
-func (f *fullRun) spanCPU() float64 {
-	s := f.rep.Steady
-	total := s.DriverCPUSeconds
-	for _, a := range s.AdapterCPUSeconds {
-		total += a
-	}
-	return total
 }
 
 // perCase turns seconds over the span after the warm-up into nanoseconds
@@ -209,7 +200,7 @@ func (f *fullRun) perCase() float64 { return 1e9 / float64(max(f.rep.Steady.Case
 // names; nil leaves them out).
 func (f *fullRun) unmeasured(specs []adapter.Spec) string {
 	s := f.rep.Steady
-	if s == nil || f.spanCPU() <= 0 {
+	if s == nil || s.CPUSeconds() <= 0 {
 		return "the full run had no span after a warm-up to measure (-warmup)"
 	}
 	for ai := range f.rep.Adapters {
@@ -283,19 +274,10 @@ func benchCorpus(out string) string {
 	return filepath.Join(filepath.Dir(out), "bench-corpus")
 }
 
-// spent is what a run's processes spent over a span of it: its length, its
-// cases, the driver's CPU seconds and each adapter's workers'.
-type spent struct {
-	seconds, driver float64
-	cases           uint64
-	adapters        []float64
-}
-
 // windows is how many equal windows the span after a run's warm-up is cut
-// into; the bench takes the median one. A shared host slows a run down for
-// seconds at a time (a run's rate moves between 11,500 and 15,000 cases a
-// second from one second to the next): then the same work takes more CPU,
-// and the median window leaves out what a minority of slowed ones cost.
+// into; the bench takes the median one (cpumeter.MedianWindow). A shared
+// host slows a run down for seconds at a time (a run's rate moves between
+// 11,500 and 15,000 cases a second from one second to the next).
 const windows = 5
 
 // spentOn is the median window (by CPU per case, every process summed) of
@@ -303,42 +285,18 @@ const windows = 5
 // starting the workers and compiling their JIT code, and a passing
 // slowdown of the host; or the whole span if it has no windows, or the
 // whole run (driverCPU is then the driver's) if it had no warm-up.
-func spentOn(rep *report.Report, driverCPU time.Duration) spent {
+func spentOn(rep *report.Report, driverCPU time.Duration) cpumeter.Span {
 	if s := rep.Steady; s != nil {
-		if w := medianWindow(s.Windows); w != nil {
-			s = w
+		if w := cpumeter.MedianWindow(s.Windows); w != nil {
+			return *w
 		}
-		return spent{seconds: s.Seconds, driver: s.DriverCPUSeconds, cases: s.Cases, adapters: s.AdapterCPUSeconds}
+		return s.Span
 	}
-	sp := spent{seconds: rep.Seconds, driver: driverCPU.Seconds(), cases: rep.Cases}
+	sp := cpumeter.Span{Seconds: rep.Seconds, DriverCPUSeconds: driverCPU.Seconds(), Cases: rep.Cases}
 	for _, a := range rep.Adapters {
-		sp.adapters = append(sp.adapters, a.CPUSeconds)
+		sp.AdapterCPUSeconds = append(sp.AdapterCPUSeconds, a.CPUSeconds)
 	}
 	return sp
-}
-
-// medianWindow is the window of median CPU per case, nil if there are none
-// (or one has no case).
-func medianWindow(ws []report.Steady) *report.Steady {
-	perCase := func(w *report.Steady) float64 {
-		cpu := w.DriverCPUSeconds
-		for _, a := range w.AdapterCPUSeconds {
-			cpu += a
-		}
-		return cpu / float64(w.Cases)
-	}
-	var sorted []*report.Steady
-	for i := range ws {
-		if ws[i].Cases == 0 {
-			return nil
-		}
-		sorted = append(sorted, &ws[i])
-	}
-	if len(sorted) == 0 {
-		return nil
-	}
-	slices.SortFunc(sorted, func(a, b *report.Steady) int { return cmp.Compare(perCase(a), perCase(b)) })
-	return sorted[len(sorted)/2]
 }
 
 // steadyRate is a run's rate after its warm-up, or over the whole run if it

@@ -299,8 +299,8 @@ func deviation(g int, a, b Outcome, c contract.Contract) Deviation {
 // Two groups whose outputs differ, but first differ from the reference in
 // the same way, share one signature: their other differences come later in
 // the text, and are other causes.
-func (c *Comparator) Signatures(v Verdict) []Signature {
-	var sigs []Signature
+func (c *Comparator) Signatures(v Verdict) Signatures {
+	var sigs Signatures
 	for _, d := range v.Deviations {
 		names := make([]string, len(v.Groups[d.Group]))
 		for j, k := range v.Groups[d.Group] {
@@ -324,7 +324,7 @@ func (c *Comparator) Signatures(v Verdict) []Signature {
 // minimized example's outcomes, it gives the signature of the cause the
 // example shows once small, by which the bucket can be keyed again (see
 // CollisionSignatureOf for a collision pair).
-func SignatureOf(names []string, outs []Outcome) []Signature {
+func SignatureOf(names []string, outs []Outcome) Signatures {
 	c := New(names)
 	return c.Signatures(c.Compare(outs))
 }

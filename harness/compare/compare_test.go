@@ -2,6 +2,7 @@ package compare
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestCompare(t *testing.T) {
 	c := New([]string{"a", "b", "c"})
 	for _, tt := range tests {
 		v := c.Compare(tt.outs)
-		if got := JoinSignatures(c.Signatures(v)); got != tt.sig {
+		if got := c.Signatures(v).String(); got != tt.sig {
 			t.Errorf("%s: signature %q, want %q", tt.name, got, tt.sig)
 		}
 		if v.Agree != (tt.sig == "") {
@@ -129,27 +130,64 @@ func TestSignatureRoundTrip(t *testing.T) {
 		"number: a number of 1e21 or more printed in full (want exponent form): rust, ts",
 		"internal: RecursionError: maximum recursion depth exceeded on valid input: go-worker",
 	} {
-		s, err := ParseSignature(text)
-		if err != nil || s.String() != text {
-			t.Errorf("ParseSignature(%q) = %v, %v", text, s, err)
+		var s Signature
+		err := s.UnmarshalText([]byte(text))
+		if back, _ := s.MarshalText(); err != nil || string(back) != text {
+			t.Errorf("UnmarshalText(%q) = %v, %v", text, s, err)
 		}
 	}
-	if s, _ := ParseSignature("number: x: ts, rust"); s.String() != "number: x: rust, ts" {
+	if s := MustParseSignature("number: x: ts, rust"); s.String() != "number: x: rust, ts" {
 		t.Errorf("deviants not sorted: %v", s)
 	}
 	for _, bad := range []string{"", "number", "number: ", ": ts", "number: : ts", "number: x: "} {
-		if _, err := ParseSignature(bad); err == nil {
-			t.Errorf("ParseSignature(%q) accepted", bad)
+		var s Signature
+		if err := s.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalText(%q) accepted", bad)
 		}
 	}
-	if _, err := ParseSignature("key_order: rust ts"); !errors.Is(err, ErrOldSignature) {
+	var old Signature
+	if err := old.UnmarshalText([]byte("key_order: rust ts")); !errors.Is(err, ErrOldSignature) {
 		t.Errorf("old form: %v, want ErrOldSignature", err)
 	}
-	sigs, err := SplitSignatures("number: x: ts; key_order: y: go, rust")
-	if err != nil || JoinSignatures(sigs) != "number: x: ts; key_order: y: go, rust" || !sigs[1].Deviates("rust") || sigs[0].Deviates("go") {
-		t.Errorf("SplitSignatures = %v, %v", sigs, err)
+}
+
+// A finding's signatures read back from their text form, none from "",
+// and one old or malformed signature among them is an error.
+func TestSignaturesText(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want Signatures
+		err  error // nil: any error is wrong; errAny: some error is right
+	}{
+		{text: "", want: nil},
+		{text: "number: x: ts", want: Signatures{{Kind: KindNumber, Cause: "x", Deviants: []string{"ts"}}}},
+		{text: "number: x: ts; key_order: y: go, rust", want: Signatures{
+			{Kind: KindNumber, Cause: "x", Deviants: []string{"ts"}},
+			{Kind: KindKeyOrder, Cause: "y", Deviants: []string{"go", "rust"}}}},
+		{text: "number: x: ts; key_order: go rust", err: ErrOldSignature},
+		{text: "number: x: ts; ", err: errAny},
+	} {
+		var got Signatures
+		err := got.UnmarshalText([]byte(tt.text))
+		switch {
+		case tt.err == nil && err != nil, tt.err != nil && err == nil,
+			tt.err != nil && tt.err != errAny && !errors.Is(err, tt.err):
+			t.Errorf("UnmarshalText(%q): error %v, want %v", tt.text, err, tt.err)
+			continue
+		case err != nil:
+			continue
+		}
+		if len(got) != len(tt.want) || (len(got) > 0 && !slices.EqualFunc(got, tt.want, Signature.Equal)) {
+			t.Errorf("UnmarshalText(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+		if back, _ := got.MarshalText(); string(back) != tt.text {
+			t.Errorf("MarshalText(UnmarshalText(%q)) = %q", tt.text, back)
+		}
 	}
 }
+
+// errAny stands for "some error" in a table of wanted errors.
+var errAny = errors.New("any error")
 
 // When every other implementation agrees against the reference, the
 // verdict still names them, and the rendering says so as a hint.
@@ -193,9 +231,9 @@ func TestVisible(t *testing.T) {
 // A bucket is a root cause: a case that shows it in fewer implementations
 // (another bug of one came first) is covered by it, another cause is not.
 func TestBucketCovers(t *testing.T) {
-	both, _ := ParseSignature("string_escape: U+007F written raw (want \\u007f): a, c")
-	one, _ := ParseSignature("string_escape: U+007F written raw (want \\u007f): c")
-	other, _ := ParseSignature("string_escape: non-ASCII written raw (want \\uXXXX): c")
+	both := MustParseSignature("string_escape: U+007F written raw (want \\u007f): a, c")
+	one := MustParseSignature("string_escape: U+007F written raw (want \\u007f): c")
+	other := MustParseSignature("string_escape: non-ASCII written raw (want \\uXXXX): c")
 	if !both.Covers(one) || one.Covers(both) || both.Covers(other) || both.Bucket() != one.Bucket() {
 		t.Errorf("Covers: %v %v %v", both.Covers(one), one.Covers(both), both.Covers(other))
 	}
@@ -210,10 +248,10 @@ func TestSignatureOf(t *testing.T) {
 	names := []string{"ref", "x", "y"}
 	large := []Outcome{out(`{"a":1.5,"b":"\u00e9"}`), out(`{"a":1.50,"b":"é"}`), out(`{"a":1.5,"b":"é"}`)}
 	small := []Outcome{out(`"\u00e9"`), out(`"é"`), out(`"é"`)}
-	if got := JoinSignatures(SignatureOf(names, large)); got != "number: not the shortest digits that round-trip: x; string_escape: non-ASCII written raw (want \\uXXXX): y" {
+	if got := SignatureOf(names, large).String(); got != "number: not the shortest digits that round-trip: x; string_escape: non-ASCII written raw (want \\uXXXX): y" {
 		t.Errorf("large: %q", got)
 	}
-	if got := JoinSignatures(SignatureOf(names, small)); got != `string_escape: non-ASCII written raw (want \uXXXX): x, y` {
+	if got := SignatureOf(names, small).String(); got != `string_escape: non-ASCII written raw (want \uXXXX): x, y` {
 		t.Errorf("small: %q", got)
 	}
 	if got := SignatureOf(names, []Outcome{out(`1`), out(`1`), out(`1`)}); got != nil {
@@ -231,7 +269,9 @@ func TestStrayErrorCode(t *testing.T) {
 		{out(`1`), {Error: "bad; code\nhere # x"}},
 	} {
 		for _, s := range c.Signatures(c.Compare(outs)) {
-			back, err := SplitSignatures(JoinSignatures([]Signature{s}))
+			text, _ := Signatures{s}.MarshalText()
+			var back Signatures
+			err := back.UnmarshalText(text)
 			if err != nil || len(back) != 1 || !back[0].Equal(s) || strings.ContainsAny(s.Cause, "\n") {
 				t.Errorf("%q: read back as %v, %v", s, back, err)
 			}

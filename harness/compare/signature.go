@@ -11,7 +11,7 @@ import (
 // the adapters that deviate from the reference, sorted. Findings are grouped
 // by it, the known list and the corpus store it, and its text form,
 // "key_order: keys in UTF-16 order: rust, ts", is written by String and read
-// by ParseSignature alone.
+// by UnmarshalText alone (parseSignature).
 type Signature struct {
 	Kind     Kind
 	Cause    string
@@ -35,9 +35,10 @@ func (s Signature) String() string {
 // corpus file and a known list hold it as the line a person reads.
 func (s Signature) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads the text form MarshalText wrote (ParseSignature).
+// UnmarshalText reads the text form MarshalText wrote. A signature of
+// difffuzz before causes is an error that wraps ErrOldSignature.
 func (s *Signature) UnmarshalText(text []byte) error {
-	t, err := ParseSignature(string(text))
+	t, err := parseSignature(string(text))
 	if err != nil {
 		return err
 	}
@@ -45,11 +46,11 @@ func (s *Signature) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// MustParseSignature is ParseSignature for a signature written in the
-// program (a test's expectation): it panics on a malformed one, as
-// regexp.MustCompile does.
+// MustParseSignature reads a signature written in the program (a test's
+// expectation): it panics on a malformed one, as regexp.MustCompile does.
+// Text read from a file or a report goes through UnmarshalText.
 func MustParseSignature(text string) Signature {
-	s, err := ParseSignature(text)
+	s, err := parseSignature(text)
 	if err != nil {
 		panic(err)
 	}
@@ -151,8 +152,9 @@ func (s Signature) Deviates(name string) bool { return slices.Contains(s.Deviant
 var ErrOldSignature = errors.New(`signature in the old form "KIND: ADAPTER..." without a cause; ` +
 	`rewrite the list with -update-known (difffuzz run -known FILE -update-known), then give every entry its reason again`)
 
-// ParseSignature reads a signature's text form.
-func ParseSignature(text string) (Signature, error) {
+// parseSignature reads a signature's text form: the one reader of it,
+// which UnmarshalText calls.
+func parseSignature(text string) (Signature, error) {
 	kind, rest, ok := strings.Cut(text, partSep)
 	if !ok || kind == "" {
 		return Signature{}, fmt.Errorf("signature %q: want \"KIND: CAUSE: ADAPTER, ...\"", text)
@@ -174,31 +176,44 @@ func ParseSignature(text string) (Signature, error) {
 	return s, nil
 }
 
-// signatureSep joins the signatures of one finding in a corpus entry.
+// signatureSep joins the signatures of one finding in their text form.
 const signatureSep = "; "
 
-// JoinSignatures is the text form of a finding's signatures, for its corpus
-// entry.
-func JoinSignatures(sigs []Signature) string {
-	parts := make([]string, len(sigs))
-	for i, s := range sigs {
+// Signatures are the signatures one finding shows, in the order the
+// comparison found them: a corpus entry holds them, and its file holds
+// their text form, "KIND: CAUSE: A; KIND: CAUSE: B".
+type Signatures []Signature
+
+// String is the text form of ss, each signature's String joined by "; ";
+// none is "".
+func (ss Signatures) String() string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
 		parts[i] = s.String()
 	}
 	return strings.Join(parts, signatureSep)
 }
 
-// SplitSignatures reads JoinSignatures's text; "" is none.
-func SplitSignatures(text string) ([]Signature, error) {
-	if text == "" {
-		return nil, nil
+// MarshalText is ss's text form (String), so that a corpus file holds the
+// line a person reads.
+func (ss Signatures) MarshalText() ([]byte, error) { return []byte(ss.String()), nil }
+
+// UnmarshalText reads the text form MarshalText wrote; "" is none. A
+// signature of difffuzz before causes is an error that wraps
+// ErrOldSignature.
+func (ss *Signatures) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*ss = nil
+		return nil
 	}
-	var sigs []Signature
-	for _, part := range strings.Split(text, signatureSep) {
-		s, err := ParseSignature(part)
+	var out Signatures
+	for _, part := range strings.Split(string(text), signatureSep) {
+		s, err := parseSignature(part)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		sigs = append(sigs, s)
+		out = append(out, s)
 	}
-	return sigs, nil
+	*ss = out
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/value"
 
@@ -43,9 +44,15 @@ type Outcome struct {
 
 // Entry is one case on disk.
 type Entry struct {
-	Input     any    // the case, in the value model (package value)
-	Kind      string // "divergence", "crash", "hang", or "" for a seed case that must agree
-	Signature string // the divergence signature it was grouped by
+	Input any    // the case, in the value model (package value)
+	Kind  string // "divergence", "crash", "hang", or "" for a seed case that must agree
+	// Signatures are the bugs the case was grouped by, none for a seed
+	// case; the file holds their text form (compare.Signatures.MarshalText).
+	Signatures compare.Signatures
+	// OldSignature marks a file written by a difffuzz before buckets had
+	// causes: its signature (compare.ErrOldSignature) names no bucket now,
+	// so Signatures is nil; a replay shows the case's bugs afresh.
+	OldSignature bool
 	// Contract is the contract the entry was judged by, when it is not
 	// this project's (docs/canonical-json.md §7): a replay under another
 	// contract would judge it by rules it was not found under.

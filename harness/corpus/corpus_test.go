@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/value"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +20,7 @@ func input(v any) any {
 
 func TestWriteLoadRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := &Entry{Input: input(math.NaN()), Kind: "divergence", Signature: "number: go python | ts", Seed: 42, Index: 7, Generated: true,
+	e := &Entry{Input: input(math.NaN()), Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature("number: not the shortest digits that round-trip: python, ts")}, Seed: 42, Index: 7, Generated: true,
 		Outcomes: []Outcome{{Adapter: "python", Impl: "canonjson-python", Version: "0.1.0", Canonical: `{"x":NaN}`, Digest: "ab"}, {Adapter: "ts", Error: "lone_surrogate"}}}
 	path, err := Write(dir, e)
 	if err != nil {
@@ -32,7 +33,7 @@ func TestWriteLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !value.Equal(got.Input, e.Input) || got.Kind != e.Kind || got.Signature != e.Signature || got.Seed != 42 || got.Index != 7 || !got.Generated {
+	if !value.Equal(got.Input, e.Input) || got.Kind != e.Kind || got.Signatures.String() != e.Signatures.String() || got.Seed != 42 || got.Index != 7 || !got.Generated {
 		t.Errorf("loaded %+v, wrote %+v", got, e)
 	}
 	if len(got.Outcomes) != 2 || got.Outcomes[0] != e.Outcomes[0] || got.Outcomes[1] != e.Outcomes[1] {
@@ -166,7 +167,7 @@ func TestOutOfModelInputRoundTrip(t *testing.T) {
 		t.Fatal("a non-string key counted as representable")
 	}
 	dir := t.TempDir()
-	path, err := Write(dir, &Entry{Input: in, Kind: "divergence", Signature: "rejection: x"})
+	path, err := Write(dir, &Entry{Input: in, Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature("rejection: a bin value rejected: ts")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestOutOfModelInputRoundTrip(t *testing.T) {
 func TestCollisionEntryRoundTrip(t *testing.T) {
 	a := value.Object{{Key: "a\":1,\"b", Value: int64(2)}}
 	b := value.Object{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}}
-	e := &Entry{Input: a, Kind: "collision", Signature: "collision: x: m", Seed: 1, Index: 4, Generated: true,
+	e := &Entry{Input: a, Kind: "collision", Signatures: compare.Signatures{compare.MustParseSignature("collision: a key holding a quote: go")}, Seed: 1, Index: 4, Generated: true,
 		Outcomes: []Outcome{{Adapter: "go", Canonical: `{"a\":1,\"b":2}`}}, Twin: b, TwinIndex: 5,
 		TwinOutcomes: []Outcome{{Adapter: "go", Canonical: `{"a":1,"b":2}`}}}
 	dir := t.TempDir()
@@ -213,7 +214,7 @@ func TestCollisionEntryRoundTrip(t *testing.T) {
 func TestTwinNotRepresentable(t *testing.T) {
 	a := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "b", Value: []byte{1, 2}}}}}
 	b := value.Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: value.Object{{Key: "b", Value: "x"}}}}
-	e := &Entry{Input: b, Kind: "collision", Signature: "collision: x: m", Twin: a}
+	e := &Entry{Input: b, Kind: "collision", Signatures: compare.Signatures{compare.MustParseSignature("collision: a key holding a quote: go")}, Twin: a}
 	got, err := Unmarshal(e.Marshal())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, e.Marshal())

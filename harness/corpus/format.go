@@ -2,10 +2,12 @@ package corpus
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -19,7 +21,7 @@ func (e *Entry) Marshal() []byte {
 	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion))
 	b = writeInput(b, "input", e.Input)
 	b = field(b, "kind", e.Kind)
-	b = field(b, "signature", e.Signature)
+	b = field(b, "signature", e.Signatures.String())
 	b = field(b, "contract", e.Contract)
 	if e.Generated {
 		b = fmt.Appendf(b, ",\n  \"seed\": %d,\n  \"index\": %d", e.Seed, e.Index)
@@ -109,7 +111,9 @@ func Unmarshal(data []byte) (*Entry, error) {
 		return nil, err
 	}
 	e.Kind, _ = lookup(obj, "kind").(string)
-	e.Signature, _ = lookup(obj, "signature").(string)
+	if err := e.readSignatures(obj); err != nil {
+		return nil, err
+	}
 	e.Contract, _ = lookup(obj, "contract").(string)
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
 	e.Seed, e.Generated = uintField(obj, "seed")
@@ -123,6 +127,22 @@ func Unmarshal(data []byte) (*Entry, error) {
 		e.TwinOutcomes = outcomesOf(obj, "twin_outcomes")
 	}
 	return e, nil
+}
+
+// readSignatures reads the "signature" member into e.Signatures; a
+// signature of the form before causes only sets e.OldSignature, so that
+// the entry can still be replayed.
+func (e *Entry) readSignatures(obj value.Object) error {
+	text, _ := lookup(obj, "signature").(string)
+	err := e.Signatures.UnmarshalText([]byte(text))
+	if errors.Is(err, compare.ErrOldSignature) {
+		e.Signatures, e.OldSignature = nil, true
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("signature: %w", err)
+	}
+	return nil
 }
 
 // inputOf reads what writeInput wrote under name.

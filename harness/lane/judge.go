@@ -19,7 +19,7 @@ import (
 type Judged struct {
 	Outs       []compare.Outcome
 	Verdict    compare.Verdict
-	Signatures []compare.Signature
+	Signatures compare.Signatures
 	Answered   bool // false: some adapter broke the protocol on it
 }
 
@@ -98,7 +98,7 @@ type Minimized struct {
 	Verdict compare.Verdict
 	// Signatures are what the minimized input shows, computed afresh: the
 	// bucket's label is read from them (docs/triage.md).
-	Signatures []compare.Signature
+	Signatures compare.Signatures
 	Rounds     int
 	// Minimal is false when the minimizer stopped (its time ran out)
 	// before a whole round left the input unchanged: the input may shrink
@@ -154,8 +154,8 @@ func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
 // Entry is the corpus entry of a divergence: the input, the kind, the
 // signatures and each adapter's outcome with the implementation and version
 // its hello named, so that a finding says which versions disagreed.
-func (l *Lane) Entry(input any, v compare.Verdict, sigs []compare.Signature, outs []compare.Outcome) *corpus.Entry {
-	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signature: compare.JoinSignatures(sigs), Contract: l.Contract}
+func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
+	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract}
 	hellos := l.Hellos()
 	e.Outcomes = make([]corpus.Outcome, len(outs))
 	for i, o := range outs {

@@ -161,7 +161,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 		if !j.Verdict.Agree {
 			// Labelled as a run labels a bucket: a cause of a family by
 			// the implementation's profile (Lane.Family).
-			state = "DIVERGE " + compare.JoinSignatures(s.Families(ctx, j.Signatures, inputs[i]))
+			state = "DIVERGE " + compare.Signatures(s.Families(ctx, j.Signatures, inputs[i])).String()
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, clip.String(string(value.AppendText(nil, inputs[i])), 300))
 		if !j.Verdict.Agree {
@@ -233,7 +233,7 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 	}
 	sig := js[0].Signatures[0]
 	if len(js[0].Signatures) > 1 {
-		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].Signatures), compare.JoinSignatures(js[0].Signatures))
+		fmt.Fprintf(cfg.Stdout, "%d bugs show here (%s); minimizing the first\n", len(js[0].Signatures), js[0].Signatures)
 	}
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n", sig, clip.String(string(value.AppendText(nil, e.Input)), 2000))
 	s.RoundTrips = 0

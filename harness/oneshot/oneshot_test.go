@@ -10,6 +10,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the in-process adapter
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
@@ -44,7 +45,7 @@ func TestCheckLargeInputsGoInTheirOwnBatches(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Check(context.Background(), Config{Adapters: specs(t, "ok"), Stdout: &out, Stderr: &errb}, vals)
 	if code != triage.ExitOK || strings.Count(out.String(), ": agree") != 3 {
-		t.Errorf("exit %d\n%s\n%s", code, clipS(out.String()), errb.String())
+		t.Errorf("exit %d\n%s\n%s", code, clip.String(out.String(), 2000), errb.String())
 	}
 }
 
@@ -70,13 +71,6 @@ func TestCheckShowsEachOutputOnce(t *testing.T) {
 			}
 		}
 	}
-}
-
-func clipS(s string) string {
-	if len(s) > 2000 {
-		return s[:2000]
-	}
-	return s
 }
 
 func specs(t *testing.T, mode string) []adapter.Spec {

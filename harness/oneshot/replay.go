@@ -152,7 +152,7 @@ func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js [
 		if i == 1 {
 			which, input = "  (its twin)", e.Twin
 		}
-		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.JoinSignatures(r.lane.Families(ctx, j.Signatures, input)), which, cmp.Render(j.Verdict, j.Outs))
+		fmt.Fprintf(&out, "DIVERGES   %s  %s%s\n%s", name, compare.Signatures(r.lane.Families(ctx, j.Signatures, input)), which, cmp.Render(j.Verdict, j.Outs))
 	}
 	if len(js) == 2 {
 		a, b := js[0], js[1]

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
@@ -79,7 +80,7 @@ func TestReplayInChunks(t *testing.T) {
 func TestReplayCollision(t *testing.T) {
 	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
 	dir := t.TempDir()
-	if _, err := corpus.Write(dir, &corpus.Entry{Kind: "collision", Signature: "collision: x: m",
+	if _, err := corpus.Write(dir, &corpus.Entry{Kind: "collision", Signatures: compare.Signatures{compare.MustParseSignature("collision: a composed and a decomposed é: mutant")},
 		Input: call("\u00e9"), Twin: call("e\u0301")}); err != nil {
 		t.Fatal(err)
 	}

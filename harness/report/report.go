@@ -14,6 +14,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/internal/clip"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 )
 
 // Report is the outcome of a run, written as JSON with -report and printed
@@ -230,21 +231,10 @@ type ReasonCount struct {
 // every process spent on it, so that a cost per case can leave out what
 // starting the workers and compiling their JIT code cost.
 type Steady struct {
-	Cases   uint64  `json:"cases"`
-	Seconds float64 `json:"seconds"`
-	// DriverCPUSeconds is the driver's CPU time over it, the in-process Go
-	// adapter included; AdapterCPUSeconds that of each adapter's worker
-	// processes, in the order of Report.Adapters (0 in process).
-	DriverCPUSeconds  float64   `json:"driver_cpu_seconds"`
-	AdapterCPUSeconds []float64 `json:"adapter_cpu_seconds"`
-	// BatchCPUSeconds is what each adapter's implementation said its
-	// batches cost over it (decoding, canonicalizing, hashing), the
-	// in-process Go's included: the part of the CPU above that is not the
-	// harness's. 0 for a worker that does not say (batch_cpu_ns).
-	BatchCPUSeconds []float64 `json:"batch_cpu_seconds"`
+	cpumeter.Span
 	// Windows cut the same span into equal parts (run.Config.Window), each
 	// with its own figures; none unless asked for.
-	Windows []Steady `json:"windows,omitempty"`
+	Windows []cpumeter.Span `json:"windows,omitempty"`
 }
 
 // processes says how the adapter ran: in process, or how many worker

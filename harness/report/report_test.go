@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 )
 
 func sample() *Report {
@@ -211,5 +212,21 @@ func TestOriginsAndNotMinimized(t *testing.T) {
 	}
 	if !strings.Contains(string(r.JSON()), `"minimized": false`) {
 		t.Errorf("the JSON report does not say \"minimized\": false of a bucket left as it came")
+	}
+}
+
+// A report's steady span is written flat, its windows beside its own
+// figures, as before the meter (internal/cpumeter) was a package of its own.
+func TestSteadyJSON(t *testing.T) {
+	s := Steady{Span: cpumeter.Span{Cases: 4, Seconds: 2, DriverCPUSeconds: 1, AdapterCPUSeconds: []float64{0}, BatchCPUSeconds: []float64{0.5}},
+		Windows: []cpumeter.Span{{Cases: 2, Seconds: 1, DriverCPUSeconds: 0.5, AdapterCPUSeconds: []float64{0}, BatchCPUSeconds: []float64{0.25}}}}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"cases":4,"seconds":2,"driver_cpu_seconds":1,"adapter_cpu_seconds":[0],"batch_cpu_seconds":[0.5],` +
+		`"windows":[{"cases":2,"seconds":1,"driver_cpu_seconds":0.5,"adapter_cpu_seconds":[0],"batch_cpu_seconds":[0.25]}]}`
+	if string(b) != want {
+		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}
 }

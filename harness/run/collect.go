@@ -11,6 +11,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/internal/clip"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -60,12 +61,9 @@ type collector struct {
 	inexpressible [][64]uint64
 	absentN       []uint64
 	absentWhy     []map[string]uint64 // per adapter, by the worker's reason
-	// warm is when the warm-up was over (its at is zero before); win is
-	// the start of the current window after it (see Config.Window),
-	// windows the ones done.
-	warm    mark
-	win     mark
-	windows []report.Steady
+	// meter leaves out the warm-up and cuts the span after it into
+	// windows (Config.Warmup, Config.Window).
+	meter *cpumeter.Meter
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -85,6 +83,7 @@ type collector struct {
 func newCollector(cfg *Config, names []string, keep *retain.Keeper) *collector {
 	now := time.Now()
 	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.NewFor(names, cfg.contract()), start: now, last: now, groups: map[string]*group{},
+		meter:         cpumeter.New(now, cfg.Warmup, cfg.Window),
 		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{}}
 }
 
@@ -118,15 +117,7 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	c.compared += uint64(d.compared)
 	c.cov.Merge(d.cov)
 	c.advance(d.n)
-	if c.cfg.Warmup > 0 && c.warm.at.IsZero() && time.Since(c.start) >= c.cfg.Warmup {
-		c.warm = c.mark(lanes)
-		c.win = c.warm
-	}
-	if c.cfg.Window > 0 && !c.warm.at.IsZero() && time.Since(c.win.at) >= c.cfg.Window {
-		now := c.mark(lanes)
-		c.windows = append(c.windows, *since(c.win, now))
-		c.win = now
-	}
+	c.meter.Tick(func() cpumeter.Reading { return c.reading(lanes) })
 	for _, cl := range d.classes {
 		countBits(&c.classes, cl)
 	}

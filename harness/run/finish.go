@@ -14,6 +14,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
+	"github.com/difffuzz/difffuzz/internal/cpumeter"
 	"github.com/difffuzz/difffuzz/internal/procstat"
 	"github.com/difffuzz/difffuzz/internal/version"
 )
@@ -70,8 +71,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
 	c.mem.fill(rep, lanes)
-	if !c.warm.at.IsZero() && c.cases > c.warm.cases {
-		rep.Steady = c.steady(lanes)
+	if rep.Steady = c.steady(lanes); rep.Steady != nil {
 		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds
 	}
 	for ai := range rep.Adapters {
@@ -179,72 +179,33 @@ func repeatCases(command string, n uint64) string {
 	return strings.Join(append(out, "-cases", strconv.FormatUint(n, 10)), " ")
 }
 
-// cpuTimes is the CPU time used so far by the driver and by each adapter's
-// live worker processes, and what each adapter's implementation says it
-// spent on its batches (adapter.Adapter.BatchCPU), summed over the lanes.
-type cpuTimes struct {
-	driver   time.Duration
-	adapters []time.Duration
-	batches  []time.Duration
-}
-
-// readCPU reads every process's CPU time: the driver's now, each worker's
-// as of its last batch, so that it spans the same batches as the worker's
-// own figures.
-func readCPU(lanes []*lane.Lane) cpuTimes {
-	t := cpuTimes{driver: procstat.SelfCPU()}
+// reading is every process's CPU clock now (cpumeter.Read): the driver's,
+// each worker's as of its last batch, so that it spans the same batches as
+// the worker's own figures, and what each adapter's implementation said
+// its batches cost (adapter.Adapter.BatchCPU), summed over the lanes.
+func (c *collector) reading(lanes []*lane.Lane) cpumeter.Reading {
+	var adapters, batches []time.Duration
 	for _, l := range lanes {
 		for ai, a := range l.Adapters() {
-			if len(t.adapters) <= ai {
-				t.adapters, t.batches = append(t.adapters, 0), append(t.batches, 0)
+			if len(adapters) <= ai {
+				adapters, batches = append(adapters, 0), append(batches, 0)
 			}
 			if w, ok := a.(*adapter.Worker); ok {
-				t.adapters[ai] += w.CPUAtBatch() // the same batches as BatchCPU
+				adapters[ai] += w.CPUAtBatch() // the same batches as BatchCPU
 			}
-			t.batches[ai] += a.BatchCPU()
+			batches[ai] += a.BatchCPU()
 		}
 	}
-	return t
+	return cpumeter.Read(c.cases, adapters, batches)
 }
 
-// mark is a moment of the run: its cases done and every process's CPU.
-type mark struct {
-	at    time.Time
-	cases uint64
-	cpu   cpuTimes
-}
-
-func (c *collector) mark(lanes []*lane.Lane) mark {
-	return mark{time.Now(), c.cases, readCPU(lanes)}
-}
-
-// since is the span from a to b, with the CPU time each process spent on
-// it. A worker restarted within it counts from its new start.
-func since(a, b mark) *report.Steady {
-	s := &report.Steady{Cases: b.cases - a.cases, Seconds: b.at.Sub(a.at).Seconds(),
-		DriverCPUSeconds: (b.cpu.driver - a.cpu.driver).Seconds()}
-	for ai := range b.cpu.adapters {
-		s.AdapterCPUSeconds = append(s.AdapterCPUSeconds, grown(a.cpu.adapters, b.cpu.adapters, ai))
-		s.BatchCPUSeconds = append(s.BatchCPUSeconds, grown(a.cpu.batches, b.cpu.batches, ai))
-	}
-	return s
-}
-
-// grown is how many seconds to[i] grew by from from[i] (0 if from has
-// none yet); never negative, since a restarted worker's clock starts anew.
-func grown(from, to []time.Duration, i int) float64 {
-	before := time.Duration(0)
-	if i < len(from) {
-		before = from[i]
-	}
-	return max(to[i]-before, 0).Seconds()
-}
-
-// steady is the run after its warm-up, and its windows.
+// steady is the run after its warm-up, and its windows; nil without one.
 func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
-	s := since(c.warm, c.mark(lanes))
-	s.Windows = c.windows
-	return s
+	span, windows, ok := c.meter.Steady(c.cases, func() cpumeter.Reading { return c.reading(lanes) })
+	if !ok {
+		return nil
+	}
+	return &report.Steady{Span: span, Windows: windows}
 }
 
 func adapterReports(names []string, lanes []*lane.Lane) []report.AdapterReport {

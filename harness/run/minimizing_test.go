@@ -52,10 +52,7 @@ func TestShare(t *testing.T) {
 
 // testGroup is a bucket of n findings labelled sig.
 func testGroup(sig string, n uint64) *group {
-	s, err := compare.ParseSignature(sig)
-	if err != nil {
-		panic(err)
-	}
+	s := compare.MustParseSignature(sig)
 	g := &group{keys: []string{s.Bucket()}}
 	g.name(s)
 	g.Count = n
@@ -107,8 +104,7 @@ func TestRegroup(t *testing.T) {
 	relabelled := func(sig string, n uint64, label string) *group {
 		g := testGroup(sig, n)
 		g.Minimized, g.MinimizedInput = true, "min of "+sig
-		l, _ := compare.ParseSignature(label)
-		g.relabel(l)
+		g.relabel(compare.MustParseSignature(label))
 		return g
 	}
 	big := relabelled("collision: a key: x, y", 10, "collision: a value: x")

@@ -44,8 +44,8 @@ func shownBy(t *testing.T, specs []adapter.Spec, g report.Group) []compare.Signa
 	}
 	var sigs []compare.Signature
 	for _, line := range lines {
-		s, err := compare.SplitSignatures(line)
-		if err != nil {
+		var s compare.Signatures
+		if err := s.UnmarshalText([]byte(line)); err != nil {
 			t.Errorf("%s: check shows %q: %v", g.Signature, line, err)
 		}
 		sigs = append(sigs, s...)
@@ -75,7 +75,7 @@ func assertProven(t *testing.T, specs []adapter.Spec, rep *report.Report) {
 			proven = slices.ContainsFunc(shown, func(s compare.Signature) bool { return s.Overflow().Equal(want) })
 		}
 		if !proven {
-			t.Errorf("bucket %s: its minimized example %s shows %q", g.Signature, clip.String(g.Input(), 200), compare.JoinSignatures(shown))
+			t.Errorf("bucket %s: its minimized example %s shows %q", g.Signature, clip.String(g.Input(), 200), compare.Signatures(shown))
 		}
 	}
 }

@@ -198,12 +198,12 @@ func TestDigestFirstFindingsCarryText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Signature != "key_order: keys in UTF-16 order: fake" {
-			t.Errorf("finding with signature %q, want only key_order: keys in UTF-16 order: fake", e.Signature)
+		if e.Signatures.String() != "key_order: keys in UTF-16 order: fake" {
+			t.Errorf("finding with signature %q, want only key_order: keys in UTF-16 order: fake", e.Signatures)
 		}
 		for _, o := range e.Outcomes {
 			if o.Canonical == "" || len(o.Digest) != 64 {
-				t.Errorf("signature %q: %s's outcome lacks its text or digest: %+v", e.Signature, o.Adapter, o)
+				t.Errorf("signature %q: %s's outcome lacks its text or digest: %+v", e.Signatures, o.Adapter, o)
 			}
 		}
 		if e.Outcomes[0].Canonical == e.Outcomes[1].Canonical {

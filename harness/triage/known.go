@@ -48,7 +48,8 @@ func LoadKnown(path string) (*Known, error) {
 			continue
 		}
 		sig, reason := cutReason(text)
-		_, perr := compare.ParseSignature(sig)
+		var s compare.Signature
+		perr := s.UnmarshalText([]byte(sig))
 		switch {
 		case errors.Is(perr, compare.ErrOldSignature):
 			k.legacy[sig] = reason
@@ -97,8 +98,8 @@ func cutReason(text string) (sig, reason string) {
 // legacyReason is the reason an old-form entry gave the bug of sig's kind
 // and adapters, marked as carried over, or "".
 func (k *Known) legacyReason(sig string) string {
-	s, err := compare.ParseSignature(sig)
-	if err != nil {
+	var s compare.Signature
+	if err := s.UnmarshalText([]byte(sig)); err != nil {
 		return ""
 	}
 	old := string(s.Kind) + ": " + strings.Join(s.Deviants, " ")

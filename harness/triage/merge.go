@@ -2,7 +2,6 @@ package triage
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -184,19 +183,15 @@ func regroup(rep *report.Report, dir string) error {
 	entries, names, loadErr := corpus.LoadAll(files)
 	sigs := make([][]compare.Signature, len(entries))
 	for i, e := range entries {
-		s, err := compare.SplitSignatures(e.Signature)
-		if errors.Is(err, compare.ErrOldSignature) {
+		if e.OldSignature {
 			return fmt.Errorf("%s: written by a difffuzz before buckets had causes; replay it (difffuzz replay %s) to see its bucket now", names[i], names[i])
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", names[i], err)
-		}
-		sigs[i] = s
+		sigs[i] = e.Signatures
 	}
 	label := relabels(entries, names, sigs)
 	groups := map[string]*mergedGroup{}
 	for i, e := range entries {
-		if e.Signature == "" {
+		if len(e.Signatures) == 0 {
 			continue
 		}
 		if e.MinimizedFrom == "" {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/value"
@@ -19,7 +20,7 @@ func TestRegroupFollowsMinimizedLabels(t *testing.T) {
 	dir := t.TempDir()
 	write := func(input any, sig string, from string) string {
 		t.Helper()
-		e := &corpus.Entry{Input: input, Kind: "collision", Signature: sig, MinimizedFrom: from, Twin: []any{input}}
+		e := &corpus.Entry{Input: input, Kind: "collision", Signatures: compare.Signatures{compare.MustParseSignature(sig)}, MinimizedFrom: from, Twin: []any{input}}
 		path, err := corpus.Write(dir, e)
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/value"
@@ -29,8 +28,8 @@ func Promote(path, category, list string, stdout, stderr io.Writer) int {
 	}
 	if category == "" {
 		category = "regression"
-		if sigs, err := compare.SplitSignatures(e.Signature); err == nil && len(sigs) > 0 {
-			category += "_" + string(sigs[0].Kind)
+		if len(e.Signatures) > 0 {
+			category += "_" + string(e.Signatures[0].Kind)
 		}
 	}
 	text := string(value.AppendText(nil, e.Input))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/value"
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +22,7 @@ func TestRead(t *testing.T) {
 	write := func(key, sig string) string {
 		t.Helper()
 		in := value.Object{{Key: "tool_name", Value: key}, {Key: "args", Value: value.Object{}}}
-		p, err := corpus.Write(corpusDir, &corpus.Entry{Input: in, Kind: "divergence", Signature: sig})
+		p, err := corpus.Write(corpusDir, &corpus.Entry{Input: in, Kind: "divergence", Signatures: compare.Signatures{compare.MustParseSignature(sig)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,9 +49,9 @@ func TestRead(t *testing.T) {
 	}
 	quarter := 0.25
 	want := Run{Model: modelText, Cases: 100, Buckets: []Bucket{
-		{Signature: raw, Label: strings.TrimSuffix(raw, ": sdk"), Count: 7, Minimized: true, MinimizeSeconds: &quarter,
+		{Signature: compare.MustParseSignature(raw), Label: strings.TrimSuffix(raw, ": sdk"), Count: 7, Minimized: true, MinimizeSeconds: &quarter,
 			Rechecked: []string{"number: a decimal", strings.TrimSuffix(raw, ": sdk")}, Kept: 2},
-		{Signature: nan, Label: strings.TrimSuffix(nan, ": sdk"), Count: 2, Rechecked: []string{strings.TrimSuffix(nan, ": sdk")}, Kept: 1},
+		{Signature: compare.MustParseSignature(nan), Label: strings.TrimSuffix(nan, ": sdk"), Count: 2, Rechecked: []string{strings.TrimSuffix(nan, ": sdk")}, Kept: 1},
 	}}
 	if diff := cmp.Diff(want, r); diff != "" {
 		t.Errorf("read (-want +got):\n%s", diff)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 )
 
@@ -50,16 +51,18 @@ func keptFiles(dir string, r *runReport) (map[string][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[e.Signature] = append(out[e.Signature], filepath.Clean(f))
+		sig := e.Signatures.String()
+		out[sig] = append(out[sig], filepath.Clean(f))
 	}
 	for _, g := range r.Distinct {
 		for _, f := range []string{g.First, g.MinimizedPath} {
 			if f == "" {
 				continue
 			}
-			if f = filepath.Clean(f); !slices.Contains(out[g.Signature], f) {
+			sig := g.Signature.String()
+			if f = filepath.Clean(f); !slices.Contains(out[sig], f) {
 				if _, err := os.Stat(f); err == nil {
-					out[g.Signature] = append(out[g.Signature], f)
+					out[sig] = append(out[sig], f)
 				}
 			}
 		}
@@ -74,8 +77,8 @@ func recheck(bs []Bucket, kept map[string][]string, replay map[string][]string, 
 	for i := range bs {
 		b := &bs[i]
 		var labels []string
-		for _, f := range kept[b.Signature] {
-			labels = append(labels, fileLabel(replay[f], b.Label, impl))
+		for _, f := range kept[b.Signature.String()] {
+			labels = append(labels, fileLabel(replay[f], b.Signature.Kind == compare.KindCollision, impl))
 		}
 		b.Kept = len(labels)
 		slices.Sort(labels)
@@ -84,21 +87,24 @@ func recheck(bs []Bucket, kept map[string][]string, replay map[string][]string, 
 }
 
 // fileLabel is the label one replayed file shows, given its printed
-// signatures and the label of the bucket it was kept for.
-func fileLabel(sigs []string, bucket, impl string) string {
+// signatures and whether the bucket it was kept for is a collision's (read
+// by its pair's line, any other by the input's first signature).
+func fileLabel(sigs []string, collision bool, impl string) string {
 	if len(sigs) == 0 {
 		return agrees
 	}
-	if strings.HasPrefix(bucket, collisionKind) {
-		for _, s := range sigs {
-			if strings.HasPrefix(s, collisionKind) {
-				return labelOf(s, impl)
+	lines := make([]compare.Signatures, len(sigs))
+	for i, text := range sigs {
+		if err := lines[i].UnmarshalText([]byte(text)); err != nil || len(lines[i]) == 0 {
+			return text // not a signature: shown as printed
+		}
+	}
+	if collision {
+		for _, l := range lines {
+			if l[0].Kind == compare.KindCollision {
+				return labelOf(l[0], impl)
 			}
 		}
 	}
-	first, _, _ := strings.Cut(sigs[0], "; ") // compare.JoinSignatures's separator
-	return labelOf(first, impl)
+	return labelOf(lines[0][0], impl)
 }
-
-// collisionKind starts a collision's label.
-const collisionKind = "collision: "

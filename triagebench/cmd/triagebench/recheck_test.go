@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/difffuzz/difffuzz/harness/compare"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -34,9 +36,9 @@ func TestReplayed(t *testing.T) {
 
 func TestRecheck(t *testing.T) {
 	bs := []Bucket{
-		{Signature: "number: a decimal: sdk", Label: "number: a decimal"},
-		{Signature: "internal: E on valid input: sdk", Label: "internal: E on valid input"},
-		{Signature: "collision: a key: sdk", Label: "collision: a key"},
+		{Signature: compare.MustParseSignature("number: a decimal: sdk"), Label: "number: a decimal"},
+		{Signature: compare.MustParseSignature("internal: E on valid input: sdk"), Label: "internal: E on valid input"},
+		{Signature: compare.MustParseSignature("collision: a key: sdk"), Label: "collision: a key"},
 	}
 	kept := map[string][]string{
 		"number: a decimal: sdk":          {"a", "b"},
@@ -69,7 +71,7 @@ func TestLabelOf(t *testing.T) {
 		{"number: a decimal: other", "sdk", "number: a decimal: other"},
 	}
 	for _, tt := range tests {
-		if got := labelOf(tt.sig, tt.impl); got != tt.want {
+		if got := labelOf(compare.MustParseSignature(tt.sig), tt.impl); got != tt.want {
 			t.Errorf("labelOf(%q) = %q, want %q", tt.sig, got, tt.want)
 		}
 	}

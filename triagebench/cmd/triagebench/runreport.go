@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
+	"slices"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 )
@@ -22,8 +22,8 @@ type runReport struct {
 
 // reportBucket is one bucket of the report.
 type reportBucket struct {
-	Signature string `json:"signature"`
-	Count     uint64 `json:"count"`
+	Signature compare.Signature `json:"signature"`
+	Count     uint64            `json:"count"`
 	// First and MinimizedPath are corpus files of the bucket: its first
 	// finding and its minimized example.
 	First         string `json:"first"`
@@ -50,7 +50,7 @@ func readReport(path string) (*runReport, error) {
 
 // Bucket is one bucket of a run, as the benchmark scores it.
 type Bucket struct {
-	Signature string // as the report has it
+	Signature compare.Signature
 	Label     string // the signature without its implementations: "KIND: CAUSE"
 	Count     uint64
 	Overflow  bool // a kind's overflow bucket, past the run's bucket limit
@@ -78,7 +78,7 @@ func buckets(r *runReport, impl string) []Bucket {
 			Signature:       g.Signature,
 			Label:           label,
 			Count:           g.Count,
-			Overflow:        strings.Contains(label, compare.OverflowCause),
+			Overflow:        g.Signature.Cause == compare.OverflowCause,
 			Minimized:       g.Minimized && !g.MinimizeIncomplete,
 			MinimizeSeconds: g.MinimizeSeconds,
 		})
@@ -86,12 +86,12 @@ func buckets(r *runReport, impl string) []Bucket {
 	return out
 }
 
-// labelOf is a signature's "KIND: CAUSE": the text without the trailing
-// ": IMPL" that names the implementation (the only deviant, since each run
-// holds one implementation beside the reference).
-func labelOf(signature, impl string) string {
-	if s, ok := strings.CutSuffix(signature, ": "+impl); ok {
-		return s
+// labelOf is a signature's "KIND: CAUSE" (compare.Signature.Bucket) when
+// impl is its one deviant, as in a run of one implementation beside the
+// reference; else its whole text.
+func labelOf(s compare.Signature, impl string) string {
+	if !slices.Equal(s.Deviants, []string{impl}) {
+		return s.String()
 	}
-	return signature
+	return s.Bucket()
 }
