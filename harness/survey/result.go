@@ -42,14 +42,18 @@ type Library struct {
 	ContractNote string `json:"contract_note,omitempty"`
 	// Error is why the library could not be surveyed (or not to the end);
 	// its counts are then partial or empty.
-	Error         string        `json:"error,omitempty"`
-	Cases         int           `json:"cases"`
-	Agree         int           `json:"agree"`
-	Diverge       int           `json:"diverge"`
-	Inexpressible int           `json:"inexpressible"`
-	Seconds       float64       `json:"seconds"`
-	Cells         []*Cell       `json:"cells"` // one per Result.Classes, in order
-	Divergences   []*Divergence `json:"divergences"`
+	Error         string `json:"error,omitempty"`
+	Cases         int    `json:"cases"`
+	Agree         int    `json:"agree"`
+	Diverge       int    `json:"diverge"`
+	Inexpressible int    `json:"inexpressible"`
+	// Reasons counts the inexpressible cases by the reason the library's
+	// value model gave (big_int, duplicate_key, ...): what its "cannot
+	// express" share is made of.
+	Reasons     map[string]int `json:"reasons,omitempty"`
+	Seconds     float64        `json:"seconds"`
+	Cells       []*Cell        `json:"cells"` // one per Result.Classes, in order
+	Divergences []*Divergence  `json:"divergences"`
 }
 
 // Cell counts the cases of one edge class that one library was given.
@@ -191,6 +195,7 @@ func (lr *Library) add(classes gen.Classes, input any, j lane.Judged) {
 	switch {
 	case lib.Absent():
 		lr.Inexpressible++
+		lr.Reasons = inc(lr.Reasons, lib.Inexpressible)
 	case !j.Verdict.Agree:
 		lr.Diverge++
 		lr.divergence(classes, input, j)

@@ -226,3 +226,22 @@ func TestReadings(t *testing.T) {
 		t.Errorf("survey/readings.toml: %d readings, %v", len(rs), err)
 	}
 }
+
+// TestCannotExpress checks the libraries' table's "cannot express" cell:
+// the share, then each reason's share of the cases sent, the most frequent
+// first (by name on a tie), and the share alone when nothing was refused.
+func TestCannotExpress(t *testing.T) {
+	tests := []struct {
+		lib  Library
+		want string
+	}{
+		{Library{Cases: 10, Agree: 10}, "0%"},
+		{Library{Cases: 1000, Inexpressible: 461, Reasons: map[string]int{"big_int": 450, "duplicate_key": 5, "non_string_key": 5, "lone_surrogate": 1}},
+			"46% (big_int 45%, duplicate_key <1%, non_string_key <1%, lone_surrogate <1%)"},
+	}
+	for _, tt := range tests {
+		if got := cannotExpress(&tt.lib); got != tt.want {
+			t.Errorf("cannotExpress(%+v) = %q, want %q", tt.lib, got, tt.want)
+		}
+	}
+}
