@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -296,13 +297,7 @@ func whitespace(q string) bool {
 // with "…") so that the suffix stays whole.
 func FitCause(head, suffix string) string {
 	head, suffix = Visible(head), Visible(suffix)
-	if room := MaxCause - len(suffix); len(head) > room {
-		cut := room - len("…")
-		for cut > 0 && !utf8.RuneStart(head[cut]) {
-			cut--
-		}
-		head = head[:cut] + "…"
-	}
+	head = clip.Ellipsis(head, MaxCause-len(suffix))
 	return noSeparators(head + suffix) // never longer: each replacement is as long or shorter
 }
 

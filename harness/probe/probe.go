@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -380,15 +381,7 @@ func keyCause(wrong []Answer) string {
 // clipped is a spelling as a cause shows it: visible, one line, at most
 // maxSpelling bytes.
 func clipped(s string) string {
-	s = compare.Visible(s)
-	if len(s) > maxSpelling {
-		cut := maxSpelling - len("…")
-		for cut > 0 && (s[cut]&0xC0) == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return clip.Ellipsis(compare.Visible(s), maxSpelling)
 }
 
 // fitList is head and the parts joined by sep, as many as fit in a cause,

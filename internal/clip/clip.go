@@ -19,8 +19,25 @@ func String(s string, n int) string {
 	if n < 0 {
 		n = 0
 	}
+	return s[:start(s, n)] + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// Ellipsis is s cut at a character's start and followed by "…", at most n
+// bytes in all, for a label that has a length limit of its own (a cause,
+// one spelling in it). s itself when it fits.
+func Ellipsis(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:start(s, max(n-len(ellipsis), 0))] + ellipsis
+}
+
+const ellipsis = "…"
+
+// start is n, or the start of the character byte n falls in.
+func start(s string, n int) int {
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + fmt.Sprintf("... (%d bytes)", len(s))
+	return n
 }

@@ -32,3 +32,27 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestEllipsis(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 3, ""},
+		{"abcd", 4, "abcd"},
+		{"abcdef", 5, "ab…"},
+		// é is two bytes: a cut inside it moves back to its start.
+		{"aébcd", 5, "a…"},
+		{"aébcdef", 6, "aé…"},
+		{"abcd", 2, "…"},
+	} {
+		got := Ellipsis(tc.s, tc.n)
+		if got != tc.want {
+			t.Errorf("Ellipsis(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+		if !utf8.ValidString(got) || len(got) > max(tc.n, len("…")) {
+			t.Errorf("Ellipsis(%q, %d) = %q: not UTF-8 or too long", tc.s, tc.n, got)
+		}
+	}
+}
