@@ -94,7 +94,7 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 	case codePointEscape(b[p:], ua.cp):
 		return charClass(ua.cp) + " written as \\u and its code point (want " + pairOrRaw(ua.form) + ")"
 	case ua.cp == ub.cp || ub.form == formInvalid:
-		return fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.cp), ua.form.spell(ua.cp))
+		return fmt.Sprintf("%s written %s (want %s)", formClass(ua.cp), ub.form.describe(ua.form), ua.form.spell(ua.cp))
 	}
 	restA, restB := a[p:start+len(token(a, start))], b[p:start+len(token(b, start))]
 	switch {

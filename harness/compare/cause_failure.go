@@ -19,20 +19,16 @@ const MaxCause = 120
 
 // failureCause names a crash, a hang or an internal error of the deviant b
 // (or, rarely, of the reference a): by its type and place when its worker
-// said them (see crashState), else by its message normalized, and then
-// also by whether the input was valid, since a message cannot tell a crash
-// from a deliberate rejection of what the spec rejects too (a raise site
-// can: it is the place).
+// said them (see crashState), else by its message normalized. Never by
+// whether the input was valid: one raise site fails on valid and on
+// out-of-domain input alike (a parse that refuses NaN, whatever else the
+// text holds), and is one bucket; what the reference made of its minimized
+// example is in the bucket's diff.
 func failureCause(a, b Outcome) string {
-	switch {
-	case b.Failure == "" && b.Error != "internal":
+	if b.Failure == "" && b.Error != "internal" {
 		return FitCause("answers where the reference failed: "+failureName(a), "")
-	case b.Failure != "":
-		return FitCause(failureName(b), "") // the worker's own words tell crashes apart
-	case hasPlace(b):
-		return FitCause(failureName(b), "")
 	}
-	return FitCause(failureName(b), validity(a))
+	return FitCause(failureName(b), "") // the worker's own words tell crashes apart
 }
 
 // hasPlace reports whether o's worker said what failed and where.
@@ -44,19 +40,6 @@ func rejectionCause(a, b Outcome) string {
 		return "rejects valid input with " + b.Error
 	}
 	return "accepts out-of-domain input (want " + a.Error + ")"
-}
-
-// validity says what the reference made of the input an internal error is
-// on, so that a crash on valid input never shares a bucket with a
-// deliberate rejection of what the spec rejects too.
-func validity(ref Outcome) string {
-	switch {
-	case ref.Error != "" && ref.Error != "internal":
-		return " on out-of-domain input"
-	case ref.Failure == "" && ref.Error == "":
-		return " on valid input"
-	}
-	return ""
 }
 
 // failureName is what a failure is keyed by: its crash state when the

@@ -121,23 +121,23 @@ func TestFailureCause(t *testing.T) {
 		want string
 	}{
 		{"recursion on valid input", valid, Outcome{Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded while calling a Python object"},
-			"RecursionError: maximum recursion depth exceeded on valid input"},
+			"RecursionError: maximum recursion depth exceeded"},
 		{"a deliberate rejection", Outcome{Error: "too_deep"}, Outcome{Error: "internal", Detail: "ValueError: depth 1001 is more than 1000"},
-			"ValueError: depth N is more than N on out-of-domain input"},
+			"ValueError: depth N is more than N"},
 		{"quoted text", valid, Outcome{Error: "internal", Detail: "TypeError: keys must be str, not 'tuple'\nmore"},
-			"TypeError: keys must be str, not … on valid input"},
+			"TypeError: keys must be str, not …"},
 		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
 			"worker exited: exit status N (attempt to subtract with overflow)"},
 		{"a panic's message on the next line", valid, Outcome{Error: "internal", Detail: "thread 'main' panicked at src/lib.rs:41:9:\nattempt to subtract with overflow"},
-			"thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow on valid input"},
+			"thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow"},
 		{"which special float", valid, Outcome{Error: "internal", Detail: "json: unsupported value: -Inf"},
-			"json: unsupported value: NaN/Infinity on valid input"},
+			"json: unsupported value: NaN/Infinity"},
 		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
-			"Error: NaN/Infinity is not allowed on valid input"},
+			"Error: NaN/Infinity is not allowed"},
 		{"a message that quotes the input", valid, Outcome{Error: "internal", Detail: `SyntaxError: Unexpected token 'N', "{"args":{"a":NaN}}" is not valid JSON`},
-			"SyntaxError: Unexpected token …, … is not valid JSON on valid input"},
+			"SyntaxError: Unexpected token …, … is not valid JSON"},
 		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
-			"Error: bad⟨U+007F⟩ char on valid input"},
+			"Error: bad⟨U+007F⟩ char"},
 		// Protocol 4: the type and the raise site, never the message, nor
 		// the input's validity (the place tells a crash from a rejection).
 		{"crash state", valid, Outcome{Error: "internal", Detail: "'utf-8' codec can't encode character '\\udcee'", ErrorType: "UnicodeEncodeError", Frames: frames},
@@ -209,7 +209,7 @@ func TestCauseFits(t *testing.T) {
 		t.Errorf("%d bytes: %q", len(got), got)
 	}
 	msg := failureCause(Outcome{Canonical: []byte(`1`)}, Outcome{Error: "internal", Detail: strings.Repeat("é word ", 40)})
-	if len(msg) > MaxCause || !strings.HasSuffix(msg, "… on valid input") {
+	if len(msg) > MaxCause || !strings.HasSuffix(msg, "…") {
 		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
 	for in, want := range map[[2]string]string{

@@ -31,7 +31,7 @@ func TestCause(t *testing.T) {
 		{"upper-case hex, non-ASCII", `{"args":{"":"\u350c"},"tool_name":""}`, `{"args":{"":"\u350C"},"tool_name":""}`, KindString, `\uXXXX written in upper case (want lower case)`},
 		{"upper-case hex, a control character", `{"args":{"":"\u001f"},"tool_name":""}`, `{"args":{"":"\u001F"},"tool_name":""}`, KindString, `\uXXXX written in upper case (want lower case)`},
 		{"upper-case hex, an astral character", `["\ud83d\ude00"]`, `["\uD83D\uDE00"]`, KindString, `\uXXXX written in upper case (want lower case)`},
-		{"upper-case hex for a short escape", `{"args":{"\n":0},"tool_name":""}`, `{"args":{"\u000A":0},"tool_name":""}`, KindString, `a control character with a short escape written as \uXXXX in upper case (want its short escape)`},
+		{"upper-case hex for a short escape", `{"args":{"\n":0},"tool_name":""}`, `{"args":{"\u000A":0},"tool_name":""}`, KindString, `a control character with a short escape written as \uXXXX (want its short escape)`},
 		{"escaped solidus key", `{"a/b":1}`, `{"a\/b":1}`, KindString, "a `/` written as a short escape (want raw)"},
 		{"short escape key", `{"\n":1}`, `{"\u000a":1}`, KindString, `a control character with a short escape written as \uXXXX (want its short escape)`},
 		{"html escape key", `{"<":1}`, `{"\u003c":1}`, KindString, `printable ASCII written as \uXXXX (want raw)`},

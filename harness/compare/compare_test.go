@@ -35,7 +35,7 @@ func TestCompare(t *testing.T) {
 		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: lone_surrogate where want duplicate_key: b"},
 		{"crash", []Outcome{out(good), {Failure: FailCrash, Detail: "worker exited: signal: segmentation fault"}, out(good)}, "crash: worker exited: signal: segmentation fault: b"},
 		{"hang", []Outcome{out(good), out(good), {Failure: FailHang, Detail: "no answer in 12s"}}, "hang: no answer in Ns: c"},
-		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded on valid input: b"},
+		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded: b"},
 		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b, c"}, // one cause, two outputs,
 		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
 		// The reference is the truth, however many disagree with it.
@@ -128,7 +128,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 	for _, text := range []string{
 		"key_order: keys in UTF-16 order: ts",
 		"number: a number of 1e21 or more printed in full (want exponent form): rust, ts",
-		"internal: RecursionError: maximum recursion depth exceeded on valid input: go-worker",
+		"internal: RecursionError: maximum recursion depth exceeded: go-worker",
 	} {
 		var s Signature
 		err := s.UnmarshalText([]byte(text))

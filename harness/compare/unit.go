@@ -26,15 +26,20 @@ const (
 	formInvalid          // a backslash JSON gives no meaning to: \x01, \0, \v, \'
 )
 
-// describe says how a deviant spelled cp, for "written ...".
-func (f form) describe(cp rune) string {
+// describe says how a deviant spelled a character the reference spelled
+// want's way, for "written ...". The case of the hex digits is named only
+// against a reference that writes hex too: an escaper that writes \u000A
+// and \u0008 where short escapes are wanted is one cause, not two.
+func (f form) describe(want form) string {
 	switch f {
 	case formRaw:
 		return "raw"
 	case formShort:
 		return "as a short escape"
 	case formHexUpper, formAstralUpper:
-		return "as \\uXXXX in upper case"
+		if want == formHex || want == formAstralHex {
+			return "as \\uXXXX in upper case"
+		}
 	case formInvalid:
 		return "as an escape JSON lacks"
 	}

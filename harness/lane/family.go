@@ -25,8 +25,8 @@ type profiles struct {
 
 // Family is sig, what input shows, named by its family's profile (package
 // probe), the label of every bucket of the family in the implementations
-// sig names. When sig's kind belongs to a family that applies to input
-// (probe.Applies), the family's probes run through the lane once (the
+// sig names. When sig's kind, shown by input, belongs to a family
+// (probe.For), the family's probes run through the lane once (the
 // profiles are kept for the lane's life), and when every
 // implementation sig names has a profile that explains sig and their
 // profiles give one cause, sig takes that cause. Otherwise sig is kept as
@@ -34,8 +34,8 @@ type profiles struct {
 // probes that could not be run (a worker that crashed or hung on one, a
 // lane that failed); the last is said once on the lane's log.
 func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
-	f := probe.Of(sig.Kind)
-	if f == "" || !probe.Applies(f, input) {
+	f := probe.For(sig.Kind, input)
+	if f == "" {
 		return sig
 	}
 	ps := l.profilesOf(ctx, f)
@@ -46,11 +46,11 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 	var cause string
 	for i, name := range sig.Deviants {
 		ai := slices.Index(l.names, name)
-		if ai < 0 || ps.bad[ai] != nil || !ps.of[ai].Explains(sig) {
+		if ai < 0 || ps.bad[ai] != nil {
 			return sig
 		}
-		k, c, _ := ps.of[ai].Cause()
-		if i > 0 && (k != kind || c != cause) {
+		k, c, ok := ps.of[ai].CauseOf(sig)
+		if !ok || i > 0 && (k != kind || c != cause) {
 			return sig
 		}
 		kind, cause = k, c
@@ -71,6 +71,37 @@ func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any
 		out = append(out, s)
 	}
 	return out
+}
+
+// CollisionLabel is the collision implementation x shows between inputs a
+// and b, judged ja and jb, as a bucket is labelled: the deviation of x's
+// that names it (compare.CollisionSignature), named by its family's
+// profile (Family), so that one formatter or key writer is one bucket
+// whether it made two calls one or wrote one wrong (run's collision
+// twins). ok is false when x no longer gives the two one digest.
+func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judged) (compare.Signature, bool) {
+	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
+		return compare.Signature{}, false
+	}
+	sig, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Signatures, jb.Signatures)
+	if !ok {
+		return sig, false
+	}
+	for _, side := range []struct {
+		input any
+		sigs  compare.Signatures
+	}{{a, ja.Signatures}, {b, jb.Signatures}} {
+		for _, s := range side.sigs {
+			if s.Cause != sig.Cause || !s.Deviates(l.names[x]) {
+				continue
+			}
+			dev := compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: slices.Clone(sig.Deviants)}
+			if f := l.Family(ctx, dev, side.input); f.Bucket() != dev.Bucket() {
+				return compare.Signature{Kind: compare.KindCollision, Cause: f.Cause, Deviants: sig.Deviants}, true
+			}
+		}
+	}
+	return sig, true
 }
 
 // profilesOf measures family f's profiles of the lane's implementations,

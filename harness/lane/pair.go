@@ -48,18 +48,6 @@ func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.S
 	return m, nil
 }
 
-// Label is the collision signature the minimized pair shows in its
-// implementation X, named in names (compare.CollisionSignature), computed
-// afresh from its two judgements: where the pair's reference texts now
-// differ, or the deviation X now shows on both. ok is false when X no
-// longer merges the two (a flaky finding).
-func (m *MinimizedPair) Label(names []string) (compare.Signature, bool) {
-	if !compare.Collides(m.JA.Outs[0], m.JB.Outs[0], m.JA.Outs[m.X], m.JB.Outs[m.X]) {
-		return compare.Signature{}, false
-	}
-	return compare.CollisionSignature(names[m.X], m.JA.Outs[0], m.JB.Outs[0], m.JA.Signatures, m.JB.Signatures)
-}
-
 // collides is the pair shrinker's predicate: each pair must still collide
 // in adapter x, by the cause of bucket (compare.Signature.Bucket). Each
 // call judges every pair at once.

@@ -49,7 +49,7 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 	}
 	// The pair is labelled by the collision it shows now, as a run labels
 	// a bucket (docs/triage.md).
-	label, ok := m.Label(s.Names())
+	label, ok := s.CollisionLabel(ctx, m.X, m.A, m.B, m.JA, m.JB)
 	if !ok {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: not reproducible: %s no longer gives the minimized pair one digest\n", s.Names()[x])
 		return triage.ExitSetup

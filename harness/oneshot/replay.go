@@ -157,10 +157,10 @@ func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js [
 	if len(js) == 2 {
 		a, b := js[0], js[1]
 		for x := 1; x < len(r.lane.Names()); x++ {
-			if !compare.Collides(a.Outs[0], b.Outs[0], a.Outs[x], b.Outs[x]) {
+			sig, ok := r.lane.CollisionLabel(ctx, x, e.Input, e.Twin, a, b)
+			if !ok {
 				continue
 			}
-			sig, _ := compare.CollisionSignature(r.lane.Names()[x], a.Outs[0], b.Outs[0], a.Signatures, b.Signatures)
 			fmt.Fprintf(&out, "DIVERGES   %s  %s\n%s", name, sig, cmp.RenderCollision(x, a.Outs, b.Outs))
 		}
 	}

@@ -17,13 +17,12 @@
 package probe
 
 import (
+	"bytes"
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/internal/clip"
+	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -33,21 +32,42 @@ type Family string
 
 // The families probed.
 const (
-	Floats  Family = "float formatting"
-	Strings Family = "string escaping"
+	Floats   Family = "float formatting"
+	Integers Family = "big integers"
+	Strings  Family = "string escaping"
 )
 
-// Of is the family a difference of kind k belongs to, "" for none: a
-// number's spelling is the float formatter's, a string's character (in a
-// key or a value) the escaper's.
-func Of(k compare.Kind) Family {
+// For is the family a difference of kind k, shown by input (a bucket's
+// minimized example), belongs to, "" for none: a number's spelling is the
+// float formatter's in an input that holds a float, the big-integer path's
+// in one that holds an integer past 2^53 and no float (an integer that a
+// double holds exactly is written by neither); a string's character, in a
+// key or a value, is the escaper's.
+func For(k compare.Kind, input any) Family {
 	switch k {
 	case compare.KindNumber:
-		return Floats
+		switch {
+		case holdsFloat(input):
+			return Floats
+		case holdsBigInt(input):
+			return Integers
+		}
 	case compare.KindString, compare.KindKeyEscape:
 		return Strings
 	}
 	return ""
+}
+
+// of is the family a probe's difference of kind k counts for in family f's
+// profile: f's own kinds only.
+func of(f Family, k compare.Kind) bool {
+	switch f {
+	case Floats, Integers:
+		return k == compare.KindNumber
+	case Strings:
+		return k == compare.KindString || k == compare.KindKeyEscape
+	}
+	return false
 }
 
 // Case is one probe: a number or a string, probed alone in a fixed valid
@@ -89,6 +109,32 @@ func (c Case) wrapping() (prefix, suffix string) {
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
+// spelledAs reports whether sp is a token of the probe's input as a text
+// worker gets it (spell.Append), whose spelling of a number is one of
+// several notations.
+func (c Case) spelledAs(sp string) bool {
+	text, err := spell.Append(nil, c.Input())
+	if sp == "" || err != nil {
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.Index(text[i:], []byte(sp))
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(sp)
+		if (start == 0 || !numberByte(text[start-1])) && (end == len(text) || !numberByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// numberByte reports whether b may be part of a JSON number's token.
+func numberByte(b byte) bool {
+	return '0' <= b && b <= '9' || b == '.' || b == 'e' || b == 'E' || b == '+' || b == '-'
+}
+
 // Spelling is the probed value as text wrote it between the input's fixed
 // text, and whether text has that fixed text around it.
 func (c Case) Spelling(text []byte) (string, bool) {
@@ -100,66 +146,14 @@ func (c Case) Spelling(text []byte) (string, bool) {
 	return s[len(prefix) : len(s)-len(suffix)], true
 }
 
-// floatCases probe a float formatter: the shortest digits (0.1, 1e23),
-// both thresholds of the exponent form (1e-7 against 0.00001, 1e21 against
-// 1e20), the exponent's spelling (1e-8: no leading zero), integer-valued
-// floats (1.0, past 2^53, a double whose shortest digits end in zeros),
-// the smallest subnormal, zero's sign and the non-finite floats.
-var floatCases = []Case{
-	{Name: "0.1", probed: 0.1},
-	{Name: "1e-7", probed: 1e-7},
-	{Name: "1e-8", probed: 1e-8},
-	{Name: "0.00001", probed: 1e-5},
-	{Name: "1e20", probed: 1e20},
-	{Name: "1e21", probed: 1e21},
-	{Name: "1e23", probed: 1e23},
-	{Name: "1.0", probed: 1.0},
-	{Name: "2^60", probed: float64(1 << 60)},
-	{Name: "49812407423580900.0", probed: 49812407423580900.0},
-	{Name: "5e-324", probed: 5e-324},
-	{Name: "-0.0", probed: math.Copysign(0, -1)},
-	{Name: "NaN", probed: math.NaN()},
-	{Name: "Infinity", probed: math.Inf(1)},
-	{Name: "-Infinity", probed: math.Inf(-1)},
-}
-
-// stringChars are the characters a string escaper is probed with, one of
-// each class an escaping rule treats alike (docs/triage.md, "A bucket is a
-// root cause"): the quote, the backslash and the solidus; controls with a
-// short escape, others, U+0000; DEL; a C1 control; non-ASCII in the BMP,
-// U+2028 and an astral character.
-var stringChars = []struct{ name, s string }{
-	{"`\"`", `"`},
-	{"`\\`", `\`},
-	{"`/`", "/"},
-	{"U+000A", "\n"},
-	{"U+0008", "\b"},
-	{"U+0001", "\x01"},
-	{"U+0000", "\x00"},
-	{"U+007F", "\x7f"},
-	{"U+0085", "\u0085"},
-	{"U+00E9", "\u00e9"},
-	{"U+2028", "\u2028"},
-	{"U+1F600", "\U0001F600"},
-}
-
-// stringCases probe each of stringChars in a value, then in a key.
-var stringCases = func() []Case {
-	var cs []Case
-	for _, key := range []bool{false, true} {
-		for _, c := range stringChars {
-			cs = append(cs, Case{Name: c.name, Key: key, probed: c.s})
-		}
-	}
-	return cs
-}()
-
 // Cases are family f's probes, in a fixed order: a profile lists what is
 // wrong in it.
 func Cases(f Family) []Case {
 	switch f {
 	case Floats:
 		return floatCases
+	case Integers:
+		return intCases
 	case Strings:
 		return stringCases
 	}
@@ -187,6 +181,10 @@ type Answer struct {
 	// Spelling is the implementation's spelling of the probed value; ""
 	// when its output does not hold the input's fixed text around it.
 	Spelling string
+	// Verbatim: Spelling is how the probe's text, as a text worker gets
+	// it (package spell), spells the probed value, not the reference's
+	// spelling: the implementation echoed its input.
+	Verbatim bool
 }
 
 // Profile is what an implementation gets wrong of one family.
@@ -213,188 +211,13 @@ func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error)
 			return Profile{}, fmt.Errorf("probe %s: %s %s on %s", f, name, got[i].Failure, value.AppendText(nil, c.Input()))
 		}
 		for _, s := range compare.SignatureOf([]string{"reference", name}, []compare.Outcome{ref[i], got[i]}) {
-			if Of(s.Kind) != f || !s.Deviates(name) {
+			if !of(f, s.Kind) || !s.Deviates(name) {
 				continue
 			}
 			sp, _ := c.Spelling(got[i].Canonical)
-			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}}, Spelling: sp})
+			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}},
+				Spelling: sp, Verbatim: c.spelledAs(sp)})
 		}
 	}
 	return p, nil
-}
-
-// Applies reports whether family f may name a bucket whose minimized
-// example is input: a number's difference is the float formatter's only in
-// an input that holds a float (an integer's digits are another function's,
-// a parser's or a big-integer path's); a string's, in any input.
-func Applies(f Family, input any) bool {
-	return f != Floats || holdsFloat(input)
-}
-
-// holdsFloat reports whether v holds a float anywhere.
-func holdsFloat(v any) bool {
-	switch v := v.(type) {
-	case float64, float32:
-		return true
-	case []any:
-		return slices.ContainsFunc(v, holdsFloat)
-	case value.Object:
-		return slices.ContainsFunc(v, func(m value.Member) bool { return holdsFloat(m.Value) })
-	case value.RawObject:
-		return slices.ContainsFunc(v, func(m value.RawMember) bool { return holdsFloat(m.Key) || holdsFloat(m.Value) })
-	case map[string]any:
-		for _, x := range v {
-			if holdsFloat(x) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// own are the wrong probes that are the family function's own, one
-// defect however many classes it shows: every float probe (one formatter
-// writes them all), but of the strings only those wrong in a key and right
-// in a value, the key writer's (keys spliced between quotes as they are).
-// A character wrong in values too is its class's cause, one bucket of its
-// own already (keys and values alike), and several such classes are
-// several causes: DEL raw and non-ASCII raw are two choices a contract
-// settles apart (RFC 8785 writes both raw), \u00XX for \n and upper-case
-// hex two fixes.
-func (p Profile) own() []Answer {
-	if p.Family == Floats {
-		return p.Wrong
-	}
-	var own []Answer
-	for _, w := range p.Wrong {
-		if w.Key && !slices.ContainsFunc(p.Wrong, func(v Answer) bool { return !v.Key && v.Name == w.Name }) {
-			own = append(own, w)
-		}
-	}
-	return own
-}
-
-// Explains reports whether the profile accounts for a difference of shape
-// sig: one of its own probes (see own) showed that very kind and cause,
-// and none of the others did; or sig is a key breaking out of its string
-// (key_escape) and one of its own probed keys broke out too, which is one
-// key writer escaping nothing whatever follows the quote or backslash. A
-// difference no probe shows (a lone surrogate written as U+FFFD, an
-// integer's digits) is not the family function's, as far as the probes
-// know, and keeps its own label.
-func (p Profile) Explains(sig compare.Signature) bool {
-	own := p.own()
-	same := func(w Answer) bool { return w.Shape.Bucket() == sig.Bucket() }
-	if slices.ContainsFunc(p.Wrong, same) && !slices.ContainsFunc(own, same) {
-		return false
-	}
-	return slices.ContainsFunc(own, same) ||
-		sig.Kind == compare.KindKeyEscape && slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape })
-}
-
-// Cause is the profile's kind and cause, the label of every bucket of the
-// family it explains: the one shape its own probes show when they show one
-// (a planted bug keeps the label its examples give), else the family's
-// cause naming each of them and how it was written. It is canonical: the
-// probes' order is fixed, so one profile is one cause. ok is false when no
-// probe is the function's own.
-func (p Profile) Cause() (kind compare.Kind, cause string, ok bool) {
-	own := p.own()
-	if len(own) == 0 {
-		return "", "", false
-	}
-	first := own[0].Shape
-	if !slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Bucket() != first.Bucket() }) {
-		return first.Kind, first.Cause, true
-	}
-	if p.Family == Floats {
-		return compare.KindNumber, compare.FitCause(floatCause(own), ""), true
-	}
-	kind = compare.KindString
-	if slices.ContainsFunc(own, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
-		kind = compare.KindKeyEscape
-	}
-	return kind, compare.FitCause(keyCause(own), ""), true
-}
-
-// The heads of the families' causes.
-const (
-	floatHead = "floats formatted otherwise: "
-	keyHead   = "characters in keys written otherwise: "
-)
-
-// maxSpelling bounds one spelling shown in a cause.
-const maxSpelling = 24
-
-// floatCause names each wrong float probe, with its spelling for as many
-// as fit ("0.1 as 0.10000000000000001, -0.0 as -0, also 1e-7 NaN").
-func floatCause(wrong []Answer) string {
-	full := make([]string, len(wrong))
-	names := make([]string, len(wrong))
-	for i, w := range wrong {
-		names[i] = w.Name
-		full[i] = w.Name
-		if w.Spelling != "" {
-			full[i] += " as " + clipped(w.Spelling)
-		}
-	}
-	for k := len(full); k >= 0; k-- {
-		s := floatHead + strings.Join(full[:k], ", ")
-		if k < len(full) {
-			if k > 0 {
-				s += ", also "
-			}
-			s += strings.Join(names[k:], " ")
-		}
-		if len(s) <= compare.MaxCause {
-			return s
-		}
-	}
-	return fitList(floatHead, names, " ")
-}
-
-// keyCause names the wrong characters of keys by how each was written:
-// `"` `\` U+0001 raw, U+2028 as \u2028.
-func keyCause(wrong []Answer) string {
-	var order []string
-	names := map[string][]string{}
-	for _, w := range wrong {
-		how := "otherwise"
-		switch {
-		case w.Spelling == w.probed.(string):
-			how = "raw"
-		case w.Spelling != "":
-			how = "as " + clipped(w.Spelling)
-		}
-		if _, ok := names[how]; !ok {
-			order = append(order, how)
-		}
-		names[how] = append(names[how], w.Name)
-	}
-	parts := make([]string, len(order))
-	for i, how := range order {
-		parts[i] = strings.Join(names[how], " ") + " " + how
-	}
-	return fitList(keyHead, parts, ", ")
-}
-
-// clipped is a spelling as a cause shows it: visible, one line, at most
-// maxSpelling bytes.
-func clipped(s string) string {
-	return clip.Ellipsis(compare.Visible(s), maxSpelling)
-}
-
-// fitList is head and the parts joined by sep, as many as fit in a cause,
-// the rest counted ("and 3 more").
-func fitList(head string, parts []string, sep string) string {
-	for n := len(parts); n > 0; n-- {
-		s := head + strings.Join(parts[:n], sep)
-		if n < len(parts) {
-			s += fmt.Sprintf("%sand %d more", sep, len(parts)-n)
-		}
-		if len(s) <= compare.MaxCause {
-			return s
-		}
-	}
-	return head + fmt.Sprintf("%d probes", len(parts))
 }

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -8,6 +9,7 @@ import (
 	"lukechampine.com/blake3"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -16,12 +18,15 @@ import (
 // test holds the in-process reference to it.
 var refSpelling = map[string]string{
 	"0.1": "0.1", "1e-7": "1e-7", "1e-8": "1e-8", "0.00001": "0.00001", "1e20": "100000000000000000000",
-	"1e21": "1e+21", "1e23": "1e+23", "1.0": "1", "2^60": "1152921504606847000",
+	"1e21": "1e+21", "1e23": "1e+23", "1743639072792995.2": "1743639072792995.2", "1.0": "1",
+	"2^53+2": "9007199254740994", "2^60": "1152921504606847000",
 	"49812407423580900.0": "49812407423580900", "5e-324": "5e-324", "-0.0": "0",
 	"NaN": "NaN", "Infinity": "Infinity", "-Infinity": "-Infinity",
 	"`\"`": `\"`, "`\\`": `\\`, "`/`": "/", "U+000A": `\n`, "U+0008": `\b`, "U+0001": `\u0001`,
 	"U+0000": `\u0000`, "U+007F": `\u007f`, "U+0085": `\u0085`, "U+00E9": `\u00e9`, "U+2028": `\u2028`,
 	"U+1F600": `\ud83d\ude00`,
+	"2^53+1":  "9007199254740993", "2^64+1": "18446744073709551617", "-2^63-1": "-9223372036854775809",
+	"10^21+1": "1000000000000000000001", "10^400": "1" + strings.Repeat("0", 400),
 }
 
 // where names a probe's context in the test's tables.
@@ -40,6 +45,28 @@ func text(c Case, spelling string) compare.Outcome {
 	return compare.Outcome{Canonical: t, Digest: d[:]}
 }
 
+// echo, as a wrong spelling, is the one the probe's text gives its value.
+const echo = "ECHO"
+
+// echoed is the token the text of float probe name, as a text worker gets
+// it (package spell), spells its value with: the text's last member.
+func echoed(t *testing.T, name string) string {
+	t.Helper()
+	for _, c := range Cases(Floats) {
+		if c.Name != name {
+			continue
+		}
+		text, err := spell.Append(nil, c.Input())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(text)
+		return strings.Trim(s[strings.LastIndexByte(s, ':')+1:], " \t\r\n}")
+	}
+	t.Fatalf("no float probe %s", name)
+	return ""
+}
+
 // outcomes are the reference's outcomes of f's probes, and an
 // implementation's that spells the probes in wrong (by where) its way.
 func outcomes(t *testing.T, f Family, wrong map[string]string) (ref, got []compare.Outcome) {
@@ -51,6 +78,9 @@ func outcomes(t *testing.T, f Family, wrong map[string]string) (ref, got []compa
 		}
 		ref = append(ref, text(c, want))
 		if sp, ok := wrong[where(c)]; ok {
+			if sp == echo {
+				sp = echoed(t, c.Name)
+			}
 			got = append(got, text(c, sp))
 			continue
 		}
@@ -64,28 +94,39 @@ func TestProfileCause(t *testing.T) {
 		name   string
 		family Family
 		wrong  map[string]string
-		kind   compare.Kind
-		cause  string // "" for an empty profile
+		want   []string // each defect's "kind: cause"
 	}{
-		{"right", Floats, nil, "", ""},
+		{"right", Floats, nil, nil},
 		{"one planted bug keeps its shape", Floats, map[string]string{"-0.0": "-0"},
-			compare.KindNumber, "-0 written with its sign (want 0)"},
+			[]string{"number: -0 written with its sign (want 0)"}},
 		{"%.17g", Floats, map[string]string{"0.1": "0.10000000000000001", "-0.0": "-0", "Infinity": "+Inf"},
-			compare.KindNumber, "floats formatted otherwise: 0.1 as 0.10000000000000001, -0.0 as -0, Infinity as +Inf"},
+			[]string{"number: floats formatted otherwise: 0.1 as 0.10000000000000001, -0.0 as -0, Infinity as +Inf"}},
 		{"too many for their spellings", Floats, map[string]string{"0.1": "0.10000000000000001", "1e-7": "9.9999999999999995e-08",
 			"0.00001": "1.0000000000000001e-05", "1e23": "9.9999999999999992e+22", "-0.0": "-0"},
-			compare.KindNumber, "floats formatted otherwise: 0.1 as 0.10000000000000001, 1e-7 as 9.9999999999999995e-08, also 0.00001 1e23 -0.0"},
-		// A class wrong in keys and values alike is its class's cause,
-		// one bucket already, and two such classes are two causes.
-		{"one class in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f"}, "", ""},
-		{"two classes in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9", "key U+00E9": "\u00e9"}, "", ""},
-		{"values only", Strings, map[string]string{"U+2028": "\u2028", "U+0001": `\x01`}, "", ""},
+			[]string{"number: floats formatted otherwise: 0.1 as 0.10000000000000001, 1e-7 as 9.9999999999999995e-08, also 0.00001 1e23 -0.0"}},
+		// A formatter that echoes the text it was given (package spell).
+		{"echoes the input", Floats, map[string]string{"0.1": echo, "1e23": echo, "1.0": echo},
+			[]string{"number: numbers written as the input text spells them"}},
+		{"two echoes are not enough", Floats, map[string]string{"0.1": echo, "1e23": echo},
+			[]string{"number: floats formatted otherwise: 0.1 as " + echoed(t, "0.1") + ", 1e23 as " + echoed(t, "1e23")}},
+		{"integers through a double", Integers, map[string]string{"2^53+1": "9007199254740992", "2^64+1": "18446744073709552000",
+			"10^21+1": "1e+21", "10^400": "null"},
+			[]string{"number: integers past 2^53 written otherwise: 2^53+1 as 9007199254740992, 2^64+1 as 18446744073709552000, also 10^21+1 10^400"}},
+		{"one class in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f"},
+			[]string{`string_escape: U+007F written raw (want \u007f)`}},
+		// An escaper that writes raw what JSON does not require escaped:
+		// DEL, C1 and non-ASCII are one rule, in keys and values alike.
+		{"written raw in keys and values", Strings, map[string]string{"U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9",
+			"key U+00E9": "\u00e9", "U+0085": "\u0085", "U+1F600": "\U0001F600"},
+			[]string{"string_escape: characters written raw: U+007F U+0085 U+00E9 U+1F600"}},
+		// Wrong otherwise in values: each class its own cause.
+		{"values only", Strings, map[string]string{"U+2028": `\u2028x`, "U+0001": `\x01`}, nil},
 		{"one class in keys only keeps its shape", Strings, map[string]string{"key U+0001": "\x01"},
-			compare.KindString, `a control character written raw (want \uXXXX)`},
+			[]string{`string_escape: a control character written raw (want \uXXXX)`}},
 		{"keys spliced raw", Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "key U+007F": "\x7f", "U+007F": "\x7f"},
-			compare.KindKeyEscape, "characters in keys written otherwise: `\"` U+0001 raw"},
+			[]string{"key_escape: characters in keys written otherwise: `\"` U+0001 raw", `string_escape: U+007F written raw (want \u007f)`}},
 		{"keys escaped otherwise", Strings, map[string]string{"key U+2028": "\u2028", "key U+0001": `\x01`, "key U+0000": `\x00`},
-			compare.KindString, `characters in keys written otherwise: U+0001 as \x01, U+0000 as \x00, U+2028 raw`},
+			[]string{`string_escape: characters in keys written otherwise: U+0001 as \x01, U+0000 as \x00, U+2028 raw`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ref, got := outcomes(t, tt.family, tt.wrong)
@@ -93,9 +134,17 @@ func TestProfileCause(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kind, cause, ok := p.Cause()
-			if ok != (tt.cause != "") || kind != tt.kind || cause != tt.cause {
-				t.Errorf("Cause() = %q, %q, %v; want %q, %q", kind, cause, ok, tt.kind, tt.cause)
+			var causes []string
+			for _, d := range p.defects() {
+				sig := d.wrong[0].Shape
+				kind, cause, ok := p.CauseOf(sig)
+				if !ok {
+					t.Errorf("CauseOf(%s): no defect explains it", sig)
+				}
+				causes = append(causes, string(kind)+": "+cause)
+			}
+			if !slices.Equal(causes, tt.want) {
+				t.Errorf("causes %q, want %q", causes, tt.want)
 			}
 			if len(p.Wrong) != len(tt.wrong) { // every wrong probe is seen, the function's own or not
 				t.Errorf("%d probes wrong, want %d: %+v", len(p.Wrong), len(tt.wrong), p.Wrong)
@@ -107,10 +156,10 @@ func TestProfileCause(t *testing.T) {
 // A family's cause fits a signature however much is wrong, and names one
 // profile: every wrong probe with a long spelling.
 func TestCauseFits(t *testing.T) {
-	for _, f := range []Family{Floats, Strings} {
+	for _, f := range []Family{Floats, Integers, Strings} {
 		wrong := map[string]string{}
 		for _, c := range Cases(f) {
-			if f == Floats || c.Key { // a key writer's own
+			if f != Strings || c.Key { // a key writer's own
 				wrong[where(c)] = strings.Repeat("9", 40) + c.Name
 			}
 		}
@@ -119,7 +168,7 @@ func TestCauseFits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, cause, ok := p.Cause()
+		_, cause, ok := p.CauseOf(p.Wrong[0].Shape)
 		if !ok || len(cause) > compare.MaxCause || !utf8.ValidString(cause) || strings.ContainsAny(cause, "\n\r") || strings.Contains(cause, "; ") {
 			t.Errorf("%s: cause %q (%d bytes) does not fit a signature", f, cause, len(cause))
 		}
@@ -131,7 +180,8 @@ func TestCauseFits(t *testing.T) {
 }
 
 func TestExplains(t *testing.T) {
-	ref, got := outcomes(t, Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9"})
+	ref, got := outcomes(t, Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9",
+		"U+000A": `\u000a`, "key U+000A": `\u000a`})
 	p, err := Measure(Strings, "sdk", ref, got)
 	if err != nil {
 		t.Fatal(err)
@@ -141,13 +191,15 @@ func TestExplains(t *testing.T) {
 		want bool
 	}{
 		{`string_escape: a control character written raw (want \uXXXX): sdk`, true},
-		// Wrong in values too: its class's own cause.
-		{`string_escape: U+007F written raw (want \u007f): sdk`, false},
+		// Raw in values: the raw writer's.
+		{`string_escape: U+007F written raw (want \u007f): sdk`, true},
+		{`string_escape: non-ASCII written raw (want \uXXXX): sdk`, true},
+		// Wrong otherwise in values too: its class's own cause.
+		{`string_escape: a control character with a short escape written as \uXXXX (want its short escape): sdk`, false},
 		{"key_escape: a `\"` in a key left unescaped: sdk", true},
 		// One key writer that escapes nothing, whatever follows the quote.
 		{"key_escape: a `\\` in a key written as printable ASCII: sdk", true},
 		{"string_escape: a lone surrogate written as U+FFFD: sdk", false},
-		{`string_escape: non-ASCII written raw (want \uXXXX): sdk`, false},
 	} {
 		if got := p.Explains(compare.MustParseSignature(tt.sig)); got != tt.want {
 			t.Errorf("Explains(%s) = %v, want %v", tt.sig, got, tt.want)
@@ -167,30 +219,31 @@ func TestMeasureCrash(t *testing.T) {
 	}
 }
 
-func TestOf(t *testing.T) {
-	for k, want := range map[compare.Kind]Family{
-		compare.KindNumber: Floats, compare.KindString: Strings, compare.KindKeyEscape: Strings,
-		compare.KindStructure: "", compare.KindCollision: "", compare.KindRejection: "",
-	} {
-		if got := Of(k); got != want {
-			t.Errorf("Of(%s) = %q, want %q", k, got, want)
-		}
-	}
-}
-
-func TestApplies(t *testing.T) {
+func TestFor(t *testing.T) {
+	float := Cases(Floats)[0].Input()
+	big := value.Object{{Key: "a", Value: int64(1<<53 + 1)}}
+	small := value.Object{{Key: "a", Value: int64(12345)}}
 	for _, tt := range []struct {
-		f     Family
+		k     compare.Kind
 		input any
-		want  bool
+		want  Family
 	}{
-		{Floats, Cases(Floats)[0].Input(), true},
-		{Floats, value.Object{{Key: "a", Value: []any{int64(1), value.RawObject{{Key: int64(2), Value: 0.5}}}}}, true},
-		{Floats, value.Object{{Key: "a", Value: int64(12345678901234567)}}, false},
-		{Strings, value.Object{{Key: "a", Value: int64(1)}}, true},
+		{compare.KindNumber, float, Floats},
+		{compare.KindNumber, value.Object{{Key: "a", Value: []any{int64(1), value.RawObject{{Key: int64(2), Value: 0.5}}}}}, Floats},
+		{compare.KindNumber, value.Object{{Key: "a", Value: []any{big, 0.5}}}, Floats},
+		{compare.KindNumber, big, Integers},
+		{compare.KindNumber, value.Object{{Key: "a", Value: bigInt("-18446744073709551617")}}, Integers},
+		{compare.KindNumber, value.Object{{Key: "a", Value: uint64(1<<53 + 1)}}, Integers},
+		{compare.KindNumber, small, ""},
+		{compare.KindNumber, value.Object{{Key: "a", Value: int64(-1 << 53)}}, ""},
+		{compare.KindString, small, Strings},
+		{compare.KindKeyEscape, small, Strings},
+		{compare.KindStructure, float, ""},
+		{compare.KindCollision, float, ""},
+		{compare.KindRejection, big, ""},
 	} {
-		if got := Applies(tt.f, tt.input); got != tt.want {
-			t.Errorf("Applies(%s, %v) = %v, want %v", tt.f, tt.input, got, tt.want)
+		if got := For(tt.k, tt.input); got != tt.want {
+			t.Errorf("For(%s, %v) = %q, want %q", tt.k, tt.input, got, tt.want)
 		}
 	}
 }

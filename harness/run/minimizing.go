@@ -202,15 +202,15 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 
 // minimizePair shrinks a collision group's example as a pair, keeping its
 // cause (see lane.MinimizePair), and labels the group by the collision the
-// minimized pair shows (compare.CollisionSignature on the pair): the same
-// cause, in the implementation that collides.
+// minimized pair shows (lane.CollisionLabel): the same cause, in the
+// implementation that collides, named by its family where it has one.
 func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
 	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)
 		return nil
 	}
-	label, ok := m.Label(c.names)
+	label, ok := l.CollisionLabel(ctx, m.X, m.A, m.B, m.JA, m.JB)
 	if !ok {
 		notMinimized(g, fmt.Errorf("not reproducible: %s no longer gives the minimized pair one digest", c.names[g.twin.adapter]))
 		return nil

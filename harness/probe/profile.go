@@ -1,0 +1,150 @@
+package probe
+
+import (
+	"slices"
+
+	"github.com/difffuzz/difffuzz/harness/compare"
+)
+
+// A defect is the wrong probes of a profile that one rule of the family's
+// function makes, one cause however many classes of probes it shows.
+type defect struct {
+	wrong []Answer
+	// kind and cause are its label; "" when its probes show one shape,
+	// which is then the label (a planted bug keeps the label its examples
+	// give).
+	kind  compare.Kind
+	cause string
+	// any: the defect explains every difference of the family's kinds,
+	// whatever its shape (a formatter that echoes the input's spelling).
+	any bool
+}
+
+// minVerbatim is how many wrong float probes, all echoing the probe's
+// text, make a formatter one that echoes its input: one or two may match
+// a spelling of the text by chance.
+const minVerbatim = 3
+
+// defects are the profile's defects:
+//   - of floats and of big integers, every wrong probe: one formatter, or
+//     one big-integer path, writes them all;
+//   - of strings, the key writer's (the characters wrong in a key and right
+//     in a value: keys spliced between quotes as they are), and the raw
+//     writer's (the characters written raw in a value, and the same in a
+//     key: an escaper that escapes what JSON requires and writes the rest
+//     as it is, DEL, C1 controls and non-ASCII alike, as RFC 8785 and
+//     ensure_ascii=False do). A character wrong otherwise in values too is
+//     its class's cause, one bucket of its own already (keys and values
+//     alike), and two such classes two causes: \u00XX for \n and
+//     upper-case hex are two fixes.
+func (p Profile) defects() []defect {
+	var ds []defect
+	add := func(d defect) {
+		if len(d.wrong) > 0 {
+			ds = append(ds, d)
+		}
+	}
+	switch p.Family {
+	case Floats:
+		d := defect{wrong: p.Wrong, kind: compare.KindNumber, cause: floatCause(p.Wrong)}
+		if len(p.Wrong) >= minVerbatim && !slices.ContainsFunc(p.Wrong, func(w Answer) bool { return !w.Verbatim }) {
+			d.cause, d.any = verbatimCause, true
+		}
+		add(d)
+	case Integers:
+		add(defect{wrong: p.Wrong, kind: compare.KindNumber, cause: spelledCause(intHead, p.Wrong)})
+	case Strings:
+		keys, raw := p.keyWriter(), p.rawWriter()
+		kind := compare.KindString
+		if slices.ContainsFunc(keys, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
+			kind = compare.KindKeyEscape
+		}
+		add(defect{wrong: keys, kind: kind, cause: keyCause(keys)})
+		add(defect{wrong: raw, kind: compare.KindString, cause: rawCause(raw)})
+	}
+	for i, d := range ds {
+		if !slices.ContainsFunc(d.wrong, func(w Answer) bool { return w.Shape.Bucket() != d.wrong[0].Shape.Bucket() }) && !d.any {
+			ds[i].kind, ds[i].cause = d.wrong[0].Shape.Kind, d.wrong[0].Shape.Cause
+		}
+	}
+	return ds
+}
+
+// keyWriter are the string probes wrong in a key and right in a value.
+func (p Profile) keyWriter() []Answer {
+	var out []Answer
+	for _, w := range p.Wrong {
+		if w.Key && !p.wrongIn(false, w.Name) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// rawWriter are the string probes written raw in a value, and the same
+// characters wrong in a key.
+func (p Profile) rawWriter() []Answer {
+	var out []Answer
+	for _, w := range p.Wrong {
+		raw := func(v Answer) bool { return !v.Key && v.Name == w.Name && v.Spelling == v.probed.(string) }
+		if slices.ContainsFunc(p.Wrong, raw) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// wrongIn reports whether the probe of that name is wrong in a key (key)
+// or a value.
+func (p Profile) wrongIn(key bool, name string) bool {
+	return slices.ContainsFunc(p.Wrong, func(v Answer) bool { return v.Key == key && v.Name == name })
+}
+
+// defectOf is the defect that explains a difference of shape sig: one of
+// its probes showed that very kind and cause; or sig is a key breaking out
+// of its string (key_escape) and one of the key writer's probed keys broke
+// out too, which is one key writer escaping nothing whatever follows the
+// quote or backslash; or the defect explains any shape of the family's.
+// A difference no probe shows (a lone surrogate written as U+FFFD, an
+// integer's digits in a float's place) is not the family function's, as
+// far as the probes know, and keeps its own label; so does one a probe
+// shows outside every defect.
+func (p Profile) defectOf(sig compare.Signature) (defect, bool) {
+	ds := p.defects()
+	same := func(w Answer) bool { return w.Shape.Bucket() == sig.Bucket() }
+	for _, d := range ds {
+		if slices.ContainsFunc(d.wrong, same) {
+			return d, true
+		}
+	}
+	if slices.ContainsFunc(p.Wrong, same) {
+		return defect{}, false
+	}
+	for _, d := range ds {
+		breaks := sig.Kind == compare.KindKeyEscape && d.kind == compare.KindKeyEscape
+		if d.any && of(p.Family, sig.Kind) || breaks {
+			return d, true
+		}
+	}
+	return defect{}, false
+}
+
+// Explains reports whether one of the profile's defects accounts for a
+// difference of shape sig (see defectOf).
+func (p Profile) Explains(sig compare.Signature) bool {
+	_, ok := p.defectOf(sig)
+	return ok
+}
+
+// CauseOf is the label of every bucket the defect that explains sig
+// explains: the one shape its probes show when they show one, else the
+// family's cause naming each of them and how it was written. It is
+// canonical: the probes' order is fixed, so one defect is one cause. ok is
+// false when no defect explains sig.
+func (p Profile) CauseOf(sig compare.Signature) (kind compare.Kind, cause string, ok bool) {
+	d, ok := p.defectOf(sig)
+	if !ok {
+		return "", "", false
+	}
+	return d.kind, compare.FitCause(d.cause, ""), true
+}
