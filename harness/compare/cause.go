@@ -167,11 +167,11 @@ func keysCause(ka, kb, spelled []string, w wants) (Kind, string) {
 			return KindKeyOrder, o.cause
 		}
 	}
-	return KindKeyOrder, outOfOrder
+	return KindKeyOrder, KeysOutOfOrder
 }
 
-// outOfOrder names keys in an order none of keyOrders gives.
-const outOfOrder = "keys out of order"
+// KeysOutOfOrder names keys in an order none of keyOrders gives.
+const KeysOutOfOrder = "keys out of order"
 
 // keyOrder is an order of an object's keys that a deviant may follow, and
 // the key_order cause that names a deviant in it.

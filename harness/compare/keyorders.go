@@ -39,7 +39,7 @@ func KeyOrderCauses(c contract.Contract, a, b []byte) []string {
 		}
 	}
 	if len(causes) == 0 {
-		return []string{outOfOrder}
+		return []string{KeysOutOfOrder}
 	}
 	return causes
 }

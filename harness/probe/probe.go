@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/value"
@@ -33,8 +34,9 @@ type Family string
 
 // The families probed.
 const (
-	Floats  Family = "float formatting"
-	Strings Family = "string escaping"
+	Floats   Family = "float formatting"
+	Strings  Family = "string escaping"
+	KeyOrder Family = "key order" // see keyorder.go
 )
 
 // Of is the family a difference of kind k belongs to, "" for none: a
@@ -46,6 +48,8 @@ func Of(k compare.Kind) Family {
 		return Floats
 	case compare.KindString, compare.KindKeyEscape:
 		return Strings
+	case compare.KindKeyOrder:
+		return KeyOrder
 	}
 	return ""
 }
@@ -58,7 +62,7 @@ type Case struct {
 	Name string
 	// Key: a string probed as a key, else as a value.
 	Key    bool
-	probed any // a float64 or a string
+	probed any // a float64, a string, or the []string keys of a key-order probe
 }
 
 // Input is the case's input, an envelope holding the probed value alone:
@@ -71,6 +75,9 @@ func (c Case) Input() any {
 	if c.Key {
 		args = value.Object{{Key: c.probed.(string), Value: int64(0)}}
 	}
+	if keys, ok := c.probed.([]string); ok {
+		args = zeros(keys)
+	}
 	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
 }
 
@@ -79,6 +86,8 @@ func (c Case) Input() any {
 // units alike.
 func (c Case) wrapping() (prefix, suffix string) {
 	switch {
+	case isKeys(c.probed):
+		return `{"args":`, `,"tool_name":""}`
 	case c.Key:
 		return `{"args":{"`, `":0},"tool_name":""}`
 	case isString(c.probed):
@@ -162,6 +171,8 @@ func Cases(f Family) []Case {
 		return floatCases
 	case Strings:
 		return stringCases
+	case KeyOrder:
+		return keyOrderCases
 	}
 	return nil
 }
@@ -196,13 +207,25 @@ type Profile struct {
 	// family's kinds, in the order of Cases. Empty: the family's function
 	// is right on every probe.
 	Wrong []Answer
+	// Orders are the key orders the implementation follows, key order's
+	// profile (see keyOrders).
+	Orders []string
 }
 
 // Measure reads implementation name's profile of family f from the
 // outcomes of its probes (got) and the reference's (ref), both in the
 // order of Cases(f). A probe the implementation crashed or hung on tells
 // nothing of its formatting: the profile is unknown, and so an error.
+//
+// Measure is for a reference that follows this project's contract;
+// MeasureUnder for one that follows another.
 func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error) {
+	return MeasureUnder(contract.Default, f, name, ref, got)
+}
+
+// MeasureUnder is Measure for a reference that follows contract want,
+// whose key order is the right one.
+func MeasureUnder(want contract.Contract, f Family, name string, ref, got []compare.Outcome) (Profile, error) {
 	cs := Cases(f)
 	if len(ref) != len(cs) || len(got) != len(cs) {
 		return Profile{}, fmt.Errorf("probe %s: %d and %d outcomes for %d probes", f, len(ref), len(got), len(cs))
@@ -219,6 +242,9 @@ func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error)
 			sp, _ := c.Spelling(got[i].Canonical)
 			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}}, Spelling: sp})
 		}
+	}
+	if f == KeyOrder {
+		p.Orders = keyOrders(want, p.Wrong, ref, got)
 	}
 	return p, nil
 }

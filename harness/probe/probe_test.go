@@ -170,7 +170,7 @@ func TestMeasureCrash(t *testing.T) {
 func TestOf(t *testing.T) {
 	for k, want := range map[compare.Kind]Family{
 		compare.KindNumber: Floats, compare.KindString: Strings, compare.KindKeyEscape: Strings,
-		compare.KindStructure: "", compare.KindCollision: "", compare.KindRejection: "",
+		compare.KindKeyOrder: KeyOrder, compare.KindStructure: "", compare.KindCollision: "", compare.KindRejection: "",
 	} {
 		if got := Of(k); got != want {
 			t.Errorf("Of(%s) = %q, want %q", k, got, want)
