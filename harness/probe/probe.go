@@ -207,8 +207,9 @@ type Profile struct {
 	// family's kinds, in the order of Cases. Empty: the family's function
 	// is right on every probe.
 	Wrong []Answer
-	// Orders are the key orders the implementation follows, key order's
-	// profile (see keyOrders).
+	// Orders are the key orders the implementation follows: key order's
+	// profile (see keyOrders), read by OrderCause, where the other
+	// families' is read by Explains and Cause.
 	Orders []string
 }
 
