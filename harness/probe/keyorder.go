@@ -60,16 +60,17 @@ func zeros(keys []string) value.Object {
 	return o
 }
 
-// keyOrders are the key orders an implementation follows, read from its
-// key-order probes (ref and got, in the order of keyOrderCases) under
-// contract want: of the orders that each probe in wrong (those it writes
-// in another order, as the comparison said) is in, and that no probe it
-// writes as the reference did rules out (one the order would have written
-// otherwise), the fewest that account for every probe in wrong: a sorter
-// by escaped text is in UTF-16 order too on the first probe, under this
-// project's contract, but escaped-text order alone accounts for the
-// three it writes otherwise. Every way of choosing the fewest is kept,
-// so that a profile the probes cannot settle names no bucket (see
+// keyOrders are the key orders an implementation follows, read under
+// contract want from its key-order probes (ref and got, in the order of
+// keyOrderCases), wrong being those the comparison found in another
+// order. They are the fewest orders that account for every probe in
+// wrong, each of which is in one or more orders, leaving out any order
+// that a probe written as the reference did rules out (the order would
+// have written it otherwise). The fewest, since a sorter by escaped text
+// is in UTF-16 order too on the first probe, under this project's
+// contract, but escaped text alone accounts for all three probes it gets
+// wrong. Where several choices are as few, all are kept: the probes do not
+// tell them apart, and an example in more than one keeps its label (see
 // OrderCause). A probe in no order left is "keys out of order".
 func keyOrders(want contract.Contract, wrong []Answer, ref, got []compare.Outcome) []string {
 	ruled := map[string]bool{}
