@@ -64,12 +64,12 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 	return compare.Signature{Kind: kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
 }
 
-// keyOrder is Family of a key_order sig, what input shows: every
-// implementation sig names follows the key orders of its profile
-// (probe.Profile.OrderCause), and when each has the same one that input is
-// in, sig takes it. The profiles are of several orders at once (a
-// JavaScript object's integer-like keys first, its others by UTF-16
-// units) only where input's keys tell which: then input is judged again,
+// keyOrder is Family of a key_order sig, what input shows: each
+// implementation sig names has its profile's order for it
+// (probe.Profile.OrderCause), and when they all have the same, sig takes
+// it. A profile of one order gives it whatever input is; one of several (a
+// JavaScript object's integer-like keys first, its other keys by UTF-16
+// units) gives the one input's keys are in, so input is judged again, once,
 // for its texts.
 func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, ps *profiles) compare.Signature {
 	var example *Judged
