@@ -155,30 +155,44 @@ func memberCause(a, b []byte, start int, w wants) (Kind, string, bool) {
 }
 
 // keysCause compares the reference's keys ka of an object, written as the
-// tokens spelled, with a deviant's kb, in their written order. The order
-// of another contract (UTF-16 units where w wants code points, or the
-// reverse) is checked first: under RFC 8785, code-point order is also the
-// order of the raw tokens, which would read as "sorted by their escaped
-// text".
+// tokens spelled, with a deviant's kb, in their written order: kb is named
+// by the first of keyOrders it is in, else "keys out of order".
 func keysCause(ka, kb, spelled []string, w wants) (Kind, string) {
 	sa, sb := slices.Sorted(slices.Values(ka)), slices.Sorted(slices.Values(kb))
 	if !slices.Equal(sa, sb) {
 		return KindStructure, membersCause(ka, kb)
 	}
+	for _, o := range keyOrders(w, ka, spelled) {
+		if slices.Equal(kb, o.keys) {
+			return KindKeyOrder, o.cause
+		}
+	}
+	return KindKeyOrder, KeysOutOfOrder
+}
+
+// KeysOutOfOrder names keys in an order none of keyOrders gives.
+const KeysOutOfOrder = "keys out of order"
+
+// keyOrder is an order of an object's keys that a deviant may follow, and
+// the key_order cause that names a deviant in it.
+type keyOrder struct {
+	cause string
+	keys  []string
+}
+
+// keyOrders are the orders of the reference's keys ka, written as the
+// tokens spelled, that a key_order cause names, in the order a cause is
+// chosen among those a deviant's keys are in. The order of another
+// contract (UTF-16 units where w wants code points, or the reverse) comes
+// first: under RFC 8785, code-point order is also the order of the raw
+// tokens, which would read as "sorted by their escaped text".
+func keyOrders(w wants, ka, spelled []string) []keyOrder {
 	rev := slices.Clone(ka)
 	slices.Reverse(rev)
-	if cause, ok := w.keyOrderCause(ka, kb); ok {
-		return KindKeyOrder, cause
-	}
-	switch {
-	case slices.Equal(kb, spelledOrder(ka, spelled)):
-		return KindKeyOrder, "keys sorted by their escaped text"
-	case slices.Equal(kb, jsOrder(ka)):
-		return KindKeyOrder, "integer-like keys first (JavaScript property order)"
-	case slices.Equal(kb, rev):
-		return KindKeyOrder, "keys in reverse order"
-	}
-	return KindKeyOrder, "keys out of order"
+	return append(w.otherOrders(ka),
+		keyOrder{"keys sorted by their escaped text", spelledOrder(ka, spelled)},
+		keyOrder{"integer-like keys first (JavaScript property order)", jsOrder(ka)},
+		keyOrder{"keys in reverse order", rev})
 }
 
 // membersCause names how a deviant's keys kb differ from the reference's ka

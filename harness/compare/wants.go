@@ -34,20 +34,22 @@ var orderNames = map[contract.KeyOrder]string{
 	contract.KeyOrderUTF16:      "UTF-16",
 }
 
-// keyOrderCause names a deviant's keys kb written in a key order of the
-// family other than the one the contract wants, ka being the reference's
-// keys in the wanted order; not ok when kb is in no such order.
-func (w wants) keyOrderCause(ka, kb []string) (string, bool) {
+// otherOrders are the reference's keys ka, in the order the contract
+// wants, in each key order of the family other than that one, named as a
+// deviant's keys in it are.
+func (w wants) otherOrders(ka []string) []keyOrder {
+	var out []keyOrder
 	for _, o := range []contract.KeyOrder{contract.KeyOrderUTF16, contract.KeyOrderCodePoints} {
-		if o == w.keyOrder || !slices.Equal(kb, keysIn(o, ka)) {
+		if o == w.keyOrder {
 			continue
 		}
-		if w.keyOrder == contract.Default.KeyOrder {
-			return "keys in " + orderNames[o] + " order", true
+		cause := "keys in " + orderNames[o] + " order"
+		if w.keyOrder != contract.Default.KeyOrder {
+			cause += " (want " + orderNames[w.keyOrder] + " order)"
 		}
-		return "keys in " + orderNames[o] + " order (want " + orderNames[w.keyOrder] + " order)", true
+		out = append(out, keyOrder{cause, keysIn(o, ka)})
 	}
-	return "", false
+	return out
 }
 
 // keysIn is keys sorted in order o.

@@ -33,6 +33,9 @@ type profiles struct {
 // it is: a shape no probe shows, implementations with other profiles, or
 // probes that could not be run (a worker that crashed or hung on one, a
 // lane that failed); the last is said once on the lane's log.
+//
+// A key_order sig is named otherwise (see keyOrder): by the one order of
+// the implementation's profile that input is in.
 func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
 	f := probe.For(sig.Kind, input)
 	if f == "" {
@@ -41,6 +44,9 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 	ps := l.profilesOf(ctx, f)
 	if ps.err != nil {
 		return sig
+	}
+	if f == probe.KeyOrder {
+		return l.keyOrder(ctx, sig, input, ps)
 	}
 	var kind compare.Kind
 	var cause string
@@ -56,6 +62,68 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 		kind, cause = k, c
 	}
 	return compare.Signature{Kind: kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
+}
+
+// keyOrder is Family of a key_order sig, what input shows: each
+// implementation sig names has its profile's order for it
+// (probe.Profile.OrderCause), and when they all have the same, sig takes
+// it. A profile of one order gives it whatever input is; one of several (a
+// JavaScript object's integer-like keys first, its other keys by UTF-16
+// units) gives the one input's keys are in, so input is judged again, once,
+// for its texts.
+func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, ps *profiles) compare.Signature {
+	var example *Judged
+	var cause string
+	for i, name := range sig.Deviants {
+		ai := slices.Index(l.names, name)
+		if ai < 0 || ps.bad[ai] != nil {
+			return sig
+		}
+		p := ps.of[ai]
+		var ref, got []byte
+		if len(p.Orders) > 1 {
+			if example == nil {
+				if example = l.judgeAgain(ctx, input); example == nil {
+					return sig
+				}
+			}
+			ref, got = example.Outs[0].Canonical, example.Outs[ai].Canonical
+		}
+		c, ok := p.OrderCause(l.cmp.Contract(), ref, got)
+		if !ok || i > 0 && c != cause {
+			return sig
+		}
+		cause = c
+	}
+	return compare.Signature{Kind: sig.Kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
+}
+
+// judgeAgain is input judged through the lane, within ProbeTime as the
+// probes are (see probeContext); nil when it cannot be.
+func (l *Lane) judgeAgain(ctx context.Context, input any) *Judged {
+	jctx, cancel, ok := probeContext(ctx)
+	if !ok {
+		return nil
+	}
+	defer cancel()
+	js, err := l.Judge(jctx, []any{input})
+	if err != nil || !js[0].Answered {
+		return nil
+	}
+	return &js[0]
+}
+
+// probeContext is the context probes run in: ProbeTime whatever is left
+// of ctx (a bucket's share of the minimization budget may be nearly
+// spent), so that a bucket's label does not hang on when it was
+// minimized. Not ok when ctx was interrupted (cancelled): then nothing
+// is run.
+func probeContext(ctx context.Context) (context.Context, context.CancelFunc, bool) {
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, nil, false
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ProbeTime)
+	return pctx, cancel, true
 }
 
 // Families is Family of each of sigs, what input shows, two that become
@@ -105,18 +173,16 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 }
 
 // profilesOf measures family f's profiles of the lane's implementations,
-// once. The probes run within ProbeTime whatever is left of ctx (a
-// bucket's share of the minimization budget may be nearly spent), so that
-// a bucket's label does not hang on when it was minimized; only an
-// interruption (ctx cancelled) stops them, and then nothing is kept.
+// once. The probes run in probeContext: only an interruption (ctx
+// cancelled) stops them, and then nothing is kept.
 func (l *Lane) profilesOf(ctx context.Context, f probe.Family) *profiles {
 	if ps, ok := l.families[f]; ok {
 		return ps
 	}
-	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	pctx, cancel, ok := probeContext(ctx)
+	if !ok {
 		return &profiles{err: ctx.Err()}
 	}
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ProbeTime)
 	defer cancel()
 	ps := l.measure(pctx, f)
 	if l.families == nil {
@@ -150,7 +216,7 @@ func (l *Lane) measure(ctx context.Context, f probe.Family) *profiles {
 			got[i] = j.Outs[ai]
 		}
 		if ps.bad[ai] == nil {
-			ps.of[ai], ps.bad[ai] = probe.Measure(f, l.names[ai], ref, got)
+			ps.of[ai], ps.bad[ai] = probe.MeasureUnder(l.cmp.Contract(), f, l.names[ai], ref, got)
 		}
 	}
 	return ps

@@ -116,7 +116,7 @@ func TestProbesThroughReference(t *testing.T) {
 	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer()}
 	l := familyLane(t, sdk, &syncBuffer{})
 	defer l.Close()
-	for _, f := range []probe.Family{probe.Floats, probe.Strings} {
+	for _, f := range []probe.Family{probe.Floats, probe.Strings, probe.KeyOrder} {
 		js, err := l.Judge(context.Background(), probe.Inputs(f))
 		if err != nil {
 			t.Fatal(err)
@@ -144,3 +144,64 @@ func TestFamilyProbeCrash(t *testing.T) {
 		t.Errorf("the lane did not say its probes failed: %q", log.String())
 	}
 }
+
+// envelope is a valid input whose args hold keys, each 0, in their order.
+func envelope(keys ...string) value.Object {
+	args := value.Object{}
+	for _, k := range keys {
+		args = append(args, value.Member{Key: k, Value: int64(0)})
+	}
+	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
+}
+
+// A key_order bucket is named by the one order of the implementation's
+// profile its example is in; by the profile's one order, when it has one,
+// without judging the example again.
+func TestFamilyKeyOrder(t *testing.T) {
+	const (
+		escaped = "keys sorted by their escaped text"
+		js      = "integer-like keys first (JavaScript property order)"
+	)
+	bsZero, astral := envelope("\b", "0"), envelope("\uf8ff", "\U0001F4A9")
+	for _, tt := range []struct {
+		name   string
+		spoil  *strings.Replacer
+		sig    string
+		input  value.Object
+		want   string
+		judged int // batches: the probes', and the example's judged again
+	}{
+		// ts-stringify: a JavaScript object's keys sorted by UTF-16 units.
+		{"integer-like first", jsObject, "key_order: " + escaped + ": sdk", bsZero, "key_order: " + js + ": sdk", 2},
+		{"UTF-16", jsObject, "key_order: keys out of order: sdk", astral, "key_order: keys in UTF-16 order: sdk", 2},
+		// serde_jcs: keys sorted as written, escapes and all.
+		{"one order", escapedText, "key_order: " + js + ": sdk", bsZero, "key_order: " + escaped + ": sdk", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sdk := &spoiled{name: "sdk", spoil: tt.spoil}
+			l := familyLane(t, sdk, &syncBuffer{})
+			defer l.Close()
+			if got := l.Family(context.Background(), compare.MustParseSignature(tt.sig), tt.input); got.String() != tt.want {
+				t.Errorf("Family(%s) = %s, want %s", tt.sig, got, tt.want)
+			}
+			if sdk.batches != tt.judged {
+				t.Errorf("%d batches, want %d", sdk.batches, tt.judged)
+			}
+		})
+	}
+}
+
+// Key writers, as the reference's texts of the probes and examples of
+// TestFamilyKeyOrder rewritten.
+var (
+	jsObject = strings.NewReplacer(
+		`{"\uf8ff":0,"\ud83d\udca9":0}`, `{"\ud83d\udca9":0,"\uf8ff":0}`,
+		`{"10":0,"9":0}`, `{"9":0,"10":0}`,
+		`{"!":0,"0":0}`, `{"0":0,"!":0}`,
+		`{"\b":0,"0":0}`, `{"0":0,"\b":0}`)
+	escapedText = strings.NewReplacer(
+		`{"\uf8ff":0,"\ud83d\udca9":0}`, `{"\ud83d\udca9":0,"\uf8ff":0}`,
+		`{"\b":0,"A":0}`, `{"A":0,"\b":0}`,
+		`{"\"":0,"A":0}`, `{"A":0,"\"":0}`,
+		`{"\b":0,"0":0}`, `{"0":0,"\b":0}`)
+)

@@ -4,13 +4,14 @@
 // written long, -0 with its sign, Infinity as +Inf) makes as many buckets
 // as shapes its examples happen to show, and one key writer that splices
 // keys between quotes as they are makes one bucket per character class.
-// For these two families, a fixed set of probe cases is run through the
-// implementation, and its profile (the probes it writes otherwise than the
-// reference, and how) names every bucket of the family in it: a property
-// of the function, measured once, not of one example.
+// For four families (float formatting, big integers, string escaping, key
+// order), a fixed set of probe cases is run through the implementation,
+// and its profile (the probes it writes otherwise than the reference, and
+// how) names every bucket of the family in it: a property of the function,
+// measured once, not of one example.
 //
 // The package holds the probe sets, the reading of a profile from the
-// probes' outcomes, and the profile's cause; it does no I/O. harness/lane
+// probes' outcomes, and the profile's causes; it does no I/O. harness/lane
 // runs the probes through an implementation (Lane.Family), for a run's
 // relabelling after minimization and for check, replay and minimize alike
 // (docs/triage.md, "Family probes").
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/value"
@@ -35,6 +37,7 @@ const (
 	Floats   Family = "float formatting"
 	Integers Family = "big integers"
 	Strings  Family = "string escaping"
+	KeyOrder Family = "key order" // see keyorder.go
 )
 
 // For is the family a difference of kind k, shown by input (a bucket's
@@ -54,6 +57,8 @@ func For(k compare.Kind, input any) Family {
 		}
 	case compare.KindString, compare.KindKeyEscape:
 		return Strings
+	case compare.KindKeyOrder:
+		return KeyOrder
 	}
 	return ""
 }
@@ -66,6 +71,8 @@ func of(f Family, k compare.Kind) bool {
 		return k == compare.KindNumber
 	case Strings:
 		return k == compare.KindString || k == compare.KindKeyEscape
+	case KeyOrder:
+		return k == compare.KindKeyOrder
 	}
 	return false
 }
@@ -78,7 +85,7 @@ type Case struct {
 	Name string
 	// Key: a string probed as a key, else as a value.
 	Key    bool
-	probed any // a float64 or a string
+	probed any // a float64, a string, or the []string keys of a key-order probe
 }
 
 // Input is the case's input, an envelope holding the probed value alone:
@@ -91,6 +98,9 @@ func (c Case) Input() any {
 	if c.Key {
 		args = value.Object{{Key: c.probed.(string), Value: int64(0)}}
 	}
+	if keys, ok := c.probed.([]string); ok {
+		args = zeros(keys)
+	}
 	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: args}}
 }
 
@@ -99,6 +109,8 @@ func (c Case) Input() any {
 // units alike.
 func (c Case) wrapping() (prefix, suffix string) {
 	switch {
+	case isKeys(c.probed):
+		return `{"args":`, `,"tool_name":""}`
 	case c.Key:
 		return `{"args":{"`, `":0},"tool_name":""}`
 	case isString(c.probed):
@@ -156,6 +168,8 @@ func Cases(f Family) []Case {
 		return intCases
 	case Strings:
 		return stringCases
+	case KeyOrder:
+		return keyOrderCases
 	}
 	return nil
 }
@@ -194,13 +208,26 @@ type Profile struct {
 	// family's kinds, in the order of Cases. Empty: the family's function
 	// is right on every probe.
 	Wrong []Answer
+	// Orders are the key orders the implementation follows: key order's
+	// profile (see keyOrders), read by OrderCause, where the other
+	// families' is read by Explains and Cause.
+	Orders []string
 }
 
 // Measure reads implementation name's profile of family f from the
 // outcomes of its probes (got) and the reference's (ref), both in the
 // order of Cases(f). A probe the implementation crashed or hung on tells
 // nothing of its formatting: the profile is unknown, and so an error.
+//
+// Measure is for a reference that follows this project's contract;
+// MeasureUnder for one that follows another.
 func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error) {
+	return MeasureUnder(contract.Default, f, name, ref, got)
+}
+
+// MeasureUnder is Measure for a reference that follows contract want,
+// whose key order is the right one.
+func MeasureUnder(want contract.Contract, f Family, name string, ref, got []compare.Outcome) (Profile, error) {
 	cs := Cases(f)
 	if len(ref) != len(cs) || len(got) != len(cs) {
 		return Profile{}, fmt.Errorf("probe %s: %d and %d outcomes for %d probes", f, len(ref), len(got), len(cs))
@@ -218,6 +245,9 @@ func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error)
 			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}},
 				Spelling: sp, Verbatim: c.spelledAs(sp)})
 		}
+	}
+	if f == KeyOrder {
+		p.Orders = keyOrders(want, p.Wrong, ref, got)
 	}
 	return p, nil
 }

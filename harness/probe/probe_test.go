@@ -238,6 +238,7 @@ func TestFor(t *testing.T) {
 		{compare.KindNumber, value.Object{{Key: "a", Value: int64(-1 << 53)}}, ""},
 		{compare.KindString, small, Strings},
 		{compare.KindKeyEscape, small, Strings},
+		{compare.KindKeyOrder, small, KeyOrder},
 		{compare.KindStructure, float, ""},
 		{compare.KindCollision, float, ""},
 		{compare.KindRejection, big, ""},
