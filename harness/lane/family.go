@@ -142,11 +142,13 @@ func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any
 }
 
 // CollisionLabel is the collision implementation x shows between inputs a
-// and b, judged ja and jb, as a bucket is labelled: the deviation of x's
-// that names it (compare.CollisionSignature), named by its family's
-// profile (Family), so that one formatter or key writer is one bucket
-// whether it made two calls one or wrote one wrong (run's collision
-// twins). ok is false when x no longer gives the two one digest.
+// and b, judged ja and jb, as a bucket is labelled: named by x's deviation
+// that names it (compare.CollisionSignature), or, when x deviates on both
+// and the collision is named by where the reference's texts differ, by
+// what x did to both; each read through its family's profile (Family), so
+// that one formatter or key writer is one bucket whether it made two calls
+// one or wrote one wrong (run's collision twins). ok is false when x no
+// longer gives the two one digest.
 func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judged) (compare.Signature, bool) {
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return compare.Signature{}, false
@@ -155,21 +157,44 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 	if !ok {
 		return sig, false
 	}
-	for _, side := range []struct {
+	name := l.names[x]
+	familyOf := func(s compare.Signature, input any) (compare.Signature, bool) {
+		dev := compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}}
+		f := l.Family(ctx, dev, input)
+		return f, f.Bucket() != dev.Bucket()
+	}
+	named := func(cause string) compare.Signature {
+		return compare.Signature{Kind: compare.KindCollision, Cause: cause, Deviants: sig.Deviants}
+	}
+	da, db := deviation(name, ja.Signatures), deviation(name, jb.Signatures)
+	for _, d := range []struct {
+		s     *compare.Signature
 		input any
-		sigs  compare.Signatures
-	}{{a, ja.Signatures}, {b, jb.Signatures}} {
-		for _, s := range side.sigs {
-			if s.Cause != sig.Cause || !s.Deviates(l.names[x]) {
-				continue
-			}
-			dev := compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: slices.Clone(sig.Deviants)}
-			if f := l.Family(ctx, dev, side.input); f.Bucket() != dev.Bucket() {
-				return compare.Signature{Kind: compare.KindCollision, Cause: f.Cause, Deviants: sig.Deviants}, true
-			}
+	}{{da, a}, {db, b}} {
+		if d.s == nil || d.s.Cause != sig.Cause {
+			continue
+		}
+		if f, ok := familyOf(*d.s, d.input); ok {
+			return named(f.Cause), true
+		}
+		return sig, true
+	}
+	if da != nil && db != nil {
+		fa, oka := familyOf(*da, a)
+		fb, okb := familyOf(*db, b)
+		if oka && okb && fa.Bucket() == fb.Bucket() {
+			return named(fa.Cause), true
 		}
 	}
 	return sig, true
+}
+
+// deviation is the first of sigs that name deviates in, or nil.
+func deviation(name string, sigs compare.Signatures) *compare.Signature {
+	if i := slices.IndexFunc(sigs, func(s compare.Signature) bool { return s.Deviates(name) }); i >= 0 {
+		return &sigs[i]
+	}
+	return nil
 }
 
 // profilesOf measures family f's profiles of the lane's implementations,

@@ -2,6 +2,7 @@ package lane
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -205,3 +206,44 @@ var (
 		`{"\"":0,"A":0}`, `{"A":0,"\"":0}`,
 		`{"\b":0,"0":0}`, `{"0":0,"\b":0}`)
 )
+
+// A collision is named by its implementation's defect: where its deviation
+// on one case names it, or, when it deviates on both and the pair is named
+// by where the reference's texts differ, where one defect explains both.
+func TestCollisionLabel(t *testing.T) {
+	e400, two, thr := "1"+zeros400, "2"+zeros400, "3"+zeros400
+	// Integers through a double: past the doubles, JSON.stringify's null.
+	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer(e400, "null", two, "null", thr, "null",
+		"18446744073709551617", "18446744073709552000")}
+	l := familyLane(t, sdk, &syncBuffer{})
+	defer l.Close()
+	a, b := bigEnvelope(t, two), bigEnvelope(t, thr)
+	js, err := l.Judge(context.Background(), []any{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, ok := compare.CollisionSignature("sdk", js[0].Outs[0], js[1].Outs[0], js[0].Signatures, js[1].Signatures)
+	if !ok || plain.Kind != compare.KindCollision || strings.HasPrefix(plain.Cause, "integers past") {
+		t.Fatalf("the pair's own signature %s: the test sees nothing", plain)
+	}
+	got, ok := l.CollisionLabel(context.Background(), 1, a, b, js[0], js[1])
+	want := "collision: integers past 2^53 written otherwise: 2^64+1 as 18446744073709552000, 10^400 as null: sdk"
+	if !ok || got.String() != want {
+		t.Errorf("CollisionLabel = %s, %v; want %s (the pair's own: %s)", got, ok, want, plain)
+	}
+	if _, ok := l.CollisionLabel(context.Background(), 1, a, a, js[0], js[0]); ok {
+		t.Error("one case with itself: a collision")
+	}
+}
+
+var zeros400 = strings.Repeat("0", 400)
+
+// bigEnvelope is {"tool_name":"","args":{"":N}} for the integer digits.
+func bigEnvelope(t *testing.T, digits string) value.Object {
+	t.Helper()
+	n, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		t.Fatalf("bad integer %s", digits)
+	}
+	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: value.Object{{Key: "", Value: n}}}}
+}
