@@ -68,6 +68,9 @@ func sameText(a, b Outcome) bool {
 //     is that cause: past a structural deviation the texts no longer line
 //     up, and an implementation that writes every object wrong one way
 //     would make a bucket of each place two cases may differ.
+//   - When its deviation on both is one cause, at the place where the
+//     reference's two texts first differ (NaN and Infinity both written as
+//     null), it is that cause: what name did to both there.
 //   - When it deviates on both otherwise (a shared context that holds raw
 //     non-ASCII, say), the texts stay in line, and the cause is where the
 //     reference's two texts first differ: the place name merged them (see
@@ -82,7 +85,7 @@ func sameText(a, b Outcome) bool {
 //     would not tell the two calls apart if it were right.
 //
 // ok is false when name deviates on neither, which a collision rules out.
-func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) (Signature, bool) {
+func CollisionSignature(name string, ra, rb, xa, xb Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
 	a, b := deviationOf(name, first), deviationOf(name, second)
 	switch {
@@ -96,6 +99,8 @@ func CollisionSignature(name string, ra, rb Outcome, first, second []Signature) 
 		s.Cause = a.Cause
 	case ra.Error != "" || rb.Error != "":
 		s.Cause = rejectedCause(ra, a, b)
+	case a.Bucket() == b.Bucket() && atMerge(ra, rb, xa):
+		s.Cause = a.Cause
 	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
 		s.Cause = mergeCause(ra.Canonical, rb.Canonical, a.Cause, b.Cause)
 	default:
@@ -118,6 +123,18 @@ func rejectedCause(ra Outcome, a, b *Signature) string {
 		return written.Cause
 	}
 	return accepted.Cause
+}
+
+// atMerge reports whether the implementation's text xa of the first case
+// first departs from the reference's ra no sooner than the reference's two
+// texts ra and rb differ: its deviation there is what made the two one
+// (NaN and Infinity both written as null), not a shared context's (raw
+// non-ASCII before the place the two differ).
+func atMerge(ra, rb, xa Outcome) bool {
+	if ra.Canonical == nil || rb.Canonical == nil || xa.Canonical == nil || bytes.Equal(ra.Canonical, rb.Canonical) {
+		return false
+	}
+	return FirstDiff(ra.Canonical, xa.Canonical) >= FirstDiff(ra.Canonical, rb.Canonical)
 }
 
 // mergeCause names the place where the reference's texts ta and tb first
@@ -144,7 +161,7 @@ func CollisionSignatureOf(names []string, x int, a, b []Outcome) (Signature, boo
 	if !Collides(a[0], b[0], a[x], b[x]) {
 		return Signature{}, false
 	}
-	return CollisionSignature(names[x], a[0], b[0], SignatureOf(names, a), SignatureOf(names, b))
+	return CollisionSignature(names[x], a[0], b[0], a[x], b[x], SignatureOf(names, a), SignatureOf(names, b))
 }
 
 // deviationOf is the first of sigs that name deviates in, or nil.

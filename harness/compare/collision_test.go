@@ -70,6 +70,8 @@ func TestCollisionSignature(t *testing.T) {
 		{"a catch-all's null, rejected first", rej, out(`{"a":1}`), out(`null`), "collision: null where want an object: m"},
 		// One wrong text for every object: its cause, not where the two differ.
 		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), out(`x`), "collision: the byte 0x78 where want an object: m"},
+		// One deviation on both, where the two differ: what m did there.
+		{"NaN and Infinity as null", out(`[NaN]`), out(`[Infinity]`), out(`[null]`), "collision: a non-finite number written as null: m"},
 		// A character-level deviation on both keeps the texts in line.
 		{"one escaping cause on both: where they differ", out(`["\u00e9","a"]`), out(`["\u00e9","b"]`), out(`["é","c"]`),
 			"collision: printable ASCII written as printable ASCII: m"},
@@ -77,12 +79,12 @@ func TestCollisionSignature(t *testing.T) {
 	c := New([]string{"ref", "m"})
 	judge := func(ref, x Outcome) []Signature { return c.Signatures(c.Compare([]Outcome{ref, x})) }
 	for _, tt := range tests {
-		s, ok := CollisionSignature("m", tt.ra, tt.rb, judge(tt.ra, tt.x), judge(tt.rb, tt.x))
+		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.x, tt.x, judge(tt.ra, tt.x), judge(tt.rb, tt.x))
 		if got := s.String(); !ok || got != tt.want {
 			t.Errorf("%s: %q (%v), want %q", tt.name, got, ok, tt.want)
 		}
 	}
-	if s, ok := CollisionSignature("m", rej, out(`"x"`), nil, nil); ok {
+	if s, ok := CollisionSignature("m", rej, out(`"x"`), out(`"x"`), out(`"x"`), nil, nil); ok {
 		t.Errorf("neither deviates: %v, want none", s)
 	}
 }
