@@ -56,13 +56,33 @@ func numberSpelling(ta, tb string, w wants) string {
 	case sameDouble(ta, tb):
 		return respelling(ta, tb)
 	case isInteger(ta) && isInteger(tb):
-		return sa + " with other digits"
+		return sa + otherDigits
 	case roundedShorter(ta, tb):
-		return "a number rounded to fewer digits"
+		return roundedFewer
 	case through32(ta, tb):
-		return "a number rounded through a 32-bit float"
+		return rounded32
 	}
-	return "a number written with another value"
+	return anotherValue
+}
+
+// The causes of a number written with another value than the reference's.
+const (
+	otherDigits  = " with other digits" // after the reference's shape
+	roundedFewer = "a number rounded to fewer digits"
+	rounded32    = "a number rounded through a 32-bit float"
+	anotherValue = "a number written with another value"
+)
+
+// ChangesValue reports whether a number's cause names a deviant that wrote
+// another value than the reference's, not another spelling of it: the
+// fault of a parser or of a precision, where a spelling is a formatter's
+// style (package probe tells the two apart).
+func ChangesValue(cause string) bool {
+	switch cause {
+	case roundedFewer, rounded32, anotherValue:
+		return true
+	}
+	return strings.HasSuffix(cause, otherDigits)
 }
 
 // respelling names another spelling of the same double: another form (in

@@ -84,3 +84,29 @@ func TestNonFiniteIsOneCause(t *testing.T) {
 		}
 	}
 }
+
+// Of the number causes, those of another value, not another spelling.
+func TestChangesValue(t *testing.T) {
+	for cause, want := range map[string]bool{
+		"a number written with another value":                            true,
+		"a number rounded to fewer digits":                               true,
+		"a number rounded through a 32-bit float":                        true,
+		"an integer with other digits":                                   true,
+		"an integer past 2^53 with other digits":                         true,
+		"not the shortest digits that round-trip":                        false,
+		"other digits as short that round-trip (a tie broken otherwise)": false,
+		"-0 written with its sign (want 0)":                              false,
+		"a non-finite number written as null":                            false,
+		"an integer past 2^53 rounded through a double":                  false,
+	} {
+		if got := ChangesValue(cause); got != want {
+			t.Errorf("ChangesValue(%q) = %v, want %v", cause, got, want)
+		}
+	}
+	// Each of them is what numberSpelling says of another value.
+	for _, tt := range [][2]string{{"0.3", "0.30000001192092896"}, {"3728.8897006372813", "3728.8897006372817"}, {"12", "13"}, {"0.123456789", "0.1235"}} {
+		if c := numberSpelling(tt[0], tt[1], wants{}); !ChangesValue(c) {
+			t.Errorf("numberSpelling(%s, %s) = %q: not another value", tt[0], tt[1], c)
+		}
+	}
+}

@@ -10,7 +10,8 @@ import (
 
 // floatCases probe a float formatter: the shortest digits (0.1, 1e23),
 // a tie between two shortest digit strings (…995.2 and …995.3 are as short
-// and both round-trip: ECMAScript takes the nearer), both thresholds of
+// and both round-trip: ECMAScript takes the nearer), 17 digits a parser
+// without exact rounding reads as a neighbour, both thresholds of
 // the exponent form (1e-7 against 0.00001, 1e21 against 1e20), the
 // exponent's spelling (1e-8: no leading zero), integer-valued floats (1.0,
 // past 2^53 below and above 1e16, where %r and %g turn to exponents, a
@@ -25,6 +26,7 @@ var floatCases = []Case{
 	{Name: "1e21", probed: 1e21},
 	{Name: "1e23", probed: 1e23},
 	{Name: "1743639072792995.2", probed: 1743639072792995.2},
+	{Name: "3728.8897006372813", probed: 3728.8897006372813},
 	{Name: "1.0", probed: 1.0},
 	{Name: "2^53+2", probed: float64(1<<53 + 2)},
 	{Name: "2^60", probed: float64(1 << 60)},

@@ -13,6 +13,7 @@ import (
 const (
 	floatHead     = "floats formatted otherwise: "
 	intHead       = "integers past 2^53 written otherwise: "
+	valueHead     = "floats written with another value: "
 	keyHead       = "characters in keys written otherwise: "
 	rawHead       = "characters written raw: "
 	verbatimCause = "numbers written as the input text spells them"

@@ -18,7 +18,7 @@ import (
 // test holds the in-process reference to it.
 var refSpelling = map[string]string{
 	"0.1": "0.1", "1e-7": "1e-7", "1e-8": "1e-8", "0.00001": "0.00001", "1e20": "100000000000000000000",
-	"1e21": "1e+21", "1e23": "1e+23", "1743639072792995.2": "1743639072792995.2", "1.0": "1",
+	"1e21": "1e+21", "1e23": "1e+23", "1743639072792995.2": "1743639072792995.2", "3728.8897006372813": "3728.8897006372813", "1.0": "1",
 	"2^53+2": "9007199254740994", "2^60": "1152921504606847000",
 	"49812407423580900.0": "49812407423580900", "5e-324": "5e-324", "-0.0": "0",
 	"NaN": "NaN", "Infinity": "Infinity", "-Infinity": "-Infinity",
@@ -104,6 +104,10 @@ func TestProfileCause(t *testing.T) {
 		{"too many for their spellings", Floats, map[string]string{"0.1": "0.10000000000000001", "1e-7": "9.9999999999999995e-08",
 			"0.00001": "1.0000000000000001e-05", "1e23": "9.9999999999999992e+22", "-0.0": "-0"},
 			[]string{"number: floats formatted otherwise: 0.1 as 0.10000000000000001, 1e-7 as 9.9999999999999995e-08, also 0.00001 1e23 -0.0"}},
+		// A parser that reads 17 digits as a neighbour: another value, not
+		// another spelling, is the defect of its own.
+		{"lost precision", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817", "1e-7": "1e-07"},
+			[]string{"number: an exponent spelled otherwise (with leading zeros)", "number: a number written with another value"}},
 		// A formatter that echoes the text it was given (package spell).
 		{"echoes the input", Floats, map[string]string{"0.1": echo, "1e23": echo, "1.0": echo},
 			[]string{"number: numbers written as the input text spells them"}},
@@ -175,6 +179,42 @@ func TestCauseFits(t *testing.T) {
 		var sig compare.Signature
 		if err := sig.UnmarshalText([]byte("number: " + cause + ": sdk")); err != nil {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestExplainsNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		family Family
+		wrong  map[string]string
+		sig    string
+		want   bool
+	}{
+		{"another value, as the probes show it", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817"},
+			"number: a number written with another value: sdk", true},
+		// Every shape of another value is the lost precision's.
+		{"fewer digits", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817"},
+			"number: a number rounded to fewer digits: sdk", true},
+		{"an integer's other digits", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817"},
+			"number: an integer with other digits: sdk", true},
+		{"not a spelling", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817"},
+			"number: a number below 1e-6 printed in full (want exponent form): sdk", false},
+		{"a style is no lost value", Floats, map[string]string{"1e-7": "1e-07", "0.1": "0.10000000000000001"},
+			"number: a number written with another value: sdk", false},
+		// A big-integer path is every number of an input whose big number
+		// is an integer, whatever its shape.
+		{"a big integer's other shape", Integers, map[string]string{"2^64+1": "18446744073709552000", "-2^63-1": "-9223372036854775808"},
+			"number: an integer past 2^53 with other digits: sdk", true},
+		{"big integers right", Integers, nil, "number: an integer past 2^53 with other digits: sdk", false},
+	} {
+		ref, got := outcomes(t, tt.family, tt.wrong)
+		p, err := Measure(tt.family, "sdk", ref, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Explains(compare.MustParseSignature(tt.sig)); got != tt.want {
+			t.Errorf("%s: Explains(%s) = %v, want %v", tt.name, tt.sig, got, tt.want)
 		}
 	}
 }

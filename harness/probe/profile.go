@@ -1,7 +1,9 @@
 package probe
 
 import (
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 )
@@ -15,10 +17,18 @@ type defect struct {
 	// give).
 	kind  compare.Kind
 	cause string
-	// any: the defect explains every difference of the family's kinds,
-	// whatever its shape (a formatter that echoes the input's spelling).
-	any bool
+	// explains, when set, is the shapes of the family's kinds the defect
+	// explains beyond its probes' own: every one (a formatter that echoes
+	// the input's spelling, a big-integer path), or every shape of another
+	// value (a parser or a precision that loses digits).
+	explains func(compare.Signature) bool
 }
+
+// anyShape explains every difference of the family's kinds.
+func anyShape(compare.Signature) bool { return true }
+
+// valueShape explains a number written with another value.
+func valueShape(s compare.Signature) bool { return compare.ChangesValue(s.Cause) }
 
 // minVerbatim is how many wrong float probes, all echoing the probe's
 // text, make a formatter one that echoes its input: one or two may match
@@ -26,8 +36,16 @@ type defect struct {
 const minVerbatim = 3
 
 // defects are the profile's defects:
-//   - of floats and of big integers, every wrong probe: one formatter, or
-//     one big-integer path, writes them all;
+//   - of floats, the formatter's style, every probe written as another
+//     spelling of its double (or not as a number: NaN as null), and the
+//     lost precision, every probe written with another value (a parser that
+//     rounds 3728.8897006372813 to its neighbour, a formatter of 15
+//     digits), which explains every shape of another value; or, when every
+//     wrong probe echoes the probe's text, the echo, which explains every
+//     number;
+//   - of big integers, every wrong probe: one big-integer path writes them
+//     all, and it explains every number of an input whose one big number
+//     is an integer;
 //   - of strings, the key writer's (the characters wrong in a key and right
 //     in a value: keys spliced between quotes as they are), and the raw
 //     writer's (the characters written raw in a value, and the same in a
@@ -46,13 +64,15 @@ func (p Profile) defects() []defect {
 	}
 	switch p.Family {
 	case Floats:
-		d := defect{wrong: p.Wrong, kind: compare.KindNumber, cause: floatCause(p.Wrong)}
 		if len(p.Wrong) >= minVerbatim && !slices.ContainsFunc(p.Wrong, func(w Answer) bool { return !w.Verbatim }) {
-			d.cause, d.any = verbatimCause, true
+			add(defect{wrong: p.Wrong, kind: compare.KindNumber, cause: verbatimCause, explains: anyShape})
+			break
 		}
-		add(d)
+		style, lost := p.lostValue()
+		add(defect{wrong: style, kind: compare.KindNumber, cause: floatCause(style)})
+		add(defect{wrong: lost, kind: compare.KindNumber, cause: spelledCause(valueHead, lost), explains: valueShape})
 	case Integers:
-		add(defect{wrong: p.Wrong, kind: compare.KindNumber, cause: spelledCause(intHead, p.Wrong)})
+		add(defect{wrong: p.Wrong, kind: compare.KindNumber, cause: spelledCause(intHead, p.Wrong), explains: anyShape})
 	case Strings:
 		keys, raw := p.keyWriter(), p.rawWriter()
 		kind := compare.KindString
@@ -63,11 +83,26 @@ func (p Profile) defects() []defect {
 		add(defect{wrong: raw, kind: compare.KindString, cause: rawCause(raw)})
 	}
 	for i, d := range ds {
-		if !slices.ContainsFunc(d.wrong, func(w Answer) bool { return w.Shape.Bucket() != d.wrong[0].Shape.Bucket() }) && !d.any {
+		if !slices.ContainsFunc(d.wrong, func(w Answer) bool { return w.Shape.Bucket() != d.wrong[0].Shape.Bucket() }) && d.cause != verbatimCause {
 			ds[i].kind, ds[i].cause = d.wrong[0].Shape.Kind, d.wrong[0].Shape.Cause
 		}
 	}
 	return ds
+}
+
+// lostValue splits the wrong float probes into those written as another
+// spelling of their double, or not as a number, and those written with
+// another value.
+func (p Profile) lostValue() (style, lost []Answer) {
+	for _, w := range p.Wrong {
+		x, err := strconv.ParseFloat(w.Spelling, 64)
+		if f, ok := w.probed.(float64); ok && err == nil && x != f && !math.IsNaN(f) {
+			lost = append(lost, w)
+			continue
+		}
+		style = append(style, w)
+	}
+	return style, lost
 }
 
 // keyWriter are the string probes wrong in a key and right in a value.
@@ -122,7 +157,7 @@ func (p Profile) defectOf(sig compare.Signature) (defect, bool) {
 	}
 	for _, d := range ds {
 		breaks := sig.Kind == compare.KindKeyEscape && d.kind == compare.KindKeyEscape
-		if d.any && of(p.Family, sig.Kind) || breaks {
+		if d.explains != nil && of(p.Family, sig.Kind) && d.explains(sig) || breaks {
 			return d, true
 		}
 	}
