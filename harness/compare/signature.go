@@ -132,6 +132,22 @@ func (s Signature) Covers(t Signature) bool {
 	return true
 }
 
+// Keeps reports whether s still shows t's root cause, for a minimizer:
+// Covers, except that a key order is one whatever order its example fits.
+// An example of two orders at once (a JavaScript object's integer-like
+// keys first, its other keys by UTF-16 units) fits neither alone and is
+// "keys out of order"; shrunk keeping that, it stays an example of two
+// causes, and shrunk keeping any order it becomes one of either, which
+// the implementation's profile of key orders then names (package probe).
+func (s Signature) Keeps(t Signature) bool {
+	if s.Kind == KindKeyOrder && t.Kind == KindKeyOrder {
+		u := s
+		u.Cause = t.Cause
+		return u.Covers(t)
+	}
+	return s.Covers(t)
+}
+
 // Merge is s naming the implementations of t too; both name one cause.
 func (s Signature) Merge(t Signature) Signature {
 	names := slices.Clone(s.Deviants)

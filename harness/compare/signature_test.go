@@ -43,3 +43,24 @@ func TestSameCause(t *testing.T) {
 		}
 	}
 }
+
+// A minimizer keeps a bucket's cause, and of a key order only that it is
+// one: an example of two orders shrinks to one of either.
+func TestKeeps(t *testing.T) {
+	for _, tt := range []struct {
+		s, t string
+		want bool
+	}{
+		{"number: a number rounded to fewer digits: a, b", "number: a number rounded to fewer digits: a", true},
+		{"number: a number rounded to fewer digits: b", "number: a number rounded to fewer digits: a", false},
+		{"number: a number written with another value: a", "number: a number rounded to fewer digits: a", false},
+		{"key_order: keys in UTF-16 order: a", "key_order: keys out of order: a", true},
+		{"key_order: integer-like keys first (JavaScript property order): a, b", "key_order: keys out of order: a", true},
+		{"key_order: keys in UTF-16 order: b", "key_order: keys out of order: a", false},
+		{"rejection: accepts out-of-domain input (want duplicate_key): a", "rejection: accepts out-of-domain input (want lone_surrogate): a", false},
+	} {
+		if got := MustParseSignature(tt.s).Keeps(MustParseSignature(tt.t)); got != tt.want {
+			t.Errorf("(%s).Keeps(%s) = %v, want %v", tt.s, tt.t, got, tt.want)
+		}
+	}
+}

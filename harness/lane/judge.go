@@ -120,7 +120,7 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 		}
 		res := make([]bool, len(js))
 		for i, j := range js {
-			res[i] = j.Answered && slices.ContainsFunc(j.Signatures, func(s compare.Signature) bool { return s.Covers(sig) })
+			res[i] = j.Answered && slices.ContainsFunc(j.Signatures, func(s compare.Signature) bool { return s.Keeps(sig) })
 		}
 		return res, nil
 	}
@@ -139,12 +139,17 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 }
 
 // Label is the signature the minimized input shows for the cause it was
-// kept for: kept's kind and cause, naming the implementations whose own
-// output on this input shows it (which may be fewer than a bucket that
-// counted many cases named, or more than kept). ok is false when the input
-// no longer shows the cause (a flaky finding).
+// kept for (compare.Signature.Keeps): kept's kind and cause, or the key
+// order it now shows, naming the implementations whose own output on this
+// input shows it (which may be fewer than a bucket that counted many cases
+// named, or more than kept). ok is false when the input no longer shows
+// the cause (a flaky finding).
 func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
+	loose := compare.Signature{Kind: kept.Kind, Cause: kept.Cause}
 	i := slices.IndexFunc(m.Signatures, func(s compare.Signature) bool { return s.Bucket() == kept.Bucket() })
+	if i < 0 {
+		i = slices.IndexFunc(m.Signatures, func(s compare.Signature) bool { return s.Keeps(loose) })
+	}
 	if i < 0 {
 		return compare.Signature{}, false
 	}

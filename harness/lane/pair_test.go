@@ -20,6 +20,11 @@ func TestMinimizedLabel(t *testing.T) {
 	if got, ok := m.Label(kept); !ok || got.String() != "key_order: keys in UTF-16 order: a, c" {
 		t.Errorf("Label = %s, %v", got, ok)
 	}
+	// An example of two key orders shrunk to one: the order it shows.
+	mixed := compare.Signature{Kind: compare.KindKeyOrder, Cause: "keys out of order", Deviants: []string{"a"}}
+	if got, ok := m.Label(mixed); !ok || got.String() != "key_order: keys in UTF-16 order: a, c" {
+		t.Errorf("Label(%s) = %s, %v", mixed, got, ok)
+	}
 	m.Signatures = m.Signatures[:1]
 	if _, ok := m.Label(kept); ok {
 		t.Errorf("a minimized input that no longer shows the cause has a label")
