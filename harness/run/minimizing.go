@@ -32,13 +32,15 @@ import (
 // and at most MaxMinimizeBudget. A quarter keeps a run's time mostly
 // fuzzing however long it is; the floor lets a short CI run (seconds of
 // fuzzing) still shrink its few buckets, most of which are 1-minimal in
-// a second or two; the ceiling keeps an hour's run from minimizing for
-// another quarter of an hour. A run that fuzzed for 27 s once minimized
-// its 41 buckets for 17.6 minutes, 10 s each: now it takes 30 s, the most
-// severe and largest buckets first.
+// a second or two, and the slowest an honest SDK makes (a pure-Python
+// encoder's 513 levels, 7 ms a candidate, 45 s in all); the ceiling keeps
+// an hour's run from minimizing for another quarter of an hour. A run that
+// fuzzed for 27 s once minimized its 41 buckets for 17.6 minutes, 10 s
+// each: now it takes a minute at most, the most severe and largest
+// buckets first.
 const (
 	MinimizeShare     = 4
-	MinMinimizeBudget = 30 * time.Second
+	MinMinimizeBudget = time.Minute
 	MaxMinimizeBudget = 10 * time.Minute
 )
 

@@ -20,7 +20,7 @@ func TestMinimizeBudget(t *testing.T) {
 	}{
 		{0, 27 * time.Second, MinMinimizeBudget}, // the 27 s run that minimized for 17.6 min
 		{0, 0, MinMinimizeBudget},
-		{0, 4 * time.Minute, time.Minute},
+		{0, 8 * time.Minute, 2 * time.Minute},
 		{0, time.Hour, MaxMinimizeBudget},
 		{5 * time.Second, time.Hour, 5 * time.Second},
 		{-1, time.Hour, -1},
