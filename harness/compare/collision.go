@@ -71,6 +71,11 @@ func sameText(a, b Outcome) bool {
 //   - When its deviation on both is one cause, at the place where the
 //     reference's two texts first differ (NaN and Infinity both written as
 //     null), it is that cause: what name did to both there.
+//   - When it deviates on both, and one of the two wrote a number with
+//     another value, it is that deviation: another spelling keeps two
+//     values apart, another value merges them (a parser that reads
+//     999999999999999900000.0 as 1e21, whose formatter writes 1e21 in
+//     full).
 //   - When it deviates on both otherwise (a shared context that holds raw
 //     non-ASCII, say), the texts stay in line, and the cause is where the
 //     reference's two texts first differ: the place name merged them (see
@@ -101,6 +106,11 @@ func CollisionSignature(name string, ra, rb, xa, xb Outcome, first, second []Sig
 		s.Cause = rejectedCause(ra, a, b)
 	case a.Bucket() == b.Bucket() && atMerge(ra, rb, xa):
 		s.Cause = a.Cause
+	case lostValue(a) != lostValue(b):
+		s.Cause = a.Cause
+		if lostValue(b) {
+			s.Cause = b.Cause
+		}
 	case ra.Canonical != nil && rb.Canonical != nil && !bytes.Equal(ra.Canonical, rb.Canonical):
 		s.Cause = mergeCause(ra.Canonical, rb.Canonical, a.Cause, b.Cause)
 	default:
@@ -124,6 +134,12 @@ func rejectedCause(ra Outcome, a, b *Signature) string {
 	}
 	return accepted.Cause
 }
+
+// lostValue reports whether deviation d wrote a number with another value
+// than the reference's. Of two numbers' deviations, only such a one can
+// make two different values one text: another spelling of each keeps them
+// apart.
+func lostValue(d *Signature) bool { return d.Kind == KindNumber && ChangesValue(d.Cause) }
 
 // atMerge reports whether the implementation's text xa of the first case
 // first departs from the reference's ra no sooner than the reference's two

@@ -72,6 +72,10 @@ func TestCollisionSignature(t *testing.T) {
 		{"one structural cause on both", out(`{"a":1}`), out(`{"b":2}`), out(`x`), "collision: the byte 0x78 where want an object: m"},
 		// One deviation on both, where the two differ: what m did there.
 		{"NaN and Infinity as null", out(`[NaN]`), out(`[Infinity]`), out(`[null]`), "collision: a non-finite number written as null: m"},
+		// Another value on one, another spelling on the other: the value
+		// made the two one.
+		{"a value lost, a value spelled", out(`[999999999999999900000]`), out(`[1e+21]`), out(`[1000000000000000000000]`),
+			"collision: an integer past 2^53 with other digits: m"},
 		// A character-level deviation on both keeps the texts in line.
 		{"one escaping cause on both: where they differ", out(`["\u00e9","a"]`), out(`["\u00e9","b"]`), out(`["é","c"]`),
 			"collision: printable ASCII written as printable ASCII: m"},
