@@ -5,12 +5,18 @@
 //! The place is the panic's `Location`, which a panic hook sees and
 //! `catch_unwind` does not: the `panic!` itself, or the caller of a
 //! `#[track_caller]` function (`unwrap`, `expect`, slice indexing), which
-//! is the implementation's own line. The function's name is not known: the
-//! only source of it, a captured `std::backtrace::Backtrace`, costs about
-//! 1.5 ms a panic to render (measured on the 2-core build host, release
-//! build), against about 7 µs for the unwind itself and 10 to 14 µs for a
-//! whole panicking case through this hook; a fuzzed implementation may
-//! panic on every case.
+//! is the implementation's own line. The function around that line is the
+//! place's name, by which the driver keys a crash (three `unwrap`s of one
+//! function are one place, as three raises of one Python function are):
+//! its only source, a captured `std::backtrace::Backtrace`, costs about 1.5
+//! ms to render (measured on the 2-core build host, release build), against
+//! about 7 µs for the unwind itself and 10 to 14 µs for a whole panicking
+//! case through this hook, and a fuzzed implementation may panic on every
+//! case; so it is rendered once a `Location`, and remembered. It is found
+//! when the build has line tables (`debug = "line-tables-only"` in the
+//! release profile, or more): the backtrace frame at the `Location`'s file
+//! and line, inlined or not, names it. Without them it is unknown (""),
+//! and the driver keys the place by its line.
 //!
 //! The kit installs its hook once per process, over whatever hook was there
 //! (the default one prints the message). Outside [`catch`] the hook hands
@@ -21,10 +27,12 @@
 //! tail the driver keeps for crashes.
 
 use std::any::Any;
+use std::backtrace::Backtrace;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
 
 /// Caught panics the previous hook still prints, per process.
 pub(crate) const PRINTED: u32 = 3;
@@ -32,6 +40,8 @@ pub(crate) const PRINTED: u32 = 3;
 static INSTALL: Once = Once::new();
 /// Caught panics so far, per process.
 static CAUGHT: AtomicU32 = AtomicU32::new(0);
+/// The function of each place seen, by file and line: rendered once.
+static FUNCTIONS: Mutex<Option<HashMap<(String, u32), String>>> = Mutex::new(None);
 
 thread_local! {
     /// Whether this thread is inside [`catch`].
@@ -47,6 +57,9 @@ pub(crate) struct Place {
     /// dependency).
     pub(crate) file: String,
     pub(crate) line: u32,
+    /// The function around the line, as the backtrace names it
+    /// (`sdk::canonical`); "" when the build has no line tables.
+    pub(crate) function: String,
 }
 
 /// A caught panic.
@@ -106,7 +119,66 @@ fn place(info: &PanicHookInfo<'_>) -> Option<Place> {
     Some(Place {
         file: file.to_owned(),
         line: location.line(),
+        function: function_at(file, location.line()),
     })
+}
+
+/// The function whose code holds `file`'s `line`, from a backtrace of the
+/// panic rendered the first time the place is seen.
+fn function_at(file: &str, line: u32) -> String {
+    let key = (file.to_owned(), line);
+    let mut seen = FUNCTIONS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let seen = seen.get_or_insert_with(HashMap::new);
+    if let Some(name) = seen.get(&key) {
+        return name.clone();
+    }
+    let name = frame_function(&Backtrace::force_capture().to_string(), file, line);
+    seen.insert(key, name.clone());
+    name
+}
+
+/// The function of the frame of a rendered backtrace that is at `file`'s
+/// `line` ("  3: sdk::canonical" over "at ./src/lib.rs:13:35"), without its
+/// hash; "" when no frame is.
+fn frame_function(rendered: &str, file: &str, line: u32) -> String {
+    let mut function = "";
+    for text in rendered.lines().map(str::trim) {
+        if let Some(at) = text.strip_prefix("at ") {
+            if at_place(at, file, line) {
+                return without_hash(function).to_owned();
+            }
+        } else if let Some((index, name)) = text.split_once(": ") {
+            if index.chars().all(|c| c.is_ascii_digit()) {
+                function = name;
+            }
+        }
+    }
+    String::new()
+}
+
+/// Whether a backtrace's `path:line:column` is `file`'s `line`: the path
+/// ends with `file`, which the compiler gives relative to the crate.
+fn at_place(at: &str, file: &str, line: u32) -> bool {
+    let mut parts = at.rsplitn(3, ':');
+    let (_column, at_line, path) = (parts.next(), parts.next(), parts.next());
+    let (Some(at_line), Some(path)) = (at_line, path) else {
+        return false;
+    };
+    let path = path.replace('\\', "/");
+    let file = file.replace('\\', "/");
+    at_line.parse() == Ok(line) && (path == file || path.ends_with(&format!("/{file}")))
+}
+
+/// A symbol without the legacy mangling's hash (`::h0123456789abcdef`).
+fn without_hash(name: &str) -> &str {
+    match name.rsplit_once("::h") {
+        Some((head, hash)) if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            head
+        }
+        _ => name,
+    }
 }
 
 /// A file of this crate's `src/`, spelled as the compiler spells this one.
@@ -188,6 +260,34 @@ mod tests {
         ] {
             assert_eq!((is_kit(file), is_std(file)), (kit, std), "{file}");
         }
+    }
+
+    /// A place's function is read from the backtrace frame at its line,
+    /// inlined or not, without its hash.
+    #[test]
+    fn a_place_is_named_by_its_frame() {
+        let rendered = "   0: std::backtrace::Backtrace::force_capture
+             at /rustc/abc/library/std/src/backtrace.rs:312:13
+   1: difffuzz_kit::panics::install::{{closure}}
+             at ./src/panics.rs:90:27
+   2: core::option::unwrap_failed
+             at /rustc/abc/library/core/src/option.rs:2015:5
+   3: sdk::canonical::h0123456789abcdef
+             at /home/me/sdk/src/lib.rs:14:44
+   4: sdk::canonical_text
+             at /home/me/sdk/src/lib.rs:26:5
+   5: main
+";
+        for (file, line, want) in [
+            ("src/lib.rs", 14, "sdk::canonical"),
+            ("src/lib.rs", 26, "sdk::canonical_text"),
+            ("src/lib.rs", 15, ""),
+            ("lib.rs", 14, "sdk::canonical"),
+            ("src/other.rs", 14, ""),
+        ] {
+            assert_eq!(frame_function(rendered, file, line), want, "{file}:{line}");
+        }
+        assert_eq!(frame_function("   0: main\n", "src/lib.rs", 1), "");
     }
 
     /// A panic in this file is the kit's own, so it has no place (the

@@ -98,7 +98,7 @@ fn write_failure(out: &mut Vec<u8>, failure: &Failure, protocol: u64) {
         must(rmp::encode::write_array_len(out, 1));
         write_map_len(out, 3);
         write_str_field(out, "file", &place.file);
-        write_str_field(out, "function", "");
+        write_str_field(out, "function", &place.function);
         write_uint_field(out, "line", u64::from(place.line));
     }
 }

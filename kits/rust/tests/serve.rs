@@ -348,7 +348,7 @@ fn a_failure_says_its_type_and_place_at_protocol_4() {
     let place = |marker: &str| {
         Mp::Array(vec![map(vec![
             ("file", "tests/serve.rs".into()),
-            ("function", "".into()),
+            ("function", "serve::implementation".into()),
             ("line", line_of(marker).into()),
         ])])
     };
