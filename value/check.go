@@ -57,10 +57,67 @@ func CheckSigned(v any) *Error {
 	return nil
 }
 
+// Problems is every error code the walk of spec section 3 finds in v, a
+// signed value, and then its envelope's, each once, in the order of Codes:
+// what an input out of the domain in several ways breaks. CheckSigned
+// gives the first of them, the one every implementation must answer with;
+// the others tell which rule an implementation that accepts v does not keep
+// (a repeated key whose first value holds a lone surrogate, accepted by an
+// SDK that keeps the last of a repeated key). The walk goes on past a
+// problem, but not into what it cannot read: the members after a key that
+// is not a string, the levels past MaxDepth. A top-level key that repeats
+// is the duplicate's problem, not the envelope's: the envelope is read with
+// the last member of each key.
+func Problems(v any) []Code {
+	c := checker{found: map[Code]bool{}}
+	c.walk(v, 1)
+	if !c.found[CodeNonStringKey] && envelopeProblem(lastOfEach(v)) != "" {
+		c.found[CodeBadEnvelope] = true
+	}
+	var out []Code
+	for _, code := range Codes {
+		if c.found[code] {
+			out = append(out, code)
+		}
+	}
+	return out
+}
+
+// lastOfEach is v with the last member of each key of its top-level
+// object, in the order the keys first appear; v itself when it is no
+// object with a repeated key. Its keys are strings (Problems asks only
+// then).
+func lastOfEach(v any) any {
+	var members []Member
+	switch x := v.(type) {
+	case Object:
+		members = x
+	case RawObject:
+		for _, m := range x {
+			members = append(members, Member{Key: m.Key.(string), Value: m.Value})
+		}
+	default:
+		return v
+	}
+	var out Object
+	for _, m := range members {
+		k := m.Key
+		if i := slices.IndexFunc(out, func(o Member) bool { return o.Key == k }); i >= 0 {
+			out[i].Value = m.Value
+			continue
+		}
+		out = append(out, Member{Key: k, Value: m.Value})
+	}
+	return out
+}
+
 // checker is the walk's path to the current value, for messages, which are
 // only written on failure: the minimizer checks every node of a tree.
 type checker struct {
 	path []step
+	// found, when set, collects each problem's code, and the walk goes on
+	// past it (Problems).
+	found map[Code]bool
 }
 
 // step is one level of the path: an element's index, or a member's key.
@@ -70,6 +127,10 @@ type step struct {
 }
 
 func (c *checker) fail(code Code, msg string) *Error {
+	if c.found != nil {
+		c.found[code] = true
+		return nil
+	}
 	b := append([]byte(msg), " at $"...)
 	for _, s := range c.path {
 		b = append(b, '[')
@@ -153,13 +214,18 @@ func (c *checker) object(n int, keyAt func(int) (string, bool), rawKeyAt, valueA
 	for i := range n {
 		key, ok := keyAt(i)
 		if !ok {
-			return c.fail(CodeNonStringKey, "an object key of Go type "+typeName(rawKeyAt(i)))
+			if err := c.fail(CodeNonStringKey, "an object key of Go type "+typeName(rawKeyAt(i))); err != nil {
+				return err
+			}
+			return nil // Problems: the keys that follow are not comparable
 		}
 		if err := c.str(key, true); err != nil {
 			return err
 		}
 		if repeats(key, i, keyAt, &seen) {
-			return c.fail(CodeDuplicateKey, "the key "+quoteText(key)+" appears twice")
+			if err := c.fail(CodeDuplicateKey, "the key "+quoteText(key)+" appears twice"); err != nil {
+				return err
+			}
 		}
 		if err := c.child(step{key: key, index: -1}, valueAt(i), level); err != nil {
 			return err

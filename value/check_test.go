@@ -131,3 +131,34 @@ func TestCodesMatchTheSpec(t *testing.T) {
 		t.Errorf("the spec's table has %q, Codes %q", codes, value.Codes)
 	}
 }
+
+// Problems is every rule an input breaks, the first of which CheckSigned
+// names.
+func TestProblems(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []value.Code
+	}{
+		{`{"tool_name":"","args":{}}`, nil},
+		{`{"tool_name":"","args":{"":"\udc00"}}`, []value.Code{value.CodeLoneSurrogate}},
+		// A repeated key whose first value holds a lone surrogate.
+		{`{"tool_name":"b","args":"\udc00","args":{}}`, []value.Code{value.CodeLoneSurrogate, value.CodeDuplicateKey}},
+		// The envelope is read with the last of a repeated key.
+		{`{"tool_name":"b","args":{},"args":"\udc00"}`, []value.Code{value.CodeLoneSurrogate, value.CodeDuplicateKey, value.CodeBadEnvelope}},
+		{`{"tool_name":"","args":{"a":"\udc00","a":0}}`, []value.Code{value.CodeLoneSurrogate, value.CodeDuplicateKey}},
+		{`{"tool_name":"","args":{"":"\udc00"},"":0}`, []value.Code{value.CodeLoneSurrogate, value.CodeBadEnvelope}},
+		{`0`, []value.Code{value.CodeBadEnvelope}},
+	} {
+		v, err := value.Parse([]byte(tt.text))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		got := value.Problems(v)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Problems(%s) = %v, want %v", tt.text, got, tt.want)
+		}
+		if first := value.CheckSigned(v); (first == nil) != (len(got) == 0) || first != nil && !slices.Contains(got, first.Code) {
+			t.Errorf("%s: CheckSigned %v is not one of %v", tt.text, first, got)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,7 +40,32 @@ func rejectionCause(a, b Outcome) string {
 	if b.Error != "" {
 		return "rejects valid input with " + b.Error
 	}
-	return "accepts out-of-domain input (want " + a.Error + ")"
+	return acceptsHead + a.Error + ")"
+}
+
+// acceptsHead heads the cause of an implementation that wrote a text for
+// an input the reference rejects; the reference's error code follows.
+const acceptsHead = "accepts out-of-domain input (want "
+
+// AcceptedCode is the reference's error code in an acceptance of
+// out-of-domain input, a rejection or a collision that is one ("accepts
+// out-of-domain input (want lone_surrogate)"); ok is false for any other
+// signature.
+func AcceptedCode(s Signature) (code string, ok bool) {
+	if s.Kind != KindRejection && s.Kind != KindCollision {
+		return "", false
+	}
+	code, ok = strings.CutPrefix(s.Cause, acceptsHead)
+	if !ok || !strings.HasSuffix(code, ")") {
+		return "", false
+	}
+	return strings.TrimSuffix(code, ")"), true
+}
+
+// Accepting is the signature of implementations that accept input the
+// reference rejects with code, of kind k (a rejection or a collision).
+func Accepting(k Kind, code string, deviants []string) Signature {
+	return Signature{Kind: k, Cause: acceptsHead + code + ")", Deviants: slices.Clone(deviants)}
 }
 
 // failureName is what a failure is keyed by: its crash state when the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/probe"
+	"github.com/difffuzz/difffuzz/value"
 )
 
 // ProbeTime bounds one family's probes through the lane: one batch of a
@@ -35,7 +36,8 @@ type profiles struct {
 // lane that failed); the last is said once on the lane's log.
 //
 // A key_order sig is named otherwise (see keyOrder): by the one order of
-// the implementation's profile that input is in.
+// the implementation's profile that input is in; so is an acceptance of
+// out-of-domain input (see domain): by the rule it does not keep.
 func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
 	f := probe.For(sig.Kind, input)
 	if f == "" {
@@ -45,8 +47,11 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 	if ps.err != nil {
 		return sig
 	}
-	if f == probe.KeyOrder {
+	switch f {
+	case probe.KeyOrder:
 		return l.keyOrder(ctx, sig, input, ps)
+	case probe.Domain:
+		return l.domain(sig, input, ps)
 	}
 	var kind compare.Kind
 	var cause string
@@ -96,6 +101,31 @@ func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, p
 		cause = c
 	}
 	return compare.Signature{Kind: sig.Kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
+}
+
+// domain is Family of an acceptance of out-of-domain input, what input
+// shows: when input is out of the domain in several ways, and each
+// implementation sig names rejects alone the way the reference named (its
+// first) but accepts alone one other of them (probe.Profile.RuleBroken),
+// sig is named by that one. The ways are read under this project's
+// contract (value.Problems): a lane of another keeps sig.
+func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
+	if l.Contract != "" {
+		return sig
+	}
+	var code value.Code
+	for i, name := range sig.Deviants {
+		ai := slices.Index(l.names, name)
+		if ai < 0 || ps.bad[ai] != nil {
+			return sig
+		}
+		c, ok := ps.of[ai].RuleBroken(sig, input)
+		if !ok || i > 0 && c != code {
+			return sig
+		}
+		code = c
+	}
+	return compare.Accepting(sig.Kind, string(code), sig.Deviants)
 }
 
 // judgeAgain is input judged through the lane, within ProbeTime as the

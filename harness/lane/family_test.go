@@ -3,6 +3,7 @@ package lane
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,6 +26,9 @@ type spoiled struct {
 	name    string
 	spoil   *strings.Replacer
 	crashes string
+	// accepts are the error codes of the reference's that sdk answers
+	// with one text instead, as an SDK that does not keep those rules.
+	accepts []string
 	batches int
 }
 
@@ -39,7 +43,10 @@ func (s *spoiled) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Res
 		if s.crashes != "" && strings.Contains(string(out[i].Canonical), s.crashes) {
 			return &adapter.Failure{Adapter: s.name, Kind: adapter.Crash, Err: errContains(s.crashes)}
 		}
-		if out[i].Canonical != nil {
+		if slices.Contains(s.accepts, out[i].Error) {
+			out[i] = wire.Result{Canonical: []byte(`{"args":{},"tool_name":"b"}`)}
+		}
+		if out[i].Canonical != nil && s.spoil != nil {
 			out[i].Canonical = []byte(s.spoil.Replace(string(out[i].Canonical)))
 			d := blake3.Sum256(out[i].Canonical)
 			out[i].Digest = d[:]
@@ -246,4 +253,32 @@ func bigEnvelope(t *testing.T, digits string) value.Object {
 		t.Fatalf("bad integer %s", digits)
 	}
 	return value.Object{{Key: "tool_name", Value: ""}, {Key: "args", Value: value.Object{{Key: "", Value: n}}}}
+}
+
+// An acceptance of input out of the domain twice is named by the rule its
+// implementation does not keep: a repeated key whose first value holds a
+// lone surrogate, accepted by an SDK that keeps the last of a repeated key
+// and rejects lone surrogates, is its duplicate key's.
+func TestFamilyDomain(t *testing.T) {
+	twice, err := value.Parse([]byte(`{"tool_name":"b","args":"\udc00","args":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const named = "rejection: accepts out-of-domain input (want lone_surrogate): sdk"
+	for _, tt := range []struct {
+		name    string
+		accepts []string
+		want    string
+	}{
+		{"last key wins", []string{"duplicate_key"}, "rejection: accepts out-of-domain input (want duplicate_key): sdk"},
+		{"lone surrogates too", []string{"duplicate_key", "lone_surrogate"}, named},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := familyLane(t, &spoiled{name: "sdk", accepts: tt.accepts}, &syncBuffer{})
+			defer l.Close()
+			if got := l.Family(context.Background(), compare.MustParseSignature(named), twice); got.String() != tt.want {
+				t.Errorf("Family = %s, want %s", got, tt.want)
+			}
+		})
+	}
 }

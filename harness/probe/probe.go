@@ -4,8 +4,8 @@
 // written long, -0 with its sign, Infinity as +Inf) makes as many buckets
 // as shapes its examples happen to show, and one key writer that splices
 // keys between quotes as they are makes one bucket per character class.
-// For four families (float formatting, big integers, string escaping, key
-// order), a fixed set of probe cases is run through the implementation,
+// For five families (float formatting, big integers, string escaping, key
+// order, the domain's rules), a fixed set of probe cases is run through the implementation,
 // and its profile (the probes it writes otherwise than the reference, and
 // how) names every bucket of the family in it: a property of the function,
 // measured once, not of one example.
@@ -38,6 +38,7 @@ const (
 	Integers Family = "big integers"
 	Strings  Family = "string escaping"
 	KeyOrder Family = "key order" // see keyorder.go
+	Domain   Family = "domain"    // see domain.go
 )
 
 // For is the family a difference of kind k, shown by input (a bucket's
@@ -59,6 +60,8 @@ func For(k compare.Kind, input any) Family {
 		return Strings
 	case compare.KindKeyOrder:
 		return KeyOrder
+	case compare.KindRejection:
+		return Domain
 	}
 	return ""
 }
@@ -73,6 +76,8 @@ func of(f Family, k compare.Kind) bool {
 		return k == compare.KindString || k == compare.KindKeyEscape
 	case KeyOrder:
 		return k == compare.KindKeyOrder
+	case Domain:
+		return k == compare.KindRejection
 	}
 	return false
 }
@@ -86,6 +91,9 @@ type Case struct {
 	// Key: a string probed as a key, else as a value.
 	Key    bool
 	probed any // a float64, a string, or the []string keys of a key-order probe
+	// input, when set, is the whole input: a domain probe, out of the
+	// domain by its error code alone (Name).
+	input any
 }
 
 // Input is the case's input, an envelope holding the probed value alone:
@@ -93,7 +101,11 @@ type Case struct {
 // key. It is valid under every contract (one whose top level is any value
 // takes any object), and its canonical text is known around X (wrapping),
 // so that the implementation's spelling of X can be read from its output.
+// A domain probe's is its whole input.
 func (c Case) Input() any {
+	if c.input != nil {
+		return c.input
+	}
 	args := value.Object{{Key: "", Value: c.probed}}
 	if c.Key {
 		args = value.Object{{Key: c.probed.(string), Value: int64(0)}}
@@ -170,6 +182,8 @@ func Cases(f Family) []Case {
 		return stringCases
 	case KeyOrder:
 		return keyOrderCases
+	case Domain:
+		return domainCases
 	}
 	return nil
 }
@@ -243,7 +257,7 @@ func MeasureUnder(want contract.Contract, f Family, name string, ref, got []comp
 			}
 			sp, _ := c.Spelling(got[i].Canonical)
 			p.Wrong = append(p.Wrong, Answer{Case: c, Shape: compare.Signature{Kind: s.Kind, Cause: s.Cause, Deviants: []string{name}},
-				Spelling: sp, Verbatim: c.spelledAs(sp)})
+				Spelling: sp, Verbatim: f == Floats && c.spelledAs(sp)})
 		}
 	}
 	if f == KeyOrder {

@@ -281,7 +281,8 @@ func TestFor(t *testing.T) {
 		{compare.KindKeyOrder, small, KeyOrder},
 		{compare.KindStructure, float, ""},
 		{compare.KindCollision, float, ""},
-		{compare.KindRejection, big, ""},
+		{compare.KindRejection, big, Domain},
+		{compare.KindInternal, big, ""},
 	} {
 		if got := For(tt.k, tt.input); got != tt.want {
 			t.Errorf("For(%s, %v) = %q, want %q", tt.k, tt.input, got, tt.want)
