@@ -12,9 +12,9 @@ import (
 // function makes, one cause however many classes of probes it shows.
 type defect struct {
 	wrong []Answer
-	// kind and cause are its label; "" when its probes show one shape,
-	// which is then the label (a planted bug keeps the label its examples
-	// give).
+	// kind and cause are its label: the one shape its probes show when
+	// they show one (a planted bug keeps the label its examples give), else
+	// the family's naming them (see shaped).
 	kind  compare.Kind
 	cause string
 	// explains, when set, is the shapes of the family's kinds the defect
@@ -69,25 +69,30 @@ func (p Profile) defects() []defect {
 			break
 		}
 		style, lost := p.lostValue()
-		add(defect{wrong: style, kind: compare.KindNumber, cause: floatCause(style)})
-		add(defect{wrong: lost, kind: compare.KindNumber, cause: spelledCause(valueHead, lost), explains: valueShape})
+		add(shaped(style, compare.KindNumber, floatCause(style), nil))
+		add(shaped(lost, compare.KindNumber, spelledCause(valueHead, lost), valueShape))
 	case Integers:
-		add(defect{wrong: p.Wrong, kind: compare.KindNumber, cause: spelledCause(intHead, p.Wrong), explains: anyShape})
+		add(shaped(p.Wrong, compare.KindNumber, spelledCause(intHead, p.Wrong), anyShape))
 	case Strings:
 		keys, raw := p.keyWriter(), p.rawWriter()
 		kind := compare.KindString
 		if slices.ContainsFunc(keys, func(w Answer) bool { return w.Shape.Kind == compare.KindKeyEscape }) {
 			kind = compare.KindKeyEscape
 		}
-		add(defect{wrong: keys, kind: kind, cause: keyCause(keys)})
-		add(defect{wrong: raw, kind: compare.KindString, cause: rawCause(raw)})
-	}
-	for i, d := range ds {
-		if !slices.ContainsFunc(d.wrong, func(w Answer) bool { return w.Shape.Bucket() != d.wrong[0].Shape.Bucket() }) && d.cause != verbatimCause {
-			ds[i].kind, ds[i].cause = d.wrong[0].Shape.Kind, d.wrong[0].Shape.Cause
-		}
+		add(shaped(keys, kind, keyCause(keys), nil))
+		add(shaped(raw, compare.KindString, rawCause(raw), nil))
 	}
 	return ds
+}
+
+// shaped is the defect of the wrong probes, labelled by the family's kind
+// and cause, or by the one shape they show when they show one.
+func shaped(wrong []Answer, kind compare.Kind, cause string, explains func(compare.Signature) bool) defect {
+	d := defect{wrong: wrong, kind: kind, cause: cause, explains: explains}
+	if len(wrong) > 0 && !slices.ContainsFunc(wrong, func(w Answer) bool { return w.Shape.Bucket() != wrong[0].Shape.Bucket() }) {
+		d.kind, d.cause = wrong[0].Shape.Kind, wrong[0].Shape.Cause
+	}
+	return d
 }
 
 // lostValue splits the wrong float probes into those written as another
