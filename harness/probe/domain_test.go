@@ -78,3 +78,13 @@ func TestRuleBroken(t *testing.T) {
 		t.Error("RuleBroken of a number's signature")
 	}
 }
+
+// Each domain probe is out of the domain by its own code alone.
+func TestDomainCasesBreakOneRule(t *testing.T) {
+	for _, c := range Cases(Domain) {
+		in := c.Input()
+		if got := value.Problems(in); len(got) != 1 || string(got[0]) != c.Name {
+			t.Errorf("%s probe %.80s breaks %v", c.Name, value.AppendText(nil, in), got)
+		}
+	}
+}
