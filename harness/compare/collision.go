@@ -53,7 +53,8 @@ func sameText(a, b Outcome) bool {
 
 // CollisionSignature names the collision implementation name shows
 // between two judged cases, the lower-indexed first: ra and rb are the
-// reference's outcomes, first and second the cases' signatures. Its kind is
+// reference's outcomes, x name's (one text for both), first and second
+// the cases' signatures. Its kind is
 // KindCollision; its cause says what name did, never what the reference
 // did, so that one bug's collisions are one bucket whatever else their
 // cases hold:
@@ -90,7 +91,7 @@ func sameText(a, b Outcome) bool {
 //     would not tell the two calls apart if it were right.
 //
 // ok is false when name deviates on neither, which a collision rules out.
-func CollisionSignature(name string, ra, rb, xa, xb Outcome, first, second []Signature) (Signature, bool) {
+func CollisionSignature(name string, ra, rb, x Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
 	a, b := deviationOf(name, first), deviationOf(name, second)
 	switch {
@@ -104,7 +105,7 @@ func CollisionSignature(name string, ra, rb, xa, xb Outcome, first, second []Sig
 		s.Cause = a.Cause
 	case ra.Error != "" || rb.Error != "":
 		s.Cause = rejectedCause(ra, a, b)
-	case a.Bucket() == b.Bucket() && atMerge(ra, rb, xa):
+	case a.Bucket() == b.Bucket() && atMerge(ra, rb, x):
 		s.Cause = a.Cause
 	case lostValue(a) != lostValue(b):
 		s.Cause = a.Cause
@@ -141,16 +142,16 @@ func rejectedCause(ra Outcome, a, b *Signature) string {
 // apart.
 func lostValue(d *Signature) bool { return d.Kind == KindNumber && ChangesValue(d.Cause) }
 
-// atMerge reports whether the implementation's text xa of the first case
+// atMerge reports whether the implementation's text x of the two cases
 // first departs from the reference's ra no sooner than the reference's two
 // texts ra and rb differ: its deviation there is what made the two one
 // (NaN and Infinity both written as null), not a shared context's (raw
 // non-ASCII before the place the two differ).
-func atMerge(ra, rb, xa Outcome) bool {
-	if ra.Canonical == nil || rb.Canonical == nil || xa.Canonical == nil || bytes.Equal(ra.Canonical, rb.Canonical) {
+func atMerge(ra, rb, x Outcome) bool {
+	if ra.Canonical == nil || rb.Canonical == nil || x.Canonical == nil || bytes.Equal(ra.Canonical, rb.Canonical) {
 		return false
 	}
-	return FirstDiff(ra.Canonical, xa.Canonical) >= FirstDiff(ra.Canonical, rb.Canonical)
+	return FirstDiff(ra.Canonical, x.Canonical) >= FirstDiff(ra.Canonical, rb.Canonical)
 }
 
 // mergeCause names the place where the reference's texts ta and tb first
@@ -177,7 +178,7 @@ func CollisionSignatureOf(names []string, x int, a, b []Outcome) (Signature, boo
 	if !Collides(a[0], b[0], a[x], b[x]) {
 		return Signature{}, false
 	}
-	return CollisionSignature(names[x], a[0], b[0], a[x], b[x], SignatureOf(names, a), SignatureOf(names, b))
+	return CollisionSignature(names[x], a[0], b[0], a[x], SignatureOf(names, a), SignatureOf(names, b))
 }
 
 // deviationOf is the first of sigs that name deviates in, or nil.

@@ -83,12 +83,12 @@ func TestCollisionSignature(t *testing.T) {
 	c := New([]string{"ref", "m"})
 	judge := func(ref, x Outcome) []Signature { return c.Signatures(c.Compare([]Outcome{ref, x})) }
 	for _, tt := range tests {
-		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.x, tt.x, judge(tt.ra, tt.x), judge(tt.rb, tt.x))
+		s, ok := CollisionSignature("m", tt.ra, tt.rb, tt.x, judge(tt.ra, tt.x), judge(tt.rb, tt.x))
 		if got := s.String(); !ok || got != tt.want {
 			t.Errorf("%s: %q (%v), want %q", tt.name, got, ok, tt.want)
 		}
 	}
-	if s, ok := CollisionSignature("m", rej, out(`"x"`), out(`"x"`), out(`"x"`), nil, nil); ok {
+	if s, ok := CollisionSignature("m", rej, out(`"x"`), out(`"x"`), nil, nil); ok {
 		t.Errorf("neither deviates: %v, want none", s)
 	}
 }

@@ -183,7 +183,7 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return compare.Signature{}, false
 	}
-	sig, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x], ja.Signatures, jb.Signatures)
+	sig, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Outs[x], ja.Signatures, jb.Signatures)
 	if !ok {
 		return sig, false
 	}

@@ -229,7 +229,7 @@ func TestCollisionLabel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, ok := compare.CollisionSignature("sdk", js[0].Outs[0], js[1].Outs[0], js[0].Outs[1], js[1].Outs[1], js[0].Signatures, js[1].Signatures)
+	plain, ok := compare.CollisionSignature("sdk", js[0].Outs[0], js[1].Outs[0], js[0].Outs[1], js[0].Signatures, js[1].Signatures)
 	if !ok || plain.Kind != compare.KindCollision || strings.HasPrefix(plain.Cause, "integers past") {
 		t.Fatalf("the pair's own signature %s: the test sees nothing", plain)
 	}

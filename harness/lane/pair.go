@@ -76,7 +76,7 @@ func (l *Lane) collidesAs(x int, bucket string, ja, jb Judged) bool {
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return false
 	}
-	s, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x], ja.Signatures, jb.Signatures)
+	s, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Outs[x], ja.Signatures, jb.Signatures)
 	return ok && s.Bucket() == bucket
 }
 

@@ -33,7 +33,7 @@ func minimizePair(ctx context.Context, cfg Config, path string, e *corpus.Entry)
 		fmt.Fprintf(cfg.Stdout, "%s: no implementation gives the two inputs one digest now; nothing to minimize\n", path)
 		return triage.ExitOK
 	}
-	sig, _ := compare.CollisionSignature(s.Names()[x], js[0].Outs[0], js[1].Outs[0], js[0].Outs[x], js[1].Outs[x], js[0].Signatures, js[1].Signatures)
+	sig, _ := compare.CollisionSignature(s.Names()[x], js[0].Outs[0], js[1].Outs[0], js[0].Outs[x], js[0].Signatures, js[1].Signatures)
 	fmt.Fprintf(cfg.Stdout, "before (%s):\n  %s\n  %s\n", sig, clip.String(string(value.AppendText(nil, e.Input)), 2000),
 		clip.String(string(value.AppendText(nil, e.Twin)), 2000))
 	s.RoundTrips = 0

@@ -41,7 +41,7 @@ func (r *runner) collision(ctx context.Context, l *lane.Lane, c collide.Candidat
 		return finding{}, false
 	}
 	ja, jb := js[0], js[1]
-	sig, ok := compare.CollisionSignature(name, ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x], ja.Signatures, jb.Signatures)
+	sig, ok := compare.CollisionSignature(name, ja.Outs[0], jb.Outs[0], ja.Outs[x], ja.Signatures, jb.Signatures)
 	if !ok || !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		fmt.Fprintf(r.cfg.Stderr, "difffuzz: cases %d and %d looked like a collision in %s, but are none when judged with text\n", c.A, c.B, name)
 		return finding{}, false
