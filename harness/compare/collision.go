@@ -105,7 +105,7 @@ func CollisionSignature(name string, ra, rb, x Outcome, first, second []Signatur
 		s.Cause = a.Cause
 	case ra.Error != "" || rb.Error != "":
 		s.Cause = rejectedCause(ra, a, b)
-	case a.Bucket() == b.Bucket() && atMerge(ra, rb, x):
+	case a.Bucket() == b.Bucket() && AtMerge(ra, rb, x):
 		s.Cause = a.Cause
 	case lostValue(a) != lostValue(b):
 		s.Cause = a.Cause
@@ -142,12 +142,12 @@ func rejectedCause(ra Outcome, a, b *Signature) string {
 // apart.
 func lostValue(d *Signature) bool { return d.Kind == KindNumber && ChangesValue(d.Cause) }
 
-// atMerge reports whether the implementation's text x of the two cases
-// first departs from the reference's ra no sooner than the reference's two
-// texts ra and rb differ: its deviation there is what made the two one
-// (NaN and Infinity both written as null), not a shared context's (raw
-// non-ASCII before the place the two differ).
-func atMerge(ra, rb, x Outcome) bool {
+// AtMerge reports whether an implementation's one text x of a collision's
+// two cases first departs from the reference's first text ra no sooner
+// than the reference's two texts ra and rb differ: its deviation there is
+// what made the two one (NaN and Infinity both written as null), not a
+// shared context's (raw non-ASCII before the place the two differ).
+func AtMerge(ra, rb, x Outcome) bool {
 	if ra.Canonical == nil || rb.Canonical == nil || x.Canonical == nil || bytes.Equal(ra.Canonical, rb.Canonical) {
 		return false
 	}

@@ -174,8 +174,8 @@ func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any
 // CollisionLabel is the collision implementation x shows between inputs a
 // and b, judged ja and jb, as a bucket is labelled: named by x's deviation
 // that names it (compare.CollisionSignature), or, when x deviates on both
-// and the collision is named by where the reference's texts differ, by
-// what x did to both; each read through its family's profile (Family), so
+// where the reference's texts differ and the collision is named by that
+// place, by what x did to both; each read through its family's profile (Family), so
 // that one formatter or key writer is one bucket whether it made two calls
 // one or wrote one wrong (run's collision twins). ok is false when x no
 // longer gives the two one digest.
@@ -209,7 +209,7 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 		}
 		return sig, true
 	}
-	if da != nil && db != nil {
+	if da != nil && db != nil && compare.AtMerge(ja.Outs[0], jb.Outs[0], ja.Outs[x]) {
 		fa, oka := familyOf(*da, a)
 		fb, okb := familyOf(*db, b)
 		if oka && okb && fa.Bucket() == fb.Bucket() {

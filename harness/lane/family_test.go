@@ -282,3 +282,44 @@ func TestFamilyDomain(t *testing.T) {
 		})
 	}
 }
+
+// A collision named where the reference's texts differ, past a context
+// both cases share and the SDK writes wrong alike, names nothing the SDK
+// did: its pair is shrunk keeping only the collision, which drops the
+// context, and then named by what the small pair shows.
+func TestMinimizePairOwnCause(t *testing.T) {
+	// An SDK that drops a __proto__ member (a JavaScript object) and
+	// writes U+0080 raw.
+	sdk := &spoiled{name: "sdk", spoil: strings.NewReplacer(
+		`,"__proto__":{"\"":0}`, "", `,"__proto__":{"":0}`, "",
+		`"__proto__":{"\"":0},`, "", `"__proto__":{"":0},`, "",
+		`{"__proto__":{"\"":0}}`, "{}", `{"__proto__":{"":0}}`, "{}",
+		`\u0080`, "\u0080")}
+	l := familyLane(t, sdk, &syncBuffer{})
+	defer l.Close()
+	parse := func(s string) any {
+		v, err := value.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	a := parse(`{"tool_name":"","args":{"":{"\u0080":0},"__proto__":{"\"":0}}}`)
+	b := parse(`{"tool_name":"","args":{"":{"\u0080":0},"__proto__":{"":0}}}`)
+	js, err := l.Judge(context.Background(), []any{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, ok := compare.CollisionSignature("sdk", js[0].Outs[0], js[1].Outs[0], js[0].Outs[1], js[0].Signatures, js[1].Signatures)
+	if !ok || l.ownCause(context.Background(), a, b, 1, kept) {
+		t.Fatalf("the pair's own signature %s (%v) is one of the SDK's deviations: the test sees nothing", kept, ok)
+	}
+	m, err := l.MinimizePair(context.Background(), a, b, 1, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := l.CollisionLabel(context.Background(), 1, m.A, m.B, m.JA, m.JB)
+	if want := "collision: a member `__proto__` dropped: sdk"; !ok || got.String() != want {
+		t.Errorf("minimized to %s and %s, labelled %s; want %s", value.AppendText(nil, m.A), value.AppendText(nil, m.B), got, want)
+	}
+}

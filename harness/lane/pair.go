@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
@@ -31,8 +32,18 @@ type MinimizedPair struct {
 // SDK that keeps the last of a repeated key and checks no envelope makes
 // both collide alike, and a pair of the first, shrunk freely, became one
 // of the second, which then named a bucket of the first one's findings.
+//
+// A cause that is none of x's own deviations on the pair (read where the
+// reference's two texts differ, past a context both cases share and x
+// writes wrong alike) says nothing x did, and keeping it would keep that
+// context too; such a pair is shrunk keeping only that x collides, and
+// named by what the small pair shows.
 func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.Signature) (*MinimizedPair, error) {
-	va, vb, st, err := minimize.MinimizePair(ctx, a, b, l.collides(x, kept.Bucket()), minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
+	keep := l.collides(x, kept.Bucket())
+	if !l.ownCause(ctx, a, b, x, kept) {
+		keep = l.collides(x, "")
+	}
+	va, vb, st, err := minimize.MinimizePair(ctx, a, b, keep, minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		if errors.Is(err, minimize.ErrNotReproducible) {
 			return nil, fmt.Errorf("not reproducible: %s no longer gives the two inputs one digest", l.names[x])
@@ -70,14 +81,27 @@ func (l *Lane) collides(x int, bucket string) minimize.PairFails {
 	}
 }
 
+// ownCause reports whether kept's cause is one of adapter x's deviations
+// on a or b (compare.CollisionSignature), judged afresh; true when they
+// cannot be judged, so that the cause is kept.
+func (l *Lane) ownCause(ctx context.Context, a, b any, x int, kept compare.Signature) bool {
+	js, err := l.Judge(ctx, []any{a, b})
+	if err != nil || !js[0].Answered || !js[1].Answered {
+		return true
+	}
+	own := func(s compare.Signature) bool { return s.Cause == kept.Cause && s.Deviates(l.names[x]) }
+	return slices.ContainsFunc(js[0].Signatures, own) || slices.ContainsFunc(js[1].Signatures, own)
+}
+
 // collidesAs reports whether adapter x gives the judged cases ja and jb one
-// digest while the reference tells them apart, as a collision of bucket.
+// digest while the reference tells them apart, as a collision of bucket,
+// or of any cause when bucket is "".
 func (l *Lane) collidesAs(x int, bucket string, ja, jb Judged) bool {
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return false
 	}
 	s, ok := compare.CollisionSignature(l.names[x], ja.Outs[0], jb.Outs[0], ja.Outs[x], ja.Signatures, jb.Signatures)
-	return ok && s.Bucket() == bucket
+	return ok && (bucket == "" || s.Bucket() == bucket)
 }
 
 // CollisionEntry is the corpus entry of a collision of sig: both inputs,
