@@ -44,6 +44,10 @@ func TestCause(t *testing.T) {
 		{"raw backslashes read as one escaped", `{"args":{"\\\\a":0},"tool_name":""}`, `{"args":{"\\a":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
 		{"raw backslashes then a newline", `{"args":{"\\\\a\n":0},"tool_name":""}`, "{\"args\":{\"\\\\a\n\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
 		{"raw backslashes at the key's end", `{"args":{"\\\\":0},"tool_name":""}`, `{"args":{"\\":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
+		// A long key: its length bounds no reading (a minimized example
+		// of 257 characters once kept the unit-by-unit cause).
+		{"raw backslashes in a long key", `{"args":{"` + strings.Repeat("a", 300) + `\\\\a\"a":0},"tool_name":""}`,
+			`{"args":{"` + strings.Repeat("a", 300) + `\\a"a":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},
 		{"raw backslashes then a control character", `{"args":{"\\\\\u0017":0},"tool_name":""}`, "{\"args\":{\"\\\\\x17\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
 		{"raw backslashes then a backspace", `{"args":{"\\\\\b":0},"tool_name":""}`, "{\"args\":{\"\\\\\b\":0},\"tool_name\":\"\"}", KindKeyEscape, "a `\\` in a key left unescaped"},
 		{"raw backslashes then a raw quote", `{"args":{"\\\\a\"":0},"tool_name":""}`, `{"args":{"\\a"":0},"tool_name":""}`, KindKeyEscape, "a `\\` in a key left unescaped"},

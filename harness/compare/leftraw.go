@@ -25,11 +25,19 @@ type spelling struct {
 	quoteOrBS bool // a quote or a backslash, which the reference escapes
 }
 
-// maxAligned bounds the strings firstLeftRaw reads: a run of n backslashes
-// has on the order of n² readings, and the strings that need it are
-// minimized examples, a few characters long. A longer string, seen while
-// fuzzing, takes the unit-by-unit cause until minimizing relabels it.
-const maxAligned = 256
+// The bounds of the strings firstLeftRaw reads. Each unit the reference
+// escaped has two readings, as escaped and raw, and a run of n backslashes
+// on the order of n² ways to pair them up, so the escaped units are
+// bounded by maxAligned; the others have one reading each, which costs a
+// step, so all units by maxUnits. A string past either, seen while
+// fuzzing, takes the unit-by-unit cause; so would its minimized example,
+// kept so by its label, were the bounds the few characters a minimized
+// example needs: a 257-character key with two backslashes stayed `a \
+// written as printable ASCII` when the bound was 256 units of any kind.
+const (
+	maxAligned = 256
+	maxUnits   = 1 << 14
+)
 
 // firstLeftRaw finds the first quote or backslash that b wrote raw in the
 // string that opens at start in both texts, when b's string reads as a's
@@ -41,8 +49,8 @@ const maxAligned = 256
 // Read this way, one bug is one cause whatever follows the backslash. It
 // reports the unit's offset in a and its code point.
 func firstLeftRaw(a, b []byte, start int) (at int, cp rune, ok bool) {
-	units := spellings(a, start)
-	if len(units) > maxAligned || !slices.ContainsFunc(units, func(u spelling) bool { return u.quoteOrBS }) {
+	units, ok := spellings(a, start)
+	if !ok || !slices.ContainsFunc(units, func(u spelling) bool { return u.quoteOrBS }) {
 		return 0, 0, false
 	}
 	fits := aligner(units, b)
@@ -52,6 +60,8 @@ func firstLeftRaw(a, b []byte, start int) (at int, cp rune, ok bool) {
 	}
 	for i, u := range units {
 		switch {
+		case u.raw == nil: // one reading, which fits(0, ...) found
+			q += len(u.as)
 		case u.quoteOrBS && bytes.HasPrefix(b[q:], u.raw) && fits(i+1, q+len(u.raw)):
 			return u.at, rune(u.raw[0]), true
 		case bytes.HasPrefix(b[q:], u.as) && fits(i+1, q+len(u.as)):
@@ -64,9 +74,10 @@ func firstLeftRaw(a, b []byte, start int) (at int, cp rune, ok bool) {
 }
 
 // spellings is the units of the string that opens at a[start], up to its
-// closing quote.
-func spellings(a []byte, start int) []spelling {
+// closing quote; not ok past maxUnits of them, or maxAligned escaped.
+func spellings(a []byte, start int) ([]spelling, bool) {
 	var out []spelling
+	escaped := 0
 	for p := start + 1; p < len(a); {
 		u := readUnit(a[p:])
 		if u.end {
@@ -77,11 +88,15 @@ func spellings(a []byte, start int) []spelling {
 		if u.form != formRaw && utf8.ValidRune(u.cp) {
 			s.raw = utf8.AppendRune(nil, u.cp)
 			s.quoteOrBS = u.cp == '"' || u.cp == '\\'
+			escaped++
+		}
+		if len(out) == maxUnits || escaped > maxAligned {
+			return nil, false
 		}
 		out = append(out, s)
 		p += n
 	}
-	return out
+	return out, true
 }
 
 // aligner returns fits(i, q): whether units[i:], each spelled as the
@@ -92,6 +107,12 @@ func aligner(units []spelling, b []byte) func(i, q int) bool {
 	memo := map[[2]int]bool{}
 	var fits func(i, q int) bool
 	fits = func(i, q int) bool {
+		for ; i < len(units) && units[i].raw == nil; i++ { // one reading: no choice to remember
+			if !bytes.HasPrefix(b[q:], units[i].as) {
+				return false
+			}
+			q += len(units[i].as)
+		}
 		if i == len(units) {
 			return q < len(b) && b[q] == '"'
 		}
