@@ -277,32 +277,33 @@ func TestSteadyWindows(t *testing.T) {
 		t.Fatalf("%d windows in a %.3fs span of %v windows", len(s.Windows), s.Seconds, window)
 	}
 	var cases uint64
-	var seconds, cpu, inProcess float64
+	var seconds, cpu, inProcess, worker float64
 	for _, w := range s.Windows {
 		if w.Cases == 0 || w.Seconds < window.Seconds() || w.DriverCPUSeconds <= 0 || len(w.AdapterCPUSeconds) != 2 || len(w.BatchCPUSeconds) != 2 {
 			t.Errorf("window %+v: want cases, at least %v, the driver's CPU and one figure per adapter", w, window)
 			continue
 		}
 		// What the implementations said their batches cost is a part of
-		// what their processes spent (/proc counts in 10 ms ticks). Each
-		// window ends at a batch the worker answered, so its figure is
-		// there in every window; the in-process adapter answers ahead of
-		// the worker, and may have answered a window's batches in the one
-		// before: its figure is there over the windows together.
+		// what their processes spent (/proc counts in 10 ms ticks). Either
+		// may be 0 in one window of 10 ms on a busy host (the in-process
+		// adapter answers ahead of the worker, and may have answered a
+		// window's batches in the one before; a worker's clock may not
+		// have ticked): each figure is there over the windows together.
 		for ai, spent := range []float64{w.DriverCPUSeconds, w.AdapterCPUSeconds[1]} {
-			if b := w.BatchCPUSeconds[ai]; b < 0 || (ai == 1 && b == 0) || b > spent+0.02 {
+			if b := w.BatchCPUSeconds[ai]; b < 0 || b > spent+0.02 {
 				t.Errorf("window %+v: adapter %d's batches took %.3fs of its process's %.3fs", w, ai, b, spent)
 			}
 		}
 		cases, seconds, cpu = cases+w.Cases, seconds+w.Seconds, cpu+w.DriverCPUSeconds
 		inProcess += w.BatchCPUSeconds[0]
+		worker += w.BatchCPUSeconds[1]
 	}
 	if cases > s.Cases || seconds > s.Seconds+0.01 || cpu > s.DriverCPUSeconds+0.01 {
 		t.Errorf("windows add up to %d cases, %.2fs, %.2fs of driver CPU: more than the span's %d, %.2fs, %.2fs",
 			cases, seconds, cpu, s.Cases, s.Seconds, s.DriverCPUSeconds)
 	}
-	if inProcess <= 0 {
-		t.Errorf("the in-process adapter's batches took no CPU in %d windows", len(s.Windows))
+	if inProcess <= 0 || worker <= 0 {
+		t.Errorf("the batches took no CPU in %d windows: in process %.3fs, the worker's %.3fs", len(s.Windows), inProcess, worker)
 	}
 }
 
