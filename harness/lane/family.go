@@ -40,7 +40,7 @@ type profiles struct {
 // out-of-domain input (see domain): by the rule it does not keep.
 func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
 	f := probe.For(sig.Kind, input)
-	if f == "" {
+	if f == "" || f == probe.Domain && !l.domainApplies(sig) {
 		return sig
 	}
 	ps := l.profilesOf(ctx, f)
@@ -108,11 +108,8 @@ func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, p
 // implementation sig names rejects alone the way the reference named (its
 // first) but accepts alone one other of them (probe.Profile.RuleBroken),
 // sig is named by that one. The ways are read under this project's
-// contract (value.Problems): a lane of another keeps sig.
+// contract (value.Problems): a lane of another keeps sig (domainApplies).
 func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
-	if l.Contract != "" {
-		return sig
-	}
 	var code value.Code
 	for i, name := range sig.Deviants {
 		ai := slices.Index(l.names, name)
@@ -126,6 +123,14 @@ func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Si
 		code = c
 	}
 	return compare.Accepting(sig.Kind, string(code), sig.Deviants)
+}
+
+// domainApplies reports whether the domain family may name sig: an
+// acceptance of out-of-domain input, in a lane of this project's contract,
+// whose domain value.Problems walks. Any other rejection is not probed.
+func (l *Lane) domainApplies(sig compare.Signature) bool {
+	_, ok := compare.AcceptedCode(sig)
+	return ok && l.Contract == ""
 }
 
 // judgeAgain is input judged through the lane, within ProbeTime as the
