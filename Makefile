@@ -193,8 +193,8 @@ test-go:
 	# staticcheck beside the short tests, which wait on their workers as
 	# much as they compute; each one's failure fails the target
 	go run $(STATICCHECK) $(GO_PKGS) & lint=$$!; \
-	go test -short $(GO_PKGS); tests=$$?; \
-	wait $$lint; lintrc=$$?; \
+	tests=0; go test -short $(GO_PKGS) || tests=$$?; \
+	lintrc=0; wait $$lint || lintrc=$$?; \
 	[ $$lintrc = 0 ] || echo "test-go: staticcheck failed"; \
 	[ $$tests = 0 ] && [ $$lintrc = 0 ]
 	# the packages where goroutines share state, once more under the race
