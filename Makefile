@@ -190,13 +190,8 @@ GOFILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 test-go:
 	test -z "$$(gofmt -l $(GOFILES))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	go vet $(GO_PKGS)
-	# staticcheck beside the short tests, which wait on their workers as
-	# much as they compute; each one's failure fails the target
-	go run $(STATICCHECK) $(GO_PKGS) & lint=$$!; \
-	tests=0; go test -short $(GO_PKGS) || tests=$$?; \
-	lintrc=0; wait $$lint || lintrc=$$?; \
-	[ $$lintrc = 0 ] || echo "test-go: staticcheck failed"; \
-	[ $$tests = 0 ] && [ $$lintrc = 0 ]
+	go run $(STATICCHECK) $(GO_PKGS)
+	go test -short $(GO_PKGS)
 	# the packages where goroutines share state, once more under the race
 	# detector; the end-to-end proofs of labels, which share nothing more
 	# than the runs above, run under it in test-go-long
