@@ -46,7 +46,8 @@ const (
 // float formatter's in an input that holds a float, the big-integer path's
 // in one that holds an integer past 2^53 and no float (an integer that a
 // double holds exactly is written by neither); a string's character, in a
-// key or a value, is the escaper's.
+// key or a value, is the escaper's; an order of keys, the key sorter's; a
+// rejection, the domain's rules the implementation keeps.
 func For(k compare.Kind, input any) Family {
 	switch k {
 	case compare.KindNumber:
@@ -66,9 +67,9 @@ func For(k compare.Kind, input any) Family {
 	return ""
 }
 
-// of is the family a probe's difference of kind k counts for in family f's
-// profile: f's own kinds only.
-func of(f Family, k compare.Kind) bool {
+// owns reports whether a difference of kind k is family f's: what a
+// profile of f counts, and what a defect of f may explain.
+func owns(f Family, k compare.Kind) bool {
 	switch f {
 	case Floats, Integers:
 		return k == compare.KindNumber
@@ -82,8 +83,8 @@ func of(f Family, k compare.Kind) bool {
 	return false
 }
 
-// Case is one probe: a number or a string, probed alone in a fixed valid
-// input (Input).
+// Case is one probe: a number, a string or keys, probed alone in a fixed
+// valid input, or a domain probe's whole input (Input).
 type Case struct {
 	// Name is the probed number or character as people read it, in the
 	// profile's cause: "0.1", "-0.0", "U+007F", "`\"`".
@@ -252,7 +253,7 @@ func MeasureUnder(want contract.Contract, f Family, name string, ref, got []comp
 			return Profile{}, fmt.Errorf("probe %s: %s %s on %s", f, name, got[i].Failure, value.AppendText(nil, c.Input()))
 		}
 		for _, s := range compare.SignatureOf([]string{"reference", name}, []compare.Outcome{ref[i], got[i]}) {
-			if !of(f, s.Kind) || !s.Deviates(name) {
+			if !owns(f, s.Kind) || !s.Deviates(name) {
 				continue
 			}
 			sp, _ := c.Spelling(got[i].Canonical)

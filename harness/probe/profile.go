@@ -162,7 +162,7 @@ func (p Profile) defectOf(sig compare.Signature) (defect, bool) {
 	}
 	for _, d := range ds {
 		breaks := sig.Kind == compare.KindKeyEscape && d.kind == compare.KindKeyEscape
-		if d.explains != nil && of(p.Family, sig.Kind) && d.explains(sig) || breaks {
+		if d.explains != nil && owns(p.Family, sig.Kind) && d.explains(sig) || breaks {
 			return d, true
 		}
 	}
