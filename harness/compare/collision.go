@@ -93,7 +93,7 @@ func sameText(a, b Outcome) bool {
 // ok is false when name deviates on neither, which a collision rules out.
 func CollisionSignature(name string, ra, rb, x Outcome, first, second []Signature) (Signature, bool) {
 	s := Signature{Kind: KindCollision, Deviants: []string{name}}
-	a, b := deviationOf(name, first), deviationOf(name, second)
+	a, b := DeviationOf(name, first), DeviationOf(name, second)
 	switch {
 	case a == nil && b == nil:
 		return Signature{}, false
@@ -181,8 +181,9 @@ func CollisionSignatureOf(names []string, x int, a, b []Outcome) (Signature, boo
 	return CollisionSignature(names[x], a[0], b[0], a[x], SignatureOf(names, a), SignatureOf(names, b))
 }
 
-// deviationOf is the first of sigs that name deviates in, or nil.
-func deviationOf(name string, sigs []Signature) *Signature {
+// DeviationOf is the first of sigs that name deviates in, or nil: its
+// deviation on a case, which names a collision (CollisionSignature).
+func DeviationOf(name string, sigs []Signature) *Signature {
 	if i := slices.IndexFunc(sigs, func(t Signature) bool { return t.Deviates(name) }); i >= 0 {
 		return &sigs[i]
 	}

@@ -53,20 +53,37 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 	case probe.Domain:
 		return l.domain(sig, input, ps)
 	}
-	var kind compare.Kind
-	var cause string
+	type label struct {
+		kind  compare.Kind
+		cause string
+	}
+	lb, ok := agreed(l, sig, ps, func(_ int, p probe.Profile) (label, bool) {
+		k, c, ok := p.CauseOf(sig)
+		return label{k, c}, ok
+	})
+	if !ok {
+		return sig
+	}
+	return compare.Signature{Kind: lb.kind, Cause: lb.cause, Deviants: slices.Clone(sig.Deviants)}
+}
+
+// agreed is the one answer of every implementation sig names, each
+// asked of its profile; ok is false when one has no profile (its probes
+// failed), no answer, or another answer than the others.
+func agreed[T comparable](l *Lane, sig compare.Signature, ps *profiles, answer func(ai int, p probe.Profile) (T, bool)) (T, bool) {
+	var first T
 	for i, name := range sig.Deviants {
 		ai := slices.Index(l.names, name)
 		if ai < 0 || ps.bad[ai] != nil {
-			return sig
+			return first, false
 		}
-		k, c, ok := ps.of[ai].CauseOf(sig)
-		if !ok || i > 0 && (k != kind || c != cause) {
-			return sig
+		a, ok := answer(ai, ps.of[ai])
+		if !ok || i > 0 && a != first {
+			return first, false
 		}
-		kind, cause = k, c
+		first = a
 	}
-	return compare.Signature{Kind: kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
+	return first, len(sig.Deviants) > 0
 }
 
 // keyOrder is Family of a key_order sig, what input shows: each
@@ -78,27 +95,20 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 // for its texts.
 func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, ps *profiles) compare.Signature {
 	var example *Judged
-	var cause string
-	for i, name := range sig.Deviants {
-		ai := slices.Index(l.names, name)
-		if ai < 0 || ps.bad[ai] != nil {
-			return sig
-		}
-		p := ps.of[ai]
+	cause, ok := agreed(l, sig, ps, func(ai int, p probe.Profile) (string, bool) {
 		var ref, got []byte
 		if len(p.Orders) > 1 {
 			if example == nil {
 				if example = l.judgeAgain(ctx, input); example == nil {
-					return sig
+					return "", false
 				}
 			}
 			ref, got = example.Outs[0].Canonical, example.Outs[ai].Canonical
 		}
-		c, ok := p.OrderCause(l.cmp.Contract(), ref, got)
-		if !ok || i > 0 && c != cause {
-			return sig
-		}
-		cause = c
+		return p.OrderCause(l.cmp.Contract(), ref, got)
+	})
+	if !ok {
+		return sig
 	}
 	return compare.Signature{Kind: sig.Kind, Cause: cause, Deviants: slices.Clone(sig.Deviants)}
 }
@@ -110,17 +120,9 @@ func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, p
 // sig is named by that one. The ways are read under this project's
 // contract (value.Problems): a lane of another keeps sig (domainApplies).
 func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
-	var code value.Code
-	for i, name := range sig.Deviants {
-		ai := slices.Index(l.names, name)
-		if ai < 0 || ps.bad[ai] != nil {
-			return sig
-		}
-		c, ok := ps.of[ai].RuleBroken(sig, input)
-		if !ok || i > 0 && c != code {
-			return sig
-		}
-		code = c
+	code, ok := agreed(l, sig, ps, func(_ int, p probe.Profile) (value.Code, bool) { return p.RuleBroken(sig, input) })
+	if !ok {
+		return sig
 	}
 	return compare.Accepting(sig.Kind, string(code), sig.Deviants)
 }
@@ -201,7 +203,7 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 	named := func(cause string) compare.Signature {
 		return compare.Signature{Kind: compare.KindCollision, Cause: cause, Deviants: sig.Deviants}
 	}
-	da, db := deviation(name, ja.Signatures), deviation(name, jb.Signatures)
+	da, db := compare.DeviationOf(name, ja.Signatures), compare.DeviationOf(name, jb.Signatures)
 	for _, d := range []struct {
 		s     *compare.Signature
 		input any
@@ -222,14 +224,6 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 		}
 	}
 	return sig, true
-}
-
-// deviation is the first of sigs that name deviates in, or nil.
-func deviation(name string, sigs compare.Signatures) *compare.Signature {
-	if i := slices.IndexFunc(sigs, func(s compare.Signature) bool { return s.Deviates(name) }); i >= 0 {
-		return &sigs[i]
-	}
-	return nil
 }
 
 // profilesOf measures family f's profiles of the lane's implementations,
