@@ -27,9 +27,9 @@ const MaxCause = 120
 // example is in the bucket's diff.
 func failureCause(a, b Outcome) string {
 	if b.Failure == "" && b.Error != "internal" {
-		return FitCause("answers where the reference failed: "+failureName(a), "")
+		return FitCause("answers where the reference failed: "+failureName(a))
 	}
-	return FitCause(failureName(b), "") // the worker's own words tell crashes apart
+	return FitCause(failureName(b)) // the worker's own words tell crashes apart
 }
 
 // hasPlace reports whether o's worker said what failed and where.
@@ -215,7 +215,7 @@ func normalize(s string) string {
 	s = nonFinite.ReplaceAllString(s, "NaN/Infinity")
 	s = hexNum.ReplaceAllString(s, "…")
 	s = number.ReplaceAllString(s, "N")
-	return FitCause(s, "")
+	return FitCause(s)
 }
 
 // dropQuotes writes "…" for each quoted text in s, which a message quotes
@@ -301,13 +301,10 @@ func whitespace(q string) bool {
 	return q == ""
 }
 
-// FitCause makes head+suffix fit in a signature: visible, one line,
-// without "; " nor " # ", at most MaxCause bytes, head cut (at a character,
-// with "…") so that the suffix stays whole.
-func FitCause(head, suffix string) string {
-	head, suffix = Visible(head), Visible(suffix)
-	head = clip.Ellipsis(head, MaxCause-len(suffix))
-	return noSeparators(head + suffix) // never longer: each replacement is as long or shorter
+// FitCause makes cause fit in a signature: visible, one line, without
+// "; " nor " # ", at most MaxCause bytes, cut (at a character, with "…").
+func FitCause(cause string) string {
+	return noSeparators(clip.Ellipsis(Visible(cause), MaxCause)) // never longer: each replacement is as long or shorter
 }
 
 // noSeparators is s without "; " (which joins a finding's signatures) and

@@ -212,13 +212,13 @@ func TestCauseFits(t *testing.T) {
 	if len(msg) > MaxCause || !strings.HasSuffix(msg, "…") {
 		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
-	for in, want := range map[[2]string]string{
-		{"a; b # c\nd", ""}:               "a, b #c⟨U+000A⟩d",
-		{"; # ", ""}:                      ", #",
-		{"ends with;", " on valid input"}: "ends with, on valid input",
+	for in, want := range map[string]string{
+		"a; b # c\nd":         "a, b #c⟨U+000A⟩d",
+		"; # ":                ", #",
+		"ends with; and more": "ends with, and more",
 	} {
-		if c := FitCause(in[0], in[1]); c != want {
-			t.Errorf("FitCause(%q, %q) = %q, want %q", in[0], in[1], c, want)
+		if c := FitCause(in); c != want {
+			t.Errorf("FitCause(%q) = %q, want %q", in, c, want)
 		}
 	}
 }

@@ -278,9 +278,9 @@ func deviation(g int, a, b Outcome, c contract.Contract) Deviation {
 	case (a.Error == "") != (b.Error == ""):
 		// A worker's code is its own word: FitCause keeps a stray one
 		// from breaking the signature's text form.
-		d.Kind, d.Cause = KindRejection, FitCause(rejectionCause(a, b), "")
+		d.Kind, d.Cause = KindRejection, FitCause(rejectionCause(a, b))
 	case a.Error != "":
-		d.Kind, d.Cause = KindErrorCode, FitCause(fmt.Sprintf("%s where want %s", b.Error, a.Error), "")
+		d.Kind, d.Cause = KindErrorCode, FitCause(fmt.Sprintf("%s where want %s", b.Error, a.Error))
 	case bytes.Equal(a.Canonical, b.Canonical):
 		// equal bytes in different groups: a digest is wrong
 		d.Kind, d.Cause = KindDigest, "digest is not BLAKE3 of its own text"

@@ -186,5 +186,5 @@ func (p Profile) CauseOf(sig compare.Signature) (kind compare.Kind, cause string
 	if !ok {
 		return "", "", false
 	}
-	return d.kind, compare.FitCause(d.cause, ""), true
+	return d.kind, compare.FitCause(d.cause), true
 }
