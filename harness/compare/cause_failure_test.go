@@ -199,8 +199,8 @@ func TestCrashStateIgnoresMessageAndLines(t *testing.T) {
 	}
 }
 
-// A cause never passes MaxCause bytes, and a long crash state or message
-// is cut so that the validity suffix stays whole.
+// A cause never passes MaxCause bytes: a long crash state or message
+// is cut with "…".
 func TestCauseFits(t *testing.T) {
 	long := strings.Repeat("verylongfunctionname", 8)
 	b := Outcome{Error: "internal", ErrorType: "SomeError", Frames: []wire.Frame{{File: "x.py", Function: long}, {File: "y.py", Function: long}}}
