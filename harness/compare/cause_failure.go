@@ -27,7 +27,7 @@ const MaxCause = 120
 // example is in the bucket's diff.
 func failureCause(a, b Outcome) string {
 	if b.Failure == "" && b.Error != "internal" {
-		return FitCause("answers where the reference failed: "+failureName(a))
+		return FitCause("answers where the reference failed: " + failureName(a))
 	}
 	return FitCause(failureName(b)) // the worker's own words tell crashes apart
 }
