@@ -41,7 +41,7 @@ kits/ts/node_modules/.installed: kits/ts/package.json kits/ts/package-lock.json
 	touch $@
 $(TS_KIT): kits/ts/node_modules/.installed $(shell find kits/ts/src kits/ts/test kits/ts/example -name '*.ts' 2>/dev/null) kits/ts/tsconfig.json
 	cd kits/ts && npm run --silent build
-adapters/ts/node_modules/.installed: adapters/ts/package.json adapters/ts/package-lock.json kits/ts/package.json
+adapters/ts/node_modules/.installed: adapters/ts/package.json adapters/ts/package-lock.json kits/ts/package.json | kits/ts/node_modules/.installed
 	cd adapters/ts && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 $(TS_JS): $(TS_KIT) adapters/ts/node_modules/.installed $(shell find adapters/ts/src adapters/ts/test -name '*.ts' 2>/dev/null) adapters/ts/tsconfig.json
@@ -51,15 +51,11 @@ rust: $(RUST_W)
 $(RUST_W): $(shell find adapters/rust/src adapters/rust/worker/src kits/rust/src -name '*.rs' 2>/dev/null) adapters/rust/Cargo.toml adapters/rust/worker/Cargo.toml adapters/rust/Cargo.lock kits/rust/Cargo.toml
 	cargo build --quiet --release --locked --manifest-path adapters/rust/Cargo.toml -p canonjson-worker
 
-go: $(DIFFFUZZ) bin/canonjson-worker bin/mutant bin/fakeworker
-$(DIFFFUZZ): $(GO_SRC)
-	go build -o $@ ./cmd/difffuzz
-bin/canonjson-worker: $(GO_SRC)
-	go build -o $@ ./cmd/canonjson-worker
-bin/mutant: $(GO_SRC)
-	go build -o $@ ./cmd/mutant
-bin/fakeworker: $(GO_SRC)
-	go build -o $@ ./cmd/fakeworker
+# One go build for the four commands, so that they compile the packages
+# they share once, never twice side by side under make -j; go's own cache
+# makes it a second when nothing changed.
+go:
+	go build -o bin/ ./cmd/difffuzz ./cmd/canonjson-worker ./cmd/mutant ./cmd/fakeworker
 
 ## examples: the kits' example workers (docs/your-sdk.md), for conform; the
 ## Python one runs from the venv (python), the TypeScript one is built with its
@@ -70,9 +66,9 @@ RUST_EXAMPLE := kits/rust/example/target/release/example-worker
 RUST_TEXT_EXAMPLE := kits/rust/example/target/release/text_worker
 examples: python ts $(GO_EXAMPLE) $(GO_TEXT_EXAMPLE) $(RUST_EXAMPLE) $(RUST_TEXT_EXAMPLE)
 $(RUST_TEXT_EXAMPLE): $(RUST_EXAMPLE)
-$(GO_EXAMPLE): $(GO_SRC)
+$(GO_EXAMPLE): $(GO_SRC) | go
 	go build -o $@ ./kits/go/example
-$(GO_TEXT_EXAMPLE): $(GO_SRC)
+$(GO_TEXT_EXAMPLE): $(GO_SRC) | go
 	go build -o $@ ./kits/go/example/text
 $(RUST_EXAMPLE): $(shell find kits/rust/src kits/rust/example/src -name '*.rs' 2>/dev/null) kits/rust/Cargo.toml kits/rust/example/Cargo.toml kits/rust/example/Cargo.lock
 	cargo build --quiet --release --locked --manifest-path kits/rust/example/Cargo.toml
@@ -174,7 +170,7 @@ difffuzz: build
 ## fixture check, the corpus replay, a short fuzzing run of all four adapters
 ## that must find nothing, and the new-team test (a team's four workers from
 ## the packages, one bug planted). Five minutes on 2 cores from a fresh clone.
-test: build test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked check-docs new-team
+test: deps test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked check-docs new-team
 
 ## test-long (the PR workflow, after make test): what make test leaves out
 ## because it adds little a minute: Go's long tests (real timed benches, the
@@ -185,12 +181,21 @@ test: build test-go test-python test-ts test-rust conform fixtures-check replay 
 test-long: test-go-long infra-check cross-build
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+bin/staticcheck: Makefile | go
+	GOBIN=$(CURDIR)/bin go install $(STATICCHECK)
+
+## deps (make test's first step): every install and build the tests use, two
+## at a time, since half of them wait on the network and not the processor;
+## each one's output is printed whole when it ends (make 4's output-sync)
+.PHONY: deps
+deps:
+	$(MAKE) --no-print-directory -j2 $(if $(filter output-sync,$(.FEATURES)),--output-sync=target) build examples bin/staticcheck
 
 GOFILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
-test-go:
+test-go: bin/staticcheck
 	test -z "$$(gofmt -l $(GOFILES))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	go vet $(GO_PKGS)
-	go run $(STATICCHECK) $(GO_PKGS)
+	bin/staticcheck $(GO_PKGS)
 	go test -short $(GO_PKGS)
 	# the packages where goroutines share state, once more under the race
 	# detector; the end-to-end proofs of labels, which share nothing more
