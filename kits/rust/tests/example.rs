@@ -9,19 +9,26 @@ use rmpv::Value as Mp;
 mod common;
 use common::{batch, field, read_frame, write_frame};
 
-/// Builds the example with the cargo running this test, into a target folder
-/// of its own (this one is locked while tests run).
+/// Builds the example with the cargo running this test, as `make examples`
+/// does: released, into the example's own target folder (this one is locked
+/// while tests run), so that after make it is already there.
 fn example_binary() -> std::path::PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = root.join("target").join("example");
+    let target = root.join("example").join("target");
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--locked", "--manifest-path"])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--locked",
+            "--manifest-path",
+        ])
         .arg(root.join("example/Cargo.toml"))
         .env("CARGO_TARGET_DIR", &target)
         .status()
         .expect("run cargo");
     assert!(status.success(), "building the example failed");
-    target.join("debug/example-worker")
+    target.join("release/example-worker")
 }
 
 /// The example's text-model worker (example/src/bin/text_worker.rs), built
