@@ -214,13 +214,15 @@ test-python: python lint-python
 	@echo "test-python: the library's and the kit's tests passed"
 
 ## lint-python (part of test-python): ruff (lint and format) and mypy --strict
-## over kits/python, its tests and examples, with the versions pinned in
-## adapters/python/requirements.txt and the settings of kits/python/pyproject.toml
+## over the kit (kits/python, its tests and examples) and the library
+## (adapters/python, its worker and tests), with the versions pinned in
+## adapters/python/requirements.txt and the settings of each one's pyproject.toml
 .PHONY: lint-python
 lint-python: python
-	cd kits/python && ../../$(VENV)/bin/ruff check . && ../../$(VENV)/bin/ruff format --check .
-	cd kits/python && ../../$(VENV)/bin/mypy
-	@echo "lint-python: ruff and mypy found nothing in kits/python"
+	for d in kits/python adapters/python; do \
+		(cd $$d && ../../$(VENV)/bin/ruff check . && ../../$(VENV)/bin/ruff format --check . && ../../$(VENV)/bin/mypy) || exit 1; \
+	done
+	@echo "lint-python: ruff and mypy found nothing in kits/python and adapters/python"
 
 test-ts: ts
 	cd kits/ts && npm test --silent && npm run --silent lint

@@ -11,10 +11,9 @@ built-in (difffuzz, the default; rfc8785) or a contract file."""
 import argparse
 import sys
 
-from difffuzz_kit import serve
-
 from canonjson import Encoding, Object, Unsupported, __version__
 from canonjson.contract import resolve
+from difffuzz_kit import serve
 
 
 def main(argv: list[str]) -> int:

@@ -40,6 +40,7 @@ __all__ = [
     "Encoding",
     "Object",
     "Unsupported",
+    "__version__",
     "canonical",
     "canonical_value",
     "format_float",
@@ -47,5 +48,4 @@ __all__ = [
     "loads",
     "parse_int",
     "signature",
-    "__version__",
 ]

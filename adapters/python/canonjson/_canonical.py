@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from json.encoder import encode_basestring as _escape_raw
 from json.encoder import encode_basestring_ascii as _escape
 from operator import itemgetter
+from typing import Any
 
 from blake3 import blake3
 
@@ -77,7 +79,7 @@ class CanonicalError(Exception):
         self.message = message
 
 
-class Object(list):
+class Object(list[tuple[Any, Any]]):
     """An object as its members, ``(key, value)`` tuples in input order with
     duplicates kept: a ``dict`` would silently merge duplicate keys ("last
     wins"), which the spec forbids repairing, and could not hold unhashable
@@ -95,7 +97,7 @@ class Object(list):
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"Object({list.__repr__(self)})"
@@ -226,7 +228,7 @@ class Encoding:
     what the top level may be, how deep a value may nest. The module's
     functions are :data:`DEFAULT`, this project's contract."""
 
-    __slots__ = ("contract", "_escape", "_sort_key", "_big_ints_error", "_non_finite_error", "_envelope", "_max_depth")
+    __slots__ = ("_big_ints_error", "_envelope", "_escape", "_max_depth", "_non_finite_error", "_sort_key", "contract")
 
     def __init__(self, contract: Contract) -> None:
         contract.check()
@@ -262,7 +264,7 @@ class Encoding:
             return self._container(value, level)
         return self._scalar(value)
 
-    def _container(self, v: list | dict, level: int) -> str:
+    def _container(self, v: list[Any] | dict[Any, Any], level: int) -> str:
         """An array's or object's text. The only recursive method, one frame
         per nesting level: children are dispatched inline, not through _walk."""
         if level > self._max_depth:
@@ -274,7 +276,7 @@ class Encoding:
             t = type(v)
         inner = level + 1
         if t is list:
-            parts = []
+            parts: list[str] = []
             append = parts.append
             for item in v:
                 if type(item) is str and item.isascii():
@@ -311,9 +313,9 @@ class Encoding:
         """A non-container value's text."""
         t = type(v)
         if t is str:
-            if not v.isascii() and _SURROGATE.search(v):  # type: ignore[union-attr]
+            if not v.isascii() and _SURROGATE.search(v):  # type: ignore[attr-defined,call-overload]
                 raise CanonicalError("lone_surrogate", "string holds a lone surrogate")
-            return self._escape(v)
+            return self._escape(v)  # type: ignore[arg-type]
         if t is int:
             return self._int(v)  # type: ignore[arg-type]
         if t is float:
@@ -371,7 +373,7 @@ class Encoding:
         raise CanonicalError("unsupported_value", f"value of type {type(v).__name__}")
 
 
-def _base_container(v: list | dict) -> list | dict:
+def _base_container(v: list[Any] | dict[Any, Any]) -> list[Any] | dict[Any, Any]:
     """Subclasses of list and dict (OrderedDict, ...) as the base type; an
     Object subclass stays an object."""
     if isinstance(v, Object):
@@ -400,7 +402,7 @@ def _utf16_key(member: tuple[str, object]) -> bytes:
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _string_escaper(contract: Contract):  # noqa: ANN202 - a str -> str function
+def _string_escaper(contract: Contract) -> Callable[[str], str]:
     """The function that quotes and escapes a string under the contract's
     strings choices. The two uniform ones are the standard library's C
     encoders (every code point from U+007F escaped, or none); a mixed
@@ -443,6 +445,7 @@ def _escape_match(m: re.Match[str]) -> str:
 def _check_envelope(value: object) -> None:
     """The signed value must be exactly {"tool_name": str, "args": object};
     runs only after the walk, so members are known unique string keys."""
+    members: list[tuple[Any, Any]]
     if isinstance(value, Object):
         members = value
     elif isinstance(value, dict):

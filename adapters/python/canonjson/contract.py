@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ESCAPE, RAW = "escape", "raw"
 CODE_POINTS, UTF16_UNITS = "code_points", "utf16_units"
@@ -127,7 +128,7 @@ def parse(text: str, name: str) -> Contract:
     base = doc.get("base", DIFFFUZZ.name)
     if base not in BUILTINS:
         raise ValueError(f"base = {base!r}: want a built-in ({', '.join(BUILTINS)})")
-    changes: dict[str, object] = {"name": name, "base": base}
+    changes: dict[str, Any] = {"name": name, "base": base}  # read from TOML; check() judges it
     for key, val in doc.items():
         if isinstance(val, dict) and key in _FILE_KEYS and key:
             for sub, subval in val.items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from canonjson import Object
 from canonjson.contract import DIFFFUZZ
@@ -18,7 +19,7 @@ class FixtureContractError(Exception):
     """A fixture file without its contract header, or of another contract."""
 
 
-def fixture_entries(path: Path) -> list[tuple[int, dict]]:
+def fixture_entries(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """The cases of a fixture file as (line number, entry), after checking
     its header line {"contract": NAME} names FIXTURE_CONTRACT: fixtures of
     another contract would hold canonjson to the wrong answers."""
@@ -38,7 +39,8 @@ def fixture_entries(path: Path) -> list[tuple[int, dict]]:
         )
     if contract != FIXTURE_CONTRACT:
         raise FixtureContractError(
-            f"{path.name}:{n}: fixtures of contract {contract!r}, but these tests hold canonjson's default to {FIXTURE_CONTRACT!r}"
+            f"{path.name}:{n}: fixtures of contract {contract!r}, "
+            f"but these tests hold canonjson's default to {FIXTURE_CONTRACT!r}"
         )
     return [(number, json.loads(line)) for number, line in cases]
 
@@ -74,12 +76,12 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, (dict, Object)) and isinstance(b, (dict, Object)):
         ma = list(a.items()) if isinstance(a, dict) else list(a)
         mb = list(b.items()) if isinstance(b, dict) else list(b)
-        return len(ma) == len(mb) and all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(ma, mb))
+        return len(ma) == len(mb) and all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(ma, mb, strict=True))
     if type(a) is not type(b):
         return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float):
+    if isinstance(a, list) and isinstance(b, list):  # one type, as checked above
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a):
             return math.isnan(b)
         return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
@@ -94,5 +96,5 @@ def first_difference(expected: bytes, actual: bytes) -> str:
     lo = max(0, offset - 20)
     return (
         f"first differing byte at offset {offset}: "
-        f"expected ...{expected[lo:offset + 20]!r}... got ...{actual[lo:offset + 20]!r}..."
+        f"expected ...{expected[lo : offset + 20]!r}... got ...{actual[lo : offset + 20]!r}..."
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from blake3 import blake3
@@ -24,7 +25,7 @@ DECODERS = {
 }
 
 
-def check(entry: dict, source: str) -> str | None:
+def check(entry: dict[str, Any], source: str) -> str | None:
     """Why the entry fails when read from ``source``, or None."""
     try:
         value = DECODERS[source](entry)
@@ -90,14 +91,23 @@ def test_fixture_set_is_complete() -> None:
     }
     for category, least in minimum.items():
         assert counts[category] >= least, f"{category}: {counts[category]} < {least}"
-    assert all(codes[code] >= 3 for code in ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")), codes
+    assert all(
+        codes[code] >= 3
+        for code in ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")
+    ), codes
 
 
 @pytest.mark.parametrize(
     ("head", "message"),
     [
-        ('{"contract": "rfc8785"}', "x.jsonl:1: fixtures of contract 'rfc8785', but these tests hold canonjson's default to 'difffuzz'"),
-        ('{"category": "c", "input": "1", "error": "bad_envelope"}', 'x.jsonl:1: want the header line {"contract": "difffuzz"} first'),
+        (
+            '{"contract": "rfc8785"}',
+            "x.jsonl:1: fixtures of contract 'rfc8785', but these tests hold canonjson's default to 'difffuzz'",
+        ),
+        (
+            '{"category": "c", "input": "1", "error": "bad_envelope"}',
+            'x.jsonl:1: want the header line {"contract": "difffuzz"} first',
+        ),
     ],
 )
 def test_fixture_contract_header(tmp_path: Path, head: str, message: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,23 +46,28 @@ def equal_modulo_numbers(original: object, parsed: object) -> bool:
     may come back as integers ("1.0" prints 1) and objects come back sorted."""
     if isinstance(original, (dict, Object)):
         members = sorted(original.items() if isinstance(original, dict) else original)
-        return isinstance(parsed, Object) and len(members) == len(parsed) and all(
-            k == pk and equal_modulo_numbers(v, pv) for (k, v), (pk, pv) in zip(members, parsed)
+        return (
+            isinstance(parsed, Object)
+            and len(members) == len(parsed)
+            and all(k == pk and equal_modulo_numbers(v, pv) for (k, v), (pk, pv) in zip(members, parsed, strict=True))
         )
     if isinstance(original, list):
-        return isinstance(parsed, list) and len(original) == len(parsed) and all(
-            equal_modulo_numbers(a, b) for a, b in zip(original, parsed)
+        return (
+            isinstance(parsed, list)
+            and len(original) == len(parsed)
+            and all(equal_modulo_numbers(a, b) for a, b in zip(original, parsed, strict=True))
         )
     if isinstance(original, bool) or original is None or isinstance(original, str):
         return type(parsed) is type(original) and parsed == original
     if isinstance(original, int):
         return type(parsed) is int and parsed == original
+    assert isinstance(original, float)
     if math.isnan(original):
         return isinstance(parsed, float) and math.isnan(parsed)
-    return type(parsed) in (int, float) and float(parsed) == original
+    return isinstance(parsed, (int, float)) and not isinstance(parsed, bool) and float(parsed) == original
 
 
-def object_key_lists(value: object):
+def object_key_lists(value: object) -> Iterator[list[Any]]:
     if isinstance(value, Object):
         yield [k for k, _ in value]
         for _, v in value:

@@ -12,6 +12,7 @@ integer."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -19,15 +20,13 @@ import struct
 import subprocess
 from pathlib import Path
 
-import dataclasses
-
 import pytest
 from hypothesis import given
+from test_properties import values
 
 from _support import same
 from canonjson import CanonicalError, Encoding, Object, canonical_value, loads
 from canonjson.contract import DIFFFUZZ, RAW, RFC8785
-from test_properties import values
 
 JCS = Encoding(RFC8785)
 #: Contracts that differ from this project's in their string choices only.
@@ -55,7 +54,11 @@ def jcs_testdata() -> Path:
     try:
         done = subprocess.run(
             ["go", "mod", "download", "-json", JCS_MODULE],
-            cwd=SURVEY_GO, capture_output=True, text=True, timeout=120, check=False,
+            cwd=SURVEY_GO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         directory = json.loads(done.stdout or "{}").get("Dir")
     except (OSError, subprocess.TimeoutExpired, ValueError) as e:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -47,19 +48,20 @@ class Worker:
     def send(self, body: bytes) -> None:
         self.send_raw(struct.pack(">I", len(body)) + body)
 
-    def request(self, message: dict, cases: list | None = None) -> dict:
+    def request(self, message: dict[str, Any], cases: list[Any] | None = None) -> dict[str, Any]:
         """Send a request whose cases are encoded with the protocol's value
         codec (not plain msgpack), and read the response."""
         self.send(msgpack.packb(message) if cases is None else _with_cases(message, cases))
         return self.receive()
 
-    def receive(self) -> dict:
+    def receive(self) -> dict[str, Any]:
         assert self.proc.stdout is not None
         header = self.proc.stdout.read(4)
-        assert len(header) == 4, f"worker closed stdout; stderr: {self.stderr_tail()}"
+        assert len(header) == 4, f"worker closed stdout; stderr: {self.stderr_tail()!r}"
         (length,) = struct.unpack(">I", header)
         body = self.proc.stdout.read(length)
-        return msgpack.unpackb(body, raw=False)
+        response: dict[str, Any] = msgpack.unpackb(body, raw=False)
+        return response
 
     def close(self, timeout: float = 10) -> int:
         assert self.proc.stdin is not None
@@ -72,9 +74,9 @@ class Worker:
         return self.proc.stderr.read()[-2000:]
 
 
-def _with_cases(message: dict, cases: list) -> bytes:
+def _with_cases(message: dict[str, Any], cases: list[Any]) -> bytes:
     packer = msgpack.Packer()
-    out = packer.pack_map_header(len(message) + 1)
+    out: bytes = packer.pack_map_header(len(message) + 1)
     for key, value in message.items():
         out += packer.pack(key) + packer.pack(value)
     out += packer.pack("cases") + packer.pack_array_header(len(cases))
@@ -161,7 +163,7 @@ def test_digest_only_batch_leaves_out_the_text(worker: Worker) -> None:
     assert same_as_full == full
     assert digests["type"] == "results" and digests["id"] == 3
     assert len(digests["results"]) == len(full)
-    for answer, result in zip(digests["results"], full):
+    for answer, result in zip(digests["results"], full, strict=True):
         if "error" in result:
             assert answer == result  # errors are unchanged
         else:
@@ -185,7 +187,7 @@ def test_batch_shapes_answer_alike(worker: Worker) -> None:
     assert response.pop("batch_cpu_ns") > 0  # what the batch cost, which every results message says
     assert response == {"type": "results", "id": 2, "results": last}
     undecodable = b"\x82\xa9tool_name\xa1t\xa4args\x81\xa1a\xa2\xff\xfe"  # invalid UTF-8
-    careful = worker.request({"type": "batch", "id": 3}, cases[:2] + [undecodable] + cases[2:])["results"]
+    careful = worker.request({"type": "batch", "id": 3}, [*cases[:2], undecodable, *cases[2:]])["results"]
     assert careful[:2] + careful[3:] == last
     assert careful[2]["error"] == "unsupported_value"
     assert worker.close() == 0
@@ -202,7 +204,7 @@ def test_worker_answers_the_edge_fixtures(worker: Worker) -> None:
         cases = [base64.b64decode(e["msgpack"]) for e in entries]
         response = worker.request({"type": "batch", "id": 1}, cases)
         assert len(response["results"]) == len(entries)
-        for (number, entry), result in zip(numbered, response["results"]):
+        for (number, entry), result in zip(numbered, response["results"], strict=True):
             where = f"{name}:{number} [{entry['category']}]"
             if "error" in entry:
                 assert result.get("error") == entry["error"], where
