@@ -367,9 +367,17 @@ function plainMembers(value: Record<string, unknown>): Member[] {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "object") return value.constructor?.name ?? "object";
-  if (typeof value === "string") return "string";
-  if (typeof value === "symbol") return "symbol";
-  return `${typeof value} ${String(value)}`;
+  switch (typeof value) {
+    case "object":
+      return value === null ? "null" : (value.constructor?.name ?? "object");
+    case "string":
+    case "symbol":
+      return typeof value;
+    case "number":
+    case "bigint":
+    case "boolean":
+    case "undefined":
+    case "function":
+      return `${typeof value} ${String(value)}`;
+  }
 }

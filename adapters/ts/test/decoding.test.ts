@@ -76,7 +76,7 @@ describe("integers and floats", () => {
     ["float 64 NaN", mp.f64(NaN), NaN, "NaN"],
     ["float 64 -Infinity", mp.f64(-Infinity), -Infinity, "-Infinity"],
     ["float 64 5e-324", mp.f64(5e-324), 5e-324, "5e-324"],
-    ["float 64 9007199254740993.0", mp.f64(9007199254740993.0), 9007199254740992, "9007199254740992"],
+    ["float 64 9007199254740993.0", mp.f64(Number("9007199254740993.0")), 9007199254740992, "9007199254740992"],
     ["float 32 1.5", mp.f32(1.5), 1.5, "1.5"],
     ["float 32 0.1 widens exactly", mp.f32(0.1), Math.fround(0.1), "0.10000000149011612"],
     ["float 32 1e21 is a float", mp.f32(1e21), Math.fround(1e21), "1.0000000200408773e+21"],

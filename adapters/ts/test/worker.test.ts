@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { after, describe, test } from "node:test";
 import { blake3 } from "@noble/hashes/blake3.js";
-import { Worker, cat, killWorkers, mp, mpCall, mpNest, type Message } from "@difffuzz/kit/testing";
+import { Worker, killWorkers, mp, mpCall, mpNest, type Message } from "@difffuzz/kit/testing";
 
 const WORKER = fileURLToPath(new URL("../src/worker.js", import.meta.url));
 
@@ -71,7 +71,7 @@ describe("worker", { timeout: 60_000 }, () => {
       "bad_envelope",
     ]);
     for (const r of results) if (r["error"] !== undefined) assert.equal(typeof r["message"], "string");
-    assert.equal((results[0]!["digest"] as Uint8Array).length, 32);
+    assert.equal((results[0]["digest"] as Uint8Array).length, 32);
     assert.equal(await worker.close(), 0);
   });
 
