@@ -226,8 +226,8 @@ lint-python: python
 
 test-ts: ts
 	cd kits/ts && npm test --silent && npm run --silent lint
-	cd adapters/ts && npm test --silent
-	@echo "test-ts: the kit's and the library's tests passed"
+	cd adapters/ts && npm test --silent && npm run --silent lint
+	@echo "test-ts: the kit's and the library's tests and lint passed"
 
 test-rust: lint-rust
 	cargo test --quiet --locked --manifest-path adapters/rust/Cargo.toml --workspace
