@@ -175,10 +175,24 @@ test: deps test-go test-python test-ts test-rust conform fixtures-check replay s
 ## test-long (the PR workflow, after make test): what make test leaves out
 ## because it adds little a minute: Go's long tests (real timed benches, the
 ## longer end-to-end runs) with the race run in full, the offline lint of the
-## CI, container and Kubernetes files, whose tools take minutes to build, and
-## the driver's cross-build for every system a release ships.
+## CI, container and Kubernetes files, whose tools take minutes to build, the
+## driver's cross-build for every system a release ships, and the lint of the
+## survey's workers, whose libraries make test does not install.
 .PHONY: test-long test-go-long
-test-long: test-go-long infra-check cross-build
+test-long: test-go-long infra-check cross-build lint-survey
+
+## lint-survey (part of test-long): the survey's workers, linted as the kits
+## are: go vet and staticcheck over survey/go (a module of its own), rustfmt
+## and clippy over survey/rust, ruff and mypy --strict over survey/python,
+## ESLint with typescript-eslint over survey/ts
+.PHONY: lint-survey
+lint-survey: python survey-ts bin/staticcheck
+	cd survey/go && go vet ./... && ../../bin/staticcheck ./...
+	cargo fmt --check --manifest-path survey/rust/Cargo.toml
+	cargo clippy --quiet --locked --manifest-path survey/rust/Cargo.toml --all-targets -- -D warnings
+	cd survey/python && ../../$(VENV)/bin/ruff check . && ../../$(VENV)/bin/ruff format --check . && ../../$(VENV)/bin/mypy
+	cd survey/ts && npm run --silent lint
+	@echo "lint-survey: vet, staticcheck, rustfmt, clippy, ruff, mypy and ESLint found nothing in survey/"
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 bin/staticcheck: Makefile | go

@@ -4,6 +4,7 @@ import sys
 from importlib.metadata import version
 
 import jcs
+
 from difffuzz_kit import serve
 
 if __name__ == "__main__":
