@@ -170,7 +170,12 @@ difffuzz: build
 ## fixture check, the corpus replay, a short fuzzing run of all four adapters
 ## that must find nothing, and the new-team test (a team's four workers from
 ## the packages, one bug planted). Five minutes on 2 cores from a fresh clone.
-test: deps test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked check-docs new-team
+# The checks start once deps has ended, also under make -j, so that no two
+# makes build one file at once.
+test: deps
+	$(MAKE) --no-print-directory test-checks
+.PHONY: test-checks
+test-checks: test-go test-python test-ts test-rust conform fixtures-check replay smoke survey-short action-test check-imports check-tracked check-docs new-team
 
 ## test-long (the PR workflow, after make test): what make test leaves out
 ## because it adds little a minute: Go's long tests (real timed benches, the
