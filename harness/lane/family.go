@@ -258,20 +258,20 @@ func (l *Lane) measure(ctx context.Context, f probe.Family) *profiles {
 	}
 	ref := make([]compare.Outcome, len(js))
 	for i, j := range js {
+		if !j.Answered {
+			for ai := 1; ai < len(l.names); ai++ {
+				ps.bad[ai] = fmt.Errorf("probing %s: a worker broke the protocol on a probe", f)
+			}
+			return ps
+		}
 		ref[i] = j.Outs[0]
 	}
 	for ai := 1; ai < len(l.names); ai++ {
 		got := make([]compare.Outcome, len(js))
 		for i, j := range js {
-			if !j.Answered {
-				ps.bad[ai] = fmt.Errorf("probing %s: a worker broke the protocol on a probe", f)
-				break
-			}
 			got[i] = j.Outs[ai]
 		}
-		if ps.bad[ai] == nil {
-			ps.of[ai], ps.bad[ai] = probe.MeasureUnder(l.cmp.Contract(), f, l.names[ai], ref, got)
-		}
+		ps.of[ai], ps.bad[ai] = probe.Measure(l.cmp.Contract(), f, l.names[ai], ref, got)
 	}
 	return ps
 }

@@ -22,12 +22,8 @@ const (
 // maxSpelling bounds one spelling shown in a cause.
 const maxSpelling = 24
 
-// floatCause names each wrong float probe, with its spelling for as many
-// as fit ("0.1 as 0.10000000000000001, -0.0 as -0, also 1e-7 NaN").
-func floatCause(wrong []Answer) string { return spelledCause(floatHead, wrong) }
-
 // spelledCause is head and each wrong probe, with its spelling for as many
-// as fit.
+// as fit ("0.1 as 0.10000000000000001, -0.0 as -0, also 1e-7 NaN").
 func spelledCause(head string, wrong []Answer) string {
 	full := make([]string, len(wrong))
 	names := make([]string, len(wrong))

@@ -5,6 +5,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -31,7 +32,7 @@ func TestRuleBroken(t *testing.T) {
 			}
 			got = append(got, out)
 		}
-		p, err := Measure(Domain, "sdk", ref, got)
+		p, err := Measure(contract.Default, Domain, "sdk", ref, got)
 		if err != nil {
 			t.Fatal(err)
 		}

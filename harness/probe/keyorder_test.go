@@ -104,7 +104,7 @@ func TestKeyOrderProfile(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ref, got := keyOutcomes(t, tt.contract, tt.wrong)
-			p, err := MeasureUnder(tt.contract, KeyOrder, "sdk", ref, got)
+			p, err := Measure(tt.contract, KeyOrder, "sdk", ref, got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func TestKeyOrderProfile(t *testing.T) {
 func TestOrderCause(t *testing.T) {
 	profile := func(wrong map[string]func([]string) []string) Profile {
 		ref, got := keyOutcomes(t, contract.Default, wrong)
-		p, err := Measure(KeyOrder, "sdk", ref, got)
+		p, err := Measure(contract.Default, KeyOrder, "sdk", ref, got)
 		if err != nil {
 			t.Fatal(err)
 		}

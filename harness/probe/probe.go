@@ -5,10 +5,10 @@
 // as shapes its examples happen to show, and one key writer that splices
 // keys between quotes as they are makes one bucket per character class.
 // For five families (float formatting, big integers, string escaping, key
-// order, the domain's rules), a fixed set of probe cases is run through the implementation,
-// and its profile (the probes it writes otherwise than the reference, and
-// how) names every bucket of the family in it: a property of the function,
-// measured once, not of one example.
+// order, the domain's rules), a fixed set of probe cases is run through
+// the implementation, and its profile (the probes it writes otherwise than
+// the reference, and how) names every bucket of the family in it: a
+// property of the function, measured once, not of one example.
 //
 // The package holds the probe sets, the reading of a profile from the
 // probes' outcomes, and the profile's causes; it does no I/O. harness/lane
@@ -138,8 +138,11 @@ func isString(v any) bool { _, ok := v.(string); return ok }
 // worker gets it (spell.Append), whose spelling of a number is one of
 // several notations.
 func (c Case) spelledAs(sp string) bool {
+	if sp == "" {
+		return false
+	}
 	text, err := spell.Append(nil, c.Input())
-	if sp == "" || err != nil {
+	if err != nil {
 		return false
 	}
 	for i := 0; ; {
@@ -225,24 +228,17 @@ type Profile struct {
 	Wrong []Answer
 	// Orders are the key orders the implementation follows: key order's
 	// profile (see keyOrders), read by OrderCause, where the other
-	// families' is read by Explains and Cause.
+	// families' is read by Explains and CauseOf.
 	Orders []string
 }
 
 // Measure reads implementation name's profile of family f from the
 // outcomes of its probes (got) and the reference's (ref), both in the
-// order of Cases(f). A probe the implementation crashed or hung on tells
-// nothing of its formatting: the profile is unknown, and so an error.
-//
-// Measure is for a reference that follows this project's contract;
-// MeasureUnder for one that follows another.
-func Measure(f Family, name string, ref, got []compare.Outcome) (Profile, error) {
-	return MeasureUnder(contract.Default, f, name, ref, got)
-}
-
-// MeasureUnder is Measure for a reference that follows contract want,
-// whose key order is the right one.
-func MeasureUnder(want contract.Contract, f Family, name string, ref, got []compare.Outcome) (Profile, error) {
+// order of Cases(f), the reference following contract want, whose key
+// order is the right one. A probe the implementation crashed or hung on
+// tells nothing of its formatting: the profile is unknown, and so an
+// error.
+func Measure(want contract.Contract, f Family, name string, ref, got []compare.Outcome) (Profile, error) {
 	cs := Cases(f)
 	if len(ref) != len(cs) || len(got) != len(cs) {
 		return Profile{}, fmt.Errorf("probe %s: %d and %d outcomes for %d probes", f, len(ref), len(got), len(cs))

@@ -8,6 +8,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/spell"
 	"github.com/difffuzz/difffuzz/value"
@@ -134,7 +135,7 @@ func TestProfileCause(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ref, got := outcomes(t, tt.family, tt.wrong)
-			p, err := Measure(tt.family, "sdk", ref, got)
+			p, err := Measure(contract.Default, tt.family, "sdk", ref, got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +169,7 @@ func TestCauseFits(t *testing.T) {
 			}
 		}
 		ref, got := outcomes(t, f, wrong)
-		p, err := Measure(f, "sdk", ref, got)
+		p, err := Measure(contract.Default, f, "sdk", ref, got)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +210,7 @@ func TestExplainsNumbers(t *testing.T) {
 		{"big integers right", Integers, nil, "number: an integer past 2^53 with other digits: sdk", false},
 	} {
 		ref, got := outcomes(t, tt.family, tt.wrong)
-		p, err := Measure(tt.family, "sdk", ref, got)
+		p, err := Measure(contract.Default, tt.family, "sdk", ref, got)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +223,7 @@ func TestExplainsNumbers(t *testing.T) {
 func TestExplains(t *testing.T) {
 	ref, got := outcomes(t, Strings, map[string]string{"key `\"`": `"`, "key U+0001": "\x01", "U+007F": "\x7f", "key U+007F": "\x7f", "U+00E9": "\u00e9",
 		"U+000A": `\u000a`, "key U+000A": `\u000a`})
-	p, err := Measure(Strings, "sdk", ref, got)
+	p, err := Measure(contract.Default, Strings, "sdk", ref, got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,10 +252,10 @@ func TestExplains(t *testing.T) {
 func TestMeasureCrash(t *testing.T) {
 	ref, got := outcomes(t, Floats, nil)
 	got[3] = compare.Outcome{Failure: compare.FailCrash}
-	if _, err := Measure(Floats, "sdk", ref, got); err == nil || !strings.Contains(err.Error(), "crash") {
+	if _, err := Measure(contract.Default, Floats, "sdk", ref, got); err == nil || !strings.Contains(err.Error(), "crash") {
 		t.Errorf("Measure with a crash: err = %v, want one naming the crash", err)
 	}
-	if _, err := Measure(Floats, "sdk", ref[:2], got); err == nil {
+	if _, err := Measure(contract.Default, Floats, "sdk", ref[:2], got); err == nil {
 		t.Error("Measure of too few outcomes: no error")
 	}
 }

@@ -69,7 +69,7 @@ func (p Profile) defects() []defect {
 			break
 		}
 		style, lost := p.lostValue()
-		add(shaped(style, compare.KindNumber, floatCause(style), nil))
+		add(shaped(style, compare.KindNumber, spelledCause(floatHead, style), nil))
 		add(shaped(lost, compare.KindNumber, spelledCause(valueHead, lost), valueShape))
 	case Integers:
 		add(shaped(p.Wrong, compare.KindNumber, spelledCause(intHead, p.Wrong), anyShape))
@@ -114,7 +114,8 @@ func (p Profile) lostValue() (style, lost []Answer) {
 func (p Profile) keyWriter() []Answer {
 	var out []Answer
 	for _, w := range p.Wrong {
-		if w.Key && !p.wrongIn(false, w.Name) {
+		inValue := func(v Answer) bool { return !v.Key && v.Name == w.Name }
+		if w.Key && !slices.ContainsFunc(p.Wrong, inValue) {
 			out = append(out, w)
 		}
 	}
@@ -132,12 +133,6 @@ func (p Profile) rawWriter() []Answer {
 		}
 	}
 	return out
-}
-
-// wrongIn reports whether the probe of that name is wrong in a key (key)
-// or a value.
-func (p Profile) wrongIn(key bool, name string) bool {
-	return slices.ContainsFunc(p.Wrong, func(v Answer) bool { return v.Key == key && v.Name == name })
 }
 
 // defectOf is the defect that explains a difference of shape sig: one of
