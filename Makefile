@@ -129,9 +129,11 @@ action-test: go
 	scripts/action/test.sh
 
 ## check-imports (part of make test): kits/go imports nothing of adapters/,
-## harness/ or cmd/, and internal/ holds leaves (nothing of harness/ or cmd/)
+## harness/ or cmd/, internal/ holds leaves (nothing of harness/ or cmd/), and
+## every package imports only those docs/architecture.md lists below it
 check-imports:
 	scripts/check-imports.sh
+	scripts/check-layers.sh
 ## check-tracked (part of make test): no built binary is tracked
 check-tracked:
 	scripts/check-tracked.sh

@@ -1,0 +1,18 @@
+// Package lane is a panel: one started instance of every adapter of a run,
+// asked the same cases at once and judged together. It is the one place
+// where the engine talks to implementations, so everything that needs an
+// answer from them goes through it: the fuzzing loop's batches (Run, with
+// its digest-only first pass and the re-ask with text), the one-shot
+// commands' judged cases (Judge), minimization of a finding and of a
+// collision's pair (Minimize, MinimizePair), the family probes that name a
+// cause (Family), and the corpus entries that record what each said (Entry).
+//
+// A run has several lanes, one per parallel worker set; the survey and the
+// one-shot commands use a single one as their panel. A lane owns its
+// adapters' restart policy: a worker that fails a batch is restarted and the
+// batch re-run case by case (isolate), so that the case that broke it is
+// found and the rest are still answered. The reference is adapter 0 unless
+// the caller's Comparator says otherwise; the lane never names it a culprit.
+//
+// One goroutine drives a lane; within a call, its adapters work in parallel.
+package lane
