@@ -11,8 +11,8 @@
 // one-shot commands use a single one as their panel. A lane owns its
 // adapters' restart policy: a worker that fails a batch is restarted and the
 // batch re-run case by case (isolate), so that the case that broke it is
-// found and the rest are still answered. The reference is adapter 0 unless
-// the caller's Comparator says otherwise; the lane never names it a culprit.
+// found and the rest are still answered. The reference is adapter 0 (the
+// caller orders the specs so): the truth the others are judged against.
 //
 // One goroutine drives a lane; within a call, its adapters work in parallel.
 package lane
