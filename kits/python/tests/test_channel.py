@@ -12,8 +12,8 @@ import sys
 import pytest
 from blake3 import blake3
 
-from _support import offered
-from difffuzz_kit import FD_PROTOCOL, FDS_ENV, PROTOCOL, channel
+from difffuzz_kit._serve import FD_PROTOCOL, FDS_ENV, PROTOCOL, channel
+from difffuzz_kit.testing import WorkerProcess
 
 CHATTY = """
 import sys
@@ -30,9 +30,9 @@ sys.exit(serve(canonical, name="chatty", version="0", model="native"))
 
 
 def test_a_printing_function_leaves_the_channel_alone() -> None:
-    with offered([sys.executable, "-c", CHATTY]) as worker:
-        hello = worker.receive()
-        assert hello["type"] == "hello" and hello["protocol"] == FD_PROTOCOL
+    with WorkerProcess([sys.executable, "-c", CHATTY]) as worker:
+        hello = worker.hello()
+        assert hello["protocol"] == FD_PROTOCOL
         for request_id in (1, 2):
             worker.send(b"\x83\xa4type\xa5batch\xa2id" + bytes([request_id]) + b"\xa5cases\x92\x01\xa1x")
             response = worker.receive()
@@ -40,7 +40,7 @@ def test_a_printing_function_leaves_the_channel_alone() -> None:
             assert [r["canonical"] for r in response["results"]] == [b"1", b"1"]
             assert response["results"][0]["digest"] == blake3(b"1").digest()
         out, err = worker.close()
-    assert worker.proc.returncode == 0
+    assert worker.returncode == 0
     assert out.decode().splitlines() == ["debug: starting"] + ["debug: canonicalizing 1", "debug: canonicalizing x"] * 2
     assert err.decode().count("debug: on stderr") == 4
 

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from _support import batch, line_of, nested_arrays, session
-from difffuzz_kit import Canonicalize, Exact, Native, error_frames, error_type, pack
-from difffuzz_kit.failure import MAX_FRAMES, _kept, _Kind, _Places
+from difffuzz_kit import Exact, Native
+from difffuzz_kit._answers import Canonicalize
+from difffuzz_kit._failure import MAX_FRAMES, _kept, _Kind, _Places, error_frames, error_type
+from difffuzz_kit.testing import pack
 
 HERE = __file__
 

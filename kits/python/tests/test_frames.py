@@ -7,8 +7,8 @@ import struct
 
 import pytest
 
-from difffuzz_kit import frames
-from difffuzz_kit.frames import MAX_FRAME, FrameError, FrameReader, FrameWriter, read_frame, write_frame
+from difffuzz_kit import _frames as frames
+from difffuzz_kit._frames import MAX_FRAME, FrameError, FrameReader, FrameWriter, read_frame, write_frame
 
 # --- frames --------------------------------------------------------------------------
 

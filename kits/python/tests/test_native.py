@@ -10,8 +10,9 @@ import msgpack
 import pytest
 
 from _support import args_with, batch_stream, map_of, nested_arrays, same
-from difffuzz_kit import Exact, Inexpressible, Native, to_native
-from difffuzz_kit.wire import pack
+from difffuzz_kit import Exact, Inexpressible, Native
+from difffuzz_kit._models import to_native
+from difffuzz_kit.testing import pack
 
 NATIVE = Native()
 

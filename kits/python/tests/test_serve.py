@@ -18,8 +18,12 @@ import pytest
 from blake3 import blake3
 
 from _support import batch, envelope, line_of, request, session
-from difffuzz_kit import Canonicalize, Exact, Members, Model, Native, SpecError, Unsupported, pack, serve
-from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME
+from difffuzz_kit import Exact, ExactObject, Native, SpecError, serve
+from difffuzz_kit._answers import Canonicalize
+from difffuzz_kit._frames import KEEP_BUFFER, MAX_FRAME
+from difffuzz_kit._models import Model
+from difffuzz_kit._wire import Unsupported
+from difffuzz_kit.testing import pack
 
 
 class CodedError(Exception):
@@ -89,15 +93,15 @@ def test_serve_refuses_options_it_cannot_honour() -> None:
     with pytest.raises(TypeError):
         serve(toy, name="x", version="1", model="native", members=list, stdin=io.BytesIO(), stdout=io.BytesIO())
     with pytest.raises(ValueError):
-        SpecError("internal")
+        SpecError("internal")  # type: ignore[arg-type]  # refused by the type too
 
 
 def test_results_of_each_kind_and_the_worker_goes_on() -> None:
-    cases = [envelope(Members([("a", 1)])), b"\xd4\x05\x00", "coded", "boom", "not-a-code", "text", [1, 2]]
+    cases = [envelope(ExactObject([("a", 1)])), b"\xd4\x05\x00", "coded", "boom", "not-a-code", "text", [1, 2]]
     (response,) = answers(batch(7, cases))
     assert response["type"] == "results" and response["id"] == 7
     results = response["results"]
-    assert results[0] == {"canonical": pack(envelope(Members([("a", 1)]))), "digest": blake3(pack(cases[0])).digest()}
+    assert results[0] == {"canonical": pack(envelope(ExactObject([("a", 1)]))), "digest": blake3(pack(cases[0])).digest()}
     assert results[1] == {"error": "unsupported_value", "message": "msgpack ext type 5"}
     assert results[2] == {"error": "duplicate_key", "message": "its own type"}
     boom = {"file": __file__, "function": "toy", "line": line_of(toy, 'RuntimeError("boom")')}
@@ -119,7 +123,7 @@ def test_a_function_that_recurses_forever_is_an_internal_result() -> None:
     assert "RecursionError" in response["results"][0]["message"]
 
 
-DIGEST_CASES = [envelope(Members([("b", 1)])), "coded", b"\xd4\xff\x01", "x" * 100, [1, 2]]
+DIGEST_CASES = [envelope(ExactObject([("b", 1)])), "coded", b"\xd4\xff\x01", "x" * 100, [1, 2]]
 
 
 def test_digest_only_batch_leaves_out_the_text() -> None:
@@ -168,7 +172,7 @@ def test_the_sdks_own_digest_is_sent_and_a_wrong_length_is_internal() -> None:
 @pytest.mark.parametrize("flag", [1, 0, "true", None, b"\x01", [True]])
 def test_digest_only_that_is_not_a_bool_is_an_error_response(flag: object) -> None:
     """As for a malformed cases or rounds: an error with the request's id."""
-    bad, good = answers(batch(5, [envelope(Members())], digest_only=flag), batch(6, [1], digest_only=True))
+    bad, good = answers(batch(5, [envelope(ExactObject())], digest_only=flag), batch(6, [1], digest_only=True))
     assert bad["type"] == "error" and bad["id"] == 5
     assert "digest_only" in bad["message"]
     assert good["type"] == "results"
@@ -177,7 +181,7 @@ def test_digest_only_that_is_not_a_bool_is_an_error_response(flag: object) -> No
 def test_batch_shapes_answer_alike() -> None:
     """Cases last (read one by one), cases first (read the careful way) and a
     batch whose cases need the careful reading all give the same results."""
-    cases = [envelope(Members([("i", i)])) for i in range(5)]
+    cases = [envelope(ExactObject([("i", i)])) for i in range(5)]
     packer = msgpack.Packer()
     first = packer.pack_map_header(3) + packer.pack("cases") + packer.pack_array_header(len(cases))
     first += b"".join(pack(c) for c in cases) + packer.pack("type") + packer.pack("batch")
@@ -193,8 +197,8 @@ def test_batch_shapes_answer_alike() -> None:
 def test_a_broken_batch_is_one_error_response() -> None:
     """Bytes after the cases, or a frame that ends inside them: an error
     response (id 0, the frame is not a request), not results."""
-    body = batch(4, [envelope(Members()), [1, 2]])
-    *broken, after = answers(body + b"\x00", body[:-1], batch(5, [envelope(Members())]))
+    body = batch(4, [envelope(ExactObject()), [1, 2]])
+    *broken, after = answers(body + b"\x00", body[:-1], batch(5, [envelope(ExactObject())]))
     for response in broken:
         assert response["type"] == "error" and response["id"] == 0, response
     assert after["type"] == "results"
@@ -227,7 +231,7 @@ def test_empty_batch_and_ids() -> None:
 def test_results_say_what_their_batch_cost() -> None:
     """Each results response carries its batch's CPU time, by either way of
     reading a batch; the loop's other responses carry none."""
-    heavy = [envelope(Members([("k" * 1000, list(range(200)))])) for _ in range(50)]
+    heavy = [envelope(ExactObject([("k" * 1000, list(range(200)))])) for _ in range(50)]
     careful = batch(2, [b"\xa2\xff\xfe"] * 3)  # invalid UTF-8: read the careful way
     fast, slow, bench_response = answers(batch(1, heavy), careful, request({"type": "bench", "id": 3, "rounds": 1}, [1]))
     assert type(fast["batch_cpu_ns"]) is int and fast["batch_cpu_ns"] > 0
@@ -237,7 +241,7 @@ def test_results_say_what_their_batch_cost() -> None:
 
 
 def test_bench_times_every_v2_field() -> None:
-    cases = [envelope(Members([("a", i)])) for i in range(10)] + ["coded"]
+    cases = [envelope(ExactObject([("a", i)])) for i in range(10)] + ["coded"]
     body = request({"type": "bench", "id": 8, "rounds": 20}, cases)
     response, zero = answers(body, msgpack.packb({"type": "bench", "id": 9, "cases": [], "rounds": 0}))
     assert response["type"] == "bench" and response["id"] == 8

@@ -15,9 +15,10 @@ import pytest
 from blake3 import blake3
 
 from _support import batch, messages, request, session, texts
-from difffuzz_kit import FD_PROTOCOL, Members, Text, serve
+from difffuzz_kit import ExactObject, Text, serve
 from difffuzz_kit import _serve as serve_module
-from difffuzz_kit.models import TEXT_NEEDS_PROTOCOL_4
+from difffuzz_kit._models import TEXT_NEEDS_PROTOCOL_4
+from difffuzz_kit._serve import FD_PROTOCOL
 
 #: JSON texts as the driver may spell them: whitespace, escapes (a lone
 #: surrogate's too), raw characters past ASCII, a repeated key.
@@ -82,7 +83,7 @@ def test_digest_only_and_bench_take_text_too() -> None:
     ("case", "message"),
     [
         (msgpack.packb("[1]"), "a case is a msgpack str, not bin"),
-        (msgpack.packb(Members()), "a case is a msgpack"),
+        (msgpack.packb(ExactObject()), "a case is a msgpack"),
         (msgpack.packb(b"\xff[", use_bin_type=True), "not UTF-8"),
     ],
 )
@@ -123,7 +124,7 @@ def test_on_stdio_every_case_needs_a_driver_of_protocol_4() -> None:
     """A driver of protocol 2 sends values: the function is never called,
     and each case, in a batch or in a bench, is answered and skipped."""
     recorder = Recorder()
-    body = batch(1, [Members([("a", 1)]), b"\xd4\x05\x00", [1, 2]])  # ext 5: no JSON text either
+    body = batch(1, [ExactObject([("a", 1)]), b"\xd4\x05\x00", [1, 2]])  # ext 5: no JSON text either
     bench = request({"type": "bench", "id": 2, "rounds": 2}, [1])
     out = io.BytesIO()
     inp = io.BytesIO(b"".join(len(b).to_bytes(4, "big") + b for b in [body, bench]))

@@ -9,10 +9,11 @@ import msgpack
 import pytest
 
 from _support import args_with, batch_stream, envelope, map_of, nested_arrays, raw_cases, same
-from difffuzz_kit import Exact, Members, Unsupported
-from difffuzz_kit.wire import (
+from difffuzz_kit import Exact, ExactObject
+from difffuzz_kit._wire import (
     CaseStreamError,
     RawCases,
+    Unsupported,
     pack,
     read_request,
     unpack,
@@ -57,12 +58,12 @@ ROUND_TRIPS = [
     "a\udfffb",
     "\udc00\ud800",
     [],
-    Members(),
-    [1, [2, [3, Members([("k", "v")])]]],
-    Members([("b", 1), ("a", 2), ("b", 3)]),
-    Members([("__proto__", 1), ("constructor", 2), ("1", 3), ("", 4)]),
-    Members([("\ud800", "\udbff"), ("x", 1.0), ("x", 1)]),
-    Members([("n", 2**70), ("f", 2.0**70)]),
+    ExactObject(),
+    [1, [2, [3, ExactObject([("k", "v")])]]],
+    ExactObject([("b", 1), ("a", 2), ("b", 3)]),
+    ExactObject([("__proto__", 1), ("constructor", 2), ("1", 3), ("", 4)]),
+    ExactObject([("\ud800", "\udbff"), ("x", 1.0), ("x", 1)]),
+    ExactObject([("n", 2**70), ("f", 2.0**70)]),
 ]
 
 
@@ -72,7 +73,7 @@ def test_round_trip(value: object) -> None:
 
 
 def test_dict_packs_as_a_map() -> None:
-    assert same(unpack(pack({"b": 1, "a": [2]})), Members([("b", 1), ("a", [2])]))
+    assert same(unpack(pack({"b": 1, "a": [2]})), ExactObject([("b", 1), ("a", [2])]))
 
 
 WIRE_FORMS = [
@@ -85,7 +86,7 @@ WIRE_FORMS = [
     ("\ud800", b"\xd5\x02\x00\xd8"),
     ("a\udc00", b"\xd6\x02a\x00\x00\xdc"),
     ("\u00e9", b"\xa2\xc3\xa9"),
-    (Members([("a", 1), ("a", 2)]), b"\x82\xa1a\x01\xa1a\x02"),
+    (ExactObject([("a", 1), ("a", 2)]), b"\x82\xa1a\x01\xa1a\x02"),
     (b"\x01", b"\xc4\x01\x01"),
 ]
 
@@ -150,11 +151,11 @@ def request(*cases_wire: bytes, kind: bytes = b"\xa5batch") -> bytes:
 
 
 def test_request_careful_reading() -> None:
-    got = read_request(request(b"\x01", pack(envelope(Members()))))
+    got = read_request(request(b"\x01", pack(envelope(ExactObject()))))
     assert got["type"] == "batch" and got["id"] == 7
     assert type(got["cases"]) is RawCases
-    assert got["cases"] == [b"\x01", pack(envelope(Members()))]
-    assert same([unpack_case(c) for c in raw_cases(got)], [1, envelope(Members())])
+    assert got["cases"] == [b"\x01", pack(envelope(ExactObject()))]
+    assert same([unpack_case(c) for c in raw_cases(got)], [1, envelope(ExactObject())])
 
 
 def test_one_undecodable_case_does_not_fail_its_batch() -> None:
@@ -162,7 +163,7 @@ def test_one_undecodable_case_does_not_fail_its_batch() -> None:
     cases: list[Any] = [unpack_case(c) for c in raw_cases(got)]
     assert got["id"] == 7 and len(cases) == 4
     assert cases[0] == 1 and cases[3] is None
-    assert isinstance(cases[1], Members)
+    assert isinstance(cases[1], ExactObject)
     args: Any = cases[1][1][1]
     assert isinstance(args[0][1], Unsupported)  # only the bad value, not the whole case
     assert isinstance(cases[2], Unsupported)
@@ -188,7 +189,7 @@ def test_request_keys_that_are_not_strings_are_ignored() -> None:
 
 
 def test_request_from_a_memoryview_reads_as_from_bytes() -> None:
-    body = request(b"\x01", args_with(b"\xd4\xff\x01"), b"\xa2\xff\xfe", pack(envelope(Members([("a", 2**70)]))))
+    body = request(b"\x01", args_with(b"\xd4\xff\x01"), b"\xa2\xff\xfe", pack(envelope(ExactObject([("a", 2**70)]))))
     assert read_request(body) == read_request(memoryview(bytearray(body)))
 
 
@@ -196,7 +197,7 @@ def test_request_from_a_memoryview_reads_as_from_bytes() -> None:
 
 STREAMED = [
     b"\x01",
-    pack(envelope(Members([("b", 1), ("a", [1.0, 2**64, "\u00e9", "\ud800"])]))),
+    pack(envelope(ExactObject([("b", 1), ("a", [1.0, 2**64, "\u00e9", "\ud800"])]))),
     map_of(b"\x91\x01"),  # an unhashable key
     args_with(b"\xd5\x01" + b"01"),  # a malformed ext 1: an in-place marker, not a failure
     b"\x91" * 600 + b"\x90",

@@ -2,7 +2,7 @@
 the hello's ``model``), each reading a case from its msgpack bytes.
 
 - :class:`Exact` is lossless: objects as a list-of-pairs type of the
-  worker's choosing (``Members`` by default), integers of any size, lone
+  worker's choosing (``ExactObject`` by default), integers of any size, lone
   surrogates in ``str``, int told apart from float, bad values as markers.
 - :class:`Native` is what a Python SDK receives in production: ``dict``
   (insertion order), ``list``, ``int``, ``float``, ``str``, ``bool``,
@@ -27,7 +27,7 @@ from typing import Any, Literal, Protocol
 
 import msgpack
 
-from difffuzz_kit.wire import CaseStreamError, Members, Unsupported, exact_options, exact_stream, unpack_case
+from difffuzz_kit._wire import CaseStreamError, ExactObject, Unsupported, exact_options, exact_stream, unpack_case
 
 #: The name of a value model, as the hello says it.
 ModelName = Literal["exact", "native", "text"]
@@ -79,7 +79,7 @@ class Exact:
 
     def __init__(
         self,
-        members: Callable[[list[Any]], object] = Members,
+        members: Callable[[list[Any]], object] = ExactObject,
         unsupported: Callable[[str], object] = Unsupported,
     ) -> None:
         self.options = exact_options(members, unsupported)
@@ -286,14 +286,14 @@ class _NotNative(Exception):
 
 
 def to_native(value: object) -> object:
-    """An exact-model value (kit :class:`Members` and :class:`Unsupported`)
+    """An exact-model value (kit :class:`ExactObject` and :class:`Unsupported`)
     as a native one, or the :class:`Inexpressible` of its first problem in
     the spec's walk order (a key before its value, members and items in
     order). Iterative, so any depth."""
     try:
-        if type(value) is not list and type(value) is not Members:
+        if type(value) is not list and type(value) is not ExactObject:
             return _native_scalar(value)
-        root: list[object] | dict[object, object] = {} if type(value) is Members else []
+        root: list[object] | dict[object, object] = {} if type(value) is ExactObject else []
         stack: list[list[Any]] = [[value, 0, root]]  # source, next index, target
         while stack:
             top = stack[-1]
@@ -302,14 +302,14 @@ def to_native(value: object) -> object:
                 stack.pop()
                 continue
             top[1] = index + 1
-            is_map = type(source) is Members
+            is_map = type(source) is ExactObject
             if is_map:
                 key, item = source[index]
                 key = _native_key(key, target)
             else:
                 item = source[index]
-            if type(item) is list or type(item) is Members:
-                child: object = {} if type(item) is Members else []
+            if type(item) is list or type(item) is ExactObject:
+                child: object = {} if type(item) is ExactObject else []
                 stack.append([item, 0, child])
             else:
                 child = _native_scalar(item)
@@ -327,7 +327,7 @@ def _native_key(key: object, target: dict[object, object]) -> object:
     SDK must reject an int or bytes key itself), but not an array or a map,
     a key that is not a value of the model (a bad ext, undecodable bytes, a
     timestamp), nor two keys it deems equal."""
-    if type(key) is list or type(key) is Members:
+    if type(key) is list or type(key) is ExactObject:
         raise _NotNative("non_string_key", f"object key is {'an array' if type(key) is list else 'a map'}")
     if type(key) is Unsupported:
         raise _NotNative("non_string_key", f"object key is not a value: {key.reason}")

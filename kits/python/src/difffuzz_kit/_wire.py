@@ -28,18 +28,18 @@ _CHUNK_BASE = 10**_DIGIT_CHUNK
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class Members(list[tuple[object, object]]):
+class ExactObject(list[tuple[object, object]]):
     """An object of the exact model as its members, ``(key, value)`` tuples
     in wire order with duplicates and keys of any type kept (a ``dict``
     would merge a repeated key and could not hold an array as a key).
 
-    Equality requires both sides to be Members, so that a test cannot
+    Equality requires both sides to be ExactObject, so that a test cannot
     mistake an array of pairs for an object."""
 
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Members and list.__eq__(self, other)
+        return type(other) is ExactObject and list.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
@@ -47,7 +47,7 @@ class Members(list[tuple[object, object]]):
     __hash__ = None
 
     def __repr__(self) -> str:
-        return f"Members({list.__repr__(self)})"
+        return f"ExactObject({list.__repr__(self)})"
 
 
 class Unsupported:
@@ -119,7 +119,7 @@ def ext_hook(unsupported: Callable[[str], object]) -> Callable[[int, bytes], obj
 
 
 def exact_options(
-    members: Callable[[list[Any]], object] = Members, unsupported: Callable[[str], object] = Unsupported
+    members: Callable[[list[Any]], object] = ExactObject, unsupported: Callable[[str], object] = Unsupported
 ) -> dict[str, Any]:
     """msgpack Unpacker options that read a value into the exact model:
     ``members`` builds an object from its list of ``(key, value)`` tuples
@@ -139,7 +139,7 @@ _EXACT = exact_options()
 
 def unpack(data: bytes, options: dict[str, Any] = _EXACT) -> object:
     """One msgpack value with ``options`` (default: the exact model with
-    :class:`Members` and :class:`Unsupported`); raises on bytes msgpack
+    :class:`ExactObject` and :class:`Unsupported`); raises on bytes msgpack
     cannot decode (see :func:`unpack_case` for the per-case reading)."""
     return msgpack.unpackb(data, **options)
 
@@ -309,7 +309,7 @@ def _raw_cases(unpacker: msgpack.Unpacker, data: bytes) -> RawCases:
 # --- encoding -----------------------------------------------------------------------
 
 
-def pack(value: object, members: type[list[Any]] = Members) -> bytes:
+def pack(value: object, members: type[list[Any]] = ExactObject) -> bytes:
     """The protocol's wire encoding of an exact-model value: ints beyond
     int64/uint64 as ext 1, strings with lone surrogates as ext 2, floats
     always float64, ``dict`` and ``members`` objects (lists of ``(key,

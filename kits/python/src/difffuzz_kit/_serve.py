@@ -19,10 +19,25 @@ from typing import Any, BinaryIO, Literal, get_args, overload
 import msgpack
 from blake3 import blake3
 
-from difffuzz_kit.failure import error_frames, error_type
-from difffuzz_kit.frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
-from difffuzz_kit.models import Exact, Inexpressible, Model, ModelName, Native, Text, TextOnStdio, Unanswerable
-from difffuzz_kit.wire import CaseStreamError, Members, RawCases, Unsupported, read_request, unpack_batch
+from difffuzz_kit._answers import INTERNAL, SPEC_CODES, Bytes, Canonicalize, CanonicalizeText
+from difffuzz_kit._failure import error_frames, error_type
+from difffuzz_kit._frames import KEEP_BUFFER, MAX_FRAME, FrameError, FrameReader, FrameWriter
+from difffuzz_kit._messages import (
+    BatchRequest,
+    BenchRequest,
+    BenchResults,
+    Failed,
+    Hello,
+    Message,
+    Request,
+    Response,
+    Result,
+    Results,
+    Timings,
+    error_response,
+)
+from difffuzz_kit._models import Exact, Inexpressible, Model, ModelName, Native, Text, TextOnStdio, Unanswerable
+from difffuzz_kit._wire import CaseStreamError, ExactObject, RawCases, Unsupported, read_request, unpack_batch
 
 #: The hello's protocol version on stdin and stdout.
 PROTOCOL = 2
@@ -43,57 +58,19 @@ TEXT_PROTOCOL = 4
 #: responses written to the second.
 FDS_ENV = "DIFFFUZZ_FDS"
 
-#: The spec's error codes, which a function's exception may carry as its
-#: ``code``: the kit's one table of them, in the order of
-#: docs/adapter-protocol.md (results), which tests/test_errors.py holds it to.
-ERROR_CODES = ("too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "unsupported_value", "bad_envelope")
-
-#: The code of a case the implementation itself failed on (it raised
-#: anything else): a finding against it, not a spec answer.
-INTERNAL = "internal"
-
-_SPEC_CODES = frozenset(ERROR_CODES)
-
-#: Bytes as a function may return them.
-Bytes = bytes | bytearray | memoryview
-
-#: What a function returns for one case: its canonical bytes, or the pair
-#: of its canonical bytes and the SDK's own digest of them (see :func:`serve`).
-Answer = Bytes | tuple[Bytes, Bytes]
-
-#: A function from a case's value (of the exact or the native model) to its
-#: :data:`Answer`.
-Canonicalize = Callable[[Any], Answer]
-
-#: A function from a case's JSON text (the text model) to its :data:`Answer`.
-CanonicalizeText = Callable[[str], Answer]
-
 #: The length of a digest: BLAKE3-256.
 DIGEST_SIZE = 32
 
 
 def _signed(answer: tuple[Bytes, Bytes]) -> tuple[Bytes, bytes]:
-    """The text and the SDK's own digest that ``fn`` returned as a pair,
-    the digest as bytes; a ValueError when it is not 32 bytes long."""
+    """The text and the SDK's own digest that ``fn`` returned as a pair
+    (:class:`~difffuzz_kit.Signed` or a plain tuple), the digest as bytes; a
+    ValueError when it is not 32 bytes long."""
     text, digest = answer
     digest = bytes(digest)
     if len(digest) != DIGEST_SIZE:
         raise ValueError(f"the SDK's digest is {len(digest)} bytes long, want {DIGEST_SIZE} (BLAKE3-256)")
     return text, digest
-
-
-class SpecError(Exception):
-    """Raise it from the function to answer the spec's error ``code`` (one
-    of :data:`ERROR_CODES`) for the case. Any exception with such a ``code``
-    attribute (and, optionally, a ``message``) does the same, so that an
-    implementation's own error type needs no dependency on the kit."""
-
-    def __init__(self, code: str, message: str = "") -> None:
-        if code not in _SPEC_CODES:
-            raise ValueError(f"not a spec error code: {code!r}")
-        super().__init__(f"{code}: {message}" if message else code)
-        self.code = code
-        self.message = message or code
 
 
 class RequestError(Exception):
@@ -105,16 +82,16 @@ class RequestError(Exception):
         self.message = message
 
 
-def _failure(error: Exception) -> dict[str, object]:
+def _failure(error: Exception) -> Failed:
     """The result of a case whose function raised: the spec error it names,
     else ``internal`` (a finding against the implementation), with what
-    failed and where (:mod:`difffuzz_kit.failure`; no ``frames`` when it
+    failed and where (:mod:`difffuzz_kit._failure`; no ``frames`` when it
     was raised in the kit itself)."""
     code = getattr(error, "code", None)
-    if type(code) is str and code in _SPEC_CODES:
+    if type(code) is str and code in SPEC_CODES:
         message = getattr(error, "message", None)
         return {"error": code, "message": message if type(message) is str and message else str(error) or code}
-    result: dict[str, object] = {
+    result: Failed = {
         "error": INTERNAL,
         "message": f"{type(error).__name__}: {error}",
         "error_type": error_type(error),
@@ -131,18 +108,18 @@ class Worker:
     maps a request frame to its response and never raises; :func:`run`
     runs it over two streams."""
 
-    def __init__(self, fn: Canonicalize, model: Model, hello: dict[str, object]) -> None:
+    def __init__(self, fn: Canonicalize, model: Model, hello: Hello) -> None:
         self.fn = fn
         self.model = model
         self.hello = hello
 
-    def results(self, cases: Iterable[object], digest_only: bool = False) -> list[dict[str, object]]:
+    def results(self, cases: Iterable[object], digest_only: bool = False) -> list[Result]:
         """One result map per case (with ``digest_only``, a success carries
         no ``canonical``); no exception of a case escapes, since one case
         must never stop the worker. Only the iterator itself can raise
         (CaseStreamError, see :func:`unpack_batch`; a model's ValueError)."""
         fn = self.fn
-        out: list[dict[str, object]] = []
+        out: list[Result] = []
         append = out.append
         for case in cases:
             if type(case) is Inexpressible:
@@ -162,7 +139,7 @@ class Worker:
                 append(_failure(error))
         return out
 
-    def handle(self, body: bytes | memoryview) -> tuple[dict[str, object] | None, dict[str, object]]:
+    def handle(self, body: bytes | memoryview) -> tuple[dict[str, object] | None, Response]:
         """The decoded request (None when the frame is not one, or was a
         batch answered case by case) and the response to it; never raises.
         A request decoded whole is handed back so that the caller can drop
@@ -171,17 +148,17 @@ class Worker:
         if response is not None:
             return None, response
         request_id = 0
-        request = None
+        members = None
         try:
-            request = read_request(body)
-            request_id = _request_id(request)
-            return request, self._respond(request, request_id)
+            members = read_request(body)
+            request_id = _request_id(members)
+            return members, self.respond(_checked(members, request_id))
         except RequestError as error:
-            return request, _error(error.request_id, error.message)
+            return members, error_response(error.request_id, error.message)
         except Exception as error:
-            return request, _error(request_id, f"{type(error).__name__}: {error}")
+            return members, error_response(request_id, f"{type(error).__name__}: {error}")
 
-    def _fast_batch(self, body: bytes | memoryview) -> dict[str, object] | None:
+    def _fast_batch(self, body: bytes | memoryview) -> Results | None:
         """The response to a well-formed batch, each case decoded just
         before it is answered; None for any other frame, or when the cases
         need the careful reading, so that :meth:`handle` answers it as it
@@ -202,22 +179,15 @@ class Worker:
         except CaseStreamError:
             return None
 
-    def _respond(self, request: dict[str, object], request_id: int) -> dict[str, object]:
-        kind = request.get("type")
-        if kind == "batch":
-            raw = _cases(request, request_id)
-            digest_only = _digest_only(request, request_id)
-            case = self.model.case
-            return {"type": "results", "id": request_id, "results": self.results(map(case, raw), digest_only)}
-        if kind == "bench":
-            raw = _cases(request, request_id)
-            rounds = request.get("rounds")
-            if type(rounds) is not int or rounds < 0:
-                raise RequestError(request_id, "bench: rounds is not a non-negative integer")
-            return {"type": "bench", "id": request_id, **self.bench(raw, rounds)}
-        raise RequestError(request_id, f"unknown request type {kind!r}")
+    def respond(self, request: Request) -> Results | BenchResults:
+        """The response to a checked request, its cases decoded one by one
+        by the model."""
+        if isinstance(request, BatchRequest):
+            results = self.results(map(self.model.case, request.cases), request.digest_only)
+            return {"type": "results", "id": request.id, "results": results}
+        return {"type": "bench", "id": request.id, **self.bench(request.cases, request.rounds)}
 
-    def bench(self, raw: list[bytes], rounds: int) -> dict[str, int]:
+    def bench(self, raw: list[bytes], rounds: int) -> Timings:
         """The bench response's timings: ``rounds`` passes of function and
         hash over the cases decoded once (``elapsed_ns``, ``cpu_ns``), then
         ``rounds`` passes that decode each case again from its bytes first
@@ -265,6 +235,23 @@ def _request_id(request: dict[str, object]) -> int:
     return request_id
 
 
+def _checked(request: dict[str, object], request_id: int) -> Request:
+    """A request read the careful way (:func:`read_request`), checked
+    field by field: a malformed field is an error response with the
+    request's id (RequestError), not a guess at what was meant."""
+    kind = request.get("type")
+    if kind == "batch":
+        cases = _cases(request, request_id)
+        return BatchRequest(request_id, cases, _digest_only(request, request_id))
+    if kind == "bench":
+        cases = _cases(request, request_id)
+        rounds = request.get("rounds")
+        if type(rounds) is not int or rounds < 0:
+            raise RequestError(request_id, "bench: rounds is not a non-negative integer")
+        return BenchRequest(request_id, cases, rounds)
+    raise RequestError(request_id, f"unknown request type {kind!r}")
+
+
 def _cases(request: dict[str, object], request_id: int) -> RawCases:
     cases = request.get("cases")
     if type(cases) is not RawCases:
@@ -274,16 +261,11 @@ def _cases(request: dict[str, object], request_id: int) -> RawCases:
 
 def _digest_only(request: dict[str, object], request_id: int) -> bool:
     """The batch's optional ``digest_only`` flag. Anything but a bool is a
-    malformed field, answered like a malformed ``cases`` or ``rounds``: an
-    error response with the request's id, not a guess at what was meant."""
+    malformed field, answered like a malformed ``cases`` or ``rounds``."""
     digest_only = request.get("digest_only", False)
     if type(digest_only) is not bool:
         raise RequestError(request_id, "batch: digest_only is not a boolean")
     return digest_only
-
-
-def _error(request_id: int, message: str) -> dict[str, object]:
-    return {"type": "error", "id": request_id, "message": message}
 
 
 #: Container objects allocated and not freed since the last collection
@@ -317,14 +299,15 @@ def run(worker: Worker, inp: BinaryIO, out: BinaryIO) -> int:
                 body = frames.read()
             except FrameError as error:
                 print(f"{worker.hello['name']} worker: {error}", file=sys.stderr)
-                sender.send(_error(0, str(error)))
+                sender.send(error_response(0, str(error)))
                 return 2
             if body is None:
                 return 0
             start = time.process_time_ns()
             request, response = worker.handle(body)
-            batch = response.get("type") == "results"
-            if batch:
+            batch = False
+            if response["type"] == "results":
+                batch = True
                 response["batch_cpu_ns"] = max(time.process_time_ns() - start + freeing, 1)
             sender.send(response)
             # A request decoded whole is freed while the driver already has
@@ -353,7 +336,7 @@ class _Sender:
         self._frames = FrameWriter(out)
         self._packer = _packer()
 
-    def send(self, message: dict[str, object]) -> None:
+    def send(self, message: Message) -> None:
         """Write one message and flush it; a message larger than a frame
         may be is replaced by an error response with its id."""
         packer = self._packer
@@ -368,9 +351,8 @@ class _Sender:
         if size > KEEP_BUFFER:
             self._packer = _packer()  # a Packer never shrinks its buffer
         if size > MAX_FRAME:
-            request_id = message["id"]
-            assert type(request_id) is int  # every response but the hello has one
-            self.send(_error(request_id, f"response of {size} bytes exceeds the frame cap"))
+            assert message["type"] != "hello"  # every response but the hello has an id
+            self.send(error_response(message["id"], f"response of {size} bytes exceeds the frame cap"))
             return
         self._out.flush()
 
@@ -385,7 +367,7 @@ def serve(
     *,
     name: str,
     version: str,
-    model: Literal["exact", "native"] = "exact",
+    model: Literal["exact", "native"] | Exact | Native = "exact",
     members: Callable[[list[Any]], object] | None = None,
     unsupported: Callable[[str], object] | None = None,
     language: str = "python",
@@ -400,7 +382,7 @@ def serve(
     *,
     name: str,
     version: str,
-    model: Literal["text"],
+    model: Literal["text"] | Text,
     language: str = "python",
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
@@ -412,7 +394,7 @@ def serve(
     *,
     name: str,
     version: str,
-    model: ModelName = "exact",
+    model: ModelName | Exact | Native | Text = "exact",
     members: Callable[[list[Any]], object] | None = None,
     unsupported: Callable[[str], object] | None = None,
     language: str = "python",
@@ -436,11 +418,13 @@ def serve(
     package name and version) in the hello. ``model`` is ``"exact"`` (the
     lossless model, see :class:`Exact`, whose ``members`` and
     ``unsupported`` build objects and out-of-model markers; default
-    :class:`Members` and :class:`Unsupported`) or ``"native"`` (plain
+    :class:`ExactObject` and :class:`Unsupported`) or ``"native"`` (plain
     ``dict``/``list``/... values, see :class:`Native`) or ``"text"`` (a
     ``str`` of JSON text for ``fn`` to parse, see :class:`Text`; the driver
     writes the text, so a text worker needs a driver of protocol 4: on
     stdin and stdout it answers every case with an ``internal`` error).
+    Or the model itself: ``Exact()`` (``Exact(members=..., unsupported=...)``
+    takes the exact model's options), ``Native()`` or ``Text()``.
 
     The protocol runs on the channel the driver offers (:func:`channel`):
     its own descriptors, so that whatever ``fn`` prints, on stdout or
@@ -453,7 +437,8 @@ def serve(
         inp = sys.stdin.buffer if stdin is None else stdin
         out = sys.stdout.buffer if stdout is None else stdout
         protocol = PROTOCOL
-    worker = Worker(fn, _model(model, members, unsupported, protocol), hello(name, version, model, language, protocol))
+    chosen = model_for(model, members, unsupported, protocol)
+    worker = Worker(fn, chosen, hello(name, version, chosen.name, language, protocol))
     try:
         return run(worker, inp, out)
     except BrokenPipeError:
@@ -466,17 +451,24 @@ def serve(
         return 130
 
 
-def _model(
-    model: ModelName,
+def model_for(
+    model: ModelName | Exact | Native | Text,
     members: Callable[[list[Any]], object] | None,
     unsupported: Callable[[str], object] | None,
     protocol: int,
 ) -> Model:
-    """The model named ``model``, for a driver of ``protocol``."""
+    """The model ``model`` (a name, or the model itself), for a driver of
+    ``protocol``."""
+    if isinstance(model, Exact | Native | Text):
+        if members is not None or unsupported is not None:
+            raise TypeError("members and unsupported are options of the exact model: Exact(members=..., unsupported=...)")
+        if isinstance(model, Text) and protocol < TEXT_PROTOCOL:
+            return TextOnStdio()
+        return model
     if model not in MODELS:
         raise ValueError(f"model must be one of {MODELS}, not {model!r}")
     if model == "exact":
-        return Exact(members or Members, unsupported or Unsupported)
+        return Exact(members or ExactObject, unsupported or Unsupported)
     if members is not None or unsupported is not None:
         raise TypeError("members and unsupported are options of the exact model")
     if model == "native":
@@ -499,9 +491,7 @@ def channel() -> tuple[BinaryIO, BinaryIO, int]:
     return os.fdopen(requests, "rb", buffering=1 << 16), os.fdopen(responses, "wb", buffering=1 << 16), FD_PROTOCOL
 
 
-def hello(
-    name: str, version: str, model: ModelName = "exact", language: str = "python", protocol: int = PROTOCOL
-) -> dict[str, object]:
+def hello(name: str, version: str, model: ModelName = "exact", language: str = "python", protocol: int = PROTOCOL) -> Hello:
     """The hello frame's message for these options; ``protocol`` is
     :data:`FD_PROTOCOL` on the driver's descriptors."""
     reasons = {"native": Native.inexpressible, "text": Text.inexpressible}.get(model, Exact.inexpressible)
