@@ -47,7 +47,7 @@ RUN --mount=type=cache,target=/go/pkg/mod \
     make build \
  && npm --prefix adapters/ts prune --omit=dev --no-audit --no-fund \
  && npm --prefix kits/ts prune --omit=dev --no-audit --no-fund \
- && adapters/python/.venv/bin/python -m compileall -q adapters/python/canonjson kits/python/difffuzz_kit
+ && adapters/python/.venv/bin/python -m compileall -q adapters/python/canonjson kits/python/src/difffuzz_kit
 
 FROM debian:bookworm-slim AS runtime
 LABEL org.opencontainers.image.title="difffuzz" \
@@ -69,7 +69,7 @@ COPY --from=build /opt/difffuzz/adapters/python/canonjson ./adapters/python/cano
 COPY --from=build /opt/difffuzz/adapters/python/canonjson_worker.py ./adapters/python/
 # The workers' kits: the venv and adapters/ts/node_modules link to them.
 COPY --from=build /opt/difffuzz/kits/python/pyproject.toml ./kits/python/
-COPY --from=build /opt/difffuzz/kits/python/difffuzz_kit ./kits/python/difffuzz_kit
+COPY --from=build /opt/difffuzz/kits/python/src ./kits/python/src
 COPY --from=build /opt/difffuzz/kits/ts/package.json ./kits/ts/
 COPY --from=build /opt/difffuzz/kits/ts/dist ./kits/ts/dist
 COPY --from=build /opt/difffuzz/kits/ts/node_modules ./kits/ts/node_modules

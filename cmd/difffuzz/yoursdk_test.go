@@ -22,7 +22,7 @@ func TestYourSDKNamesEveryOption(t *testing.T) {
 		end     string // ...to this one
 		name    string // an option's name in the block, as group 1
 	}{
-		{"### Python: ", "kits/python/difffuzz_kit/_serve.py", "def serve(", ") -> int:", `(?m)^\s+(\w+):`},
+		{"### Python: ", "kits/python/src/difffuzz_kit/_serve.py", "def serve(", ") -> int:", `(?m)^\s+(\w+):`},
 		{"### TypeScript: ", "kits/ts/src/serve.ts", "export interface WorkerInfo {", "\n}", `(?m)^  (\w+)\??:`},
 		{"### TypeScript: ", "kits/ts/src/serve.ts", "export interface NativeWorker", "\n}", `(?m)^  (\w+)\??:`},
 		{"### TypeScript: ", "kits/ts/src/model.ts", "export interface ExactOptions {", "\n}", `(?m)^  (\w+)\??:`},

@@ -121,9 +121,9 @@ func pythonManifest(t *testing.T) (m struct{ name, version string }) {
 	if a := py.Tool.Setuptools.Dynamic.Version.Attr; a != "difffuzz_kit.__version__" {
 		t.Fatalf("kits/python/pyproject.toml takes its version from %q, not difffuzz_kit.__version__", a)
 	}
-	v := regexp.MustCompile(`(?m)^__version__ = "(.*)"$`).FindStringSubmatch(read(t, "kits/python/difffuzz_kit/__init__.py"))
+	v := regexp.MustCompile(`(?m)^__version__ = "(.*)"$`).FindStringSubmatch(read(t, "kits/python/src/difffuzz_kit/__init__.py"))
 	if v == nil {
-		t.Fatal("kits/python/difffuzz_kit/__init__.py sets no __version__")
+		t.Fatal("kits/python/src/difffuzz_kit/__init__.py sets no __version__")
 	}
 	m.name, m.version = py.Project.Name, v[1]
 	return m

@@ -17,7 +17,7 @@ driver)
 	;;
 python)
 	# pyproject.toml's version is dynamic: difffuzz_kit.__version__
-	where=kits/python/difffuzz_kit/__init__.py
+	where=kits/python/src/difffuzz_kit/__init__.py
 	version=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$where")
 	;;
 ts)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from _support import envelope, same
 from canonjson import CanonicalError, Object, Unsupported, canonical, canonical_value, format_float, loads
-from difffuzz_kit import wire
+from difffuzz_kit import Exact
+from difffuzz_kit.testing import pack as kit_pack
 
 settings.register_profile("canonjson", max_examples=100, deadline=None)
 settings.load_profile("canonjson")
@@ -122,7 +123,7 @@ def test_member_order_does_not_matter(value: Object, rnd: random.Random) -> None
 
 @given(signed)
 def test_wire_round_trip_keeps_the_value_and_the_text(value: Object) -> None:
-    decoded = wire.unpack(wire.pack(value, members=Object), wire.exact_options(Object, Unsupported))
+    decoded = Exact(members=Object, unsupported=Unsupported).case(kit_pack(value, members=Object))
     assert same(decoded, value)
     assert canonical(decoded) == canonical(value)
 

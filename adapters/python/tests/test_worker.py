@@ -20,7 +20,7 @@ from blake3 import blake3
 import canonjson
 from _support import envelope, envelope_of_depth, fixture_entries, nested_arrays
 from canonjson import Object
-from difffuzz_kit.wire import pack as kit_pack
+from difffuzz_kit.testing import pack as kit_pack
 
 WORKER = Path(__file__).resolve().parents[1] / "canonjson_worker.py"
 
