@@ -23,11 +23,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 import msgpack
 
 from difffuzz_kit._wire import CaseStreamError, ExactObject, Unsupported, exact_options, exact_stream, unpack_case
+
+_Marker = Unsupported
 
 #: The name of a value model, as the hello says it.
 ModelName = Literal["exact", "native", "text"]
@@ -76,6 +78,10 @@ class Exact:
 
     name: ModelName = "exact"
     inexpressible: tuple[str, ...] = ()
+    #: The default ``unsupported``: the stand-in, with its ``reason``, for a
+    #: value outside the model, which a function of the default exact model
+    #: answers with ``SpecError("unsupported_value", marker.reason)``.
+    Unsupported: ClassVar[type[_Marker]] = _Marker
 
     def __init__(
         self,

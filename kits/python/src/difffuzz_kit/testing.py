@@ -40,6 +40,7 @@ import msgpack
 
 from difffuzz_kit._answers import INTERNAL, SPEC_CODES, ErrorCode
 from difffuzz_kit._failure import StackFrame
+from difffuzz_kit._frames import MAX_FRAME
 from difffuzz_kit._models import Exact, Model, ModelName, Native, Text
 from difffuzz_kit._serve import FD_PROTOCOL, FDS_ENV, PROTOCOL, Worker, hello, model_for, run
 from difffuzz_kit._wire import pack
@@ -286,7 +287,10 @@ class WorkerProcess:
         """The next frame's message (an AssertionError if none comes within
         ``timeout`` seconds, or the worker closes its channel first)."""
         deadline = time.monotonic() + self.timeout
-        (length,) = _LENGTH.unpack(self._read(4, deadline))
+        header = self._read(4, deadline)
+        (length,) = _LENGTH.unpack(header)
+        if not 1 <= length <= MAX_FRAME:
+            raise AssertionError(f"bad frame length {length} ({header!r}): does the worker print on its protocol channel?")
         message: dict[str, Any] = msgpack.unpackb(self._read(length, deadline), raw=False)
         return message
 
