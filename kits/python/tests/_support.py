@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from difffuzz_kit import ExactObject
@@ -19,6 +20,7 @@ __all__ = [
     "args_with",
     "batch",
     "batch_stream",
+    "checkout_file",
     "envelope",
     "frame",
     "line_of",
@@ -103,6 +105,18 @@ def session(
 ) -> tuple[int, list[dict[str, Any]]]:
     """:func:`difffuzz_kit.testing.session` with the model first."""
     return kit_session(fn, *bodies, model=model, raw=raw, protocol=protocol)
+
+
+def checkout_file(relative: str) -> Path | None:
+    """A file of the difffuzz repository these tests are in (as
+    kits/python/tests/), such as ``docs/your-sdk.md``; None when there is
+    none: run from a copy of tests/ (against an installed wheel, say), for a
+    test to skip with its reason."""
+    kit = Path(__file__).resolve().parent.parent
+    path = kit.parent.parent / relative
+    if kit.parent.name == "kits" and (kit / "pyproject.toml").is_file() and path.is_file():
+        return path
+    return None
 
 
 def line_of(fn: Callable[..., object], text: str) -> int:

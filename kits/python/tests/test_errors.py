@@ -8,11 +8,11 @@ can change without the other."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any, get_args
 
 import pytest
 
+from _support import checkout_file
 from difffuzz_kit import ErrorCode, SpecError
 from difffuzz_kit._answers import ERROR_CODES, INTERNAL
 
@@ -21,7 +21,7 @@ SPEC_CODES = ["too_deep", "non_string_key", "lone_surrogate", "duplicate_key", "
 
 #: docs/adapter-protocol.md of the repository holding this kit, when the
 #: tests run from a checkout (kits/python/tests/).
-PROTOCOL_DOC = Path(__file__).resolve().parents[3] / "docs" / "adapter-protocol.md"
+PROTOCOL_DOC = checkout_file("docs/adapter-protocol.md")
 
 
 def test_error_codes_are_the_six() -> None:
@@ -30,10 +30,9 @@ def test_error_codes_are_the_six() -> None:
     assert INTERNAL == "internal" and INTERNAL not in SPEC_CODES
 
 
-@pytest.mark.skipif(
-    not PROTOCOL_DOC.is_file(), reason=f"no {PROTOCOL_DOC}: the protocol page is the repository's (run from a checkout)"
-)
+@pytest.mark.skipif(PROTOCOL_DOC is None, reason="not in a difffuzz checkout: docs/adapter-protocol.md is the repository's")
 def test_error_codes_are_the_protocol_pages() -> None:
+    assert PROTOCOL_DOC is not None
     text = " ".join(PROTOCOL_DOC.read_text(encoding="utf-8").split())
     found = re.search(r"`code` is one of the spec's codes \(([^)]*)\), or `(\w+)`", text)
     assert found, f"{PROTOCOL_DOC} no longer lists the error codes as this test reads them"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import Path
 from typing import get_args
 
 import pytest
 
 import difffuzz_kit
+from _support import checkout_file
 
 #: The Python column of the table, row by row.
 VOCABULARY = {
@@ -39,7 +39,7 @@ TESTING_NAMES = ["CaseResult", "WorkerProcess", "batch", "frame", "messages", "p
 
 #: docs/your-sdk.md of the repository holding this kit, when the tests run
 #: from a checkout (kits/python/tests/).
-YOUR_SDK = Path(__file__).resolve().parents[3] / "docs" / "your-sdk.md"
+YOUR_SDK = checkout_file("docs/your-sdk.md")
 
 
 def test_all_is_the_vocabulary() -> None:
@@ -84,6 +84,7 @@ def test_the_testing_module() -> None:
 
 def _table_column() -> dict[str, list[str]]:
     """The table's Python cells, by concept: the code spans of each."""
+    assert YOUR_SDK is not None
     text = YOUR_SDK.read_text(encoding="utf-8")
     section = text[text.index("## The kits' vocabulary") :]
     section = section[: section.index("\n## ", 1)]
@@ -100,9 +101,7 @@ def _table_column() -> dict[str, list[str]]:
     return rows
 
 
-@pytest.mark.skipif(
-    not YOUR_SDK.is_file(), reason=f"no {YOUR_SDK}: the vocabulary table is the repository's (run from a checkout)"
-)
+@pytest.mark.skipif(YOUR_SDK is None, reason="not in a difffuzz checkout: the table, docs/your-sdk.md, is the repository's")
 def test_the_list_is_the_tables() -> None:
     """The names above are the table's Python column, row by row."""
     table = _table_column()
