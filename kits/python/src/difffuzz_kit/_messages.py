@@ -4,7 +4,7 @@ What the worker writes (the hello, a result per case, the responses) is a
 TypedDict: a plain ``dict`` at run time, which msgpack packs as the map the
 driver reads, with no conversion in the hot path, and a checked shape for
 mypy. What the worker reads (a request) is untrusted bytes until it is
-checked: :func:`difffuzz_kit._serve` reads the frame into a ``dict`` of its
+checked: :mod:`difffuzz_kit._serve` reads the frame into a ``dict`` of its
 string-keyed members, then checks it into a :class:`BatchRequest` or a
 :class:`BenchRequest`, frozen dataclasses that hold only checked fields."""
 

@@ -15,7 +15,7 @@ the hello's ``model``), each reading a case from its msgpack bytes.
   the spelling of the text is the driver's alone.
 
 A model offers ``case(data)`` (one case's bytes) and ``stream(unpacker,
-count, body)`` (a batch's cases, see :data:`difffuzz_kit.wire.Stream`), with
+count, body)`` (a batch's cases, see :data:`difffuzz_kit._wire.Stream`), with
 the Unpacker ``options`` that stream expects: the :class:`Model` protocol."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Model(Protocol):
         ...
 
     def stream(self, unpacker: msgpack.Unpacker, count: int, body: bytes | memoryview) -> Iterator[object]:
-        """A batch's cases, one at a time (:data:`difffuzz_kit.wire.Stream`)."""
+        """A batch's cases, one at a time (:data:`difffuzz_kit._wire.Stream`)."""
         ...
 
 

@@ -6,7 +6,7 @@ and the reading of request frames.
 msgpack itself is the ``msgpack`` package; this module only adds the
 protocol's extension types, the keep-order-and-duplicates reading of maps
 and the per-case reading of a batch. It knows no value model beyond the
-exact one: :mod:`difffuzz_kit.models` builds the models on it."""
+exact one: :mod:`difffuzz_kit._models` builds the models on it."""
 
 from __future__ import annotations
 
