@@ -17,8 +17,8 @@ import msgpack
 import pytest
 from blake3 import blake3
 
-from _support import batch, envelope, line_of, request, session
-from difffuzz_kit import Exact, ExactObject, Native, SpecError, serve
+from _support import batch, envelope, line_of, messages, request, session
+from difffuzz_kit import Exact, ExactObject, Native, SpecError, Text, serve
 from difffuzz_kit._answers import Canonicalize
 from difffuzz_kit._frames import KEEP_BUFFER, MAX_FRAME
 from difffuzz_kit._models import Model
@@ -94,6 +94,30 @@ def test_serve_refuses_options_it_cannot_honour() -> None:
         serve(toy, name="x", version="1", model="native", members=list, stdin=io.BytesIO(), stdout=io.BytesIO())
     with pytest.raises(ValueError):
         SpecError("internal")  # type: ignore[arg-type]  # refused by the type too
+
+
+def test_serve_takes_the_model_itself() -> None:
+    """``model`` is a name or the model (the vocabulary's ``Exact()``,
+    ``Native()``, ``Text()``): the same hello and the same answers; the
+    exact model's options go to ``Exact``, not beside it."""
+    body = b"".join(len(b).to_bytes(4, "big") + b for b in [batch(1, [ExactObject([("a", 1)]), b"\xd4\x05\x00"])])
+    written = []
+    for model in ("exact", Exact(), Exact(members=ExactObject), "native", Native()):
+        out = io.BytesIO()
+        assert serve(toy, name="sdk", version="1", model=model, stdin=io.BytesIO(body), stdout=out) == 0
+        hello, response = messages(out.getvalue())
+        response.pop("batch_cpu_ns")
+        written.append((hello, response))
+    assert written[0] == written[1] == written[2] and written[3] == written[4]
+    assert written[0][0]["model"] == "exact" and written[3][0]["model"] == "native"
+    assert written[3][1]["results"][1]["inexpressible"] == "unsupported_value"
+    out = io.BytesIO()
+    assert serve(str.encode, name="sdk", version="1", model=Text(), stdin=io.BytesIO(body), stdout=out) == 0
+    hello, response = messages(out.getvalue())
+    assert hello["model"] == "text" and hello["protocol"] == 2
+    assert [r["error"] for r in response["results"]] == ["internal", "internal"]  # protocol 2: no text to hand over
+    with pytest.raises(TypeError, match="Exact"):
+        serve(toy, name="x", version="1", model=Exact(), members=list, stdin=io.BytesIO(), stdout=io.BytesIO())
 
 
 def test_results_of_each_kind_and_the_worker_goes_on() -> None:
