@@ -127,3 +127,16 @@ def test_worker_process_names_a_worker_that_prints_on_its_channel() -> None:
         pytest.raises(AssertionError, match="print on its protocol channel"),
     ):
         worker.receive()
+
+
+def test_worker_process_reads_a_long_log_as_it_comes() -> None:
+    """A worker that logs more than a pipe holds before its hello does not
+    block: its stdout and stderr are read as they come."""
+    chatty = "import sys; print('x' * 300_000); print('y' * 300_000, file=sys.stderr)\n" + WORKER
+    with WorkerProcess([sys.executable, "-c", chatty]) as worker:
+        worker.hello()
+        (result,) = worker.results(1, [1])
+        assert result.canonical == b"1"
+        out, err = worker.close()
+    assert worker.returncode == 0
+    assert out.count(b"x") == 300_000 and err.count(b"y") == 300_000

@@ -30,6 +30,7 @@ import os
 import select
 import struct
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -223,8 +224,10 @@ class WorkerProcess:
     pipes. With ``offer`` (the default) the protocol runs on two pipes of
     its own, offered in ``DIFFFUZZ_FDS`` (protocol 4), and the process's
     stdout and stderr are only its log; without, on its stdin and stdout
-    (protocol 2), with no offer in its environment. Use it as a context
-    manager: the process is killed if still running at the end."""
+    (protocol 2), with no offer in its environment. The log is read as it
+    comes (a chatty worker never blocks on it) and :meth:`close` hands it
+    over. Use it as a context manager: the process is killed if still
+    running at the end."""
 
     def __init__(
         self, argv: Sequence[str], *, offer: bool = True, env: Mapping[str, str] | None = None, timeout: float = 10
@@ -233,35 +236,39 @@ class WorkerProcess:
         environment.pop(FDS_ENV, None)
         self.timeout = timeout
         self.protocol = FD_PROTOCOL if offer else PROTOCOL
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe() if offer else (-1, -1)
         if offer:
-            req_r, req_w = os.pipe()
-            resp_r, resp_w = os.pipe()
             environment[FDS_ENV] = f"{req_r},{resp_w}"
-            try:
-                self.proc = subprocess.Popen(
-                    list(argv),
-                    env=environment,
-                    pass_fds=(req_r, resp_w),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                )
-            finally:
-                os.close(req_r)
-                os.close(resp_w)
-            self._requests, self._responses = req_w, resp_r
-        else:
-            req_r, req_w = os.pipe()
-            try:
-                self.proc = subprocess.Popen(
-                    list(argv), env=environment, stdin=req_r, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-                )
-            finally:
-                os.close(req_r)
-            assert self.proc.stdout is not None
-            self._requests, self._responses = req_w, self.proc.stdout.fileno()
-        self._closed = False
-        self._done = False
+        try:
+            self.proc = subprocess.Popen(
+                list(argv),
+                env=environment,
+                pass_fds=(req_r, resp_w) if offer else (),
+                stdin=subprocess.DEVNULL if offer else req_r,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except BaseException:
+            for fd in (req_w, resp_r):
+                if fd != -1:
+                    os.close(fd)
+            raise
+        finally:
+            for fd in (req_r, resp_w):
+                if fd != -1:
+                    os.close(fd)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self._requests = req_w
+        self._responses = resp_r if offer else self.proc.stdout.fileno()
+        self._out = bytearray()
+        self._err = bytearray()
+        logs = [(self.proc.stderr.fileno(), self._err)]
+        if offer:
+            logs.append((self.proc.stdout.fileno(), self._out))
+        self._readers = [threading.Thread(target=_drain, args=log, daemon=True) for log in logs]
+        for reader in self._readers:
+            reader.start()
 
     def __enter__(self) -> Self:
         return self
@@ -271,7 +278,8 @@ class WorkerProcess:
 
     @property
     def returncode(self) -> int | None:
-        return self.proc.returncode
+        """The exit status, once the worker has exited."""
+        return self.proc.poll()
 
     def write(self, data: bytes) -> None:
         """Raw bytes on the request channel (a frame, part of one, garbage)."""
@@ -309,33 +317,41 @@ class WorkerProcess:
         return _results(response)
 
     def close(self) -> tuple[bytes, bytes]:
-        """End the requests and wait for the worker to exit; what it wrote
-        on stdout (with an offer: its log) and stderr."""
-        self._close_requests()
-        if self._responses != -1 and self.protocol == FD_PROTOCOL:
-            os.close(self._responses)
-            self._responses = -1
-        out, err = self.proc.communicate(timeout=self.timeout)
-        self._done = True
-        return out or b"", err or b""
+        """End the requests and wait for the worker to exit (its status in
+        :attr:`returncode`); what it wrote on stdout (with an offer: its
+        log; without, what of the responses was not received) and on
+        stderr."""
+        self._close(self._requests)
+        self._requests = -1
+        self.proc.wait(timeout=self.timeout)
+        return self._finish()
 
     def kill(self) -> None:
         """Kill the worker if it still runs, and close the pipes."""
         if self.proc.poll() is None:
             self.proc.kill()
-        self._close_requests()
-        if self._responses != -1 and self.protocol == FD_PROTOCOL:
-            os.close(self._responses)
-        self._responses = -1
-        if not self._done:
-            self._done = True
-            self.proc.communicate()
+            self.proc.wait()
+        self._close(self._requests)
+        self._requests = -1
+        self._finish()
 
-    def _close_requests(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        os.close(self._requests)
+    def _finish(self) -> tuple[bytes, bytes]:
+        for reader in self._readers:
+            reader.join(self.timeout)
+        if self.protocol == PROTOCOL and self._responses != -1:
+            _drain(self._responses, self._out)  # the worker has exited: to its end
+        if self.protocol == FD_PROTOCOL:
+            self._close(self._responses)
+        self._responses = -1
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        return bytes(self._out), bytes(self._err)
+
+    @staticmethod
+    def _close(fd: int) -> None:
+        if fd != -1:
+            os.close(fd)
 
     def _read(self, n: int, deadline: float) -> bytes:
         data = b""
@@ -349,3 +365,12 @@ class WorkerProcess:
                 raise AssertionError("the worker closed its response channel")
             data += chunk
         return data
+
+
+def _drain(fd: int, into: bytearray) -> None:
+    """Everything a descriptor gives until its end, into ``into``."""
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            into += chunk
+    except OSError:  # closed under the reader
+        pass
