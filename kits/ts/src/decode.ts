@@ -44,7 +44,7 @@
  */
 import { Decoder, type ExtensionCodecType } from "@msgpack/msgpack";
 import { EXT_BIGINT, EXT_UTF16, ExactObject, InvalidUtf8, UnknownExt, type ExactMember, type ExactOptions } from "./model.js";
-import { SHORT_ASCII, decodeUtf8, shortAscii, utf16le } from "./text.js";
+import { SHORT_ASCII, decodeUtf8, shortAscii, utf16le } from "./utf8.js";
 
 /** The {@link WireDecoder}'s options: the exact model's, and how small integers are made. */
 export interface DecoderOptions extends ExactOptions {

@@ -8,7 +8,7 @@ import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
 import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
-import { decodeUtf8 } from "./text.js";
+import { decodeUtf8 } from "./utf8.js";
 import { INTERNAL, internalResult, specCode, type InternalResult } from "./failure.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
 import { ExactObject, type ExactOptions } from "./model.js";
