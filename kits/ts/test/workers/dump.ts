@@ -59,7 +59,7 @@ function run(value: unknown): Outcome {
   if (typeof value === "string" && value.startsWith("spec:")) throw new SpecError(value.slice(5) as ErrorCode, `rejected as ${value.slice(5)}`);
   if (value === "lone") return '"abcdef\uD800"';
   if (typeof value === "string" && value.startsWith("code:")) throw Object.assign(new Error(`rejected as ${value.slice(5)}`), { code: value.slice(5) });
-  if (typeof value === "string" && value.startsWith("signed:")) return { text: dump(value), digest: new Uint8Array(Number(value.slice(7))).fill(7) };
+  if (typeof value === "string" && value.startsWith("signed:")) return { canonical: dump(value), digest: new Uint8Array(Number(value.slice(7))).fill(7) };
   if (value === "undefined") return undefined as unknown as string;
   return dump(value);
 }
