@@ -1,6 +1,6 @@
 /**
  * msgpack case values (docs/adapter-protocol.md, "Values on the wire") into
- * the exact value model (model.ts), in one pass: no raw form, no second walk.
+ * the exact value model (exact.ts), in one pass: no raw form, no second walk.
  *
  * Why the kit reads msgpack itself. The project's rule is to never
  * hand-write a codec, and the kit's responses are written by
@@ -29,7 +29,7 @@
  * in it, the strict UTF-8 decoding, is utf8.ts's (the platform's
  * TextDecoder); ext 1 and ext 2 are the protocol's own types.
  */
-import { EXT_BIGINT, EXT_UTF16, ExactObject, InvalidUtf8, UnknownExt, type ExactMember, type ExactOptions } from "./model.js";
+import { EXT_BIGINT, EXT_UTF16, ExactObject, InvalidUtf8, UnknownExt, type ExactMember, type ExactOptions } from "./exact.js";
 import { SHORT_ASCII, decodeUtf8, shortAscii, utf16le } from "./utf8.js";
 
 /** The {@link WireDecoder}'s options: the exact model's, and how small integers are made. */

@@ -12,5 +12,5 @@
 export { serve, type Outcome, type Signed, type ServeOptions, type ExactWorker, type NativeWorker, type TextWorker, type WorkerInfo } from "./serve.js";
 export type { ModelName } from "./models.js";
 export { SpecError, type ErrorCode } from "./failure.js";
-export { ExactObject, type ExactMember } from "./model.js";
+export { ExactObject, type ExactMember } from "./exact.js";
 export { Inexpressible, type NativeValue, type Reason } from "./native.js";

@@ -5,7 +5,7 @@
  * the function gets it.
  */
 import type { DecoderOptions } from "./decode.js";
-import type { ExactOptions } from "./model.js";
+import type { ExactOptions } from "./exact.js";
 import { Inexpressible, nativeReasons, toNative, type Reason } from "./native.js";
 import { INTERNAL } from "./failure.js";
 import { decodeUtf8 } from "./utf8.js";
@@ -40,7 +40,7 @@ export interface CaseModel {
   prepare(value: unknown): Prepared | Malformed;
 }
 
-/** Lossless: the decoded case as it is (model.ts), maps made by the worker's `object` hook. */
+/** Lossless: the decoded case as it is (exact.ts), maps made by the worker's `object` hook. */
 export class ExactModel implements CaseModel {
   readonly name = "exact";
   readonly inexpressible = undefined;

@@ -10,7 +10,7 @@ import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.
 import type { NativeValue, Reason } from "./native.js";
 import { INTERNAL, internalResult, specCode, type InternalResult } from "./failure.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
-import { ExactObject, type ExactOptions } from "./model.js";
+import { ExactObject, type ExactOptions } from "./exact.js";
 import { ExactModel, Malformed, NativeModel, TextModel, describeValue, type CaseModel, type Prepared } from "./models.js";
 import { PROTOCOL, channel } from "./channel.js";
 
@@ -55,7 +55,7 @@ export interface WorkerInfo {
   output?: NodeJS.WritableStream;
 }
 
-/** A worker over the exact model (model.ts): lossless, for the project's own library. */
+/** A worker over the exact model (exact.ts): lossless, for the project's own library. */
 export interface ExactWorker extends WorkerInfo, ExactOptions {
   model: "exact";
 }

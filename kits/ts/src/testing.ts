@@ -15,7 +15,7 @@ import { FrameReader } from "./frames.js";
 import { FD_PROTOCOL, FDS_ENV, PROTOCOL } from "./channel.js";
 import { WireDecoder } from "./decode.js";
 import { SpecError } from "./failure.js";
-import type { ExactOptions } from "./model.js";
+import type { ExactOptions } from "./exact.js";
 import { Inexpressible, toNative, type NativeValue } from "./native.js";
 
 const plain = new Encoder({ useBigInt64: true });

@@ -14,7 +14,7 @@
  * stderr on every case.
  */
 import { SpecError, serve, type ErrorCode, type NativeValue, type Outcome } from "../../src/index.js";
-import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/model.js";
+import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/exact.js";
 
 function dump(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
