@@ -25,7 +25,7 @@ func TestYourSDKNamesEveryOption(t *testing.T) {
 		{"### Python: ", "kits/python/src/difffuzz_kit/_serve.py", "def serve(", ") -> int:", `(?m)^\s+(\w+):`},
 		{"### TypeScript: ", "kits/ts/src/serve.ts", "export interface WorkerInfo {", "\n}", `(?m)^  (\w+)\??:`},
 		{"### TypeScript: ", "kits/ts/src/serve.ts", "export interface NativeWorker", "\n}", `(?m)^  (\w+)\??:`},
-		{"### TypeScript: ", "kits/ts/src/model.ts", "export interface ExactOptions {", "\n}", `(?m)^  (\w+)\??:`},
+		{"### TypeScript: ", "kits/ts/src/exact.ts", "export interface ExactOptions {", "\n}", `(?m)^  (\w+)\??:`},
 		{"### Rust: ", "kits/rust/src/lib.rs", "pub struct Hello {", "\n}", `(?m)^    pub (\w+):`},
 		{"### Rust: ", "kits/rust/src/lib.rs", "impl Hello {", "\n}", `(?m)^    pub fn (\w+)`},
 		{"### Rust: ", "kits/rust/src/lib.rs", "pub use serve::{", "}", `(\w+)`},

@@ -6,12 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { InvalidUtf8, UnknownExt, WireDecoder } from "@difffuzz/kit";
 import { CanonicalError, JsonObject, canonical, type ErrorCode } from "../src/canonical.js";
-import { cat, concat, mp, mpCall, mpNest } from "@difffuzz/kit/testing";
+import { cat, concat, exactCase, mp, mpCall, mpNest } from "@difffuzz/kit/testing";
 
-/** The worker's decoder (src/worker.ts): the exact model, maps made JsonObjects. */
-const decoder = (): WireDecoder => new WireDecoder({ object: (members) => new JsonObject(members) });
+/** A case as the worker (src/worker.ts) gets it: the exact model, maps made JsonObjects. */
+const decoded = (bytes: Uint8Array): unknown => exactCase(bytes, { object: (members) => new JsonObject(members) });
 
 const wrap = (argsText: string): string => `{"args":${argsText},"tool_name":"t"}`;
 /** The envelope with args {"v": value}, as msgpack. */
@@ -30,14 +29,19 @@ function outcomeOf(value: unknown): Outcome {
   }
 }
 
+/** The name of a value's class. */
+function classOf(value: unknown): string | undefined {
+  return typeof value === "object" && value !== null ? value.constructor.name : undefined;
+}
+
 /** What canonical() makes of a decoded case. */
 function outcome(bytes: Uint8Array): Outcome {
-  return outcomeOf(decoder().decodeValue(bytes));
+  return outcomeOf(decoded(bytes));
 }
 
 /** The members of args in a decoded envelope. */
 function decodedArgs(bytes: Uint8Array): ReadonlyArray<readonly [unknown, unknown]> {
-  const value = decoder().decodeValue(bytes);
+  const value = decoded(bytes);
   assert.ok(value instanceof JsonObject);
   const args = value.members.find(([k]) => k === "args")?.[1];
   assert.ok(args instanceof JsonObject);
@@ -308,11 +312,12 @@ describe("values outside the model are per-case errors", () => {
 
   test("bin and unknown ext stay recognisable after decoding", () => {
     assert.ok(decodedScalar(mp.bin([1])) instanceof Uint8Array);
-    assert.ok(decodedScalar(mp.strBytes([0xff])) instanceof InvalidUtf8);
+    // The kit's stand-ins for values outside the model are not its API: they are told apart by class name here.
+    assert.equal(classOf(decodedScalar(mp.strBytes([0xff]))), "InvalidUtf8");
     assert.equal(decodedScalar(mp.strBytes([0x61])), "a");
     const ext = decodedScalar(mp.ext(9, [1, 2]));
-    assert.ok(ext instanceof UnknownExt);
-    assert.equal(ext.type, 9);
+    assert.equal(classOf(ext), "UnknownExt");
+    assert.equal((ext as { type?: unknown }).type, 9);
   });
 });
 
@@ -340,11 +345,5 @@ describe("undecodable bytes throw (the worker answers with an error message)", (
     ["array 32 header claiming 2^32-1 items", Uint8Array.of(0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0)],
     ["map cut between a key and its value", Uint8Array.of(0x81, 0xa1, 0x61)],
   ];
-  for (const [name, bytes] of cases) test(name, () => assert.throws(() => decoder().decodeValue(bytes)));
-
-  test("the decoder is usable again after a failure", () => {
-    const reused = decoder();
-    assert.throws(() => reused.decodeValue(Uint8Array.of(0x82, 0xa1, 0x61)));
-    assert.equal(canonical(reused.decodeValue(mpCall(mp.map([mp.str("k"), mp.nil])))), wrap('{"k":null}'));
-  });
+  for (const [name, bytes] of cases) test(name, () => assert.throws(() => decoded(bytes)));
 });

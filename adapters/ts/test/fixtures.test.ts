@@ -1,6 +1,6 @@
 /**
  * The golden fixtures (tests/fixtures/canonical-json-fuzz/*.jsonl): every
- * line's "msgpack" case, decoded with our wire decoder, must give the line's
+ * line's "msgpack" case, decoded as the worker gets it (the kit's exactCase), must give the line's
  * canonical text and signature, or its error code. A folder without fixture
  * files fails: a fixture test that checks nothing must not pass.
  * CANONJSON_FIXTURES overrides the folder (for trying other fixture sets).
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { WireDecoder } from "@difffuzz/kit";
+import { exactCase } from "@difffuzz/kit/testing";
 import { CanonicalError, JsonObject, canonical, signature } from "../src/canonical.js";
 import { firstDifference } from "./support.js";
 
@@ -42,11 +42,11 @@ function fixtureFiles(): string[] {
 }
 
 /** Why one fixture line fails, or undefined when it passes. */
-function check(decoder: WireDecoder, fixture: Fixture): string | undefined {
+function check(fixture: Fixture): string | undefined {
   let text: string;
   let sig: string;
   try {
-    const value = decoder.decodeValue(Buffer.from(fixture.msgpack, "base64"));
+    const value = exactCase(Buffer.from(fixture.msgpack, "base64"), { object: (members) => new JsonObject(members) });
     text = canonical(value);
     sig = signature(value);
   } catch (e) {
@@ -122,7 +122,6 @@ test(`fixture files exist in ${DIR}`, () => {
 
 for (const name of files) {
   test(`fixtures ${name}`, () => {
-    const decoder = new WireDecoder({ object: (members) => new JsonObject(members) });
     const cases = fixtureCases(name, readFileSync(join(DIR, name), "utf8"));
     const failures: string[] = [];
     let checked = 0;
@@ -132,7 +131,7 @@ for (const name of files) {
       try {
         const fixture = parseLine(line);
         where += ` [${fixture.category}] input ${abbreviate(fixture.input)}`;
-        reason = check(decoder, fixture);
+        reason = check(fixture);
       } catch (e) {
         reason = e instanceof Error ? e.message : String(e);
       }

@@ -1,6 +1,6 @@
 /**
  * The native value model: what a JavaScript SDK receives in production, a
- * value as JSON.parse builds it. An exact-model case (model.ts) is turned
+ * value as JSON.parse builds it. An exact-model case (exact.ts) is turned
  * into it, or found inexpressible, in one pre-order walk, so the reason
  * given is the first one met in the case's own order.
  *
@@ -21,7 +21,7 @@
  * an unknown or malformed ext or a str that is not UTF-8
  * (`unsupported_value`), and `big_int` as above.
  */
-import { ExactObject, InvalidUtf8, UnknownExt } from "./model.js";
+import { ExactObject, InvalidUtf8, UnknownExt } from "./exact.js";
 
 /** A value of the native model. */
 export type NativeValue = null | boolean | number | bigint | string | Uint8Array | NativeValue[] | { [key: string]: NativeValue };

@@ -7,11 +7,11 @@ import { once } from "node:events";
 import { createBLAKE3 } from "hash-wasm";
 import { BatchClock, cpuNs } from "./clock.js";
 import { FrameLengthError, FrameReader, MAX_FRAME, encodeFrame } from "./frames.js";
-import { Inexpressible, nativeReasons, toNative, type NativeValue, type Reason } from "./native.js";
-import { decodeUtf8 } from "./text.js";
+import type { NativeValue, Reason } from "./native.js";
 import { INTERNAL, internalResult, specCode, type InternalResult } from "./failure.js";
 import { WireDecoder, type ItemSink, type SinkChooser } from "./decode.js";
-import { ExactObject, type ExactOptions } from "./model.js";
+import { ExactObject, type ExactOptions } from "./exact.js";
+import { ExactModel, Malformed, NativeModel, TextModel, describeValue, type CaseModel, type Prepared } from "./models.js";
 import { PROTOCOL, channel } from "./channel.js";
 
 /**
@@ -26,14 +26,15 @@ import { PROTOCOL, channel } from "./channel.js";
 export type Outcome = Uint8Array | string | Signed;
 
 /**
- * The implementation's text with its own signature of it: `digest` is the
- * BLAKE3-256 the SDK computes (32 bytes). The kit sends that digest instead
+ * The implementation's canonical text with its own signature of it:
+ * `canonical` is the bytes or text (as an {@link Outcome}), `digest` the
+ * BLAKE3-256 of those bytes the SDK computes (32 bytes). The kit sends that digest instead
  * of hashing the text itself, so that the driver checks the SDK's own
  * hashing: a digest that is not BLAKE3 of the text is a `digest` finding,
  * one that is not 32 bytes long an `internal` result.
  */
 export interface Signed {
-  text: Uint8Array | string;
+  canonical: Uint8Array | string;
   digest: Uint8Array;
 }
 
@@ -54,7 +55,7 @@ export interface WorkerInfo {
   output?: NodeJS.WritableStream;
 }
 
-/** A worker over the exact model (model.ts): lossless, for the project's own library. */
+/** A worker over the exact model (exact.ts): lossless, for the project's own library. */
 export interface ExactWorker extends WorkerInfo, ExactOptions {
   model: "exact";
 }
@@ -75,15 +76,6 @@ export interface NativeWorker extends WorkerInfo {
 export interface TextWorker extends WorkerInfo {
   model: "text";
 }
-
-/**
- * What JSON text cannot spell: the text model's hello `inexpressible`. The
- * driver answers these on the worker's behalf and never sends such a case.
- */
-export const textReasons: Reason[] = ["non_string_key", "unsupported_value"];
-
-/** The first protocol whose driver sends a text worker each case as its JSON text (bin). */
-const TEXT_PROTOCOL = 4;
 
 export type ServeOptions = ExactWorker | NativeWorker | TextWorker;
 
@@ -137,9 +129,6 @@ class BadRequest extends Error {
   }
 }
 
-/** A case ready for the function: its model value, or the result it already has. */
-type Prepared = { value: unknown } | Result;
-
 /** A batch's cases, run one by one as the decoder reads them (see ItemSink). */
 class StreamedCases implements ItemSink {
   results: Result[] = [];
@@ -164,9 +153,6 @@ interface Request {
 
 class Session {
   private readonly decoder: WireDecoder;
-  private readonly native: boolean;
-  private readonly text: boolean;
-  private readonly bigint: boolean;
   private readonly hello: Response;
   private readonly logName: string;
   /** Why the request being handled is malformed, found while its cases were run (a text case that is not text). */
@@ -175,17 +161,11 @@ class Session {
   private constructor(
     private readonly fn: (value: unknown) => Outcome,
     options: ServeOptions,
-    private readonly protocol: number,
+    protocol: number,
+    private readonly model: CaseModel,
     private readonly hasher: Awaited<ReturnType<typeof createBLAKE3>>,
   ) {
-    this.native = options.model === "native";
-    this.text = options.model === "text";
-    this.bigint = options.model === "native" && options.bigint === true;
-    // The native model is made from exact values with ExactObjects and safe integers as numbers (native.ts).
-    // The text model's cases are bin (protocol 4), the same in any model.
-    this.decoder = new WireDecoder(
-      options.model === "exact" ? exactOptions(options) : this.text ? {} : { smallInts: "number" },
-    );
+    this.decoder = new WireDecoder(model.decoding);
     this.logName = options.name;
     this.hello = {
       type: "hello",
@@ -193,17 +173,14 @@ class Session {
       language: options.language ?? "typescript",
       name: options.name,
       version: options.version,
-      model: options.model,
-      ...(this.native ? { inexpressible: nativeReasons(this.bigint) } : {}),
-      ...(this.text ? { inexpressible: textReasons } : {}),
+      model: model.name,
+      ...(model.inexpressible === undefined ? {} : { inexpressible: model.inexpressible }),
     };
   }
 
   /** A session with its hasher ready (hash-wasm compiles its module asynchronously, once). */
   static async start(fn: (value: unknown) => Outcome, options: ServeOptions, protocol: number): Promise<Session> {
-    const model: unknown = options.model; // checked for callers without types
-    if (model !== "exact" && model !== "native" && model !== "text") throw new Error(`unknown model ${JSON.stringify(model)}`);
-    return new Session(fn, options, protocol, await createBLAKE3(256));
+    return new Session(fn, options, protocol, modelOf(options, protocol), await createBLAKE3(256));
   }
 
   async run(input: AsyncIterable<Uint8Array>, output: NodeJS.WritableStream): Promise<number> {
@@ -281,28 +258,15 @@ class Session {
     return "value" in prepared ? this.compute(prepared.value) : prepared;
   }
 
-  /** A decoded case in the model: the native model may find it inexpressible. */
-  private prepare(value: unknown): Prepared {
-    if (this.text) return this.textOf(value);
-    if (!this.native) return { value };
-    const native = toNative(value, this.bigint);
-    if (native === "too_deep") return { error: "too_deep", message: "nested deeper than the protocol's 1000 levels" };
-    if (native instanceof Inexpressible) return { inexpressible: native.reason, message: native.message };
-    return native;
-  }
-
   /**
-   * A text model case: at protocol 4 the driver's JSON text (bin), handed
-   * over as the string it holds, unchanged (a leading U+FEFF kept). A case
-   * that is not UTF-8 bytes makes the request malformed (an `error`
-   * response: the driver broke the protocol, the implementation did not).
-   * Below protocol 4 the cases are values, which the kit no longer spells.
+   * A decoded case in the model (models.ts). A case that shows the request
+   * malformed (a text case that is not text) gets an `internal` result, and
+   * the request an `error` response once its cases have run.
    */
-  private textOf(value: unknown): Prepared {
-    if (this.protocol < TEXT_PROTOCOL) return { error: INTERNAL, message: TEXT_NEEDS_PROTOCOL };
-    const text = value instanceof Uint8Array ? decodeUtf8(value, 0, value.length) : undefined;
-    if (typeof text === "string") return { value: text };
-    this.malformed ??= value instanceof Uint8Array ? "a case's text is not UTF-8" : `a case is ${describeValue(value)}, not bin (JSON text)`;
+  private prepare(value: unknown): Prepared {
+    const prepared = this.model.prepare(value);
+    if (!(prepared instanceof Malformed)) return prepared;
+    this.malformed ??= prepared.reason;
     return { error: INTERNAL, message: this.malformed };
   }
 
@@ -329,7 +293,7 @@ class Session {
 
   /** The success result of what the function returned; throws a {@link BadOutput} for a value the kit cannot send. */
   private canonical(outcome: Outcome): Result {
-    if (isSigned(outcome)) return { canonical: bytesOf(outcome.text), digest: digestOf(outcome.digest) };
+    if (isSigned(outcome)) return { canonical: bytesOf(outcome.canonical), digest: digestOf(outcome.digest) };
     const bytes = bytesOf(outcome);
     return { canonical: bytes, digest: this.hasher.init().update(bytes).digest("binary") };
   }
@@ -410,10 +374,18 @@ class Session {
   }
 }
 
-function exactOptions(options: ExactWorker): ExactOptions {
-  const exact: ExactOptions = {};
-  if (options.object !== undefined) exact.object = options.object;
-  return exact;
+/** The model the options choose; throws for a name that is none (a caller without types). */
+function modelOf(options: ServeOptions, protocol: number): CaseModel {
+  const name: unknown = options.model;
+  switch (name) {
+    case "exact":
+      return new ExactModel(options as ExactWorker);
+    case "native":
+      return new NativeModel((options as NativeWorker).bigint === true);
+    case "text":
+      return new TextModel(protocol);
+  }
+  throw new Error(`unknown model ${JSON.stringify(name)}`);
 }
 
 /** Wall and CPU time of `work`, in nanoseconds (CPU: the process's, user and system). */
@@ -424,10 +396,6 @@ function measure(work: () => void): { elapsed: number; cpu: number } {
   const elapsed = Number(process.hrtime.bigint() - start);
   return { elapsed, cpu: cpuNs(process.cpuUsage(cpu)) };
 }
-
-/** The `internal` message of a text worker served below protocol 4. */
-const TEXT_NEEDS_PROTOCOL =
-  "the text model needs a driver of protocol 4, which sends each case as its JSON text: this worker has no descriptors offered (DIFFFUZZ_FDS), so it speaks protocol 2 on stdin and stdout, where cases are values";
 
 const utf8 = new TextEncoder();
 
@@ -451,7 +419,7 @@ function digestOf(digest: unknown): Uint8Array {
   return digest;
 }
 
-function bytesOf(outcome: Outcome | Signed["text"]): Uint8Array {
+function bytesOf(outcome: Outcome | Signed["canonical"]): Uint8Array {
   if (outcome instanceof Uint8Array) return outcome;
   if (typeof outcome === "string") {
     if (!outcome.isWellFormed()) throw new BadOutput(`output holds a lone surrogate at index ${loneSurrogateAt(outcome)}`);
@@ -481,11 +449,6 @@ function describeFailure(e: unknown): string {
   return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
 }
 
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === "object") return value.constructor?.name ?? "an object";
-  return typeof value;
-}
 
 /**
  * A response as a frame; one too large for a frame is replaced by an error

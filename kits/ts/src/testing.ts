@@ -1,7 +1,8 @@
 /**
  * Test builders for workers on the kit (`@difffuzz/kit/testing`): msgpack
  * fragments for wire inputs an encoder will not produce (duplicate keys, ext
- * types, chosen int/float widths, str that is not UTF-8), frame headers, and
+ * types, chosen int/float widths, str that is not UTF-8), frame headers, a
+ * case's msgpack as a worker's function gets it (for a fixture runner), and
  * a worker process driven frame by frame over real pipes. The kit's own tests
  * and adapters/ts's use them; a worker never does.
  */
@@ -12,6 +13,10 @@ import type { Readable, Writable } from "node:stream";
 import { Encoder, ExtData, decode } from "@msgpack/msgpack";
 import { FrameReader } from "./frames.js";
 import { FD_PROTOCOL, FDS_ENV, PROTOCOL } from "./channel.js";
+import { WireDecoder } from "./decode.js";
+import { SpecError } from "./failure.js";
+import type { ExactOptions } from "./exact.js";
+import { Inexpressible, toNative, type NativeValue } from "./native.js";
 
 const plain = new Encoder({ useBigInt64: true });
 const asFloat64 = new Encoder({ forceIntegerToFloat: true });
@@ -83,6 +88,27 @@ export function mpNest(depth: number): Uint8Array {
   out.fill(0x91, 0, depth - 1);
   out[depth - 1] = 0x90;
   return out;
+}
+
+/**
+ * One case's msgpack (a fixture's "msgpack", a test's fragments) as the
+ * function of an exact-model worker with these options gets it. Throws on
+ * bytes that are not exactly one msgpack value.
+ */
+export function exactCase(bytes: Uint8Array, options: ExactOptions = {}): unknown {
+  return new WireDecoder(options).decodeValue(bytes);
+}
+
+/**
+ * One case's msgpack as the function of a native-model worker gets it, or
+ * the {@link Inexpressible} the worker answers instead. A case nested
+ * deeper than the protocol's 1000 levels throws the SpecError `too_deep`
+ * the worker answers with.
+ */
+export function nativeCase(bytes: Uint8Array, options: { bigint?: boolean } = {}): NativeValue | Inexpressible {
+  const native = toNative(new WireDecoder({ smallInts: "number" }).decodeValue(bytes), options.bigint === true);
+  if (native === "too_deep") throw new SpecError("too_deep", "nested deeper than the protocol's 1000 levels");
+  return native instanceof Inexpressible ? native : native.value;
 }
 
 /** A frame header: the big-endian length. */

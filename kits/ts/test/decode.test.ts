@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { WireDecoder, type ItemSink, type SinkChooser } from "../src/decode.js";
-import { ExactObject, InvalidUtf8, UnknownExt, type ExactMember } from "../src/model.js";
+import { ExactObject, InvalidUtf8, UnknownExt, type ExactMember } from "../src/exact.js";
 import { cat, concat, mp, mpCall, mpNest, obj } from "./support.js";
 
 const decode = (bytes: Uint8Array): unknown => new WireDecoder().decodeValue(bytes);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
-import { ERROR_CODES, INTERNAL } from "../src/index.js";
+import { ERROR_CODES, INTERNAL } from "../src/failure.js";
 
 // dist/test/errors.test.js -> the repository's docs/
 const PROTOCOL_DOC = fileURLToPath(new URL("../../../../docs/adapter-protocol.md", import.meta.url));

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { SpecError, ERROR_CODES, MAX_FRAMES, type Frame } from "../src/index.js";
+import { SpecError, ERROR_CODES, MAX_FRAMES, type Frame } from "../src/failure.js";
 import { errorType, framesOf, internalResult, specCode } from "../src/failure.js";
 
 /** The kit's own modules, as a trace names them (dist/src/). */

@@ -6,7 +6,7 @@
  */
 import { after } from "node:test";
 import { killWorkers } from "../src/testing.js";
-import { ExactObject, type ExactMember } from "../src/model.js";
+import { ExactObject, type ExactMember } from "../src/exact.js";
 
 export { Worker, cat, concat, header, mp, mpCall, mpNest, type Message } from "../src/testing.js";
 

@@ -14,7 +14,7 @@
  * stderr on every case.
  */
 import { SpecError, serve, type ErrorCode, type NativeValue, type Outcome } from "../../src/index.js";
-import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/model.js";
+import { ExactObject, InvalidUtf8, UnknownExt } from "../../src/exact.js";
 
 function dump(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
@@ -28,6 +28,9 @@ function dump(value: unknown): string {
   const object = value as Record<string, unknown>;
   return `plain{${Object.keys(object).map((k) => `${JSON.stringify(k)}:${dump(object[k])}`).join(",")}}`;
 }
+
+/** What "throw-string" throws: a string, as an SDK may throw anything (typed unknown, as a caught value is). */
+const NOT_AN_ERROR: unknown = "oops";
 
 const chatty = process.argv[3] === "chatty";
 
@@ -54,12 +57,11 @@ function run(value: unknown): Outcome {
   if (value === "json") return String(parseArgs('{"a":'));
   if (value === "overflow") return String(ping(0));
   if (value === "node-error") return Buffer.from(7 as unknown as string).toString(); // a TypeError raised in node:buffer
-  // eslint-disable-next-line @typescript-eslint/only-throw-error -- an SDK may throw anything
-  if (value === "throw-string") throw "oops";
+  if (value === "throw-string") throw NOT_AN_ERROR;
   if (typeof value === "string" && value.startsWith("spec:")) throw new SpecError(value.slice(5) as ErrorCode, `rejected as ${value.slice(5)}`);
   if (value === "lone") return '"abcdef\uD800"';
   if (typeof value === "string" && value.startsWith("code:")) throw Object.assign(new Error(`rejected as ${value.slice(5)}`), { code: value.slice(5) });
-  if (typeof value === "string" && value.startsWith("signed:")) return { text: dump(value), digest: new Uint8Array(Number(value.slice(7))).fill(7) };
+  if (typeof value === "string" && value.startsWith("signed:")) return { canonical: dump(value), digest: new Uint8Array(Number(value.slice(7))).fill(7) };
   if (value === "undefined") return undefined as unknown as string;
   return dump(value);
 }

@@ -5,7 +5,7 @@
  * Ext 2's UTF-16LE payload to a string, lone surrogates kept.
  */
 import nodeBuffer, { isAscii, isUtf8 } from "node:buffer";
-import { InvalidUtf8 } from "./model.js";
+import { InvalidUtf8 } from "./exact.js";
 
 /** UTF-16LE code units to a string, lone surrogates preserved (TextDecoder would replace them). */
 export function utf16le(data: Uint8Array): string {
