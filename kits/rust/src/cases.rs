@@ -6,6 +6,7 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 use std::time::Instant;
 
+use crate::__private::IntoCaseError;
 use crate::channel::VERSION_4;
 use crate::cpu::thread_cpu_ns;
 use crate::decode::{self, DecodeError, Fault};
@@ -39,20 +40,25 @@ pub(crate) trait Canonicalize<V> {
 }
 
 /// The function `serve` is given, with the output and error types it
-/// returns (which the impl below needs as parameters of the type).
-pub(crate) struct Func<F, O, E>(F, PhantomData<fn() -> (O, E)>);
+/// returns and the error's conversion (which the impl below needs as
+/// parameters of the type).
+pub(crate) struct Func<F, O, E, M>(F, PhantomData<Returns<O, E, M>>);
 
-impl<F, O, E> Func<F, O, E> {
-    pub(crate) fn new(f: F) -> Func<F, O, E> {
+/// What a [`Func`] returns, as a type that is `Send` and `Sync` whatever
+/// `O`, `E` and `M` are.
+type Returns<O, E, M> = fn() -> (O, E, M);
+
+impl<F, O, E, M> Func<F, O, E, M> {
+    pub(crate) fn new(f: F) -> Func<F, O, E, M> {
         Func(f, PhantomData)
     }
 }
 
-impl<V, F, O, E> Canonicalize<V> for Func<F, O, E>
+impl<V, F, O, E, M> Canonicalize<V> for Func<F, O, E, M>
 where
     F: FnMut(&V) -> Result<O, E>,
     O: Output,
-    E: Into<CaseError>,
+    E: IntoCaseError<M>,
 {
     fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
         match (self.0)(value) {
@@ -64,7 +70,7 @@ where
                     Some(digest) => sdk_digest(digest.as_ref()),
                 }
             }
-            Err(e) => match e.into() {
+            Err(e) => match e.into_case_error() {
                 CaseError::Spec(spec) => Outcome::Refused(spec),
                 CaseError::Internal {
                     error_type,
@@ -83,10 +89,14 @@ where
 fn sdk_digest(digest: &[u8]) -> Outcome {
     match <[u8; DIGEST_LEN]>::try_from(digest) {
         Ok(digest) => Outcome::Canonical(digest),
-        Err(_) => Outcome::Refused(SpecError::internal(format!(
-            "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
-            digest.len()
-        ))),
+        Err(_) => Outcome::Failed(Failure {
+            message: format!(
+                "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
+                digest.len()
+            ),
+            error_type: "difffuzz_kit::Signed",
+            place: None,
+        }),
     }
 }
 
@@ -95,7 +105,7 @@ fn sdk_digest(digest: &[u8]) -> Outcome {
 pub(crate) enum Outcome {
     /// The digest; the text is in `Work::canonical`.
     Canonical([u8; 32]),
-    /// A spec error, or an `internal` one with nothing to name it by.
+    /// A spec error.
     Refused(SpecError),
     /// The implementation failed: an `internal` result with its type.
     Failed(Failure),
@@ -160,7 +170,11 @@ where
     pub(crate) fn run_case(&mut self, rd: &mut &[u8]) -> Result<Outcome, DecodeError> {
         if self.text_without_text() {
             decode::skip_value(rd, CASE_LEVELS)?;
-            return Ok(Outcome::Refused(SpecError::internal(text::NEEDS_PROTOCOL)));
+            return Ok(Outcome::Failed(Failure {
+                message: text::NEEDS_PROTOCOL.to_owned(),
+                error_type: "difffuzz_kit::Text",
+                place: None,
+            }));
         }
         let start = *rd;
         let attempt = panics::catch(|| {

@@ -1,0 +1,1 @@
+//! Helpers for a team's own tests.
