@@ -641,3 +641,154 @@ mod sealed {
     impl<M: super::Model> Sealed for M {}
     impl Sealed for super::text::Text {}
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROTOCOL_DOC: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/adapter-protocol.md"
+    );
+
+    /// The spec's codes the page lists for a result's `error`, and the one
+    /// it adds for an implementation that failed.
+    fn documented_codes() -> (Vec<String>, String) {
+        let page = std::fs::read_to_string(PROTOCOL_DOC).expect("read docs/adapter-protocol.md");
+        let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        let lead = "`code` is one of the spec's codes (";
+        let start = text
+            .find(lead)
+            .expect("the page no longer lists the error codes as this test reads them")
+            + lead.len();
+        let (list, rest) = text[start..]
+            .split_once("), or `")
+            .expect("no `internal` after the spec's codes");
+        let codes = list
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(String::from)
+            .collect();
+        (codes, rest.split('`').next().unwrap_or_default().to_owned())
+    }
+
+    /// The kit's codes are the page's, and `internal`, which the page adds
+    /// for a failure, is none of them.
+    #[test]
+    fn the_error_codes_are_the_protocol_pages() {
+        let (codes, failure) = documented_codes();
+        let spelled: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(spelled, codes);
+        assert_eq!(failure, "internal");
+        assert!(failure.parse::<ErrorCode>().is_err());
+    }
+
+    #[test]
+    fn each_spelling_names_its_code() {
+        for (code, name) in ErrorCode::TABLE {
+            assert_eq!(name.parse::<ErrorCode>(), Ok(code));
+            assert_eq!(code.to_string(), name);
+        }
+        assert_eq!(
+            "TooDeep".parse::<ErrorCode>(),
+            Err(CaseError::Internal {
+                error_type: "difffuzz_kit::ErrorCode",
+                message: "unknown error code \"TooDeep\"".to_owned()
+            })
+        );
+        assert_eq!(
+            SpecError::new(ErrorCode::TooDeep, "513 levels").to_string(),
+            "too_deep: 513 levels"
+        );
+    }
+
+    /// A library's code name is the spec's answer when the spec has it,
+    /// else the implementation's failure, with the name in the message.
+    #[test]
+    fn a_code_by_name_is_a_spec_error_or_a_failure() {
+        assert_eq!(
+            CaseError::from_name("bad_envelope", "why"),
+            CaseError::Spec(SpecError::new(ErrorCode::BadEnvelope, "why"))
+        );
+        let unknown = CaseError::from_name("internal", "why");
+        assert_eq!(
+            unknown,
+            CaseError::Internal {
+                error_type: "difffuzz_kit::ErrorCode",
+                message: "unknown error code \"internal\": why".to_owned()
+            }
+        );
+        assert_eq!(
+            unknown.to_string(),
+            "difffuzz_kit::ErrorCode: unknown error code \"internal\": why"
+        );
+    }
+
+    /// Whatever error the function returns, in a box or not, the kit finds
+    /// a spec error or a CaseError in it, else names the failure by its
+    /// type as far as it can tell it.
+    #[test]
+    fn errors_boxed_or_not_are_answered_by_what_they_are() {
+        let spec = SpecError::new(ErrorCode::LoneSurrogate, "\\ud800");
+        let named = CaseError::from_error(std::io::Error::other("disk"));
+        assert_eq!(
+            named,
+            CaseError::Internal {
+                error_type: "std::io::error::Error",
+                message: "disk".to_owned()
+            }
+        );
+        assert_eq!(CaseError::from_error(named.clone()), named);
+        let boxed: Box<dyn Error> = Box::new(spec.clone());
+        assert_eq!(CaseError::from(boxed), CaseError::Spec(spec.clone()));
+        let boxed: Box<dyn Error + Send + Sync> = Box::new(spec.clone());
+        assert_eq!(CaseError::from(boxed), CaseError::Spec(spec));
+        let boxed: Box<dyn Error> = Box::new(named.clone());
+        assert_eq!(CaseError::from(boxed), named);
+        let boxed: Box<dyn Error> = "0x".parse::<u8>().unwrap_err().into();
+        assert!(matches!(
+            CaseError::from(boxed),
+            CaseError::Internal {
+                error_type: "core::num::error::ParseIntError",
+                ..
+            }
+        ));
+        let boxed: Box<dyn Error + Send + Sync> = "a message".into();
+        assert_eq!(
+            CaseError::from(boxed),
+            CaseError::Internal {
+                error_type: "Box<dyn Error>",
+                message: "a message".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn hello_reasons_and_kinds_are_spelled_as_the_protocol_does() {
+        let hello = Hello::new("sdk", "1.2.3").language("c");
+        assert_eq!(
+            (
+                hello.name.as_str(),
+                hello.version.as_str(),
+                hello.language.as_str()
+            ),
+            ("sdk", "1.2.3", "c")
+        );
+        assert_eq!(Hello::new("sdk", "1").language, "rust");
+        let reasons: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "duplicate_key",
+                "lone_surrogate",
+                "big_int",
+                "non_finite",
+                "non_string_key",
+                "unsupported_value"
+            ]
+        );
+        let kinds = [ModelKind::Exact, ModelKind::Native, ModelKind::Text].map(ModelKind::as_str);
+        assert_eq!(kinds, ["exact", "native", "text"]);
+    }
+}
