@@ -307,77 +307,8 @@ mod tests {
     use std::error::Error;
 
     use super::*;
-    use crate::{Built, CaseError, ErrorCode, JsonText, Model, ModelKind, Reason, Signed, Text};
-
-    /// A model of the value model's shape as text, exact: what the function
-    /// sees of each case.
-    struct Shape;
-
-    impl Model for Shape {
-        type Value = String;
-        type Key = String;
-        type Array = Vec<String>;
-        type Object = Vec<String>;
-        const KIND: ModelKind = ModelKind::Exact;
-        const INEXPRESSIBLE: &'static [Reason] = &[];
-
-        fn null(&mut self) -> Built<String> {
-            Ok("null".into())
-        }
-        fn bool(&mut self, b: bool) -> Built<String> {
-            Ok(b.to_string())
-        }
-        fn int(&mut self, i: i128) -> Built<String> {
-            Ok(format!("int {i}"))
-        }
-        fn big_int(&mut self, decimal: &str) -> Built<String> {
-            Ok(format!("big {decimal}"))
-        }
-        fn float(&mut self, f: f64) -> Built<String> {
-            Ok(format!("float {f}"))
-        }
-        fn str(&mut self, s: &str) -> Built<String> {
-            Ok(format!("{s:?}"))
-        }
-        fn utf16(&mut self, units: Vec<u16>) -> Built<String> {
-            Ok(format!("utf16 {units:?}"))
-        }
-        fn unsupported(&mut self, what: &str) -> Built<String> {
-            Err(Inexpressible::new(
-                Reason::UnsupportedValue,
-                what.to_owned(),
-            ))
-        }
-        fn array(&mut self, _: usize) -> Built<Vec<String>> {
-            Ok(Vec::new())
-        }
-        fn push(&mut self, array: &mut Vec<String>, item: String) -> Built<()> {
-            array.push(item);
-            Ok(())
-        }
-        fn end_array(&mut self, array: Vec<String>) -> Built<String> {
-            Ok(format!("[{}]", array.join(",")))
-        }
-        fn object(&mut self, _: usize) -> Built<Vec<String>> {
-            Ok(Vec::new())
-        }
-        fn key_str(&mut self, s: &str) -> Built<String> {
-            Ok(format!("{s:?}"))
-        }
-        fn key_utf16(&mut self, units: Vec<u16>) -> Built<String> {
-            Ok(format!("utf16 {units:?}"))
-        }
-        fn key_value(&mut self, key: String) -> Built<String> {
-            Ok(format!("({key})"))
-        }
-        fn insert(&mut self, object: &mut Vec<String>, key: String, value: String) -> Built<()> {
-            object.push(format!("{key}:{value}"));
-            Ok(())
-        }
-        fn end_object(&mut self, object: Vec<String>) -> Built<String> {
-            Ok(format!("{{{}}}", object.join(",")))
-        }
-    }
+    use crate::decode::tests::Shape;
+    use crate::{CaseError, ErrorCode, JsonText, Reason, Signed, Text};
 
     /// Every value reaches the model as the driver would send it.
     #[test]
