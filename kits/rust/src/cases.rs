@@ -265,3 +265,134 @@ fn timed(work: impl FnOnce()) -> (u64, u64) {
     let elapsed = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
     (elapsed, thread_cpu_ns().saturating_sub(cpu))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::tests::Shape;
+    use crate::{ErrorCode, Signed, Text};
+
+    /// The outcome of `f` on the case in `bytes`, read by `Shape`.
+    fn outcome<O: Output, E: IntoCaseError<M>, M>(
+        f: impl FnMut(&String) -> Result<O, E>,
+        bytes: &[u8],
+    ) -> Outcome {
+        let mut work = Work::new(Shape, Func::new(f), VERSION_4);
+        let mut rd = bytes;
+        let outcome = work.run_case(&mut rd).expect("well-formed");
+        assert!(rd.is_empty(), "the reader is after the case");
+        outcome
+    }
+
+    #[test]
+    fn text_is_hashed_and_a_signature_sent_as_it_is() {
+        let got = outcome(|v: &String| Ok::<_, SpecError>(v.clone()), &[0xc0]);
+        assert!(
+            matches!(got, Outcome::Canonical(d) if d == *blake3::hash(b"null").as_bytes()),
+            "{got:?}"
+        );
+        let signed = |_: &String| {
+            Ok::<_, SpecError>(Signed {
+                canonical: vec![],
+                digest: [1; 32],
+            })
+        };
+        assert!(matches!(
+            outcome(signed, &[0xc0]),
+            Outcome::Canonical([1, ..])
+        ));
+    }
+
+    /// A digest of another length is the SDK's failure.
+    #[test]
+    fn a_signature_of_the_wrong_length_is_internal() {
+        let short = |_: &String| {
+            Ok::<_, SpecError>(Signed {
+                canonical: vec![],
+                digest: vec![1; 31],
+            })
+        };
+        match outcome(short, &[0xc0]) {
+            Outcome::Failed(failure) => {
+                assert_eq!(failure.error_type, "difffuzz_kit::Signed");
+                assert_eq!(
+                    failure.message,
+                    "the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Errors, panics and refusals are each their outcome; a case the model
+    /// refuses, or that panics, is stepped over to its end.
+    #[test]
+    fn each_failure_is_its_outcome() {
+        let refuse = |_: &String| Err::<Vec<u8>, _>(SpecError::new(ErrorCode::TooDeep, "d"));
+        assert!(matches!(
+            outcome(refuse, &[0xc0]),
+            Outcome::Refused(SpecError {
+                code: ErrorCode::TooDeep,
+                ..
+            })
+        ));
+        let fail = |_: &String| Err::<Vec<u8>, _>(std::fmt::Error);
+        assert!(matches!(
+            outcome(fail, &[0xc0]),
+            Outcome::Failed(Failure {
+                error_type: "core::fmt::Error",
+                place: None,
+                ..
+            })
+        ));
+        let panics = |_: &String| -> Result<Vec<u8>, SpecError> { panic!("boom") };
+        assert!(matches!(
+            outcome(panics, &[0x92, 0xc0, 0xc0]),
+            Outcome::Failed(Failure {
+                error_type: "panic",
+                ..
+            })
+        ));
+        let never = |_: &String| -> Result<Vec<u8>, SpecError> { unreachable!() };
+        assert!(matches!(
+            outcome(never, &[0x92, 0xc4, 0, 0xc0]),
+            Outcome::Inexpressible(_)
+        ));
+    }
+
+    /// Before protocol 4 the text model has no text: each case says so.
+    #[test]
+    fn the_text_model_needs_protocol_4() {
+        let echo = |t: &crate::JsonText| Ok::<_, SpecError>(t.as_bytes().to_vec());
+        let mut work = Work::new(Text, Func::new(echo), 2);
+        let mut rd: &[u8] = &[0x81, 0xa1, b'a', 0xc0];
+        match work.run_case(&mut rd) {
+            Ok(Outcome::Failed(failure)) => assert_eq!(failure.message, text::NEEDS_PROTOCOL),
+            other => panic!("{other:?}"),
+        }
+        assert!(rd.is_empty());
+    }
+
+    /// The bench counts every case of every round, the ones it cannot time
+    /// too.
+    #[test]
+    fn the_bench_counts_rounds_of_cases() {
+        let f = |v: &String| Ok::<_, SpecError>(v.clone());
+        let mut work = Work::new(Shape, Func::new(f), VERSION_4);
+        let bytes = [0xc0, 0xc4, 0];
+        let cases = Cases {
+            count: 2,
+            bytes: &bytes,
+        };
+        let figures = work.bench(&cases, 3).expect("well-formed");
+        assert_eq!(figures.count, 6);
+        let malformed = Cases {
+            count: 2,
+            bytes: &[0xc0],
+        };
+        assert_eq!(
+            work.bench(&malformed, 1).err(),
+            Some(DecodeError::Truncated)
+        );
+    }
+}

@@ -244,3 +244,76 @@ fn send<W: Write>(
     frame::write_frame(output, response)?;
     output.flush()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::tests::Shape;
+    use crate::SpecError;
+
+    fn echo(v: &String) -> Result<Vec<u8>, SpecError> {
+        Ok(v.as_bytes().to_vec())
+    }
+
+    /// The frames written, each a body.
+    fn bodies(mut out: &[u8]) -> Vec<Vec<u8>> {
+        let mut bodies = Vec::new();
+        let mut body = Vec::new();
+        while frame::read_frame(&mut out, &mut body).is_ok() {
+            bodies.push(body.clone());
+        }
+        bodies
+    }
+
+    /// The exit statuses: 0 at end of input, after the hello and a
+    /// response to each request; 2 for a frame that cannot be skipped,
+    /// after an error response.
+    #[test]
+    fn the_loop_ends_with_its_inputs_end_or_a_broken_stream() {
+        let hello = Hello::new("t", "1");
+        let mut output = Vec::new();
+        let code = run(&hello, PROTOCOL, Shape, echo, &[][..], &mut output);
+        assert_eq!((code, bodies(&output).len()), (0, 1));
+
+        // {"type": "batch", "id": 1, "cases": [nil]}, then a zero length.
+        let mut input = Vec::new();
+        let batch = b"\x83\xa4type\xa5batch\xa2id\x01\xa5cases\x91\xc0";
+        frame::write_frame(&mut input, batch).unwrap();
+        input.extend([0, 0, 0, 0]);
+        let mut output = Vec::new();
+        let code = run(&hello, PROTOCOL, Shape, echo, input.as_slice(), &mut output);
+        let written = bodies(&output);
+        assert_eq!((code, written.len()), (2, 3));
+        assert!(
+            written[1].windows(4).any(|w| w == b"null"),
+            "the case's text"
+        );
+        assert!(
+            written[2].windows(5).any(|w| w == b"error"),
+            "an error response"
+        );
+    }
+
+    /// An output that fails ends the loop with 1.
+    #[test]
+    fn a_failing_output_ends_the_loop_with_1() {
+        struct Broken;
+        impl Write for Broken {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("closed"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let code = run(
+            &Hello::new("t", "1"),
+            PROTOCOL,
+            Shape,
+            echo,
+            &[][..],
+            Broken,
+        );
+        assert_eq!(code, 1);
+    }
+}
