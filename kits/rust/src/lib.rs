@@ -27,7 +27,7 @@
 //!
 //! Three models: an exact one is written by the worker over its library's
 //! own value type (the [`Model`] trait is the hook: the kit knows no
-//! library, the library knows no kit); [`Native`] (feature `serde_json`) is
+//! library, the library knows no kit); `Native` (feature `serde_json`) is
 //! `serde_json::Value`, what a Rust SDK receives in production; [`Text`]
 //! hands the function the case as the JSON text the driver wrote
 //! ([`JsonText`]), for an SDK that parses its input with its own parser.
@@ -586,14 +586,19 @@ impl From<SpecError> for CaseError {
     }
 }
 
-/// See [`CaseError::from_box`].
+/// A boxed error: the [`SpecError`] or `CaseError` in the box if that is
+/// what it holds; else the implementation's failure, whose type the box
+/// has erased: `error_type` is the type's name when it is one of the
+/// standard library's errors (`std::io::Error`, `ParseIntError`, ...) or
+/// `serde_json::Error` (feature `serde_json`), and `Box<dyn Error>`
+/// otherwise. To keep another type's name, box `CaseError::from_error(e)`.
 impl From<Box<dyn Error>> for CaseError {
     fn from(e: Box<dyn Error>) -> CaseError {
         CaseError::from_box(e)
     }
 }
 
-/// See [`CaseError::from_box`].
+/// As for `Box<dyn Error>`.
 impl From<Box<dyn Error + Send + Sync>> for CaseError {
     fn from(e: Box<dyn Error + Send + Sync>) -> CaseError {
         CaseError::from_box(e)
