@@ -3,6 +3,8 @@
 //! implementation of canonical JSON is a value model and one function.
 //!
 //! ```no_run
+//! # #[cfg(feature = "serde_json")]
+//! # mod example {
 //! use std::process::ExitCode;
 //!
 //! use difffuzz_kit::{serve, Hello, Native};
@@ -11,6 +13,8 @@
 //!     let hello = Hello::new("serde_json", "1.0.154");
 //!     serve(hello, Native, serde_json::to_vec)
 //! }
+//! # }
+//! # fn main() {}
 //! ```
 //!
 //! The kit reads frames (and their caps), decodes each case straight into
