@@ -623,9 +623,11 @@ pub trait Input: sealed::Sealed {
 
     /// Reads the case at the front of `rd`, opening at most `levels` nested
     /// containers, and leaves `rd` after it (on success).
+    #[doc(hidden)]
     fn read_case(&mut self, rd: &mut &[u8], levels: usize) -> Result<Self::Value, decode::Fault>;
 
     /// Takes back a case once it is answered.
+    #[doc(hidden)]
     fn recycle(&mut self, value: Self::Value);
 }
 

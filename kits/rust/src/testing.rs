@@ -25,7 +25,10 @@
 //! let answers = answer(Text, canonical, [Case::text(" 1 "), Case::text("")]);
 //! assert!(matches!(&answers[0], Answer::Canonical { canonical, .. } if canonical == b"1"));
 //! assert!(matches!(&answers[1], Answer::Spec(e) if e.code == ErrorCode::BadEnvelope));
-//! # let _ = Case::value(&Value::Object(vec![(Value::from("a"), Value::Null); 2]));
+//!
+//! // A case of an exact or native model: an object with a repeated key.
+//! let repeated = Value::Object(vec![(Value::from("a"), Value::Null); 2]);
+//! let _case = Case::value(&repeated);
 //! ```
 //!
 //! (What the protocol itself asks of a worker, frames and handshake and
