@@ -508,14 +508,10 @@ impl CaseError {
     pub fn from_name(name: &str, message: impl Into<String>) -> CaseError {
         match name.parse() {
             Ok(code) => CaseError::Spec(SpecError::new(code, message)),
-            Err(CaseError::Internal {
-                error_type,
-                message: why,
-            }) => CaseError::Internal {
-                error_type,
-                message: format!("{why}: {}", message.into()),
+            Err(_) => CaseError::Internal {
+                error_type: std::any::type_name::<ErrorCode>(),
+                message: format!("unknown error code {name:?}: {}", message.into()),
             },
-            Err(spec) => spec,
         }
     }
 
