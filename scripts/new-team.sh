@@ -209,9 +209,11 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 		//! stderr on every case, which the kit keeps off the protocol.
 		mod exact;
 
-		use difffuzz_kit::{serve, Hello, SpecError};
+		use std::process::ExitCode;
 
-		fn main() {
+		use difffuzz_kit::{serve, CaseError, Hello};
+
+		fn main() -> ExitCode {
 		    let hello = Hello::new("canonjson-rust", canonjson::VERSION);
 		    serve(hello, exact::Exact::default(), |value| {
 		        println!("debug: sdk-rust canonicalizes a case");
@@ -219,7 +221,7 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 		        let mut text = Vec::new();
 		        canonjson::canonical_into(value, &mut text)
 		            .map(|()| text)
-		            .map_err(|e| SpecError::from_name(e.code(), e.message()))
+		            .map_err(|e| CaseError::from_name(e.code(), e.message()))
 		    })
 		}
 	RS

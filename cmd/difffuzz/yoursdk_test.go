@@ -28,7 +28,7 @@ func TestYourSDKNamesEveryOption(t *testing.T) {
 		{"### TypeScript: ", "kits/ts/src/exact.ts", "export interface ExactOptions {", "\n}", `(?m)^  (\w+)\??:`},
 		{"### Rust: ", "kits/rust/src/lib.rs", "pub struct Hello {", "\n}", `(?m)^    pub (\w+):`},
 		{"### Rust: ", "kits/rust/src/lib.rs", "impl Hello {", "\n}", `(?m)^    pub fn (\w+)`},
-		{"### Rust: ", "kits/rust/src/lib.rs", "pub use serve::{", "}", `(\w+)`},
+		{"### Rust: ", "kits/rust/src/lib.rs", "pub use serve::", ";", `(\w+)`},
 		{"### Go: ", "kits/go/kit/kit.go", "type Options struct {", "\n}", `(?m)^\t(\w+) `},
 		{"### difffuzz.toml", "harness/adapterfile/adapterfile.go", "type Adapter struct {", "\n}", "toml:\"(\\w+)\""},
 		{"### difffuzz.toml", "harness/adapterfile/adapterfile.go", "type File struct {", "\n}", "toml:\"(\\w+)\""},

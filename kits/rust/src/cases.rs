@@ -6,6 +6,7 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 use std::time::Instant;
 
+use crate::__private::IntoCaseError;
 use crate::channel::VERSION_4;
 use crate::cpu::thread_cpu_ns;
 use crate::decode::{self, DecodeError, Fault};
@@ -39,20 +40,25 @@ pub(crate) trait Canonicalize<V> {
 }
 
 /// The function `serve` is given, with the output and error types it
-/// returns (which the impl below needs as parameters of the type).
-pub(crate) struct Func<F, O, E>(F, PhantomData<fn() -> (O, E)>);
+/// returns and the error's conversion (which the impl below needs as
+/// parameters of the type).
+pub(crate) struct Func<F, O, E, M>(F, PhantomData<Returns<O, E, M>>);
 
-impl<F, O, E> Func<F, O, E> {
-    pub(crate) fn new(f: F) -> Func<F, O, E> {
+/// What a [`Func`] returns, as a type that is `Send` and `Sync` whatever
+/// `O`, `E` and `M` are.
+type Returns<O, E, M> = fn() -> (O, E, M);
+
+impl<F, O, E, M> Func<F, O, E, M> {
+    pub(crate) fn new(f: F) -> Func<F, O, E, M> {
         Func(f, PhantomData)
     }
 }
 
-impl<V, F, O, E> Canonicalize<V> for Func<F, O, E>
+impl<V, F, O, E, M> Canonicalize<V> for Func<F, O, E, M>
 where
     F: FnMut(&V) -> Result<O, E>,
     O: Output,
-    E: Into<CaseError>,
+    E: IntoCaseError<M>,
 {
     fn compute(&mut self, value: &V, canonical: &mut Vec<u8>) -> Outcome {
         match (self.0)(value) {
@@ -64,7 +70,7 @@ where
                     Some(digest) => sdk_digest(digest.as_ref()),
                 }
             }
-            Err(e) => match e.into() {
+            Err(e) => match e.into_case_error() {
                 CaseError::Spec(spec) => Outcome::Refused(spec),
                 CaseError::Internal {
                     error_type,
@@ -83,10 +89,14 @@ where
 fn sdk_digest(digest: &[u8]) -> Outcome {
     match <[u8; DIGEST_LEN]>::try_from(digest) {
         Ok(digest) => Outcome::Canonical(digest),
-        Err(_) => Outcome::Refused(SpecError::internal(format!(
-            "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
-            digest.len()
-        ))),
+        Err(_) => Outcome::Failed(Failure {
+            message: format!(
+                "the SDK's digest is {} bytes long, want {DIGEST_LEN} (BLAKE3-256)",
+                digest.len()
+            ),
+            error_type: "difffuzz_kit::Signed",
+            place: None,
+        }),
     }
 }
 
@@ -95,7 +105,7 @@ fn sdk_digest(digest: &[u8]) -> Outcome {
 pub(crate) enum Outcome {
     /// The digest; the text is in `Work::canonical`.
     Canonical([u8; 32]),
-    /// A spec error, or an `internal` one with nothing to name it by.
+    /// A spec error.
     Refused(SpecError),
     /// The implementation failed: an `internal` result with its type.
     Failed(Failure),
@@ -160,7 +170,11 @@ where
     pub(crate) fn run_case(&mut self, rd: &mut &[u8]) -> Result<Outcome, DecodeError> {
         if self.text_without_text() {
             decode::skip_value(rd, CASE_LEVELS)?;
-            return Ok(Outcome::Refused(SpecError::internal(text::NEEDS_PROTOCOL)));
+            return Ok(Outcome::Failed(Failure {
+                message: text::NEEDS_PROTOCOL.to_owned(),
+                error_type: "difffuzz_kit::Text",
+                place: None,
+            }));
         }
         let start = *rd;
         let attempt = panics::catch(|| {
@@ -250,4 +264,135 @@ fn timed(work: impl FnOnce()) -> (u64, u64) {
     work();
     let elapsed = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
     (elapsed, thread_cpu_ns().saturating_sub(cpu))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::tests::Shape;
+    use crate::{ErrorCode, Signed, Text};
+
+    /// The outcome of `f` on the case in `bytes`, read by `Shape`.
+    fn outcome<O: Output, E: IntoCaseError<M>, M>(
+        f: impl FnMut(&String) -> Result<O, E>,
+        bytes: &[u8],
+    ) -> Outcome {
+        let mut work = Work::new(Shape, Func::new(f), VERSION_4);
+        let mut rd = bytes;
+        let outcome = work.run_case(&mut rd).expect("well-formed");
+        assert!(rd.is_empty(), "the reader is after the case");
+        outcome
+    }
+
+    #[test]
+    fn text_is_hashed_and_a_signature_sent_as_it_is() {
+        let got = outcome(|v: &String| Ok::<_, SpecError>(v.clone()), &[0xc0]);
+        assert!(
+            matches!(got, Outcome::Canonical(d) if d == *blake3::hash(b"null").as_bytes()),
+            "{got:?}"
+        );
+        let signed = |_: &String| {
+            Ok::<_, SpecError>(Signed {
+                canonical: vec![],
+                digest: [1; 32],
+            })
+        };
+        assert!(matches!(
+            outcome(signed, &[0xc0]),
+            Outcome::Canonical([1, ..])
+        ));
+    }
+
+    /// A digest of another length is the SDK's failure.
+    #[test]
+    fn a_signature_of_the_wrong_length_is_internal() {
+        let short = |_: &String| {
+            Ok::<_, SpecError>(Signed {
+                canonical: vec![],
+                digest: vec![1; 31],
+            })
+        };
+        match outcome(short, &[0xc0]) {
+            Outcome::Failed(failure) => {
+                assert_eq!(failure.error_type, "difffuzz_kit::Signed");
+                assert_eq!(
+                    failure.message,
+                    "the SDK's digest is 31 bytes long, want 32 (BLAKE3-256)"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Errors, panics and refusals are each their outcome; a case the model
+    /// refuses, or that panics, is stepped over to its end.
+    #[test]
+    fn each_failure_is_its_outcome() {
+        let refuse = |_: &String| Err::<Vec<u8>, _>(SpecError::new(ErrorCode::TooDeep, "d"));
+        assert!(matches!(
+            outcome(refuse, &[0xc0]),
+            Outcome::Refused(SpecError {
+                code: ErrorCode::TooDeep,
+                ..
+            })
+        ));
+        let fail = |_: &String| Err::<Vec<u8>, _>(std::fmt::Error);
+        assert!(matches!(
+            outcome(fail, &[0xc0]),
+            Outcome::Failed(Failure {
+                error_type: "core::fmt::Error",
+                place: None,
+                ..
+            })
+        ));
+        let panics = |_: &String| -> Result<Vec<u8>, SpecError> { panic!("boom") };
+        assert!(matches!(
+            outcome(panics, &[0x92, 0xc0, 0xc0]),
+            Outcome::Failed(Failure {
+                error_type: "panic",
+                ..
+            })
+        ));
+        let never = |_: &String| -> Result<Vec<u8>, SpecError> { unreachable!() };
+        assert!(matches!(
+            outcome(never, &[0x92, 0xc4, 0, 0xc0]),
+            Outcome::Inexpressible(_)
+        ));
+    }
+
+    /// Before protocol 4 the text model has no text: each case says so.
+    #[test]
+    fn the_text_model_needs_protocol_4() {
+        let echo = |t: &crate::JsonText| Ok::<_, SpecError>(t.as_bytes().to_vec());
+        let mut work = Work::new(Text, Func::new(echo), 2);
+        let mut rd: &[u8] = &[0x81, 0xa1, b'a', 0xc0];
+        match work.run_case(&mut rd) {
+            Ok(Outcome::Failed(failure)) => assert_eq!(failure.message, text::NEEDS_PROTOCOL),
+            other => panic!("{other:?}"),
+        }
+        assert!(rd.is_empty());
+    }
+
+    /// The bench counts every case of every round, the ones it cannot time
+    /// too.
+    #[test]
+    fn the_bench_counts_rounds_of_cases() {
+        let f = |v: &String| Ok::<_, SpecError>(v.clone());
+        let mut work = Work::new(Shape, Func::new(f), VERSION_4);
+        let bytes = [0xc0, 0xc4, 0];
+        let cases = Cases {
+            count: 2,
+            bytes: &bytes,
+        };
+        let figures = work.bench(&cases, 3).expect("well-formed");
+        assert_eq!(figures.count, 6);
+        let malformed = Cases {
+            count: 2,
+            bytes: &[0xc0],
+        };
+        assert_eq!(
+            work.bench(&malformed, 1).err(),
+            Some(DecodeError::Truncated)
+        );
+    }
 }

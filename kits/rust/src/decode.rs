@@ -356,3 +356,197 @@ fn scalar_payload_len(marker: Marker) -> u32 {
         _ => 0,
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::{Built, Model, ModelKind, Reason};
+
+    /// A model of the value model's shape as text, exact: what the function
+    /// sees of each case.
+    pub(crate) struct Shape;
+
+    impl Model for Shape {
+        type Value = String;
+        type Key = String;
+        type Array = Vec<String>;
+        type Object = Vec<String>;
+        const KIND: ModelKind = ModelKind::Exact;
+        const INEXPRESSIBLE: &'static [Reason] = &[];
+
+        fn null(&mut self) -> Built<String> {
+            Ok("null".into())
+        }
+        fn bool(&mut self, b: bool) -> Built<String> {
+            Ok(b.to_string())
+        }
+        fn int(&mut self, i: i128) -> Built<String> {
+            Ok(format!("int {i}"))
+        }
+        fn big_int(&mut self, decimal: &str) -> Built<String> {
+            Ok(format!("big {decimal}"))
+        }
+        fn float(&mut self, f: f64) -> Built<String> {
+            Ok(format!("float {f}"))
+        }
+        fn str(&mut self, s: &str) -> Built<String> {
+            Ok(format!("{s:?}"))
+        }
+        fn utf16(&mut self, units: Vec<u16>) -> Built<String> {
+            Ok(format!("utf16 {units:?}"))
+        }
+        fn unsupported(&mut self, what: &str) -> Built<String> {
+            Err(Inexpressible::new(
+                Reason::UnsupportedValue,
+                what.to_owned(),
+            ))
+        }
+        fn array(&mut self, _: usize) -> Built<Vec<String>> {
+            Ok(Vec::new())
+        }
+        fn push(&mut self, array: &mut Vec<String>, item: String) -> Built<()> {
+            array.push(item);
+            Ok(())
+        }
+        fn end_array(&mut self, array: Vec<String>) -> Built<String> {
+            Ok(format!("[{}]", array.join(",")))
+        }
+        fn object(&mut self, _: usize) -> Built<Vec<String>> {
+            Ok(Vec::new())
+        }
+        fn key_str(&mut self, s: &str) -> Built<String> {
+            Ok(format!("{s:?}"))
+        }
+        fn key_utf16(&mut self, units: Vec<u16>) -> Built<String> {
+            Ok(format!("utf16 {units:?}"))
+        }
+        fn key_value(&mut self, key: String) -> Built<String> {
+            Ok(format!("({key})"))
+        }
+        fn insert(&mut self, object: &mut Vec<String>, key: String, value: String) -> Built<()> {
+            object.push(format!("{key}:{value}"));
+            Ok(())
+        }
+        fn end_object(&mut self, object: Vec<String>) -> Built<String> {
+            Ok(format!("{{{}}}", object.join(",")))
+        }
+    }
+
+    /// The shape of the value `bytes` hold, or why they cannot be read.
+    fn shape(bytes: &[u8]) -> Result<String, Fault> {
+        decode(&mut Shape, bytes)
+    }
+
+    fn refused(why: &str) -> Result<String, Fault> {
+        Err(Fault::Inexpressible(Inexpressible::new(
+            Reason::UnsupportedValue,
+            why.to_owned(),
+        )))
+    }
+
+    #[test]
+    fn each_marker_family_reaches_its_method() {
+        for (bytes, want) in [
+            (&[0xc0][..], "null"),
+            (&[0xc3], "true"),
+            (&[0x7f], "int 127"),
+            (&[0xe0], "int -32"),
+            (
+                &[0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+                "int 18446744073709551615",
+            ),
+            (
+                &[0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0],
+                "int -9223372036854775808",
+            ),
+            (&[0xca, 0x3f, 0xc0, 0, 0], "float 1.5"),
+            (&[0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0], "float 1.5"),
+            (&[0xa1, b'a'], "\"a\""),
+            (&[0xd4, 1, b'7'], "big 7"),
+            (&[0xd6, 1, b'-', b'1', b'2', b'3'], "big -123"),
+            (&[0xd5, 2, 0x00, 0xd8], "utf16 [55296]"),
+            (&[0x92, 0x90, 0x80], "[[],{}]"),
+            (
+                &[0x82, 0xa1, b'a', 1, 0x01, 0xc0],
+                "{\"a\":int 1,(int 1):null}",
+            ),
+        ] {
+            assert_eq!(shape(bytes), Ok(want.to_owned()), "{bytes:x?}");
+        }
+    }
+
+    /// What the value model has no place for goes to `unsupported`, which
+    /// this model refuses.
+    #[test]
+    fn values_outside_the_model_are_unsupported() {
+        for (bytes, why) in [
+            (&[0xc4, 1, 0][..], "bin is not in the value model"),
+            (&[0xd4, 9, 0], "unknown ext type 9"),
+            (
+                &[0xd5, 1, b'0', b'1'],
+                "ext 1 payload is not a decimal integer",
+            ),
+            (&[0xd4, 1, b'-'], "ext 1 payload is not a decimal integer"),
+            (&[0xc7, 3, 2, 0, 0, 0], "ext 2 payload has odd length"),
+            (&[0xa1, 0xff], NOT_UTF8),
+            // Keys that are not string keys are read as values.
+            (&[0x81, 0xd4, 2, 0, 0xc0], "ext 2 payload has odd length"),
+            (&[0x81, 0xa1, 0xff, 0xc0], NOT_UTF8),
+        ] {
+            assert_eq!(shape(bytes), refused(why), "{bytes:x?}");
+        }
+    }
+
+    #[test]
+    fn malformed_bytes_are_faults_of_the_whole() {
+        for (bytes, want) in [
+            (&[][..], DecodeError::Truncated),
+            (&[0xc1], DecodeError::ReservedMarker),
+            (&[0xa2, b'a'], DecodeError::Truncated),
+            (&[0xcd, 1], DecodeError::Truncated),
+            // A length that claims 4 billion items reserves nothing.
+            (
+                &[0xdd, 0xff, 0xff, 0xff, 0xff, 0xc0],
+                DecodeError::Truncated,
+            ),
+            (&[0xc0, 0xc0], DecodeError::Trailing(1)),
+        ] {
+            assert_eq!(
+                shape(bytes),
+                Err(Fault::Malformed(want.clone())),
+                "{bytes:x?}"
+            );
+            let mut rd = bytes;
+            let skipped = skip_value(&mut rd, MAX_WIRE_NESTING).and_then(|()| expect_end(rd));
+            assert_eq!(skipped, Err(want), "skip {bytes:x?}");
+        }
+    }
+
+    /// Reading and skipping stop at the same place, and refuse the same
+    /// depth.
+    #[test]
+    fn skipping_is_as_strict_as_reading() {
+        let nested = |depth: usize| {
+            let mut bytes = vec![0x91; depth];
+            bytes.push(0xc0);
+            bytes
+        };
+        for levels in [0, 1, 5] {
+            for depth in [levels, levels + 1] {
+                let bytes = nested(depth);
+                let read = read_value(&mut Shape, &mut bytes.as_slice(), levels).is_ok();
+                let skipped = skip_value(&mut bytes.as_slice(), levels).is_ok();
+                assert_eq!(
+                    (read, skipped),
+                    (depth <= levels, depth <= levels),
+                    "{depth} in {levels}"
+                );
+            }
+        }
+        let bytes = [0x93, 0xcc, 200, 0xd4, 1, b'5', 0x81, 0xa1, b'k', 0xc2, 0xc0];
+        let (mut read, mut skipped) = (&bytes[..], &bytes[..]);
+        read_value(&mut Shape, &mut read, 3).expect("a value");
+        skip_value(&mut skipped, 3).expect("a value");
+        assert_eq!((read, skipped), (&[0xc0][..], &[0xc0][..]));
+    }
+}

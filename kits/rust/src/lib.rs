@@ -3,61 +3,147 @@
 //! implementation of canonical JSON is a value model and one function.
 //!
 //! ```no_run
-//! use difffuzz_kit::{native::Native, serve, Hello};
+//! # #[cfg(feature = "serde_json")]
+//! # mod example {
+//! use std::process::ExitCode;
 //!
-//! fn main() {
+//! use difffuzz_kit::{serve, Hello, Native};
+//!
+//! fn main() -> ExitCode {
 //!     let hello = Hello::new("serde_json", "1.0.154");
 //!     serve(hello, Native, serde_json::to_vec)
 //! }
+//! # }
+//! # fn main() {}
 //! ```
 //!
-//! The kit reads frames (and their caps), decodes each case straight into the
-//! [`Model`]'s own value type (no intermediate tree), calls the function,
+//! The kit reads frames (and their caps), decodes each case straight into
+//! the [`Model`]'s own value type (no intermediate tree), calls the function,
 //! hashes its output with BLAKE3, and answers batches, `digest_only` batches
 //! and benches. The function returns the canonical text ([`Output`]: a
 //! `Vec<u8>`, a `String`, or [`Signed`] with the SDK's own digest), a
-//! [`SpecError`] for a value the spec rejects, or any other error, which is
-//! the case's `internal` result named by the error's type. A panic in the
-//! function or the model is an `internal` result for that case alone, with
-//! the place it was raised (see [`serve`]). A case the model cannot hold is
-//! answered `inexpressible` without calling the function.
+//! [`SpecError`] for a value the spec rejects, or any other error (a
+//! `Box<dyn Error>` too), which is the case's `internal` result named by the
+//! error's type. A panic in the function or the model is an `internal`
+//! result for that case alone, with the place it was raised (see [`serve`]).
+//! A case the model cannot hold is answered `inexpressible` without calling
+//! the function.
 //!
-//! Three models: an exact one is written by the worker over its library's own
-//! value type (the [`Model`] trait is the hook: the kit knows no library, the
-//! library knows no kit); [`native::Native`] (feature `serde_json`) is
-//! `serde_json::Value`, what a Rust SDK receives in production;
-//! [`text::Text`] hands the function the case as the JSON text the driver
-//! wrote, for an SDK that parses its input with its own parser.
+//! Three models: an exact one is written by the worker over its library's
+//! own value type (the [`Model`] trait is the hook: the kit knows no
+//! library, the library knows no kit); `Native` (feature `serde_json`) is
+//! `serde_json::Value`, what a Rust SDK receives in production; [`Text`]
+//! hands the function the case as the JSON text the driver wrote
+//! ([`JsonText`]), for an SDK that parses its input with its own parser.
+//!
+//! The crate's names are those of docs/your-sdk.md, "The kits' vocabulary"
+//! (tests/vocabulary.rs holds them to it), and [`testing`] for a team's own
+//! tests. The protocol's machinery (frames, the channel, the decoder) is
+//! private:
+//!
+//! ```compile_fail
+//! use difffuzz_kit::frame::read_frame;
+//! ```
+//! ```compile_fail
+//! use difffuzz_kit::decode::decode;
+//! ```
+//! ```compile_fail
+//! use difffuzz_kit::channel::FD_PROTOCOL;
+//! ```
+//! ```compile_fail
+//! use difffuzz_kit::run;
+//! ```
+//! ```compile_fail
+//! use difffuzz_kit::Code;
+//! ```
 
 use std::borrow::Cow;
+use std::error::Error;
 use std::fmt;
+use std::str::FromStr;
 
 mod cases;
-pub mod channel;
+mod channel;
 mod cpu;
-pub mod decode;
-pub mod frame;
+mod decode;
+mod frame;
 #[cfg(feature = "serde_json")]
-pub mod native;
+mod native;
 mod output;
 mod panics;
-pub mod pool;
 mod request;
 mod response;
 mod serve;
-pub mod text;
+pub mod testing;
+mod text;
 
+#[cfg(feature = "serde_json")]
+pub use native::Native;
 pub use output::{Output, Signed};
-pub use serve::{run, serve};
+pub use serve::serve;
+pub use text::{JsonText, Text};
 
-/// serde_json, the crate of the native model, at the version the kit is built
-/// with (feature `serde_json`): a worker needs no serde_json dependency of its
-/// own, and cannot end up with a second one.
-#[cfg(feature = "serde_json")]
-pub use serde_json;
-/// The native model's value, `serde_json::Value` (feature `serde_json`).
-#[cfg(feature = "serde_json")]
-pub use serde_json::Value;
+/// Not the kit's API: what the kit's own tests, the project's worker
+/// (adapters/rust) and the survey reach into, which may change in any
+/// release. A worker needs none of it.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::channel::{FDS_ENV, FD_PROTOCOL, PROTOCOL};
+    pub use crate::serve::run;
+
+    /// The msgpack mapping of the value model, for tests of a model.
+    pub mod decode {
+        pub use crate::decode::{
+            decode, expect_end, read_value, skip_value, DecodeError, Fault, MAX_WIRE_NESTING,
+        };
+    }
+
+    /// Framing, for tests.
+    pub mod frame {
+        pub use crate::frame::{read_frame, write_frame, FrameError, MAX_FRAME_LEN};
+    }
+
+    use std::error::Error;
+
+    use crate::CaseError;
+
+    /// The function's error types: any `std::error::Error`, a
+    /// `Box<dyn Error>` and a `Box<dyn Error + Send + Sync>`, which are not
+    /// errors themselves. One trait with an impl for each would overlap (for
+    /// all the compiler knows, std may make the boxes errors some day), so
+    /// each impl has a marker type of its own, `M`, which the compiler
+    /// infers: a worker never names it.
+    pub trait IntoCaseError<M> {
+        /// The error as the kit answers it.
+        fn into_case_error(self) -> CaseError;
+    }
+
+    /// Which of [`IntoCaseError`]'s impls an error takes: any
+    /// `std::error::Error`...
+    pub enum AnError {}
+    /// ...a `Box<dyn Error>`...
+    pub enum ABox {}
+    /// ...or a `Box<dyn Error + Send + Sync>`.
+    pub enum ASendBox {}
+
+    impl<E: Error + 'static> IntoCaseError<AnError> for E {
+        fn into_case_error(self) -> CaseError {
+            CaseError::from_error(self)
+        }
+    }
+
+    impl IntoCaseError<ABox> for Box<dyn Error> {
+        fn into_case_error(self) -> CaseError {
+            CaseError::from(self)
+        }
+    }
+
+    impl IntoCaseError<ASendBox> for Box<dyn Error + Send + Sync> {
+        fn into_case_error(self) -> CaseError {
+            CaseError::from(self)
+        }
+    }
+}
 
 /// Who the worker is: its hello frame, less what the [`Model`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +182,7 @@ pub enum ModelKind {
     Exact,
     /// What an SDK receives in production; some cases it cannot hold.
     Native,
-    /// The case as JSON text ([`text::Text`]), for an SDK that parses it
+    /// The case as JSON text ([`Text`]), for an SDK that parses it
     /// itself; only bin data and non-string keys cannot be spelled.
     Text,
 }
@@ -193,7 +279,7 @@ pub trait Model {
     type Object;
 
     /// Announced in the hello: `Exact` or `Native` (a model walks values;
-    /// the text model is [`text::Text`]).
+    /// the text model is [`Text`]).
     const KIND: ModelKind;
     /// Every reason this model may give, announced in the hello: the driver
     /// fails a worker that gives one it did not declare. Empty for `Exact`.
@@ -258,15 +344,17 @@ pub trait Model {
     fn end_object(&mut self, object: Self::Object) -> Built<Self::Value>;
 
     /// Takes back a case once it is answered, e.g. to keep its buffers for
-    /// the next one (see [`pool`]); the default drops it.
+    /// the next one; the default drops it.
     fn recycle(&mut self, value: Self::Value) {
         drop(value);
     }
 }
 
-/// The spec's error codes, plus `internal` for an implementation that failed.
+/// The spec's error codes: what a [`SpecError`] says. `internal` is not
+/// one of them: an implementation that failed returns any other error (or
+/// panics), and the kit answers `internal` for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Code {
+pub enum ErrorCode {
     /// Nesting deeper than the spec allows.
     TooDeep,
     /// An object key that is not a string.
@@ -279,31 +367,29 @@ pub enum Code {
     UnsupportedValue,
     /// The top level is not `{"tool_name": <string>, "args": <object>}`.
     BadEnvelope,
-    /// The implementation itself failed (a finding, not a spec answer).
-    Internal,
 }
 
-impl Code {
+impl ErrorCode {
     /// Every code with its protocol spelling, in the order of
-    /// docs/adapter-protocol.md (results), `internal` last: the kit's one
-    /// table of them, which tests/errors.rs holds to the page. A code's
-    /// place in the table is its discriminant.
-    pub const TABLE: [(Code, &'static str); 7] = [
-        (Code::TooDeep, "too_deep"),
-        (Code::NonStringKey, "non_string_key"),
-        (Code::LoneSurrogate, "lone_surrogate"),
-        (Code::DuplicateKey, "duplicate_key"),
-        (Code::UnsupportedValue, "unsupported_value"),
-        (Code::BadEnvelope, "bad_envelope"),
-        (Code::Internal, "internal"),
+    /// docs/adapter-protocol.md (results): the kit's one table of them,
+    /// which drives [`ErrorCode::as_str`], [`ErrorCode::ALL`] and `parse`,
+    /// and which a test holds to the page. A code's place in the table is
+    /// its discriminant.
+    pub const TABLE: [(ErrorCode, &'static str); 6] = [
+        (ErrorCode::TooDeep, "too_deep"),
+        (ErrorCode::NonStringKey, "non_string_key"),
+        (ErrorCode::LoneSurrogate, "lone_surrogate"),
+        (ErrorCode::DuplicateKey, "duplicate_key"),
+        (ErrorCode::UnsupportedValue, "unsupported_value"),
+        (ErrorCode::BadEnvelope, "bad_envelope"),
     ];
 
     /// Every code, in the table's order.
-    pub const ALL: [Code; 7] = {
-        let mut all = [Code::Internal; 7];
+    pub const ALL: [ErrorCode; 6] = {
+        let mut all = [ErrorCode::TooDeep; 6];
         let mut i = 0;
         while i < all.len() {
-            all[i] = Code::TABLE[i].0;
+            all[i] = ErrorCode::TABLE[i].0;
             i += 1;
         }
         all
@@ -311,30 +397,42 @@ impl Code {
 
     /// The protocol's spelling.
     pub fn as_str(self) -> &'static str {
-        Code::TABLE[self as usize].1
-    }
-
-    /// The code of that spelling, if any.
-    pub fn from_name(name: &str) -> Option<Code> {
-        Code::TABLE
-            .iter()
-            .find(|(_, spelling)| *spelling == name)
-            .map(|&(code, _)| code)
+        ErrorCode::TABLE[self as usize].1
     }
 }
 
-// Each code's place in Code::TABLE is its discriminant, as as_str counts on.
+// Each code's place in ErrorCode::TABLE is its discriminant, as as_str
+// counts on.
 const _: () = {
     let mut i = 0;
-    while i < Code::TABLE.len() {
-        assert!(Code::TABLE[i].0 as usize == i);
+    while i < ErrorCode::TABLE.len() {
+        assert!(ErrorCode::TABLE[i].0 as usize == i);
         i += 1;
     }
 };
 
-impl fmt::Display for Code {
+impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The code of a spelling, for a library that spells its codes as the spec
+/// does: `"duplicate_key".parse::<ErrorCode>()`. A name outside the spec is
+/// the implementation's bug, so the error is that case's `internal` result
+/// (`?` in the function answers it so).
+impl FromStr for ErrorCode {
+    type Err = CaseError;
+
+    fn from_str(name: &str) -> Result<ErrorCode, CaseError> {
+        ErrorCode::TABLE
+            .iter()
+            .find(|(_, spelling)| *spelling == name)
+            .map(|&(code, _)| code)
+            .ok_or_else(|| CaseError::Internal {
+                error_type: std::any::type_name::<ErrorCode>(),
+                message: format!("unknown error code {name:?}"),
+            })
     }
 }
 
@@ -345,35 +443,17 @@ impl fmt::Display for Code {
 #[error("{code}: {message}")]
 pub struct SpecError {
     /// Compared across implementations.
-    pub code: Code,
+    pub code: ErrorCode,
     /// For people.
     pub message: String,
 }
 
 impl SpecError {
-    /// A spec error with one of the spec's codes (or `internal`).
-    pub fn new(code: Code, message: impl Into<String>) -> SpecError {
+    /// A spec error with one of the spec's codes.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> SpecError {
         SpecError {
             code,
             message: message.into(),
-        }
-    }
-
-    /// The implementation failed on this case, for a failure that has no
-    /// error type of its own to name it (returning that error itself names
-    /// the failure by its type).
-    pub fn internal(message: impl Into<String>) -> SpecError {
-        SpecError::new(Code::Internal, message)
-    }
-
-    /// A spec error from a library that spells its codes as the spec does.
-    /// A name outside the spec is the implementation's bug, so it becomes
-    /// `internal` (with the name kept in the message) rather than a code the
-    /// driver would take at its word.
-    pub fn from_name(name: &str, message: impl Into<String>) -> SpecError {
-        match Code::from_name(name) {
-            Some(code) => SpecError::new(code, message),
-            None => SpecError::internal(format!("unknown error code {name:?}: {}", message.into())),
         }
     }
 }
@@ -381,16 +461,14 @@ impl SpecError {
 /// Why a case has no canonical text, as the kit answers it: the spec's
 /// error, or the implementation's failure named by its error type.
 ///
-/// Every error converts into it (`?` works on any error in the function),
-/// keeping the type's name (`std::any::type_name`) for the result's
-/// `error_type`: a [`SpecError`] stays the spec's answer, anything else is
-/// the case's `internal` result. The function may return its own error
-/// type as well, which the kit converts the same way; `CaseError` is for a
-/// function that fails in more than one way.
+/// The function may return any error type (see [`serve`]); the kit turns
+/// it into a `CaseError` as [`CaseError::from_error`] does: a
+/// [`SpecError`] stays the spec's answer, anything else is the case's
+/// `internal` result. `CaseError` is an error itself, so a function that
+/// returns `Box<dyn Error>` may box one, and the kit finds it in the box.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaseError {
-    /// The spec rejects the value (or the function said `internal` with no
-    /// error type to name it by).
+    /// The spec rejects the value.
     Spec(SpecError),
     /// The implementation failed.
     Internal {
@@ -401,13 +479,20 @@ pub enum CaseError {
     },
 }
 
-impl<E: std::error::Error + 'static> From<E> for CaseError {
-    fn from(e: E) -> CaseError {
+impl CaseError {
+    /// Any error, as the kit answers it: a [`SpecError`] is the spec's
+    /// answer, a `CaseError` itself, and anything else the implementation's
+    /// failure, named by its type (`std::any::type_name`, e.g.
+    /// `serde_json::error::Error`) so that the driver buckets failures by
+    /// type rather than by a message that quotes the input.
+    pub fn from_error<E: Error + 'static>(e: E) -> CaseError {
         let mut slot = Some(e);
-        if let Some(spec) =
-            (&mut slot as &mut dyn std::any::Any).downcast_mut::<Option<SpecError>>()
-        {
+        let any = &mut slot as &mut dyn std::any::Any;
+        if let Some(spec) = any.downcast_mut::<Option<SpecError>>() {
             return CaseError::Spec(spec.take().expect("the slot was just filled"));
+        }
+        if let Some(case) = any.downcast_mut::<Option<CaseError>>() {
+            return case.take().expect("the slot was just filled");
         }
         let e = slot.expect("the slot was just filled");
         CaseError::Internal {
@@ -415,10 +500,113 @@ impl<E: std::error::Error + 'static> From<E> for CaseError {
             message: e.to_string(),
         }
     }
+
+    /// A spec error from a library that spells its codes as the spec does:
+    /// the spec's answer for a code of the spec, the implementation's
+    /// failure (`internal`, with the name kept in the message) for any other
+    /// name, rather than a code the driver would take at its word.
+    pub fn from_name(name: &str, message: impl Into<String>) -> CaseError {
+        match name.parse() {
+            Ok(code) => CaseError::Spec(SpecError::new(code, message)),
+            Err(_) => CaseError::Internal {
+                error_type: std::any::type_name::<ErrorCode>(),
+                message: format!("unknown error code {name:?}: {}", message.into()),
+            },
+        }
+    }
+
+    /// A boxed error: the [`SpecError`] or `CaseError` in the box if that is
+    /// what it holds; else the implementation's failure, whose type the box
+    /// has erased: `error_type` is the type's name when it is one of the
+    /// standard library's errors (`std::io::Error`, `ParseIntError`, ...) or
+    /// `serde_json::Error` (feature `serde_json`), and `Box<dyn Error>`
+    /// otherwise. To keep another type's name, box the error as
+    /// `CaseError::from_error(e)`.
+    fn from_box(e: Box<dyn Error>) -> CaseError {
+        let e = match e.downcast::<SpecError>() {
+            Ok(spec) => return CaseError::Spec(*spec),
+            Err(e) => e,
+        };
+        let e = match e.downcast::<CaseError>() {
+            Ok(case) => return *case,
+            Err(e) => e,
+        };
+        CaseError::Internal {
+            error_type: boxed_type_name(e.as_ref()),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The name of a boxed error's type, for the types the kit can test a box
+/// for; `Box<dyn Error>` for any other.
+fn boxed_type_name(e: &(dyn Error + 'static)) -> &'static str {
+    macro_rules! known {
+        ($($t:ty),* $(,)?) => {
+            $(if e.is::<$t>() {
+                return std::any::type_name::<$t>();
+            })*
+        };
+    }
+    known!(
+        std::io::Error,
+        std::fmt::Error,
+        std::num::ParseIntError,
+        std::num::ParseFloatError,
+        std::num::TryFromIntError,
+        std::str::ParseBoolError,
+        std::str::Utf8Error,
+        std::string::FromUtf8Error,
+        std::string::FromUtf16Error,
+        std::char::CharTryFromError,
+        std::array::TryFromSliceError,
+    );
+    #[cfg(feature = "serde_json")]
+    known!(serde_json::Error);
+    "Box<dyn Error>"
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaseError::Spec(spec) => spec.fmt(f),
+            CaseError::Internal {
+                error_type,
+                message,
+            } => write!(f, "{error_type}: {message}"),
+        }
+    }
+}
+
+impl Error for CaseError {}
+
+impl From<SpecError> for CaseError {
+    fn from(spec: SpecError) -> CaseError {
+        CaseError::Spec(spec)
+    }
+}
+
+/// A boxed error: the [`SpecError`] or `CaseError` in the box if that is
+/// what it holds; else the implementation's failure, whose type the box
+/// has erased: `error_type` is the type's name when it is one of the
+/// standard library's errors (`std::io::Error`, `ParseIntError`, ...) or
+/// `serde_json::Error` (feature `serde_json`), and `Box<dyn Error>`
+/// otherwise. To keep another type's name, box `CaseError::from_error(e)`.
+impl From<Box<dyn Error>> for CaseError {
+    fn from(e: Box<dyn Error>) -> CaseError {
+        CaseError::from_box(e)
+    }
+}
+
+/// As for `Box<dyn Error>`.
+impl From<Box<dyn Error + Send + Sync>> for CaseError {
+    fn from(e: Box<dyn Error + Send + Sync>) -> CaseError {
+        CaseError::from_box(e)
+    }
 }
 
 /// What the kit hands the function, read off the wire: every [`Model`]
-/// walks a case's msgpack value into its own type; [`text::Text`] takes
+/// walks a case's msgpack value into its own type; [`Text`] takes
 /// the JSON text the driver wrote (protocol 4). Implemented by the kit
 /// alone (sealed): a worker implements [`Model`].
 pub trait Input: sealed::Sealed {
@@ -431,9 +619,11 @@ pub trait Input: sealed::Sealed {
 
     /// Reads the case at the front of `rd`, opening at most `levels` nested
     /// containers, and leaves `rd` after it (on success).
+    #[doc(hidden)]
     fn read_case(&mut self, rd: &mut &[u8], levels: usize) -> Result<Self::Value, decode::Fault>;
 
     /// Takes back a case once it is answered.
+    #[doc(hidden)]
     fn recycle(&mut self, value: Self::Value);
 }
 
@@ -457,4 +647,155 @@ mod sealed {
     pub trait Sealed {}
     impl<M: super::Model> Sealed for M {}
     impl Sealed for super::text::Text {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROTOCOL_DOC: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/adapter-protocol.md"
+    );
+
+    /// The spec's codes the page lists for a result's `error`, and the one
+    /// it adds for an implementation that failed.
+    fn documented_codes() -> (Vec<String>, String) {
+        let page = std::fs::read_to_string(PROTOCOL_DOC).expect("read docs/adapter-protocol.md");
+        let text = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        let lead = "`code` is one of the spec's codes (";
+        let start = text
+            .find(lead)
+            .expect("the page no longer lists the error codes as this test reads them")
+            + lead.len();
+        let (list, rest) = text[start..]
+            .split_once("), or `")
+            .expect("no `internal` after the spec's codes");
+        let codes = list
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(String::from)
+            .collect();
+        (codes, rest.split('`').next().unwrap_or_default().to_owned())
+    }
+
+    /// The kit's codes are the page's, and `internal`, which the page adds
+    /// for a failure, is none of them.
+    #[test]
+    fn the_error_codes_are_the_protocol_pages() {
+        let (codes, failure) = documented_codes();
+        let spelled: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(spelled, codes);
+        assert_eq!(failure, "internal");
+        assert!(failure.parse::<ErrorCode>().is_err());
+    }
+
+    #[test]
+    fn each_spelling_names_its_code() {
+        for (code, name) in ErrorCode::TABLE {
+            assert_eq!(name.parse::<ErrorCode>(), Ok(code));
+            assert_eq!(code.to_string(), name);
+        }
+        assert_eq!(
+            "TooDeep".parse::<ErrorCode>(),
+            Err(CaseError::Internal {
+                error_type: "difffuzz_kit::ErrorCode",
+                message: "unknown error code \"TooDeep\"".to_owned()
+            })
+        );
+        assert_eq!(
+            SpecError::new(ErrorCode::TooDeep, "513 levels").to_string(),
+            "too_deep: 513 levels"
+        );
+    }
+
+    /// A library's code name is the spec's answer when the spec has it,
+    /// else the implementation's failure, with the name in the message.
+    #[test]
+    fn a_code_by_name_is_a_spec_error_or_a_failure() {
+        assert_eq!(
+            CaseError::from_name("bad_envelope", "why"),
+            CaseError::Spec(SpecError::new(ErrorCode::BadEnvelope, "why"))
+        );
+        let unknown = CaseError::from_name("internal", "why");
+        assert_eq!(
+            unknown,
+            CaseError::Internal {
+                error_type: "difffuzz_kit::ErrorCode",
+                message: "unknown error code \"internal\": why".to_owned()
+            }
+        );
+        assert_eq!(
+            unknown.to_string(),
+            "difffuzz_kit::ErrorCode: unknown error code \"internal\": why"
+        );
+    }
+
+    /// Whatever error the function returns, in a box or not, the kit finds
+    /// a spec error or a CaseError in it, else names the failure by its
+    /// type as far as it can tell it.
+    #[test]
+    fn errors_boxed_or_not_are_answered_by_what_they_are() {
+        let spec = SpecError::new(ErrorCode::LoneSurrogate, "\\ud800");
+        let named = CaseError::from_error(std::io::Error::other("disk"));
+        assert_eq!(
+            named,
+            CaseError::Internal {
+                error_type: "std::io::error::Error",
+                message: "disk".to_owned()
+            }
+        );
+        assert_eq!(CaseError::from_error(named.clone()), named);
+        let boxed: Box<dyn Error> = Box::new(spec.clone());
+        assert_eq!(CaseError::from(boxed), CaseError::Spec(spec.clone()));
+        let boxed: Box<dyn Error + Send + Sync> = Box::new(spec.clone());
+        assert_eq!(CaseError::from(boxed), CaseError::Spec(spec));
+        let boxed: Box<dyn Error> = Box::new(named.clone());
+        assert_eq!(CaseError::from(boxed), named);
+        let boxed: Box<dyn Error> = "0x".parse::<u8>().unwrap_err().into();
+        assert!(matches!(
+            CaseError::from(boxed),
+            CaseError::Internal {
+                error_type: "core::num::error::ParseIntError",
+                ..
+            }
+        ));
+        let boxed: Box<dyn Error + Send + Sync> = "a message".into();
+        assert_eq!(
+            CaseError::from(boxed),
+            CaseError::Internal {
+                error_type: "Box<dyn Error>",
+                message: "a message".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn hello_reasons_and_kinds_are_spelled_as_the_protocol_does() {
+        let hello = Hello::new("sdk", "1.2.3").language("c");
+        assert_eq!(
+            (
+                hello.name.as_str(),
+                hello.version.as_str(),
+                hello.language.as_str()
+            ),
+            ("sdk", "1.2.3", "c")
+        );
+        assert_eq!(Hello::new("sdk", "1").language, "rust");
+        let reasons: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "duplicate_key",
+                "lone_surrogate",
+                "big_int",
+                "non_finite",
+                "non_string_key",
+                "unsupported_value"
+            ]
+        );
+        let kinds = [ModelKind::Exact, ModelKind::Native, ModelKind::Text].map(ModelKind::as_str);
+        assert_eq!(kinds, ["exact", "native", "text"]);
+    }
 }

@@ -141,3 +141,56 @@ impl Model for Native {
         Ok(Value::Object(object))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::decode::{decode, Fault};
+
+    /// The case in `bytes` as the native model builds it, or the reason it
+    /// cannot.
+    fn native(bytes: &[u8]) -> Result<Value, Reason> {
+        match decode(&mut Native, bytes) {
+            Ok(value) => Ok(value),
+            Err(Fault::Inexpressible(why)) => Err(why.reason),
+            Err(Fault::Malformed(e)) => panic!("{bytes:x?}: {e}"),
+        }
+    }
+
+    #[test]
+    fn what_a_value_holds_it_holds_exactly() {
+        let u64_max = [0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        assert_eq!(native(&u64_max), Ok(json!(u64::MAX)));
+        assert_eq!(native(&[0xd4, 1, b'0']), Ok(json!(0)));
+        assert_eq!(native(&[0xd5, 2, b'e', 0]), Ok(json!("e")));
+        // Keys come out sorted, as Map (a BTreeMap) keeps them.
+        let members = [0x82, 0xa1, b'b', 1, 0xa1, b'a', 0x90];
+        let value = native(&members).expect("an object");
+        assert_eq!(value, json!({"a": [], "b": 1}));
+        assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"a":[],"b":1}"#);
+    }
+
+    /// Each of the six reasons, from the case that gives it.
+    #[test]
+    fn what_a_value_cannot_hold_is_inexpressible() {
+        let big = b"18446744073709551616";
+        let mut big_int = vec![0xc7, big.len() as u8, 1];
+        big_int.extend(big);
+        for (bytes, reason) in [
+            (&big_int[..], Reason::BigInt),
+            (&[0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0], Reason::NonFinite),
+            (&[0xd5, 2, 0x00, 0xdc], Reason::LoneSurrogate),
+            (&[0x81, 0x01, 0xc0], Reason::NonStringKey),
+            (
+                &[0x82, 0xa1, b'k', 1, 0xd5, 2, b'k', 0, 2],
+                Reason::DuplicateKey,
+            ),
+            (&[0xc4, 0], Reason::UnsupportedValue),
+        ] {
+            assert_eq!(native(bytes), Err(reason), "{bytes:x?}");
+        }
+        assert_eq!(<Native as Model>::INEXPRESSIBLE, Reason::ALL);
+    }
+}

@@ -53,3 +53,26 @@ impl<D: AsRef<[u8]>> Output for Signed<D> {
         (self.canonical, Some(self.digest))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text is kept as it is handed over; a signature comes with it.
+    #[test]
+    fn each_output_is_its_text_and_maybe_a_digest() {
+        let text = b"{}".to_vec();
+        let at = text.as_ptr();
+        let (kept, digest) = Output::into_parts(text);
+        assert_eq!((kept.as_ptr(), digest), (at, None), "a Vec is not copied");
+        assert_eq!(
+            Output::into_parts(String::from("[]")),
+            (b"[]".to_vec(), None)
+        );
+        let signed = Signed {
+            canonical: b"1".to_vec(),
+            digest: vec![9u8; 3],
+        };
+        assert_eq!(signed.into_parts(), (b"1".to_vec(), Some(vec![9u8; 3])));
+    }
+}

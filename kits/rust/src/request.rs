@@ -143,3 +143,132 @@ fn read_cases(mut value: &[u8]) -> Option<Cases<'_>> {
         bytes: value,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use rmpv::Value as Mp;
+
+    use super::*;
+
+    fn bytes(value: &Mp) -> Vec<u8> {
+        let mut out = Vec::new();
+        rmpv::encode::write_value(&mut out, value).unwrap();
+        out
+    }
+
+    fn request(members: Vec<(&str, Mp)>) -> Vec<u8> {
+        bytes(&Mp::Map(
+            members.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+        ))
+    }
+
+    /// What `parse` makes of a body: the kind and count, or the id and why.
+    fn parsed(body: &[u8]) -> Result<String, (u64, String)> {
+        Request::parse(body).map(|r| {
+            let kind = match r.kind {
+                Kind::Batch { digest_only } => format!("batch digest_only={digest_only}"),
+                Kind::Bench { rounds } => format!("bench rounds={rounds}"),
+            };
+            format!("{} {kind} cases={}", r.id, r.cases.count)
+        })
+    }
+
+    #[test]
+    fn batches_and_benches_are_read() {
+        let cases = Mp::Array(vec![Mp::Nil, Mp::from(1)]);
+        let batch = request(vec![
+            ("type", "batch".into()),
+            ("id", 7.into()),
+            ("cases", cases.clone()),
+        ]);
+        assert_eq!(
+            parsed(&batch),
+            Ok("7 batch digest_only=false cases=2".into())
+        );
+        let digest_only = request(vec![
+            ("cases", cases.clone()),
+            ("digest_only", true.into()),
+            ("type", "batch".into()),
+            ("id", 8.into()),
+        ]);
+        assert_eq!(
+            parsed(&digest_only),
+            Ok("8 batch digest_only=true cases=2".into())
+        );
+        let bench = request(vec![
+            ("type", "bench".into()),
+            ("id", 9.into()),
+            ("rounds", 3.into()),
+            ("cases", cases),
+        ]);
+        assert_eq!(parsed(&bench), Ok("9 bench rounds=3 cases=2".into()));
+    }
+
+    /// A request the worker cannot read is answered by its id (0 when it
+    /// has none) and why.
+    #[test]
+    fn malformed_requests_say_why() {
+        let no_cases = |kind: &str| request(vec![("type", kind.into()), ("id", 4.into())]);
+        for (body, want) in [
+            (vec![0xc1], (0, "not valid msgpack: reserved marker 0xc1")),
+            (bytes(&Mp::from(1)), (0, "request is not a map")),
+            (
+                request(vec![("id", 3.into())]),
+                (3, "request has no string type"),
+            ),
+            (
+                request(vec![("type", "nope".into()), ("id", 4.into())]),
+                (4, "nope: unknown request type"),
+            ),
+            (no_cases("batch"), (4, "batch: cases is not an array")),
+            (
+                request(vec![("type", "batch".into()), ("cases", Mp::Array(vec![]))]),
+                (0, "batch: id is not an unsigned integer"),
+            ),
+            (
+                request(vec![
+                    ("type", "batch".into()),
+                    ("id", 5.into()),
+                    ("digest_only", 1.into()),
+                    ("cases", Mp::Array(vec![])),
+                ]),
+                (5, "batch: digest_only is not a boolean"),
+            ),
+            (
+                request(vec![
+                    ("type", "bench".into()),
+                    ("id", 6.into()),
+                    ("cases", Mp::Array(vec![])),
+                ]),
+                (6, "bench: rounds is not an unsigned integer"),
+            ),
+        ] {
+            let got = parsed(&body).expect_err("a malformed request");
+            assert_eq!((got.0, got.1.as_str()), want);
+        }
+    }
+
+    /// Of repeated members the first counts; the cases, when last, are
+    /// left for whoever reads them, trailing bytes and all.
+    #[test]
+    fn the_first_of_repeated_members_counts_and_the_last_cases_are_read_later() {
+        let twice = request(vec![
+            ("type", "batch".into()),
+            ("id", 1.into()),
+            ("id", 2.into()),
+            ("cases", Mp::Array(vec![])),
+        ]);
+        assert_eq!(
+            parsed(&twice),
+            Ok("1 batch digest_only=false cases=0".into())
+        );
+        let mut trailing = request(vec![
+            ("type", "batch".into()),
+            ("id", 1.into()),
+            ("cases", Mp::Array(vec![Mp::Nil])),
+        ]);
+        trailing.push(0xc0);
+        let request = Request::parse(&trailing).expect("parsed");
+        assert_eq!(request.cases.bytes, [0xc0, 0xc0]);
+    }
+}

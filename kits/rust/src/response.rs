@@ -136,3 +136,171 @@ pub(crate) fn write_uint_field(out: &mut Vec<u8>, key: &str, value: u64) {
 fn must<T, E: std::fmt::Debug>(result: Result<T, E>) {
     result.expect("writing to a Vec cannot fail");
 }
+
+#[cfg(test)]
+mod tests {
+    use rmpv::Value as Mp;
+
+    use super::*;
+    use crate::panics::Place;
+    use crate::{Reason, Text};
+
+    fn read(out: &[u8]) -> Mp {
+        let mut rd = out;
+        let value = rmpv::decode::read_value(&mut rd).expect("msgpack");
+        assert!(rd.is_empty(), "one value");
+        value
+    }
+
+    fn map(members: Vec<(&str, Mp)>) -> Mp {
+        Mp::Map(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+
+    /// An exact model declares no reasons; the others declare theirs.
+    #[test]
+    fn the_hello_says_the_model_and_its_reasons() {
+        struct Exact;
+        impl crate::Model for Exact {
+            type Value = ();
+            type Key = ();
+            type Array = ();
+            type Object = ();
+            const KIND: ModelKind = ModelKind::Exact;
+            const INEXPRESSIBLE: &'static [Reason] = &[];
+            fn null(&mut self) -> crate::Built<()> {
+                Ok(())
+            }
+            fn bool(&mut self, _: bool) -> crate::Built<()> {
+                Ok(())
+            }
+            fn int(&mut self, _: i128) -> crate::Built<()> {
+                Ok(())
+            }
+            fn big_int(&mut self, _: &str) -> crate::Built<()> {
+                Ok(())
+            }
+            fn float(&mut self, _: f64) -> crate::Built<()> {
+                Ok(())
+            }
+            fn str(&mut self, _: &str) -> crate::Built<()> {
+                Ok(())
+            }
+            fn utf16(&mut self, _: Vec<u16>) -> crate::Built<()> {
+                Ok(())
+            }
+            fn unsupported(&mut self, _: &str) -> crate::Built<()> {
+                Ok(())
+            }
+            fn array(&mut self, _: usize) -> crate::Built<()> {
+                Ok(())
+            }
+            fn push(&mut self, _: &mut (), _: ()) -> crate::Built<()> {
+                Ok(())
+            }
+            fn end_array(&mut self, _: ()) -> crate::Built<()> {
+                Ok(())
+            }
+            fn object(&mut self, _: usize) -> crate::Built<()> {
+                Ok(())
+            }
+            fn key_str(&mut self, _: &str) -> crate::Built<()> {
+                Ok(())
+            }
+            fn key_utf16(&mut self, _: Vec<u16>) -> crate::Built<()> {
+                Ok(())
+            }
+            fn key_value(&mut self, _: ()) -> crate::Built<()> {
+                Ok(())
+            }
+            fn insert(&mut self, _: &mut (), _: (), _: ()) -> crate::Built<()> {
+                Ok(())
+            }
+            fn end_object(&mut self, _: ()) -> crate::Built<()> {
+                Ok(())
+            }
+        }
+        let hello = Hello::new("sdk", "1").language("c");
+        let mut out = Vec::new();
+        write_hello::<Exact>(&mut out, &hello, 2);
+        let fields = |model: &str| {
+            vec![
+                ("type", "hello".into()),
+                ("protocol", 2.into()),
+                ("language", "c".into()),
+                ("name", "sdk".into()),
+                ("version", "1".into()),
+                ("model", model.into()),
+            ]
+        };
+        assert_eq!(read(&out), map(fields("exact")));
+        out.clear();
+        write_hello::<Text>(&mut out, &hello, 2);
+        let mut text = fields("text");
+        let reasons = vec!["non_string_key".into(), "unsupported_value".into()];
+        text.push(("inexpressible", Mp::Array(reasons)));
+        assert_eq!(read(&out), map(text));
+    }
+
+    /// A failure's type and place are said from protocol 4 on.
+    #[test]
+    fn a_failure_says_its_type_and_place_from_protocol_4() {
+        let failure = Failure {
+            message: "panic: boom".into(),
+            error_type: "panic",
+            place: Some(Place {
+                file: "src/lib.rs".into(),
+                line: 7,
+                function: "sdk::f".into(),
+            }),
+        };
+        let mut out = Vec::new();
+        write_failure(&mut out, &failure, 2);
+        let internal = vec![
+            ("error", "internal".into()),
+            ("message", "panic: boom".into()),
+        ];
+        assert_eq!(read(&out), map(internal.clone()));
+        out.clear();
+        write_failure(&mut out, &failure, 4);
+        let frame = map(vec![
+            ("file", "src/lib.rs".into()),
+            ("function", "sdk::f".into()),
+            ("line", 7.into()),
+        ]);
+        let mut typed = internal;
+        typed.push(("error_type", "panic".into()));
+        typed.push(("frames", Mp::Array(vec![frame])));
+        assert_eq!(read(&out), map(typed));
+    }
+
+    #[test]
+    fn errors_and_benches_are_maps_of_their_fields() {
+        let mut out = Vec::new();
+        write_error(&mut out, 3, "why");
+        let error = map(vec![
+            ("type", "error".into()),
+            ("id", 3.into()),
+            ("message", "why".into()),
+        ]);
+        assert_eq!(read(&out), error);
+        out.clear();
+        let figures = Figures {
+            elapsed: 1,
+            cpu: 2,
+            count: 3,
+            decode_elapsed: 4,
+            decode_cpu: 5,
+        };
+        write_bench(&mut out, 9, &figures);
+        let bench = map(vec![
+            ("type", "bench".into()),
+            ("id", 9.into()),
+            ("elapsed_ns", 1.into()),
+            ("count", 3.into()),
+            ("cpu_ns", 2.into()),
+            ("decode_elapsed_ns", 4.into()),
+            ("decode_cpu_ns", 5.into()),
+        ]);
+        assert_eq!(read(&out), bench);
+    }
+}

@@ -74,3 +74,47 @@ impl Input for Text {
         drop(value);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> (Result<JsonText, Fault>, usize) {
+        let mut rd = bytes;
+        let got = Text.read_case(&mut rd, 0);
+        (got, rd.len())
+    }
+
+    /// A bin of UTF-8 is the case's text, unchanged, and the reader stops
+    /// after it; nesting is the text's own business.
+    #[test]
+    fn a_bin_of_utf8_is_the_text() {
+        let (text, left) = read(&[0xc4, 4, b'[', b'[', b']', b']', 0xc0]);
+        let text = text.expect("text");
+        assert_eq!((&*text, text.as_str(), left), ("[[]]", "[[]]", 1));
+        let (empty, _) = read(&[0xc4, 0]);
+        assert_eq!(empty.map(|t| t.len()), Ok(0));
+    }
+
+    #[test]
+    fn anything_else_is_the_requests_fault() {
+        for (bytes, want) in [
+            (&[0xa2, b'{', b'}'][..], DecodeError::NotText),
+            (&[0xc4, 1, 0xff], DecodeError::NotText),
+            (&[0xc4, 3, b'1'], DecodeError::Truncated),
+            (&[], DecodeError::Truncated),
+        ] {
+            assert_eq!(read(bytes).0, Err(Fault::Malformed(want)), "{bytes:x?}");
+        }
+    }
+
+    /// What the text model declares: what JSON text cannot spell.
+    #[test]
+    fn the_text_model_declares_what_text_cannot_spell() {
+        assert_eq!(<Text as Input>::KIND, ModelKind::Text);
+        assert_eq!(
+            <Text as Input>::INEXPRESSIBLE,
+            [Reason::NonStringKey, Reason::UnsupportedValue]
+        );
+    }
+}

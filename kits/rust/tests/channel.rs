@@ -9,9 +9,10 @@ use std::fs::File;
 use std::os::fd::{FromRawFd, RawFd};
 use std::process::{Command, Stdio};
 
-use difffuzz_kit::channel::{FDS_ENV, FD_PROTOCOL};
-use difffuzz_kit::native::Native;
-use difffuzz_kit::{serve, Hello, SpecError};
+use std::process::ExitCode;
+
+use difffuzz_kit::__private::{FDS_ENV, FD_PROTOCOL};
+use difffuzz_kit::{serve, Hello, Native, SpecError};
 use rmpv::Value as Mp;
 
 mod common;
@@ -29,12 +30,14 @@ fn chatty_worker() {
         return;
     }
     println!("debug: starting");
-    serve(Hello::new("chatty", "0"), Native, |value| {
+    let code = serve(Hello::new("chatty", "0"), Native, |value| {
         println!("debug: canonicalizing {value}");
         eprintln!("debug: canonicalized");
         assert_ne!(value, "panic", "chatty panic"); // the panic's place
         Ok::<_, SpecError>(b"1".to_vec())
-    })
+    });
+    // serve returns on this thread (a test's, not main) rather than exiting.
+    assert_eq!(code, ExitCode::SUCCESS);
 }
 
 /// A pipe whose end `theirs` (0 the read end, 1 the write end) a child

@@ -10,9 +10,10 @@
 //! not send.
 #![cfg(feature = "serde_json")]
 
-use difffuzz_kit::channel::{FD_PROTOCOL, PROTOCOL};
-use difffuzz_kit::native::Native;
-use difffuzz_kit::{run, CaseError, Code, Hello, Reason, Signed, SpecError};
+use std::error::Error;
+
+use difffuzz_kit::__private::{run, FD_PROTOCOL, PROTOCOL};
+use difffuzz_kit::{CaseError, ErrorCode, Hello, Native, Reason, Signed, SpecError};
 use rmpv::Value as Mp;
 
 mod common;
@@ -41,9 +42,9 @@ fn implementation(value: &serde_json::Value) -> Result<Vec<u8>, CaseError> {
     match value.get("tool_name").and_then(|v| v.as_str()) {
         Some("panic") => panic!("boom"), // the panic's place
         Some("unwrap") => Ok(vec!["".parse::<u8>().unwrap()]), // the unwrap's place
-        Some("fail") => Ok(serde_json::from_str::<Vec<u8>>("[1,")?),
-        Some("refuse") => Err(SpecError::from_name("bad_envelope", "refused").into()),
-        _ => Ok(serde_json::to_vec(value)?),
+        Some("fail") => serde_json::from_str::<Vec<u8>>("[1,").map_err(CaseError::from_error),
+        Some("refuse") => Err(CaseError::from_name("bad_envelope", "refused")),
+        _ => serde_json::to_vec(value).map_err(CaseError::from_error),
     }
 }
 
@@ -59,12 +60,12 @@ fn line_of(marker: &str) -> u64 {
 
 /// Runs the loop over `input` on a thread with room for deep cases, in
 /// protocol 2; returns the exit status and every frame written.
-fn serve(input: Vec<u8>) -> (i32, Vec<Mp>) {
+fn serve(input: Vec<u8>) -> (u8, Vec<Mp>) {
     serve_at(PROTOCOL, input)
 }
 
 /// [`serve`] in `protocol`.
-fn serve_at(protocol: u64, input: Vec<u8>) -> (i32, Vec<Mp>) {
+fn serve_at(protocol: u64, input: Vec<u8>) -> (u8, Vec<Mp>) {
     std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
@@ -179,7 +180,7 @@ fn a_batch_answers_canonical_refused_internal_and_inexpressible_in_order() {
     );
     assert_eq!(
         field(&results[9], "error"),
-        &Mp::from(Code::BadEnvelope.as_str())
+        &Mp::from(ErrorCode::BadEnvelope.as_str())
     );
     assert_eq!(
         field(&results[10], "inexpressible"),
@@ -402,11 +403,15 @@ fn a_failure_says_its_type_and_place_at_protocol_4() {
 /// into the spec's answer.
 #[test]
 fn errors_convert_with_their_types_name() {
-    let spec = SpecError::new(Code::DuplicateKey, "twice");
+    let spec = SpecError::new(ErrorCode::DuplicateKey, "twice");
+    assert_eq!(
+        CaseError::from_error(spec.clone()),
+        CaseError::Spec(spec.clone())
+    );
     assert_eq!(CaseError::from(spec.clone()), CaseError::Spec(spec));
     let io = std::io::Error::other("disk");
     assert_eq!(
-        CaseError::from(io),
+        CaseError::from_error(io),
         CaseError::Internal {
             error_type: "std::io::error::Error",
             message: "disk".to_owned()
@@ -414,10 +419,103 @@ fn errors_convert_with_their_types_name() {
     );
     let utf8 = String::from_utf8(vec![0xff]).unwrap_err();
     assert!(matches!(
-        CaseError::from(utf8),
+        CaseError::from_error(utf8),
         CaseError::Internal {
             error_type: "alloc::string::FromUtf8Error",
             ..
         }
     ));
+}
+
+/// A function may return `Box<dyn Error>` or `Box<dyn Error + Send +
+/// Sync>`, `?` boxing every error: a boxed SpecError (or CaseError) is
+/// what it holds, anything else `internal`, named by its type where the kit
+/// can tell it (the standard library's errors, serde_json's), else
+/// `Box<dyn Error>`.
+#[test]
+fn boxed_errors_are_answered_by_what_they_hold() {
+    /// Fails as a case's `tool_name` says, into either box.
+    fn failing<B>(value: &serde_json::Value) -> Result<Vec<u8>, B>
+    where
+        B: From<SpecError>
+            + From<std::io::Error>
+            + From<serde_json::Error>
+            + From<CaseError>
+            + From<&'static str>,
+    {
+        match value.get("tool_name").and_then(|v| v.as_str()) {
+            Some("refuse") => Err(SpecError::new(ErrorCode::TooDeep, "deep").into()),
+            Some("io") => Err(std::io::Error::other("disk").into()),
+            Some("json") => Ok(serde_json::from_str::<Vec<u8>>("[1,")?),
+            Some("text") => Err("a message alone".into()),
+            Some("named") => Err(CaseError::from_error(std::fmt::Error).into()),
+            _ => Ok(serde_json::to_vec(value)?),
+        }
+    }
+    let names = ["refuse", "io", "json", "text", "named"];
+    let cases: Vec<Mp> = names
+        .iter()
+        .map(|&name| map(vec![("tool_name", name.into())]))
+        .collect();
+    let answers = |out: &[u8]| {
+        let out = frames(out);
+        field(&out[1], "results").as_array().unwrap().clone()
+    };
+    let hello = Hello::new("t", "1");
+    let input = frame(&batch(1, cases));
+    let mut output = Vec::new();
+    let boxed = failing::<Box<dyn Error>>;
+    let code = run(
+        &hello,
+        FD_PROTOCOL,
+        Native,
+        boxed,
+        input.as_slice(),
+        &mut output,
+    );
+    assert_eq!(code, 0);
+    let results = answers(&output);
+    assert_eq!(
+        results[0],
+        map(vec![
+            ("error", "too_deep".into()),
+            ("message", "deep".into())
+        ])
+    );
+    let internal = |error_type: &str, message: &str| {
+        map(vec![
+            ("error", "internal".into()),
+            ("message", message.into()),
+            ("error_type", error_type.into()),
+        ])
+    };
+    assert_eq!(results[1], internal("std::io::error::Error", "disk"));
+    assert_eq!(
+        results[2],
+        internal(
+            "serde_json::error::Error",
+            "EOF while parsing a value at line 1 column 3"
+        )
+    );
+    assert_eq!(results[3], internal("Box<dyn Error>", "a message alone"));
+    assert_eq!(
+        results[4],
+        internal(
+            "core::fmt::Error",
+            "an error occurred when formatting an argument"
+        )
+    );
+
+    let mut output = Vec::new();
+    let send_boxed = failing::<Box<dyn Error + Send + Sync>>;
+    let code = run(
+        &hello,
+        FD_PROTOCOL,
+        Native,
+        send_boxed,
+        input.as_slice(),
+        &mut output,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(answers(&output), results, "the same in a Send + Sync box");
 }

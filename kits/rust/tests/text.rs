@@ -3,9 +3,8 @@
 //! (protocol 2) each case is an `internal` error, since such a driver sends
 //! values.
 
-use difffuzz_kit::channel::{FD_PROTOCOL, PROTOCOL};
-use difffuzz_kit::text::{JsonText, Text};
-use difffuzz_kit::{run, Hello, SpecError};
+use difffuzz_kit::__private::{run, FD_PROTOCOL, PROTOCOL};
+use difffuzz_kit::{Hello, JsonText, SpecError, Text};
 use rmpv::Value as Mp;
 
 mod common;

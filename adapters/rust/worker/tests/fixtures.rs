@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use difffuzz_kit::decode;
+use difffuzz_kit::__private::decode;
 
 fn fixtures_dir() -> PathBuf {
     match std::env::var_os("CANONJSON_FIXTURES_DIR") {

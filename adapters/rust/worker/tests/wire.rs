@@ -9,8 +9,10 @@ use rmpv::Value as Mp;
 
 /// The kit's decoding entry points, with the exact model filled in.
 mod wire {
-    use difffuzz_kit::decode::{self, Fault};
-    pub use difffuzz_kit::decode::{expect_end, skip_value, DecodeError, MAX_WIRE_NESTING};
+    use difffuzz_kit::__private::decode::{self, Fault};
+    pub use difffuzz_kit::__private::decode::{
+        expect_end, skip_value, DecodeError, MAX_WIRE_NESTING,
+    };
 
     /// An exact model never answers inexpressible, so only malformed
     /// msgpack fails.

@@ -354,7 +354,7 @@ fn patched(message: &Mp, from: u8, to: u8) -> Vec<u8> {
 /// Deepest case a batch may carry: a request's members may nest
 /// `MAX_WIRE_NESTING` levels, and a case sits one level down.
 fn wire_case_limit() -> usize {
-    difffuzz_kit::decode::MAX_WIRE_NESTING - 1
+    difffuzz_kit::__private::decode::MAX_WIRE_NESTING - 1
 }
 
 fn deep_request(levels: usize) -> Vec<u8> {

@@ -1,8 +1,10 @@
 //! A difffuzz worker for a naive baseline: serde_json's compact output of a
 //! `serde_json::Value` (keys sorted, as its default BTreeMap keeps them).
-use difffuzz_kit::{native::Native, serve, Hello};
+use std::process::ExitCode;
 
-fn main() {
+use difffuzz_kit::{serve, Hello, Native};
+
+fn main() -> ExitCode {
     let hello = Hello::new("serde_json", "1.0.154");
     serve(hello, Native, serde_json::to_vec)
 }

@@ -1,9 +1,11 @@
 //! olpc-cjson (OLPC canonical JSON) over a `serde_json::Value`.
-use difffuzz_kit::{native::Native, serve, Hello};
+use std::process::ExitCode;
+
+use difffuzz_kit::{serve, Hello, Native};
 use difffuzz_survey_rust::version_of;
 use serde::Serialize;
 
-fn main() {
+fn main() -> ExitCode {
     serve(
         Hello::new("olpc-cjson", version_of("olpc-cjson")),
         Native,

@@ -1,8 +1,10 @@
 //! serde_jcs (RFC 8785) over a `serde_json::Value`.
-use difffuzz_kit::{native::Native, serve, Hello};
+use std::process::ExitCode;
+
+use difffuzz_kit::{serve, Hello, Native};
 use difffuzz_survey_rust::version_of;
 
-fn main() {
+fn main() -> ExitCode {
     serve(
         Hello::new("serde_jcs", version_of("serde_jcs")),
         Native,

@@ -1,7 +1,9 @@
 //! `triagebench_rust::canonical` as a difffuzz worker in the native model.
-use difffuzz_kit::{native::Native, serve, Hello, SpecError};
+use std::process::ExitCode;
 
-fn main() {
+use difffuzz_kit::{serve, Hello, Native, SpecError};
+
+fn main() -> ExitCode {
     serve(Hello::new("rust-unwrap", "0.1.0"), Native, |value| {
         let mut out = Vec::new();
         triagebench_rust::canonical(value, &mut out);
