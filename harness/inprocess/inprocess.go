@@ -27,7 +27,7 @@ import (
 // concurrent use: its one mutable state is a counter.
 type Go struct {
 	name     string
-	contract string           // the name of the contract fn follows
+	contract string       // the name of the contract fn follows
 	call     wire.Call    // the implementation under that contract, as the kit calls it
 	batchCPU atomic.Int64 // see BatchCPU
 }
