@@ -15,10 +15,12 @@ TS_KIT := kits/ts/dist/src/index.js
 RUST_W := adapters/rust/target/release/worker
 DIFFFUZZ := bin/difffuzz
 
-GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
-# The module's packages: ./... less the Go files some npm packages ship
-# inside node_modules (flatted does), which are not ours to vet or test.
-GO_PKGS = $$(go list ./... | grep -v /node_modules/)
+GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum) go.work kits/go/go.mod $(wildcard kits/go/go.sum)
+# The packages of the workspace's two modules (go.work): the driver's
+# (./..., which stops at kits/go, a module of its own) and the Go kit's,
+# less the Go files some npm packages ship inside node_modules (flatted
+# does), which are not ours to vet or test.
+GO_PKGS = $$(go list ./... ./kits/go/... | grep -v /node_modules/)
 
 .PHONY: difffuzz test build bench soak fixtures fixtures-check jcs-numbers replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go examples conform clean
@@ -128,8 +130,9 @@ check-licenses: python
 action-test: go
 	scripts/action/test.sh
 
-## check-imports (part of make test): kits/go imports nothing of adapters/,
-## harness/ or cmd/, and internal/ holds leaves (nothing of harness/ or cmd/)
+## check-imports (part of make test): kits/go, a module of its own, imports
+## nothing of the driver's module, and internal/ holds leaves (nothing of
+## harness/ or cmd/)
 check-imports:
 	scripts/check-imports.sh
 ## check-tracked (part of make test): no built binary is tracked
