@@ -32,7 +32,7 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-for kit in python ts rust; do
+for kit in python ts rust go; do
 	if ! cmp -s LICENSE "kits/$kit/LICENSE"; then
 		echo "packages: kits/$kit/LICENSE differs from LICENSE (cp LICENSE kits/$kit/LICENSE)" >&2
 		exit 1

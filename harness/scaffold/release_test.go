@@ -99,6 +99,7 @@ func TestOneNameAndVersion(t *testing.T) {
 		{"pypi", []string{"scripts/release/version.sh python ", "python -m build --outdir out/release/python kits/python", "https://pypi.org/p/" + PythonKit}},
 		{"npm", []string{"scripts/release/version.sh ts ", "working-directory: kits/ts", "npm publish --provenance --access public", "https://www.npmjs.com/package/" + TSKit}},
 		{"crates", []string{"scripts/release/version.sh rust ", "cargo publish --locked --manifest-path kits/rust/Cargo.toml", "https://crates.io/crates/" + RustKit}},
+		{"gokit", []string{"scripts/release/version.sh go ", "scripts/release/gokit.sh check", `tag="` + GoKitFolder + `/${GITHUB_REF#refs/tags/}"`}},
 	}
 	for _, p := range publish {
 		body, ok := jobs[p.job]
