@@ -160,7 +160,7 @@ CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 cross-build:
 	for t in $(CROSS_TARGETS); do \
 		export GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0; \
-		go vet ./... && go build -trimpath -o /dev/null ./cmd/difffuzz \
+		go vet ./... ./kits/go/... && go build -trimpath -o /dev/null ./cmd/difffuzz \
 			|| { echo "cross-build: $$t fails"; exit 1; }; \
 	done
 	@echo "cross-build: vet and build passed for $(CROSS_TARGETS)"
