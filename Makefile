@@ -15,10 +15,12 @@ TS_KIT := kits/ts/dist/src/index.js
 RUST_W := adapters/rust/target/release/worker
 DIFFFUZZ := bin/difffuzz
 
-GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum)
-# The module's packages: ./... less the Go files some npm packages ship
-# inside node_modules (flatted does), which are not ours to vet or test.
-GO_PKGS = $$(go list ./... | grep -v /node_modules/)
+GO_SRC := $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './adapters/ts/*' -not -path './adapters/rust/*' -not -path './adapters/python/*') go.mod $(wildcard go.sum) go.work kits/go/go.mod $(wildcard kits/go/go.sum)
+# The packages of the workspace's two modules (go.work): the driver's
+# (./..., which stops at kits/go, a module of its own) and the Go kit's,
+# less the Go files some npm packages ship inside node_modules (flatted
+# does), which are not ours to vet or test.
+GO_PKGS = $$(go list ./... ./kits/go/... | grep -v /node_modules/)
 
 .PHONY: difffuzz test build bench soak fixtures fixtures-check jcs-numbers replay smoke infra-check \
         test-go test-python test-ts test-rust python ts rust go examples conform clean
@@ -128,9 +130,10 @@ check-licenses: python
 action-test: go
 	scripts/action/test.sh
 
-## check-imports (part of make test): kits/go imports nothing of adapters/,
-## harness/ or cmd/, internal/ holds leaves (nothing of harness/ or cmd/), and
-## every package imports only those docs/architecture.md lists below it
+## check-imports (part of make test): kits/go, a module of its own, imports
+## nothing of the driver's module, internal/ holds leaves (nothing of harness/
+## or cmd/), and every package imports only those docs/architecture.md lists
+## below it
 check-imports:
 	scripts/check-imports.sh
 	scripts/check-layers.sh
@@ -159,7 +162,7 @@ CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 cross-build:
 	for t in $(CROSS_TARGETS); do \
 		export GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0; \
-		go vet ./... && go build -trimpath -o /dev/null ./cmd/difffuzz \
+		go vet ./... ./kits/go/... && go build -trimpath -o /dev/null ./cmd/difffuzz \
 			|| { echo "cross-build: $$t fails"; exit 1; }; \
 	done
 	@echo "cross-build: vet and build passed for $(CROSS_TARGETS)"

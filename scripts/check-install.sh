@@ -15,9 +15,10 @@
 #           re-exports it); no lock file, so the newest releases in the
 #           kit's ranges
 #   go      a clean GOPATH and module cache; GOPROXY=file://.../goproxy then
-#           proxy.golang.org; go install MODULE/cmd/difffuzz@VERSION; then a
-#           fresh module that go-gets MODULE/kits/go/kit@VERSION and builds the
-#           example worker
+#           proxy.golang.org; go install MODULE/cmd/difffuzz@VERSION (which
+#           takes the kit's module from the proxy too); then a fresh module
+#           that go-gets KITMODULE/kit@VERSION (the kit's module,
+#           MODULE/kits/go) and builds the example worker
 #
 # Usage: scripts/check-install.sh [PACKAGES]   (default out/packages)
 # Environment: ONLY=python,ts,rust,go (default all), DIFFFUZZ (the driver
@@ -134,19 +135,21 @@ go_part() {
 		echo "go: the module path \"$module\" in go.mod has no dot in its first element, which go install refuses" >&2
 		return 1
 	fi
-	local gopath=$scratch/go/gopath bin=$scratch/go/bin w=$scratch/go/worker
+	local kitmodule gopath=$scratch/go/gopath bin=$scratch/go/bin w=$scratch/go/worker
+	kitmodule=$(awk '$1 == "module" { print $2; exit }' kits/go/go.mod)
 	mkdir -p "$gopath" "$bin" "$w"
-	# Only the module itself skips the checksum database (it is in no public
-	# one); its dependencies are checked against go.sum's sums through
+	# Only the modules themselves (the driver's and, below its path, the
+	# kit's) skip the checksum database (they are in no public one); their
+	# dependencies are checked against go.sum's sums through
 	# proxy.golang.org's sumdb proxy.
 	local env=(env -u GOFLAGS -u GOWORK GOPATH="$gopath" GOMODCACHE="$gopath/pkg/mod" GOBIN="$bin"
 		GOTOOLCHAIN=local GOPROXY="file://$proxy,https://proxy.golang.org" GONOSUMDB="$module")
 	step "go: go install $module/cmd/difffuzz@$go_version" nice "${env[@]}" go install "$module/cmd/difffuzz@$go_version" || return 1
-	sed "s#\"[^\"]*/kits/go/kit\"#\"$module/kits/go/kit\"#" kits/go/example/main.go >"$w/main.go"
+	sed "s#\"[^\"]*/kits/go/kit\"#\"$kitmodule/kit\"#" kits/go/example/main.go >"$w/main.go"
 	(
 		cd "$w"
 		step "go: go mod init" "${env[@]}" go mod init example.com/my-sdk-worker &&
-			step "go: go get $module/kits/go/kit@$go_version" nice "${env[@]}" go get "$module/kits/go/kit@$go_version" &&
+			step "go: go get $kitmodule/kit@$go_version" nice "${env[@]}" go get "$kitmodule/kit@$go_version" &&
 			step "go: go build the example worker" nice "${env[@]}" go build -o worker .
 	) && difffuzz=$bin/difffuzz check go-module "$w/worker" kits/go/example/known-failures.txt
 }

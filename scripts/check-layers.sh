@@ -25,8 +25,9 @@ layers=$(awk '
 	}' "$doc")
 [[ -n $layers ]] || { echo "check-layers: no package list in $doc" >&2; exit 2; }
 
-# Every package of the module with the module's packages it imports.
-graph=$(go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./... | grep -v /node_modules/)
+# Every package of the driver's module and of the Go kit's (a module of its
+# own, in the workspace) with the packages of either that it imports.
+graph=$(go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./... ./kits/go/... | grep -v /node_modules/)
 
 awk -v module="$module/" -v doc="$doc" '
 	NR == FNR { rank[$1] = $2; next }

@@ -19,8 +19,8 @@
 # worker gets a correct SDK instead: the project's own implementation of its
 # language, copied into the team's repository as the team's SDK would be
 # there (Python's canonjson package, TypeScript's canonical.ts, Rust's
-# canonjson crate and its exact model; Go's from the module the proxy serves,
-# MODULE/adapters/go, which is that module's package). Make smoke runs these
+# canonjson crate and its exact model; Go's canonjson package with the
+# packages it imports, as a module of its own). Make smoke runs these
 # four against the reference and must find nothing, so here any divergence
 # is the planted one, and the test can demand, exactly:
 #
@@ -36,7 +36,9 @@
 #   - none of the team's files (git ls-files of the scratch repository) names
 #     this checkout;
 #   - each manifest names the kit's package of the folder (go.mod: the
-#     version in the proxy, and the environment init printed).
+#     version in the proxy, and the environment init printed);
+#   - the Go worker needs the kit's module alone: nothing of the driver's
+#     module is downloaded or in its go.sum.
 #
 # The planted bug: sdk-python's worker wraps the SDK's float formatter so
 # that a finite float of magnitude 1e21 or more is written as an integer in
@@ -104,13 +106,15 @@ wheel=$(cd "$packages" && ls difffuzz_kit-*.whl)
 tgz=$(cd "$packages" && ls difffuzz-kit-*.tgz)
 crate=$(cd "$packages" && ls difffuzz-kit-*.crate)
 
-# The Go module's path.
+# The Go modules' paths: the driver's, and the kit's (kits/go, a module of
+# its own, which a team's worker requires).
 gomodule=$(awk '$1 == "module" { print $2; exit }' go.mod)
-[[ ${gomodule%%/*} == *.* ]] || fail "go: the module path \"$gomodule\" in go.mod has no dot in its first element, which go refuses to fetch"
+gokitmodule=$(awk '$1 == "module" { print $2; exit }' kits/go/go.mod)
+[[ ${gokitmodule%%/*} == *.* ]] || fail "go: the module path \"$gokitmodule\" in kits/go/go.mod has no dot in its first element, which go refuses to fetch"
 
 mkdir -p "$repo"
 git -C "$repo" init -q
-echo "new-team: a team's repository in $repo (difffuzz init -kit-source $(basename "$pkgs")/: $wheel $tgz $crate, Go module $gomodule@$go_version)"
+echo "new-team: a team's repository in $repo (difffuzz init -kit-source $(basename "$pkgs")/: $wheel $tgz $crate, Go module $gokitmodule@$go_version)"
 
 for lang in python ts rust go; do
 	step "$lang: difffuzz init -kit-source" bash -c "cd '$repo' && '$difffuzz' init $lang -dir $lang -name sdk-$lang -kit-source '$packages'"
@@ -229,18 +233,53 @@ echo "new-team: ts: the tarball, src/worker.ts on canonical.ts, printing on stdo
 )
 echo "new-team: rust: the unpacked crate, src/main.rs on the canonjson crate, printing on stdout and stderr"
 
-# go: the module from the file:// proxy (then proxy.golang.org for its
+# go: the kit's module from the file:// proxy (then proxy.golang.org for its
 # dependencies, checked against the checksum database) in the environment
 # init printed, which go.mod states too; in a module cache of the scratch
-# folder, so that no stale copy of the same version is used.
-goproxy_line="GOPROXY=file://$packages/goproxy,https://proxy.golang.org GONOSUMDB=$gomodule"
+# folder, so that no stale copy of the same version is used. The SDK, the
+# Go implementation (package canonjson, with the packages it imports from
+# this repository: value, contract, internal/tomlstrict), is copied into the
+# team's repository as a module of its own, example.com/canonjson, as a
+# team's SDK would be there, and the worker's go.mod replaces it with that
+# folder (go mod edit). The worker requires the kit's module alone: nothing
+# of the driver's module may be downloaded, nor be in its go.sum.
+goproxy_line="GOPROXY=file://$packages/goproxy,https://proxy.golang.org GONOSUMDB=$gokitmodule"
 grep -qxF "       export $goproxy_line" "$scratch/init-go.log" || fail "go: init did not print the environment 'export $goproxy_line'"
 read -ra goproxy_env <<<"$goproxy_line"
 goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOMODCACHE="$scratch/gopath/pkg/mod"
 	GOTOOLCHAIN=local "${goproxy_env[@]}")
 (
+	sdk=$repo/sdk/canonjson-go
+	for pkg in adapters/go value contract internal/tomlstrict; do
+		dest=$sdk/${pkg#adapters/go}
+		mkdir -p "$dest"
+		for f in "$root/$pkg"/*.go; do
+			[[ $f == *_test.go ]] && continue
+			sed -e "s#\"$gomodule/adapters/go\"#\"example.com/canonjson\"#" \
+				-e "s#\"$gomodule/\(value\|contract\|internal/tomlstrict\)\"#\"example.com/canonjson/\1\"#" \
+				"$f" >"$dest/$(basename "$f")"
+		done
+	done
+	cd "$sdk"
+	# Its requirements: the kit's module (value aliases the kit's model
+	# types) at the proxy's version, the rest at this project's versions.
+	pin() { awk -v m="$1" '$1 == m { print m " " $2; exit }' "$root/go.mod"; }
+	cat >go.mod <<-MOD
+		module example.com/canonjson
+
+		go $(awk '$1 == "go" { print $2; exit }' "$root/go.mod")
+
+		require (
+		 	$gokitmodule $go_version
+		 	$(pin github.com/pelletier/go-toml/v2)
+		 	$(pin lukechampine.com/blake3)
+		)
+	MOD
+	step "go: go mod tidy (the SDK, example.com/canonjson)" nice "${goenv[@]}" go mod tidy
+)
+(
 	cd "$repo/go"
-	grep -qxF "require $gomodule $go_version" go.mod || fail "go: init's go.mod does not require $gomodule $go_version"
+	grep -qxF "require $gokitmodule $go_version" go.mod || fail "go: init's go.mod does not require $gokitmodule $go_version"
 	grep -qxF "//	$goproxy_line" go.mod || fail "go: init's go.mod does not state the environment $goproxy_line"
 	cat >main.go <<-GO
 		// The difffuzz worker of sdk-go: the team's SDK on the kit, in the exact
@@ -252,13 +291,13 @@ goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOM
 		 	"fmt"
 		 	"os"
 
-		 	canonjson "$gomodule/adapters/go"
-		 	"$gomodule/kits/go/kit"
+		 	"example.com/canonjson"
+		 	"$gokitmodule/kit"
 		)
 
 		func main() {
-		 	opts := kit.Options{Name: "canonjson-go", Version: "0.1.0", Model: kit.Exact}
-		 	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+		 	opts := kit.Options{Name: "canonjson-go", Version: "0.1.0"}
+		 	kit.Main(opts, kit.Exact, func(dst []byte, v any) ([]byte, error) {
 		 		fmt.Println("debug: sdk-go canonicalizes a case")
 		 		fmt.Fprintln(os.Stderr, "warn: sdk-go logs to stderr too")
 		 		return canonjson.AppendCanonical(dst, v)
@@ -266,10 +305,15 @@ goenv=(env -u GOFLAGS -u GOWORK GOFLAGS=-modcacherw GOPATH="$scratch/gopath" GOM
 		}
 	GO
 	gofmt -w main.go
+	step "go: go mod edit (the SDK's folder)" "${goenv[@]}" go mod edit -require=example.com/canonjson@v0.0.0 -replace=example.com/canonjson=../sdk/canonjson-go
 	step "go: go mod tidy" nice "${goenv[@]}" go mod tidy
 	step "go: go build -o worker ." nice "${goenv[@]}" go build -o worker .
+	if grep -q "^$gomodule " go.sum || [[ -e $scratch/gopath/pkg/mod/cache/download/$gomodule/@v ]]; then
+		fail "go: the worker downloaded the driver's module $gomodule; it must need the kit's alone"
+	fi
+	echo "new-team: go: the worker's go.sum: $(awk '!/\/go.mod /{ print $1 "@" $2 }' go.sum | sort -u | tr '\n' ' ')"
 )
-echo "new-team: go: $gomodule@$go_version from the proxy, main.go on $gomodule/adapters/go, printing on stdout and stderr"
+echo "new-team: go: $gokitmodule@$go_version from the proxy, nothing of $gomodule; main.go on the SDK example.com/canonjson, printing on stdout and stderr"
 
 # The team's difffuzz.toml at the repository's root: the four [[adapter]]
 # tables init wrote, each with its folder.

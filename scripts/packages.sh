@@ -5,8 +5,10 @@
 #   out/packages/difffuzz_kit-VERSION-py3-none-any.whl   pip wheel kits/python
 #   out/packages/difffuzz-kit-VERSION.tgz                npm pack in kits/ts (prepack builds dist/)
 #   out/packages/difffuzz-kit-VERSION.crate              cargo package in kits/rust (verified: it builds alone)
-#   out/packages/goproxy/                                the Go module (driver and kits/go) at
-#                                                        $GO_VERSION, in the GOPROXY layout (tools/goproxy)
+#   out/packages/goproxy/                                the Go modules at $GO_VERSION, in the GOPROXY
+#                                                        layout (tools/goproxy): the kit (kits/go, a
+#                                                        module of its own) and the driver, which
+#                                                        requires the kit at that version
 #
 # Before that it checks what a package must not get wrong: each kit's LICENSE
 # is the repository's, and the Go kit imports nothing of the driver's
@@ -30,7 +32,7 @@ rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-for kit in python ts rust; do
+for kit in python ts rust go; do
 	if ! cmp -s LICENSE "kits/$kit/LICENSE"; then
 		echo "packages: kits/$kit/LICENSE differs from LICENSE (cp LICENSE kits/$kit/LICENSE)" >&2
 		exit 1
@@ -39,6 +41,7 @@ done
 
 scripts/check-imports.sh >/dev/null
 module=$(awk '$1 == "module" { print $2; exit }' go.mod)
+kitmodule=$(awk '$1 == "module" { print $2; exit }' kits/go/go.mod)
 
 echo "packages: python wheel"
 # setuptools builds in kits/python/build and would reuse a stale one.
@@ -58,12 +61,34 @@ nice cargo package --quiet --locked --allow-dirty "${verify[@]}" --manifest-path
 	--target-dir "$root/kits/rust/target"
 cp kits/rust/target/package/difffuzz-kit-*.crate "$out/"
 
-echo "packages: Go module proxy ($module@$go_version)"
-# The module's files as a repository host would serve them: the tracked ones
-# (and new ones not ignored), as they are in the working tree.
+echo "packages: Go module proxy ($kitmodule@$go_version, $module@$go_version)"
+# The modules' files as a repository host would serve them: the tracked ones
+# (and new ones not ignored), as they are in the working tree. The driver's
+# zip leaves out kits/go, a module of its own (goproxy skips a folder with a
+# go.mod), which gets a zip of its own: a worker that requires the kit
+# downloads nothing of the driver's.
 git ls-files -z --cached --others --exclude-standard |
 	while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done |
 	tar --null -T - -cf - | tar -xf - -C "$scratch"
+(cd tools && go run ./goproxy -dir "$scratch/kits/go" -version "$go_version" -o "$out/goproxy") >/dev/null
+# The driver requires the kit at the version in the proxy, as a release's
+# go.mod does at the release's tag (docs/releasing.md), with the kit's sums
+# in its go.sum, so that go install MODULE/cmd/difffuzz@VERSION takes the
+# kit from the proxy. A module cache of its own: the same -dev version
+# differs from one make packages to the next.
+(
+	cd "$scratch"
+	export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE=$scratch/.modcache GOPROXY=file://$out/goproxy GONOSUMDB=$kitmodule GOTOOLCHAIN=local
+	go mod edit -require="$kitmodule@$go_version"
+	sums=$(cd / && go mod download -json "$kitmodule@$go_version")
+	sum=$(sed -n 's/^[[:space:]]*"Sum": "\(.*\)",*$/\1/p' <<<"$sums")
+	gomodsum=$(sed -n 's/^[[:space:]]*"GoModSum": "\(.*\)",*$/\1/p' <<<"$sums")
+	[[ -n $sum && -n $gomodsum ]] || { echo "packages: no sums of $kitmodule@$go_version: $sums" >&2; exit 1; }
+	grep -v "^$kitmodule " go.sum >go.sum.new || true
+	printf '%s %s %s\n%s %s/go.mod %s\n' "$kitmodule" "$go_version" "$sum" "$kitmodule" "$go_version" "$gomodsum" >>go.sum.new
+	mv go.sum.new go.sum
+	rm -rf "$GOMODCACHE" go.work
+)
 (cd tools && go run ./goproxy -dir "$scratch" -version "$go_version" -o "$out/goproxy") >/dev/null
 
 ls -1 "$out"

@@ -3,6 +3,7 @@
 # credentials (docs/releasing.md), run by the release workflow's dry-run job
 # on every pull request and by hand before a tag:
 #   versions    every part's manifest at the driver's version, as one tag needs
+#               (the Go kit's: the version go.mod requires of it)
 #   driver      goreleaser release --snapshot --clean --skip=publish (dist/)
 #   python      python -m build + twine check (out/release/python)
 #   ts          npm publish --dry-run
@@ -22,7 +23,7 @@ skipped() { [[ $skip == *" $1 "* ]] && step "$1: skipped (SKIP)"; }
 versions() {
 	local want part
 	want=$(scripts/release/version.sh driver)
-	for part in python ts rust; do
+	for part in python ts rust go; do
 		scripts/release/version.sh "$part" "v$want"
 	done
 }

@@ -95,3 +95,5 @@ require (
 )
 
 replace github.com/difffuzz/difffuzz => ../
+
+replace github.com/difffuzz/difffuzz/kits/go => ../kits/go

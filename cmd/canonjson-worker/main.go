@@ -27,7 +27,7 @@ func main() {
 	if err == nil {
 		var fn kit.Func[[]byte]
 		if fn, err = worker.FuncFor(c); err == nil {
-			kit.Main(worker.Options, fn)
+			kit.Main(worker.Options, worker.Model, fn)
 		}
 	}
 	fmt.Fprintf(os.Stderr, "canonjson-worker: %v\n", err)

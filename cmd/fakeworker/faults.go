@@ -165,9 +165,9 @@ func fromNative(v any) any {
 
 // overclaim is a native model that lies: it calls every object
 // inexpressible, though map[string]any holds most of them.
-type overclaim struct{ kit.Model }
+type overclaim struct{ kit.Model[any] }
 
-func (o overclaim) Convert(v any) (any, *kit.Inexpressible) {
+func (o overclaim) Convert(v any) (any, error) {
 	if _, ok := v.(canonjson.Object); ok {
 		return nil, &kit.Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: "every object, falsely"}
 	}
@@ -176,8 +176,8 @@ func (o overclaim) Convert(v any) (any, *kit.Inexpressible) {
 
 // textFunc reads the text model's case with the spec's reader, which keeps
 // everything the text spells, then canonicalizes it.
-func textFunc(dst []byte, v any) ([]byte, error) {
-	x, err := value.Parse(v.([]byte))
+func textFunc(dst, text []byte) ([]byte, error) {
+	x, err := value.Parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -187,13 +187,13 @@ func textFunc(dst []byte, v any) ([]byte, error) {
 // textclaim is a text model that lies: it calls an object (a text that
 // starts with "{") inexpressible for a repeated key, which JSON text
 // spells.
-type textclaim struct{ kit.Model }
+type textclaim struct{ kit.Model[[]byte] }
 
 func (o textclaim) Reasons() []string {
 	return append(o.Model.Reasons(), wire.ReasonDuplicateKey)
 }
 
-func (o textclaim) Convert(v any) (any, *kit.Inexpressible) {
+func (o textclaim) Convert(v any) ([]byte, error) {
 	if text, ok := v.([]byte); ok && bytes.HasPrefix(bytes.TrimLeft(text, " \t\r\n"), []byte("{")) {
 		return nil, &kit.Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: "every object, falsely"}
 	}
@@ -208,7 +208,7 @@ type selfSpelled struct{}
 func (selfSpelled) Name() string      { return wire.ModelText }
 func (selfSpelled) Reasons() []string { return spell.Reasons }
 
-func (selfSpelled) Convert(v any) (any, *kit.Inexpressible) {
+func (selfSpelled) Convert(v any) ([]byte, error) {
 	text, err := spell.Append(nil, v)
 	var u *spell.Unspellable
 	if errors.As(err, &u) {

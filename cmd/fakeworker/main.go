@@ -104,28 +104,29 @@ func serve(mode, arg string) int {
 	}
 	opts := worker.Options
 	opts.Name, opts.Version = "fakeworker-"+mode, "0.0.1"
+	// The model of values, or textModel for the modes of the text model,
+	// whose function takes the case's JSON text.
+	model, textModel := worker.Model, kit.Model[[]byte](nil)
 	switch mode {
 	case "native":
-		opts.Model = kit.Native(kit.JSONNumber)
+		model = kit.Native(kit.JSONNumber)
 	case "native-float64":
-		opts.Model = kit.Native(kit.Float64)
+		model = kit.Native(kit.Float64)
 	case "overclaim":
-		opts.Model = overclaim{kit.Native(kit.JSONNumber)}
+		model = overclaim{kit.Native(kit.JSONNumber)}
 	case "text", "text-echo":
-		opts.Model = kit.Text
+		textModel = kit.Text
 	case "textclaim":
-		opts.Model = textclaim{kit.Text}
+		textModel = textclaim{kit.Text}
 	case "v3-text":
-		opts.Model = selfSpelled{}
+		textModel = selfSpelled{}
 	}
-	fn := implementation(mode, mark)
+	fn, textFn := implementation(mode, mark), textFunc
 	switch mode {
 	case "native", "native-float64", "overclaim":
 		fn = nativeFunc
-	case "text", "textclaim", "v3-text":
-		fn = textFunc
 	case "text-echo":
-		fn = func(dst []byte, v any) ([]byte, error) { return append(dst, v.([]byte)...), nil }
+		textFn = func(dst, text []byte) ([]byte, error) { return append(dst, text...), nil }
 	case "quoting-panics":
 		fn = quotingPanic
 	}
@@ -134,7 +135,6 @@ func serve(mode, arg string) int {
 		fmt.Fprintf(os.Stderr, "fakeworker: %v\n", err)
 		return 1
 	}
-	opts.Protocol = ch.Protocol
 	if mode == "chatty" {
 		fmt.Println("debug: starting")
 	}
@@ -142,10 +142,13 @@ func serve(mode, arg string) int {
 		ch.Out = &tamper{w: ch.Out, mode: mode}
 	}
 	var code int
-	if mode == "signed" || mode == "sign-astral" {
-		code = kit.Serve(ch.In, ch.Out, os.Stderr, opts, signer(mode, fn))
-	} else {
-		code = kit.Serve(ch.In, ch.Out, os.Stderr, opts, fn)
+	switch {
+	case textModel != nil:
+		code = kit.Serve(ch, os.Stderr, opts, textModel, textFn)
+	case mode == "signed" || mode == "sign-astral":
+		code = kit.Serve(ch, os.Stderr, opts, model, signer(mode, fn))
+	default:
+		code = kit.Serve(ch, os.Stderr, opts, model, fn)
 	}
 	if mode == "stubborn" {
 		say("stubborn: input ended")
@@ -180,8 +183,7 @@ func serveDiverging(arg string) int {
 		fmt.Fprintf(os.Stderr, "fakeworker: %v\n", err)
 		return 1
 	}
-	opts.Protocol = ch.Protocol
-	return kit.Serve(ch.In, ch.Out, os.Stderr, opts, diverging(share))
+	return kit.Serve(ch, os.Stderr, opts, worker.Model, diverging(share))
 }
 
 // channel is where mode serves: the driver's descriptors when it offers

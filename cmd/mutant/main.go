@@ -45,5 +45,5 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutant: %v\n", err)
 		os.Exit(2)
 	}
-	kit.Main(kit.Options{Name: "mutant-" + m.Name, Version: "0"}, m.Func())
+	kit.Main(kit.Options{Name: "mutant-" + m.Name, Version: "0"}, kit.Exact, m.Func())
 }

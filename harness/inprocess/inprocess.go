@@ -20,7 +20,6 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/internal/procstat"
-	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -28,9 +27,9 @@ import (
 // concurrent use: its one mutable state is a counter.
 type Go struct {
 	name     string
-	contract string           // the name of the contract fn follows
-	fn       kit.Func[[]byte] // the implementation under that contract
-	batchCPU atomic.Int64     // see BatchCPU
+	contract string       // the name of the contract fn follows
+	call     wire.Call    // the implementation under that contract, as the kit calls it
+	batchCPU atomic.Int64 // see BatchCPU
 }
 
 func init() {
@@ -43,7 +42,7 @@ func New(name string) *Go {
 	if name == "" {
 		name = "go"
 	}
-	return &Go{name: name, contract: contract.Default.Name, fn: worker.Func}
+	return &Go{name: name, contract: contract.Default.Name, call: wire.Plain(worker.Func)}
 }
 
 // NewFor returns the in-process Go adapter following the contract c, so
@@ -55,7 +54,7 @@ func NewFor(name string, c contract.Contract) (*Go, error) {
 		return nil, fmt.Errorf("inprocess: %w", err)
 	}
 	g := New(name)
-	g.contract, g.fn = c.Name, fn
+	g.contract, g.call = c.Name, wire.Plain(fn)
 	return g, nil
 }
 
@@ -66,18 +65,19 @@ func (g *Go) Contract() string { return g.contract }
 func (g *Go) Name() string { return g.name }
 
 // Hello implements adapter.Adapter.
-func (g *Go) Hello() wire.Hello { return worker.Options.Hello() }
+func (g *Go) Hello() wire.Hello { return worker.Hello() }
 
 // RunBatch implements adapter.Adapter. A panic inside the implementation is caught
 // per case and answered as an internal error, as a worker would: both run
-// the kit's Compute.
+// wire.Answer, the kit's answer to one case (the exact model converts
+// nothing, so the implementation is called as a worker calls it).
 func (g *Go) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) error {
 	if !b.DigestOnly {
 		return g.Run(ctx, b.Cases, out)
 	}
 	// Digests only: the texts go to one reused buffer, and the digests
 	// share one allocation per batch, instead of one of each per case.
-	s := scratch.Get().(*kit.Scratch)
+	s := scratch.Get().(*wire.Scratch)
 	defer scratch.Put(s)
 	// Locked to its thread, the goroutine can time itself by the thread's
 	// CPU clock, which the rest of the driver does not move.
@@ -85,7 +85,7 @@ func (g *Go) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) 
 	defer runtime.UnlockOSThread()
 	start := procstat.ThreadCPU()
 	for i, c := range b.Cases {
-		out[i] = kit.Compute(kit.Exact, g.fn, c, true, s)
+		out[i] = wire.Answer(g.call, c, true, s)
 	}
 	g.batchCPU.Add(int64(procstat.ThreadCPU() - start))
 	return ctx.Err()
@@ -96,31 +96,35 @@ func (g *Go) RunBatch(ctx context.Context, b *adapter.Batch, out []wire.Result) 
 // few batches asked again with text are left out.
 func (g *Go) BatchCPU() time.Duration { return time.Duration(g.batchCPU.Load()) }
 
-// scratch holds the kit's reused memory for digest-only batches; the Go
+// scratch holds wire.Answer's reused memory for digest-only batches; the Go
 // adapter is shared by the lanes, so it cannot live in it.
-var scratch = sync.Pool{New: func() any { return new(kit.Scratch) }}
+var scratch = sync.Pool{New: func() any { return new(wire.Scratch) }}
 
 // Run is RunBatch over plain cases.
 func (g *Go) Run(ctx context.Context, cases []any, out []wire.Result) error {
 	for i, c := range cases {
-		out[i] = kit.Compute(kit.Exact, g.fn, c, false, nil)
+		out[i] = wire.Answer(g.call, c, false, nil)
 	}
 	return ctx.Err()
 }
 
 // Compute is one case through the Go implementation under this project's
 // contract, as a worker answers it.
-func Compute(c any) wire.Result { return kit.Compute(kit.Exact, worker.Func, c, false, nil) }
+func Compute(c any) wire.Result { return wire.Answer(plain, c, false, nil) }
+
+// plain is the Go implementation under this project's contract as a worker
+// calls it.
+var plain = wire.Plain(worker.Func)
 
 // Bench implements adapter.Adapter by timing in this process what a run's
 // digest-only batches cost (see RunBatch). There is no decoding in process,
 // so the decode-inclusive times are the same loop.
 func (g *Go) Bench(ctx context.Context, cases []any, rounds int) (wire.BenchTimes, error) {
-	s := new(kit.Scratch)
+	s := new(wire.Scratch)
 	cpu, start := procstat.SelfCPU(), time.Now()
 	for r := 0; r < rounds; r++ {
 		for _, c := range cases {
-			kit.Compute(kit.Exact, g.fn, c, true, s)
+			wire.Answer(g.call, c, true, s)
 		}
 	}
 	t := wire.BenchTimes{Count: uint64(rounds * len(cases)), ElapsedNS: uint64(time.Since(start)), CPUNS: uint64(procstat.SelfCPU() - cpu)}

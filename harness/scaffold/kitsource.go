@@ -123,8 +123,9 @@ func packageFile(lang, p, abs string) (kitSource, error) {
 }
 
 // goSource is a folder as Go's -kit-source: a module proxy holding the
-// difffuzz module (the folder itself, or its goproxy/ as in make packages'
-// output), else the difffuzz module that holds the folder.
+// kit's module (the folder itself, or its goproxy/ as in make packages'
+// output), else the kit's module that holds the folder, or the one in
+// the driver's checkout that holds it (its kits/go).
 func goSource(p, abs string) (kitSource, error) {
 	for _, proxy := range []string{abs, filepath.Join(abs, goProxyFolder)} {
 		v, err := proxyVersion(proxy)
@@ -138,7 +139,11 @@ func goSource(p, abs string) (kitSource, error) {
 	for dir := abs; ; dir = filepath.Dir(dir) {
 		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 		if err == nil {
-			if first, _, _ := strings.Cut(string(mod), "\n"); strings.TrimSpace(first) != "module "+GoKitModule {
+			if modulePath(mod) == GoDriverModule {
+				dir = filepath.Join(dir, filepath.FromSlash(GoKitFolder))
+				mod, err = os.ReadFile(filepath.Join(dir, "go.mod"))
+			}
+			if err != nil || modulePath(mod) != GoKitModule {
 				return kitSource{}, fmt.Errorf("-kit-source %s: %s/go.mod is not module %s", p, dir, GoKitModule)
 			}
 			return kitSource{kind: kitFolder, path: dir}, nil
@@ -148,6 +153,16 @@ func goSource(p, abs string) (kitSource, error) {
 			return kitSource{}, fmt.Errorf("-kit-source %s: no go kit in it or above it (want %s); it holds %s", p, wants("go"), inventory(names))
 		}
 	}
+}
+
+// modulePath is the path of a go.mod's module directive, "" if it has none.
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], "\"`")
+		}
+	}
+	return ""
 }
 
 // proxyVersion is the newest version of the difffuzz module in the module

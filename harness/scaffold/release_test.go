@@ -34,14 +34,24 @@ func TestOneNameAndVersion(t *testing.T) {
 			t.Errorf("%s is %s %s, want %s %s (the driver's version, internal/version)", k.kit, k.name, k.version, want, v)
 		}
 	}
-	if m := regexp.MustCompile(`(?m)^module (.*)$`).FindStringSubmatch(read(t, "go.mod")); m == nil || m[1] != GoKitModule {
-		t.Errorf("go.mod's module is %q, want GoKitModule %s", m, GoKitModule)
+	kitMod := read(t, GoKitFolder+"/go.mod")
+	if m := regexp.MustCompile(`(?m)^module (.*)$`).FindStringSubmatch(kitMod); m == nil || m[1] != GoKitModule {
+		t.Errorf("%s/go.mod's module is %q, want GoKitModule %s", GoKitFolder, m, GoKitModule)
 	}
-	if m := regexp.MustCompile(`(?m)^go (.*)$`).FindStringSubmatch(read(t, "go.mod")); m == nil || m[1] != GoVersion {
-		t.Errorf("go.mod's go directive is %q, want GoVersion %s", m, GoVersion)
+	if m := regexp.MustCompile(`(?m)^go (.*)$`).FindStringSubmatch(kitMod); m == nil || m[1] != GoVersion {
+		t.Errorf("%s/go.mod's go directive is %q, want GoVersion %s", GoKitFolder, m, GoVersion)
+	}
+	if m := regexp.MustCompile(`(?m)^module (.*)$`).FindStringSubmatch(read(t, "go.mod")); m == nil || m[1] != GoDriverModule {
+		t.Errorf("go.mod's module is %q, want GoDriverModule %s", m, GoDriverModule)
 	}
 	if GoKitVersion != "v"+v {
-		t.Errorf("GoKitVersion %s, want v%s: the tag that releases the driver is the Go kit's", GoKitVersion, v)
+		t.Errorf("GoKitVersion %s, want v%s: the tag that releases the driver releases the Go kit (%s/%s)", GoKitVersion, v, GoKitFolder, GoKitVersion)
+	}
+	// The driver requires the kit at the release's version: the tag
+	// kits/go/vX.Y.Z of the same commit (the repository's go.work resolves
+	// it to the folder until then).
+	if want := "\tgithub.com/difffuzz/difffuzz/kits/go " + GoKitVersion + "\n"; !strings.Contains(read(t, "go.mod"), want) {
+		t.Errorf("go.mod does not require %s %s", GoKitModule, GoKitVersion)
 	}
 
 	ranges := []struct {
@@ -89,6 +99,7 @@ func TestOneNameAndVersion(t *testing.T) {
 		{"pypi", []string{"scripts/release/version.sh python ", "python -m build --outdir out/release/python kits/python", "https://pypi.org/p/" + PythonKit}},
 		{"npm", []string{"scripts/release/version.sh ts ", "working-directory: kits/ts", "npm publish --provenance --access public", "https://www.npmjs.com/package/" + TSKit}},
 		{"crates", []string{"scripts/release/version.sh rust ", "cargo publish --locked --manifest-path kits/rust/Cargo.toml", "https://crates.io/crates/" + RustKit}},
+		{"gokit", []string{"scripts/release/version.sh go ", "scripts/release/gokit.sh check", `tag="` + GoKitFolder + `/${GITHUB_REF#refs/tags/}"`}},
 	}
 	for _, p := range publish {
 		body, ok := jobs[p.job]

@@ -42,16 +42,22 @@ const (
 	RustKitRange   = "0.1" // Cargo's caret: >=0.1.0, <0.2.0
 )
 
-// The Go kit is a package of the difffuzz module. GoKitModule is that
-// module's path, the one place a skeleton's go.mod takes it from (the module
-// is to be renamed; then this constant changes alone).
+// The Go kit is a module of its own, in the folder kits/go of the driver's
+// repository, so that a worker requires nothing of the driver's.
+// GoKitModule is its path, the one place a skeleton's go.mod takes it from.
+// It is released by the same tag as the driver, as Go spells a tag of a
+// module in a subfolder (kits/go/vX.Y.Z, docs/releasing.md).
 const (
-	GoKitModule  = "github.com/difffuzz/difffuzz"
-	GoKitImport  = GoKitModule + "/kits/go/kit"
+	GoKitModule  = "github.com/difffuzz/difffuzz/kits/go"
+	GoKitImport  = GoKitModule + "/kit"
 	GoKitVersion = "v0.1.0"
-	// GoVersion is the go directive of the difffuzz module, which a module
+	// GoVersion is the go directive of the kit's module, which a module
 	// requiring it must reach.
-	GoVersion = "1.26.0"
+	GoVersion = "1.23"
+	// GoDriverModule is the driver's module, whose checkout holds the kit
+	// at GoKitFolder.
+	GoDriverModule = "github.com/difffuzz/difffuzz"
+	GoKitFolder    = "kits/go"
 )
 
 // Defaults of Config's zero values.

@@ -125,7 +125,7 @@ func read(t *testing.T, path string) string {
 }
 
 // -kit-source points each manifest at a kit's folder (for Go, at the
-// module that holds it), absolute from a worker outside its repository and
+// kit's module, which is that folder), absolute from a worker outside its repository and
 // relative from one inside it.
 func TestKitSource(t *testing.T) {
 	root, _ := filepath.Abs("../..")
@@ -135,9 +135,9 @@ func TestKitSource(t *testing.T) {
 		{"python", outside, "requirements.txt", "\n-e " + root + "/kits/python\n"},
 		{"ts", outside, "package.json", `"@difffuzz/kit": "file:` + root + `/kits/ts"`},
 		{"rust", outside, "Cargo.toml", `difffuzz-kit = { path = "` + root + `/kits/rust", features = ["serde_json"] }`},
-		{"go", outside, "go.mod", "\nreplace github.com/difffuzz/difffuzz => " + root + "\n"},
+		{"go", outside, "go.mod", "\nreplace github.com/difffuzz/difffuzz/kits/go => " + root + "/kits/go\n"},
 		{"python", inside, "requirements.txt", "\n-e ../../../../kits/python\n"},
-		{"go", inside, "go.mod", "\nreplace github.com/difffuzz/difffuzz => ../../../..\n"},
+		{"go", inside, "go.mod", "\nreplace github.com/difffuzz/difffuzz/kits/go => ../../../../kits/go\n"},
 	}
 	for _, tt := range tests {
 		files, err := Files(Config{Lang: tt.lang, Dir: tt.dir, KitSource: "../../kits/" + tt.lang})

@@ -2,14 +2,15 @@
 # scripts/release/version.sh PART [TAG]: the version PART is released at,
 # from its own manifest; with TAG (v1.2.3, or refs/tags/v1.2.3), check that
 # the tag names that version and fail, saying both, if it does not. PART is
-# driver (internal/version), python (kits/python), ts (kits/ts) or rust
-# (kits/rust). The release workflow's publish jobs run it before they
+# driver (internal/version), python (kits/python), ts (kits/ts), rust
+# (kits/rust) or go (kits/go, a Go module of its own: the version the
+# driver's go.mod requires of it, which its tag kits/go/vX.Y.Z releases). The release workflow's publish jobs run it before they
 # publish; scripts/release-dry-run.sh checks every part against the
 # driver's. One tag releases all of it (docs/releasing.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-part=${1:?usage: scripts/release/version.sh driver|python|ts|rust [TAG]}
+part=${1:?usage: scripts/release/version.sh driver|python|ts|rust|go [TAG]}
 case $part in
 driver)
 	where=internal/version/version.go
@@ -28,8 +29,13 @@ rust)
 	where=kits/rust/Cargo.toml
 	version=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["package"]["version"])' "$where")
 	;;
+go)
+	where=go.mod
+	kitmodule=$(awk '$1 == "module" { print $2; exit }' kits/go/go.mod)
+	version=$(awk -v m="$kitmodule" '$1 == m { sub(/^v/, "", $2); print $2; exit }' "$where")
+	;;
 *)
-	echo "version: unknown part $part (driver, python, ts or rust)" >&2
+	echo "version: unknown part $part (driver, python, ts, rust or go)" >&2
 	exit 2
 	;;
 esac

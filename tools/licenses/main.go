@@ -6,8 +6,9 @@
 //
 // Where each list comes from:
 //
-//	go      go list -deps [-test] ./... of the driver's module (the driver, its
-//	        tests, and kits/go, which is a package of that module); the license
+//	go      go list -deps [-test] ./... ./kits/go/... of the repository's
+//	        workspace (the driver, its tests, and kits/go, the Go kit's module,
+//	        which go.work builds with it); the license
 //	        is read from the LICENSE (COPYING, ...) file in the module cache
 //	python  the requirements of the installed difffuzz-kit, followed through
 //	        the Python given (importlib.metadata: License-Expression, License,
@@ -181,7 +182,7 @@ func markdown(deps []dep, allowList string) []byte {
 	}
 	fmt.Fprintf(&b, "Summary: %s.\n", summary(deps))
 	titles := map[string]string{
-		"go":     "Go: the driver and kits/go (go list -deps -test ./...)",
+		"go":     "Go: the driver and kits/go (go list -deps -test ./... ./kits/go/...)",
 		"python": "Python: kits/python (difffuzz-kit's requirements, as installed)",
 		"npm":    "npm: kits/ts (package-lock.json)",
 		"rust":   "Rust: kits/rust with the serde_json feature (cargo metadata)",

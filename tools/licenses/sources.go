@@ -41,9 +41,11 @@ func goModules(root string, args ...string) (map[string]string, error) {
 	return mods, nil
 }
 
-// goDeps: the driver's module, its tests, and the Go kit (a package of it).
+// goDeps: the driver's module, its tests, and the Go kit's (a module of
+// its own, which the repository's go.work builds with the driver's; as a
+// main module of the workspace it is no dependency of its own).
 func goDeps(root string) ([]dep, error) {
-	all, err := goModules(root, "-test", "./...")
+	all, err := goModules(root, "-test", "./...", "./kits/go/...")
 	if err != nil {
 		return nil, err
 	}

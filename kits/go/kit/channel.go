@@ -8,7 +8,7 @@ import (
 )
 
 // Channel is where a worker serves the protocol, and the hello's version
-// there.
+// there (Serve says wire.ProtocolVersion, stdin and stdout's, if 0).
 type Channel struct {
 	In       io.Reader
 	Out      io.Writer

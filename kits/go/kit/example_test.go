@@ -1,112 +1,90 @@
 package kit_test
 
 import (
-	"bufio"
-	"errors"
-	"io"
-	"os"
-	"os/exec"
-	"strings"
-	"testing"
+	"encoding/json"
+	"runtime"
 
-	"github.com/difffuzz/difffuzz/internal/testworker"
-	"github.com/difffuzz/difffuzz/kits/go/wire"
-	"github.com/difffuzz/difffuzz/value"
+	"github.com/difffuzz/difffuzz/kits/go/kit"
+	"lukechampine.com/blake3"
 )
 
-// The example of docs/your-sdk.md is a real worker: started as a process,
-// it says hello in the native model, answers a case with encoding/json's
-// text (its naive "\u003c" included) and a repeated key as inexpressible.
-func TestExampleWorker(t *testing.T) {
-	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example", false)
-	if h := next().Hello; h.Model != wire.ModelNative || h.Name != "encoding-json" {
-		t.Errorf("hello %+v", h)
+// mysdk stands for a team's SDK in the examples: the package doc's samples
+// call it by that name.
+var mysdk sdk
+
+type sdk struct{}
+
+// Canonical is the SDK's canonical text of v, a value as encoding/json
+// decodes it.
+func (sdk) Canonical(v any) ([]byte, error) { return json.Marshal(v) }
+
+// AppendCanonicalText appends the canonical text of the JSON text in, which
+// the SDK parses itself.
+func (sdk) AppendCanonicalText(dst, in []byte) ([]byte, error) {
+	var v any
+	if err := json.Unmarshal(in, &v); err != nil {
+		return dst, err
 	}
-	env := value.Object{{Key: "tool_name", Value: "<"}, {Key: "args", Value: value.Object{}}}
-	dup := value.Object{{Key: "a", Value: 1.0}, {Key: "a", Value: 2.0}}
-	frame, _ := wire.NewEncoder().Batch(1, []any{env, dup})
-	stdin.Write(frame)
-	r := next().Results
-	if len(r) != 2 || string(r[0].Canonical) != `{"args":{},"tool_name":"\u003c"}` || r[1].Inexpressible != wire.ReasonDuplicateKey {
-		t.Errorf("results %+v", r)
-	}
-	stdin.Close()
+	b, err := json.Marshal(v)
+	return append(dst, b...), err
 }
 
-// The text-model example reads the driver's JSON text with json.Unmarshal,
-// unchanged: the last repeated key wins (a finding, not an inexpressible
-// answer), and a text it cannot parse is an internal result typed by
-// encoding/json's error.
-func TestTextExampleWorker(t *testing.T) {
-	next, requests := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text", true)
-	if h := next().Hello; h.Model != wire.ModelText || h.Protocol != wire.FDProtocolVersion || len(h.Inexpressible) != 2 {
-		t.Errorf("hello %+v", h)
-	}
-	frame, _ := wire.NewEncoder().Batch(1, []any{[]byte(` {"a":1,"a"` + "\n" + `:2}`), []byte(`{"a":NaN}`)})
-	requests.Write(frame)
-	r := next().Results
-	if len(r) != 2 || string(r[0].Canonical) != `{"a":2}` {
-		t.Fatalf("results %+v", r)
-	}
-	if r[1].Error != wire.ErrorInternal || r[1].ErrorType != "*json.SyntaxError" || len(r[1].Frames) != 0 {
-		t.Errorf("result of NaN %+v", r[1])
-	}
-	requests.Close()
+// Sign is the SDK's canonical text of v and its own BLAKE3 digest of it.
+func (sdk) Sign(v any) (text, digest []byte, err error) {
+	text, err = json.Marshal(v)
+	sum := blake3.Sum256(text)
+	return text, sum[:], err
 }
 
-// On stdin and stdout (protocol 2, where a driver sends values) the text
-// model refuses every case: it needs the driver to spell them.
-func TestTextExampleWorkerOnStdio(t *testing.T) {
-	next, stdin := startExample(t, "github.com/difffuzz/difffuzz/kits/go/example/text", false)
-	if h := next().Hello; h.Model != wire.ModelText || h.Protocol != wire.ProtocolVersion {
-		t.Errorf("hello %+v", h)
-	}
-	frame, _ := wire.NewEncoder().Batch(1, []any{value.Object{}, []byte("{}")})
-	stdin.Write(frame)
-	for i, r := range next().Results {
-		if r.Error != wire.ErrorInternal || !strings.Contains(r.Message, "the text model needs a driver of protocol 4") {
-			t.Errorf("result %d: %+v", i, r)
-		}
-	}
-	stdin.Close()
+// A worker of an SDK that takes what encoding/json decodes: the package
+// doc's first sample. (Examples without output are compiled, not run: Main
+// serves until the driver closes its input.)
+func Example() {
+	kit.Main(kit.Options{Name: "my-sdk", Version: "1.2.0"}, kit.Native(kit.Float64),
+		func(dst []byte, v any) ([]byte, error) {
+			b, err := mysdk.Canonical(v)
+			return append(dst, b...), err
+		})
 }
 
-// startExample starts the worker built from pkg, on the descriptors a
-// driver offers (fds) or on stdin and stdout; next reads its next message,
-// and requests is where requests go. The worker is waited for when the
-// test ends.
-func startExample(t *testing.T, pkg string, fds bool) (next func() wire.Message, requests io.WriteCloser) {
-	cmd := exec.Command(testworker.Binary(t, pkg))
-	var responses io.Reader
-	if fds {
-		reqR, reqW, err1 := os.Pipe()
-		respR, respW, err2 := os.Pipe()
-		if err := errors.Join(err1, err2); err != nil {
-			t.Fatal(err)
+// A worker of the text model is handed the case as a []byte of JSON text,
+// which its SDK parses itself: the package doc's second sample.
+func ExampleMain_text() {
+	opts := kit.Options{Name: "my-sdk", Version: "1.2.0"}
+	kit.Main(opts, kit.Text, func(dst, text []byte) ([]byte, error) {
+		return mysdk.AppendCanonicalText(dst, text)
+	})
+}
+
+// A signing SDK returns its text with its own digest of it: the package
+// doc's third sample.
+func ExampleMain_signed() {
+	opts := kit.Options{Name: "my-sdk", Version: "1.2.0"}
+	kit.Main(opts, kit.Exact, func(dst []byte, v any) (kit.Signed, error) {
+		text, digest, err := mysdk.Sign(v)
+		return kit.Signed{Canonical: append(dst, text...), Digest: digest}, err
+	})
+}
+
+// The Go sample of docs/your-sdk.md (kits/go/example/main.go): Go's naive
+// baseline, encoding/json on the map[string]any an SDK decodes, in the
+// native model.
+func ExampleMain_encodingJSON() {
+	opts := kit.Options{Name: "encoding-json", Version: runtime.Version()}
+	kit.Main(opts, kit.Native(kit.Float64), func(dst []byte, v any) ([]byte, error) {
+		b, err := json.Marshal(v)
+		return append(dst, b...), err
+	})
+}
+
+// A spec error is the spec's answer for a case, by its code: the same name
+// in every kit.
+func ExampleSpecError() {
+	opts := kit.Options{Name: "my-sdk", Version: "1.2.0"}
+	kit.Main(opts, kit.Exact, func(dst []byte, v any) ([]byte, error) {
+		if o, ok := v.(kit.Object); ok && len(o) > 1 && o[0].Key == o[1].Key {
+			return dst, &kit.SpecError{Code: "duplicate_key", Message: "key " + o[0].Key + " is repeated"}
 		}
-		cmd.ExtraFiles = []*os.File{reqR, respW}
-		cmd.Env = append(os.Environ(), wire.FDsEnv+"="+wire.FDsOffer)
-		t.Cleanup(func() { reqR.Close(); respW.Close(); respR.Close() })
-		requests, responses = reqW, respR
-	} else {
-		requests, _ = cmd.StdinPipe()
-		responses, _ = cmd.StdoutPipe()
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { requests.Close(); cmd.Wait() })
-	frames, dec := wire.NewFrameReader(bufio.NewReader(responses)), wire.NewDecoder()
-	return func() wire.Message {
-		t.Helper()
-		body, err := frames.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m wire.Message
-		if err := dec.Decode(body, &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}, requests
+		return append(dst, "null"...), nil
+	})
 }

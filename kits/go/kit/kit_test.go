@@ -6,28 +6,26 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
-	"github.com/difffuzz/difffuzz/value"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"lukechampine.com/blake3"
 )
 
-func obj(kv ...any) value.Object {
-	var o value.Object
+func obj(kv ...any) kit.Object {
+	var o kit.Object
 	for i := 0; i < len(kv); i += 2 {
-		o = append(o, value.Member{Key: kv[i].(string), Value: kv[i+1]})
+		o = append(o, kit.Member{Key: kv[i].(string), Value: kv[i+1]})
 	}
 	return o
 }
 
-// Compute turns every way an implementation can end into one result: text
+// A worker's answer (Compute, wire.Answer behind the kit) turns every way an implementation can end into one result: text
 // and digest, a spec code, or internal for a panic or an uncoded error.
 // libraryError is an implementation's own error type carrying a spec code,
 // as canonjson.Error does.
@@ -73,14 +71,15 @@ func TestCompute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s kit.Scratch
+			var s wire.Scratch
 			got := kit.Compute(kit.Exact, tt.fn, obj("a", 1, "a", 2), tt.digest, &s)
 			if !strings.Contains(got.Message, tt.message) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
 			got.Message = ""
-			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(wire.Result{}, "Frames")); diff != "" {
-				t.Errorf("result (-want +got):\n%s", diff)
+			got.Frames = nil
+			if !reflect.DeepEqual(tt.want, got) {
+				t.Errorf("result\nwant %+v\n got %+v", tt.want, got)
 			}
 		})
 	}
@@ -109,13 +108,17 @@ func TestNative(t *testing.T) {
 		{"int as json.Number", kit.JSONNumber, int64(-7), json.Number("-7"), ""},
 		{"lone surrogate value", kit.Float64, []any{"a\xed\xa0\x80"}, nil, wire.ReasonLoneSurrogate},
 		{"lone surrogate key", kit.Float64, obj("\xed\xbf\xbf", 1.0), nil, wire.ReasonLoneSurrogate},
-		{"non-string key", kit.Float64, value.RawObject{{Key: int64(1), Value: 1.0}}, nil, wire.ReasonNonStringKey},
+		{"non-string key", kit.Float64, kit.RawObject{{Key: int64(1), Value: 1.0}}, nil, wire.ReasonNonStringKey},
 		{"bin", kit.Float64, wire.Unsupported{Reason: "bin"}, nil, wire.ReasonUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := kit.Native(tt.numbers)
-			got, bad := m.Convert(tt.in)
+			got, err := m.Convert(tt.in)
+			bad, _ := err.(*kit.Inexpressible)
+			if err != nil && bad == nil {
+				t.Fatalf("Convert: %v, want an *Inexpressible", err)
+			}
 			switch {
 			case tt.reason != "":
 				if bad == nil || bad.Reason != tt.reason {
@@ -127,8 +130,8 @@ func TestNative(t *testing.T) {
 			case bad != nil:
 				t.Fatalf("Convert: inexpressible %+v", bad)
 			default:
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("Convert (-want +got):\n%s", diff)
+				if !reflect.DeepEqual(tt.want, got) {
+					t.Errorf("Convert = %#v, want %#v", got, tt.want)
 				}
 			}
 		})
@@ -155,12 +158,12 @@ func TestServe(t *testing.T) {
 	in.Write(bench)
 	in.Write(wire.Raw([]byte{0x93, 1, 2, 3})) // an array, not a map
 	var out, logs bytes.Buffer
-	opts := kit.Options{Name: "t", Version: "1", Model: kit.Native(kit.Float64)}
+	opts := kit.Options{Name: "t", Version: "1"}
 	fn := func(dst []byte, v any) ([]byte, error) { // encoding/json sorts a map's keys
 		b, err := json.Marshal(v)
 		return append(dst, b...), err
 	}
-	if code := kit.Serve(&in, &out, &logs, opts, fn); code != 0 {
+	if code := kit.Serve(kit.Channel{In: &in, Out: &out}, &logs, opts, kit.Native(kit.Float64), fn); code != 0 {
 		t.Fatalf("Serve = %d, want 0; log %s", code, logs.String())
 	}
 	frames := wire.NewFrameReader(&out)
@@ -201,7 +204,7 @@ func TestServe(t *testing.T) {
 func TestServeBadFrame(t *testing.T) {
 	for _, in := range [][]byte{{0, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {0, 0, 0, 9, 0x80}} {
 		var out, logs bytes.Buffer
-		if code := kit.Serve(bytes.NewReader(in), &out, &logs, kit.Options{Name: "t", Version: "1"}, kit.Func[[]byte](nil)); code != 2 {
+		if code := kit.Serve(kit.Channel{In: bytes.NewReader(in), Out: &out}, &logs, kit.Options{Name: "t", Version: "1"}, kit.Exact, kit.Func[[]byte](nil)); code != 2 {
 			t.Errorf("input %x: status %d, want 2", in, code)
 		}
 	}
@@ -210,7 +213,7 @@ func TestServeBadFrame(t *testing.T) {
 // The digests one Scratch hands out stay each case's own, across slabs,
 // and a sent text never shares the reused buffer.
 func TestScratchNeverReusesADigest(t *testing.T) {
-	var s kit.Scratch
+	var s wire.Scratch
 	fn := func(dst []byte, v any) ([]byte, error) { return strconv.AppendInt(dst, v.(int64), 10), nil }
 	var results []wire.Result
 	for i := range 600 { // over two slabs
@@ -236,10 +239,11 @@ func TestComputeAllocations(t *testing.T) {
 	signed := func(dst []byte, _ any) (kit.Signed, error) {
 		return kit.Signed{Canonical: append(dst, "null"...), Digest: own}, nil
 	}
-	var s kit.Scratch
+	var s wire.Scratch
+	textCall, signedCall := kit.Call(kit.Exact, text), kit.Call(kit.Exact, signed)
 	for name, compute := range map[string]func(){
-		"text":   func() { kit.Compute(kit.Exact, text, nil, true, &s) },
-		"signed": func() { kit.Compute(kit.Exact, signed, nil, true, &s) },
+		"text":   func() { wire.Answer(textCall, nil, true, &s) },
+		"signed": func() { wire.Answer(signedCall, nil, true, &s) },
 	} {
 		if n := testing.AllocsPerRun(1000, compute); n != 0 {
 			t.Errorf("%s: %v allocations a case, want 0", name, n)
@@ -250,7 +254,7 @@ func TestComputeAllocations(t *testing.T) {
 // A text is hashed a chunk at a time up to serialHashMax and in one call
 // past it: either way, and at every boundary, the digest is BLAKE3's.
 func TestDigestOfEveryLength(t *testing.T) {
-	var s kit.Scratch
+	var s wire.Scratch
 	for _, n := range []int{0, 1, 64, 1023, 1024, 1025, 2048, 5000, 16383, 16384, 16385, 40000, 1 << 20} {
 		text := bytes.Repeat([]byte{'x', 0x80, 7}, n/3+1)[:n]
 		fn := func(dst []byte, _ any) ([]byte, error) { return append(dst, text...), nil }
@@ -292,14 +296,15 @@ func TestComputeSigned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s kit.Scratch
+			var s wire.Scratch
 			got := kit.Compute(kit.Exact, tt.fn, nil, tt.digest, &s)
 			if !strings.Contains(got.Message, tt.message) {
 				t.Errorf("message %q, want it to contain %q", got.Message, tt.message)
 			}
 			got.Message = ""
-			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(wire.Result{}, "Frames")); diff != "" {
-				t.Errorf("result (-want +got):\n%s", diff)
+			got.Frames = nil
+			if !reflect.DeepEqual(tt.want, got) {
+				t.Errorf("result\nwant %+v\n got %+v", tt.want, got)
 			}
 		})
 	}
@@ -325,7 +330,7 @@ func TestServeSigned(t *testing.T) {
 		in.Write(head)
 		in.Write(cases)
 	}
-	if code := kit.Serve(&in, &out, &logs, kit.Options{Name: "t", Version: "1"}, fn); code != 0 {
+	if code := kit.Serve(kit.Channel{In: &in, Out: &out}, &logs, kit.Options{Name: "t", Version: "1"}, kit.Exact, fn); code != 0 {
 		t.Fatalf("Serve = %d, want 0; log %s", code, logs.String())
 	}
 	frames := wire.NewFrameReader(&out)
@@ -349,15 +354,15 @@ func TestServeSigned(t *testing.T) {
 // case that is not text rather than show fn a value.
 func TestTextModel(t *testing.T) {
 	var got []byte
-	echo := func(dst []byte, v any) ([]byte, error) {
-		got = v.([]byte)
+	echo := func(dst, text []byte) ([]byte, error) {
+		got = text
 		return append(dst, "null"...), nil
 	}
 	in := []byte(" {\"a\" :\t1.0E0}\n")
 	if r := kit.Compute(kit.Text, echo, in, false, nil); r.Error != "" || &got[0] != &in[0] || len(got) != len(in) {
 		t.Errorf("result %+v; fn got %q at %p, sent %q at %p", r, got, got, in, in)
 	}
-	for _, v := range []any{value.Object{}, "{}", nil} {
+	for _, v := range []any{kit.Object{}, "{}", nil} {
 		r := kit.Compute(kit.Text, echo, v, false, nil)
 		if r.Error != wire.ErrorInternal || !strings.Contains(r.Message, "the driver's JSON text (bin)") {
 			t.Errorf("%#v: %+v", v, r)

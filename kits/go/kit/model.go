@@ -8,40 +8,38 @@ import (
 	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
-	"github.com/difffuzz/difffuzz/value"
 )
 
 // A Model turns a decoded case, in the protocol's lossless value model, into
-// the values an implementation takes. A case the model cannot hold without
-// loss is never converted: Convert reports why instead.
-type Model interface {
-	// Name is the model's name in the hello: wire.ModelExact or wire.ModelNative.
+// the T an implementation takes: any for Exact and Native, []byte for Text.
+// The implementation's function takes a T (func(dst []byte, v T) (O,
+// error), Func for a Model[any]), so that a text worker is handed a []byte,
+// not an any to assert. A case the model cannot hold
+// without loss is never converted: Convert reports why instead.
+type Model[T any] interface {
+	// Name is the model's name in the hello: wire.ModelExact,
+	// wire.ModelNative or wire.ModelText.
 	Name() string
 	// Reasons lists every reason Convert can give, for the hello.
 	Reasons() []string
-	// Convert returns v in the model, or the reason it cannot be held.
-	Convert(v any) (any, *Inexpressible)
-}
-
-// Inexpressible says why a case cannot be held by a value model.
-type Inexpressible struct {
-	Reason string // one of the wire.Reason constants
-	Msg    string // where, for people
+	// Convert returns v in the model; an *Inexpressible error (itself,
+	// not wrapped) says why the model cannot hold it, and any other error
+	// is the case's internal result (a case the model should never get).
+	Convert(v any) (T, error)
 }
 
 // Exact is the lossless model, the one the project's own implementation
-// takes: value.Object (members in order, duplicates kept),
-// value.RawObject for a map with a non-string key, int64 and *big.Int,
-// float64, strings in WTF-8 (lone surrogates kept), []byte for bin data and
-// wire.Unsupported for another value outside the model. Cases pass through
-// as decoded.
-var Exact Model = exact{}
+// takes: Object (members in order, duplicates kept), RawObject for a map
+// with a non-string key, int64 and *big.Int, float64, strings in WTF-8
+// (lone surrogates kept), []byte for bin data and Unsupported for another
+// value outside the model. Cases pass through as decoded.
+var Exact Model[any] = exact{}
 
 type exact struct{}
 
-func (exact) Name() string                        { return wire.ModelExact }
-func (exact) Reasons() []string                   { return nil }
-func (exact) Convert(v any) (any, *Inexpressible) { return v, nil }
+func (exact) Name() string               { return wire.ModelExact }
+func (exact) Reasons() []string          { return nil }
+func (exact) Convert(v any) (any, error) { return v, nil }
 
 // Numbers is how a native Go model holds numbers.
 type Numbers int
@@ -61,7 +59,7 @@ const (
 // repeated key, a lone surrogate, a non-string key and a value outside the
 // spec (bin data, an unknown ext type) are inexpressible, and so is an
 // integer past ±2^53 with Float64.
-func Native(n Numbers) Model { return native{numbers: n} }
+func Native(n Numbers) Model[any] { return native{numbers: n} }
 
 type native struct{ numbers Numbers }
 
@@ -75,8 +73,12 @@ func (m native) Reasons() []string {
 	return append(r, wire.ReasonNonStringKey, wire.ReasonUnsupported)
 }
 
-func (m native) Convert(v any) (any, *Inexpressible) {
-	return m.value(v)
+func (m native) Convert(v any) (any, error) {
+	nv, bad := m.value(v)
+	if bad != nil {
+		return nil, bad
+	}
+	return nv, nil
 }
 
 // maxExact is 2^53, past which float64 skips integers.
@@ -91,35 +93,35 @@ func (m native) value(v any) (any, *Inexpressible) {
 			return json.Number(strconv.FormatInt(v, 10)), nil
 		}
 		if v > maxExact || v < -maxExact {
-			return nil, &Inexpressible{wire.ReasonBigInt, fmt.Sprintf("integer %d is past ±2^53 for a float64", v)}
+			return nil, &Inexpressible{Reason: wire.ReasonBigInt, Msg: fmt.Sprintf("integer %d is past ±2^53 for a float64", v)}
 		}
 		return float64(v), nil
 	case *big.Int:
 		if m.numbers == JSONNumber {
 			return json.Number(v.String()), nil
 		}
-		return nil, &Inexpressible{wire.ReasonBigInt, fmt.Sprintf("integer %s is past ±2^53 for a float64", short(v.String()))}
+		return nil, &Inexpressible{Reason: wire.ReasonBigInt, Msg: fmt.Sprintf("integer %s is past ±2^53 for a float64", short(v.String()))}
 	case string:
 		return m.text(v)
 	case []any:
 		return m.array(v)
-	case value.Object:
+	case Object:
 		return m.object(v)
-	case value.RawObject:
-		return nil, &Inexpressible{wire.ReasonNonStringKey, "a map with a non-string key cannot be a map[string]any"}
+	case RawObject:
+		return nil, &Inexpressible{Reason: wire.ReasonNonStringKey, Msg: "a map with a non-string key cannot be a map[string]any"}
 	case wire.Unsupported:
-		return nil, &Inexpressible{wire.ReasonUnsupported, v.Reason}
+		return nil, &Inexpressible{Reason: wire.ReasonUnsupported, Msg: v.Reason}
 	case []byte:
-		return nil, &Inexpressible{wire.ReasonUnsupported, "bin data is not in what encoding/json decodes"}
+		return nil, &Inexpressible{Reason: wire.ReasonUnsupported, Msg: "bin data is not in what encoding/json decodes"}
 	}
-	return nil, &Inexpressible{wire.ReasonUnsupported, fmt.Sprintf("a %T is not in the model", v)}
+	return nil, &Inexpressible{Reason: wire.ReasonUnsupported, Msg: fmt.Sprintf("a %T is not in the model", v)}
 }
 
 // text refuses a WTF-8 string: a Go string would carry its surrogate as
 // bytes that are not UTF-8, which no JSON decoder hands an SDK.
 func (native) text(s string) (any, *Inexpressible) {
 	if !utf8.ValidString(s) {
-		return nil, &Inexpressible{wire.ReasonLoneSurrogate, fmt.Sprintf("string %q has a lone surrogate", short(s))}
+		return nil, &Inexpressible{Reason: wire.ReasonLoneSurrogate, Msg: fmt.Sprintf("string %q has a lone surrogate", short(s))}
 	}
 	return s, nil
 }
@@ -135,14 +137,14 @@ func (m native) array(a []any) (any, *Inexpressible) {
 	return out, nil
 }
 
-func (m native) object(o value.Object) (any, *Inexpressible) {
+func (m native) object(o Object) (any, *Inexpressible) {
 	out := make(map[string]any, len(o))
 	for _, mem := range o {
 		if _, bad := m.text(mem.Key); bad != nil {
 			return nil, bad
 		}
 		if _, dup := out[mem.Key]; dup {
-			return nil, &Inexpressible{wire.ReasonDuplicateKey, fmt.Sprintf("key %q is repeated", short(mem.Key))}
+			return nil, &Inexpressible{Reason: wire.ReasonDuplicateKey, Msg: fmt.Sprintf("key %q is repeated", short(mem.Key))}
 		}
 		v, bad := m.value(mem.Value)
 		if bad != nil {

@@ -3,7 +3,6 @@ package kit
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -12,38 +11,37 @@ import (
 
 // server is one worker's loop state; every buffer in it is reused between
 // frames, so a long run makes no garbage per batch beyond the results.
-type server[O Output] struct {
+type server struct {
 	out     *bufio.Writer
 	enc     *wire.Encoder
 	dec     *wire.Decoder
 	hello   wire.Hello
-	model   Model
-	fn      Func[O]
+	call    wire.Call // the model's conversion and the implementation
 	msg     wire.Message
 	results []wire.Result
-	scratch Scratch
+	scratch wire.Scratch
 	// refusal, if not "", is every case's internal result: a text model
 	// on a channel where the driver sends values (textNeedsDriver).
 	refusal string
 }
 
-// newServer serves fn on w.
-func newServer[O Output](w io.Writer, opts Options, fn Func[O]) *server[O] {
-	h := opts.Hello()
-	return &server[O]{out: bufio.NewWriterSize(w, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
-		hello: h, model: opts.model(), fn: fn, refusal: textNeedsDriver(opts.model(), h)}
+// newServer serves fn, behind the model m, on ch.
+func newServer[T any, O Output](ch Channel, opts Options, m Model[T], fn func(dst []byte, v T) (O, error)) *server {
+	h := hello(opts, m.Name(), m.Reasons(), ch.Protocol)
+	return &server{out: bufio.NewWriterSize(ch.Out, 1<<16), enc: wire.NewEncoder(), dec: wire.NewDecoder(),
+		hello: h, call: call(m, fn), refusal: textNeedsDriver(m, h)}
 }
 
 // compute is one case through the server's implementation.
-func (s *server[O]) compute(c any, digestOnly bool) wire.Result {
+func (s *server) compute(c any, digestOnly bool) wire.Result {
 	if s.refusal != "" {
 		return wire.Result{Error: wire.ErrorInternal, Message: s.refusal}
 	}
-	return Compute(s.model, s.fn, c, digestOnly, &s.scratch)
+	return wire.Answer(s.call, c, digestOnly, &s.scratch)
 }
 
 // send writes one encoded frame and flushes it: the driver waits for it.
-func (s *server[O]) send(frame []byte, err error) error {
+func (s *server) send(frame []byte, err error) error {
 	if err != nil {
 		return err
 	}
@@ -55,7 +53,7 @@ func (s *server[O]) send(frame []byte, err error) error {
 
 // handle answers one request frame. Only a failure to write is an error: a
 // request that cannot be read is answered with an error response.
-func (s *server[O]) handle(body []byte) error {
+func (s *server) handle(body []byte) error {
 	start := selfCPU()
 	if err := s.dec.Decode(body, &s.msg); err != nil {
 		return s.send(s.enc.Error(0, err.Error()))
@@ -71,7 +69,7 @@ func (s *server[O]) handle(body []byte) error {
 
 // batch answers a batch request whose decoding began at start (this
 // process's CPU clock), and says what it cost from there (batch_cpu_ns).
-func (s *server[O]) batch(start time.Duration) error {
+func (s *server) batch(start time.Duration) error {
 	cases := s.msg.Cases
 	s.results = slices.Grow(s.results[:0], len(cases))[:len(cases)]
 	for i, c := range cases {
@@ -87,7 +85,7 @@ func (s *server[O]) batch(start time.Duration) error {
 
 // bench times the implementation alone, then decoding included, each by
 // the wall clock and by this process's CPU clock.
-func (s *server[O]) bench(body []byte) error {
+func (s *server) bench(body []byte) error {
 	id, rounds, cases := s.msg.ID, s.msg.Rounds, s.msg.Cases
 	t := wire.BenchTimes{Count: uint64(rounds * len(cases))}
 	t.ElapsedNS, t.CPUNS = timed(func() {

@@ -19,37 +19,29 @@ import (
 // On stdin and stdout (protocol 2: no driver's offer, so an older driver
 // that sends values) a text worker answers every case with an internal
 // result saying that the text model needs a driver of protocol 4.
-var Text Model = text{}
+var Text Model[[]byte] = text{}
 
 type text struct{}
 
 func (text) Name() string      { return wire.ModelText }
 func (text) Reasons() []string { return []string{wire.ReasonNonStringKey, wire.ReasonUnsupported} }
 
-// Convert hands the driver's text on unchanged; compute then checks that
-// it is bytes (notText).
-func (text) Convert(v any) (any, *Inexpressible) { return v, nil }
-
-// notText is the internal result of a case that a model of the text model
-// converted to something else than JSON text ([]byte), or "" when it is
-// text: Text's case is the driver's bin, and a driver of protocol 4 sends
-// nothing else, so anything else is a driver's or a test's mistake, which
-// fn must not see.
-func notText(m Model, v any) string {
-	if m.Name() != wire.ModelText {
-		return ""
+// Convert hands the driver's text on unchanged. Text's case is the
+// driver's bin, and a driver of protocol 4 sends nothing else, so anything
+// else is a driver's or a test's mistake, which fn must not see: an
+// internal result.
+func (text) Convert(v any) ([]byte, error) {
+	if b, ok := v.([]byte); ok {
+		return b, nil
 	}
-	if _, ok := v.([]byte); ok {
-		return ""
-	}
-	return fmt.Sprintf("the text model's case is the driver's JSON text (bin), not a %T", v)
+	return nil, fmt.Errorf("the text model's case is the driver's JSON text (bin), not a %T", v)
 }
 
 // textNeedsDriver is the message of every case of a worker of Text whose
 // channel is older than protocol 4, where the driver sends values, not
 // texts: "" for any other worker.
-func textNeedsDriver(m Model, h wire.Hello) string {
-	if m != Text || h.Protocol >= wire.FDProtocolVersion {
+func textNeedsDriver[T any](m Model[T], h wire.Hello) string {
+	if any(m) != any(Text) || h.Protocol >= wire.FDProtocolVersion {
 		return ""
 	}
 	return fmt.Sprintf("the text model needs a driver of protocol %d, which spells each case as JSON text; "+

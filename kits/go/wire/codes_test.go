@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"regexp"
 	"slices"
@@ -13,6 +15,9 @@ import (
 // that lists a result's codes, and the table of reasons.
 func TestCodesMatchTheProtocolPage(t *testing.T) {
 	doc, err := os.ReadFile("../../../docs/adapter-protocol.md")
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no docs/adapter-protocol.md: the kit's module outside its repository")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,5 @@
 package wire
 
-import "github.com/difffuzz/difffuzz/value"
-
 // Message types, the "type" field of every frame.
 const (
 	TypeHello   = "hello"
@@ -17,15 +15,9 @@ const (
 const ErrorInternal = "internal"
 
 // ErrorCodes lists every code of a result's "error", in the order of the
-// protocol page: the spec's (value.Codes, for a case the implementation
+// protocol page: the spec's (SpecCodes, for a case the implementation
 // rejects), then ErrorInternal.
-var ErrorCodes = func() []string {
-	codes := make([]string, 0, len(value.Codes)+1)
-	for _, c := range value.Codes {
-		codes = append(codes, string(c))
-	}
-	return append(codes, ErrorInternal)
-}()
+var ErrorCodes = append(SpecCodes[:len(SpecCodes):len(SpecCodes)], ErrorInternal)
 
 // DigestSize is the length of a BLAKE3-256 digest.
 const DigestSize = 32

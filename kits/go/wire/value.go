@@ -12,8 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/difffuzz/difffuzz/value"
-
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
@@ -30,7 +28,7 @@ const (
 const MaxDepth = 1000
 
 // Unsupported stands in a decoded case for a wire value outside the model (bin
-// data, an unknown ext type, a malformed ext payload). value.Check (and the Go implementation) reject it as
+// data, an unknown ext type, a malformed ext payload). the spec's walk (and every implementation) rejects it as
 // unsupported_value at its place in the walk, so the error order of the spec
 // holds.
 type Unsupported struct{ Reason string }
@@ -68,7 +66,7 @@ func encodeValue(e *msgpack.Encoder, v any, depth int, known bool) error {
 			}
 		}
 		return nil
-	case value.Object:
+	case Object:
 		if err := e.EncodeMapLen(len(v)); err != nil {
 			return err
 		}
@@ -81,7 +79,7 @@ func encodeValue(e *msgpack.Encoder, v any, depth int, known bool) error {
 			}
 		}
 		return nil
-	case value.RawObject:
+	case RawObject:
 		// A map with a key that is not a string: the non_string_key cases.
 		if err := e.EncodeMapLen(len(v)); err != nil {
 			return err
@@ -383,16 +381,16 @@ func (vd *valueDecoder) array(depth int) (any, error) {
 	return arr, nil
 }
 
-// object decodes a map into a value.Object, or into a value.RawObject
-// when a key is not a string, so that value.Check reports non_string_key at its
+// object decodes a map into a Object, or into a RawObject
+// when a key is not a string, so that the spec's walk reports non_string_key at its
 // place in the spec's walk.
 func (vd *valueDecoder) object(depth int) (any, error) {
 	n, err := vd.length(vd.d.DecodeMapLen())
 	if err != nil {
 		return nil, err
 	}
-	obj := make(value.Object, 0, n)
-	var raw value.RawObject
+	obj := make(Object, 0, n)
+	var raw RawObject
 	for i := 0; i < n; i++ {
 		k, err := vd.value(depth + 1)
 		if err != nil {
@@ -404,16 +402,16 @@ func (vd *valueDecoder) object(depth int) (any, error) {
 		}
 		key, isString := k.(string)
 		if !isString && raw == nil {
-			raw = make(value.RawObject, 0, n)
+			raw = make(RawObject, 0, n)
 			for _, m := range obj {
-				raw = append(raw, value.RawMember{Key: m.Key, Value: m.Value})
+				raw = append(raw, RawMember{Key: m.Key, Value: m.Value})
 			}
 		}
 		if raw != nil {
-			raw = append(raw, value.RawMember{Key: k, Value: v})
+			raw = append(raw, RawMember{Key: k, Value: v})
 			continue
 		}
-		obj = append(obj, value.Member{Key: key, Value: v})
+		obj = append(obj, Member{Key: key, Value: v})
 	}
 	if raw != nil {
 		return raw, nil

@@ -8,14 +8,11 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/difffuzz/difffuzz/value"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func big10(s string) *big.Int { b, _ := new(big.Int).SetString(s, 10); return b }
@@ -30,7 +27,7 @@ func TestValueRoundTrip(t *testing.T) {
 		// Ext 2 past its 512-byte write buffer, a pair split across a write.
 		strings.Repeat("\U0001F600", 300) + "\xed\xa0\x80", "x" + strings.Repeat("\U0001F600", 200) + "\xed\xb0\x80" + strings.Repeat("\u00e9", 300),
 		[]any{}, []any{int64(1), []any{nil}},
-		value.Object{}, value.Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
+		Object{}, Object{{Key: "__proto__", Value: int64(1)}, {Key: "__proto__", Value: int64(2)}, {Key: "\xed\xb0\x80", Value: "x"}},
 	}
 	enc, dec := NewEncoder(), NewDecoder()
 	frame, err := enc.Batch(7, values)
@@ -49,8 +46,8 @@ func TestValueRoundTrip(t *testing.T) {
 		t.Fatalf("decoded %s id %d with %d cases", m.Type, m.ID, len(m.Cases))
 	}
 	for i, v := range values {
-		if !value.Equal(v, m.Cases[i]) {
-			t.Errorf("value %d: sent %s, got %s", i, value.AppendText(nil, v), value.AppendText(nil, m.Cases[i]))
+		if !reflect.DeepEqual(v, m.Cases[i]) {
+			t.Errorf("value %d: sent %#v, got %#v", i, v, m.Cases[i])
 		}
 	}
 	// -0.0 keeps its sign and floats stay float64 on the wire.
@@ -72,7 +69,7 @@ func TestOutOfModelValues(t *testing.T) {
 		{"unknown ext", []byte{0xd4, 0x09, 0x00}, "wire.Unsupported"},
 		{"bad big int", []byte{0xd5, 0x01, '0', '1'}, "wire.Unsupported"},
 		{"odd utf16", []byte{0xd4, 0x02, 0x00}, "wire.Unsupported"},
-		{"int key", []byte{0x81, 0x01, 0xc0}, "value.RawObject"},
+		{"int key", []byte{0x81, 0x01, 0xc0}, "RawObject"},
 		{"float32", []byte{0xca, 0x3f, 0xc0, 0x00, 0x00}, "float64"},
 	}
 	for _, tt := range tests {
@@ -92,8 +89,8 @@ func typeName(v any) string {
 	switch v.(type) {
 	case Unsupported:
 		return "wire.Unsupported"
-	case value.RawObject:
-		return "value.RawObject"
+	case RawObject:
+		return "RawObject"
 	case float64:
 		return "float64"
 	case []byte:
@@ -106,8 +103,8 @@ func typeName(v any) string {
 // corpus entry can hold them: a non-string key, bin data, both nested.
 func TestOutOfModelRoundTrip(t *testing.T) {
 	for _, v := range []any{
-		value.RawObject{{Key: int64(1), Value: []byte{0, 1}}, {Key: "a", Value: []any{true, nil}}},
-		value.Object{{Key: "args", Value: value.RawObject{{Key: int64(-7), Value: 1.5}}}},
+		RawObject{{Key: int64(1), Value: []byte{0, 1}}, {Key: "a", Value: []any{true, nil}}},
+		Object{{Key: "args", Value: RawObject{{Key: int64(-7), Value: 1.5}}}},
 		[]any{[]byte{}, "x"},
 	} {
 		data, err := EncodeValue(v)
@@ -118,8 +115,8 @@ func TestOutOfModelRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(v, got); diff != "" {
-			t.Errorf("round trip (-want +got):\n%s", diff)
+		if !reflect.DeepEqual(v, got) {
+			t.Errorf("round trip: want %#v, got %#v", v, got)
 		}
 	}
 	if _, err := DecodeValue([]byte{0x01, 0x02}); err == nil {
@@ -346,7 +343,7 @@ func TestUTF16Form(t *testing.T) {
 // refuses an array of the wrong length or a case it cannot encode, naming
 // the case, with every later call.
 func TestCaseEncoder(t *testing.T) {
-	cases := []any{"a", int64(1), []any{value.Object{{Key: "k", Value: 1.5}}}, "\xed\xa0\x80"}
+	cases := []any{"a", int64(1), []any{Object{{Key: "k", Value: 1.5}}}, "\xed\xa0\x80"}
 	want, err := EncodeCases(cases, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,6 @@
 // SDK's module with go get, or a replace to your checkout; then go mod tidy.
 module my-sdk-difffuzz-worker
 
-go 1.26.0
+go 1.23
 
-require github.com/difffuzz/difffuzz v0.1.0
+require github.com/difffuzz/difffuzz/kits/go v0.1.0

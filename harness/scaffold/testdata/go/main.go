@@ -10,8 +10,8 @@ import (
 )
 
 func main() {
-	opts := kit.Options{Name: "encoding-json", Version: runtime.Version(), Model: kit.Native(kit.Float64)}
-	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+	opts := kit.Options{Name: "encoding-json", Version: runtime.Version()}
+	kit.Main(opts, kit.Native(kit.Float64), func(dst []byte, v any) ([]byte, error) {
 		b, err := json.Marshal(v)
 		return append(dst, b...), err
 	})

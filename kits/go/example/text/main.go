@@ -13,10 +13,10 @@ import (
 )
 
 func main() {
-	opts := kit.Options{Name: "encoding-json-text", Version: runtime.Version(), Model: kit.Text}
-	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+	opts := kit.Options{Name: "encoding-json-text", Version: runtime.Version()}
+	kit.Main(opts, kit.Text, func(dst, text []byte) ([]byte, error) {
 		var x any
-		if err := json.Unmarshal(v.([]byte), &x); err != nil {
+		if err := json.Unmarshal(text, &x); err != nil {
 			return dst, err
 		}
 		b, err := json.Marshal(x)

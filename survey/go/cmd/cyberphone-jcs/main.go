@@ -14,8 +14,8 @@ import (
 )
 
 func main() {
-	opts := kit.Options{Name: "cyberphone/json-canonicalization", Version: modver.Of("github.com/cyberphone/json-canonicalization"), Model: kit.Native(kit.Float64)}
-	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+	opts := kit.Options{Name: "cyberphone/json-canonicalization", Version: modver.Of("github.com/cyberphone/json-canonicalization")}
+	kit.Main(opts, kit.Native(kit.Float64), func(dst []byte, v any) ([]byte, error) {
 		text, err := json.Marshal(v)
 		if err != nil {
 			return nil, err

@@ -13,8 +13,8 @@ import (
 )
 
 func main() {
-	opts := kit.Options{Name: "gowebpki/jcs", Version: modver.Of("github.com/gowebpki/jcs"), Model: kit.Native(kit.Float64)}
-	kit.Main(opts, func(dst []byte, v any) ([]byte, error) {
+	opts := kit.Options{Name: "gowebpki/jcs", Version: modver.Of("github.com/gowebpki/jcs")}
+	kit.Main(opts, kit.Native(kit.Float64), func(dst []byte, v any) ([]byte, error) {
 		text, err := json.Marshal(v) // NaN and ±Inf fail here: internal results
 		if err != nil {
 			return nil, err

@@ -8,5 +8,5 @@ import (
 )
 
 func main() {
-	kit.Main(kit.Options{Name: "go-17g", Version: "0.1.0", Model: kit.Native(kit.JSONNumber)}, impl.Seventeen)
+	kit.Main(kit.Options{Name: "go-17g", Version: "0.1.0"}, kit.Native(kit.JSONNumber), impl.Seventeen)
 }

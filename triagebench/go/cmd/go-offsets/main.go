@@ -7,7 +7,5 @@ import (
 )
 
 func main() {
-	kit.Main(kit.Options{Name: "go-offsets", Version: "0.1.0", Model: kit.Text}, func(dst []byte, v any) ([]byte, error) {
-		return impl.Offsets(dst, v.([]byte))
-	})
+	kit.Main(kit.Options{Name: "go-offsets", Version: "0.1.0"}, kit.Text, impl.Offsets)
 }

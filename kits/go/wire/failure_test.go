@@ -1,16 +1,14 @@
-package kit
+package wire
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"runtime"
 	"strconv"
 	"testing"
-
-	"github.com/difffuzz/difffuzz/kits/go/wire"
-	"github.com/google/go-cmp/cmp"
 )
 
 // fakeStack is a made-up stack for keepFrames, innermost first.
@@ -30,50 +28,51 @@ func fr(function string, line int) runtime.Frame {
 }
 
 func TestKeepFrames(t *testing.T) {
-	kitFrames := []runtime.Frame{fr(kitPackage+".compute", 9), fr(kitPackage+".(*server).batch", 8), fr("main.main", 3), fr("runtime.main", 1)}
-	sdk := func(name string, line int) wire.Frame {
-		return wire.Frame{File: "/src/example.com/sdk." + name + ".go", Function: "example.com/sdk." + name, Line: line}
+	kitFrames := []runtime.Frame{fr(kitPackage+".call[...].func1", 10), fr(wirePackage+".Answer", 9),
+		fr(kitPackage+".(*server).batch", 8), fr("main.main", 3), fr("runtime.main", 1)}
+	sdk := func(name string, line int) Frame {
+		return Frame{File: "/src/example.com/sdk." + name + ".go", Function: "example.com/sdk." + name, Line: line}
 	}
 	deep := make([]runtime.Frame, 12)
-	var deepWant []wire.Frame
+	var deepWant []Frame
 	for i := range deep {
 		deep[i] = fr("example.com/sdk.f"+strconv.Itoa(i), i)
-		if i < wire.MaxFrames {
+		if i < MaxFrames {
 			deepWant = append(deepWant, sdk("f"+strconv.Itoa(i), i))
 		}
 	}
 	tests := []struct {
 		name  string
 		stack []runtime.Frame
-		want  []wire.Frame
+		want  []Frame
 	}{
 		{"the implementation's frames, the runtime's left out",
 			[]runtime.Frame{fr("runtime.gopanic", 1), fr("runtime.panicIndex", 2), fr("example.com/sdk.escape", 41), fr("example.com/sdk.Canonical", 88)},
-			[]wire.Frame{sdk("escape", 41), sdk("Canonical", 88)}},
+			[]Frame{sdk("escape", 41), sdk("Canonical", 88)}},
 		{"a run of the standard library is its entry point",
 			[]runtime.Frame{fr("runtime.gopanic", 1), fr("reflect.Value.Index", 5), fr("encoding/json.(*decodeState).array", 6),
 				fr("encoding/json.Unmarshal", 7), fr("example.com/sdk.parse", 12)},
-			[]wire.Frame{{Function: "encoding/json.Unmarshal"}, sdk("parse", 12)}},
+			[]Frame{{Function: "encoding/json.Unmarshal"}, sdk("parse", 12)}},
 		{"a callback from the standard library",
 			[]runtime.Frame{fr("example.com/sdk.less", 3), fr("sort.insertionSort", 4), fr("sort.Slice", 5), fr("example.com/sdk.sortKeys", 6)},
-			[]wire.Frame{sdk("less", 3), {Function: "sort.Slice"}, sdk("sortKeys", 6)}},
+			[]Frame{sdk("less", 3), {Function: "sort.Slice"}, sdk("sortKeys", 6)}},
 		{"all in the standard library",
 			[]runtime.Frame{fr("runtime.gopanic", 1), fr("strings.Repeat", 2)},
-			[]wire.Frame{{Function: "strings.Repeat"}}},
+			[]Frame{{Function: "strings.Repeat"}}},
 		{"the worker's glue in package main is kept",
 			[]runtime.Frame{fr("example.com/sdk.f", 1), fr("main.main.func1", 2)},
-			[]wire.Frame{sdk("f", 1), {File: "/src/main.main.func1.go", Function: "main.main.func1", Line: 2}}},
+			[]Frame{sdk("f", 1), {File: "/src/main.main.func1.go", Function: "main.main.func1", Line: 2}}},
 		{"the map's internals are the runtime's",
 			[]runtime.Frame{fr("internal/runtime/maps.(*Map).assign", 1), fr("example.com/sdk.f", 2)},
-			[]wire.Frame{sdk("f", 2)}},
+			[]Frame{sdk("f", 2)}},
 		{"capped", deep, deepWant},
 		{"no frame of the implementation", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := fakeStack(append(append([]runtime.Frame{}, tt.stack...), kitFrames...))
-			if diff := cmp.Diff(tt.want, keepFrames(&s)); diff != "" {
-				t.Errorf("frames (-want +got):\n%s", diff)
+			if got := keepFrames(&s); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("frames\n got %+v\nwant %+v", got, tt.want)
 			}
 		})
 	}
@@ -96,8 +95,8 @@ func TestPackageOf(t *testing.T) {
 			t.Errorf("%s: package %q (std %v), want %q (std %v)", tt.function, pkg, isStd(pkg), tt.pkg, tt.std)
 		}
 	}
-	if kitPackage != "github.com/difffuzz/difffuzz/kits/go/kit" {
-		t.Errorf("kitPackage = %q", kitPackage)
+	if kitPackage != "github.com/difffuzz/difffuzz/kits/go/kit" || wirePackage != "github.com/difffuzz/difffuzz/kits/go/wire" {
+		t.Errorf("kitPackage = %q, wirePackage = %q", kitPackage, wirePackage)
 	}
 }
 
@@ -116,13 +115,13 @@ func TestErrorType(t *testing.T) {
 		{fmt.Errorf("parse: %w", errors.New("no")), ""},
 		{fmt.Errorf("a: %w, b: %w", errors.New("x"), errors.New("y")), ""},
 		{errors.Join(errors.New("x"), &sdkError{1}), ""}, // errors.Unwrap stops at a join
-		{&sdkError{3}, "*kit.sdkError"},
-		{fmt.Errorf("canonical: %w", &sdkError{3}), "*kit.sdkError"},
+		{&sdkError{3}, "*wire.sdkError"},
+		{fmt.Errorf("canonical: %w", &sdkError{3}), "*wire.sdkError"},
 		{syntax, "*json.SyntaxError"},
 		{fmt.Errorf("args: %w", syntax), "*json.SyntaxError"},
 		// The innermost that is more than a message: the SDK's wrapper
 		// around a library's error names the library's.
-		{&fs.PathError{Op: "open", Path: "x", Err: &sdkError{1}}, "*kit.sdkError"},
+		{&fs.PathError{Op: "open", Path: "x", Err: &sdkError{1}}, "*wire.sdkError"},
 		{&fs.PathError{Op: "open", Path: "x", Err: errors.New("gone")}, "*fs.PathError"},
 	}
 	for _, tt := range tests {

@@ -1,15 +1,13 @@
-package kit
+package wire
 
 import (
 	"errors"
 	"fmt"
+	"path"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
-
-	"github.com/difffuzz/difffuzz/kits/go/wire"
-	"github.com/difffuzz/difffuzz/value"
 )
 
 // How an implementation's failure becomes a result (docs/adapter-protocol.md,
@@ -27,9 +25,9 @@ const PanicType = "panic"
 
 // internalOnPanic, deferred, answers a panic of the implementation as an
 // internal result: one case never stops a worker.
-func internalOnPanic(r *wire.Result) {
+func internalOnPanic(r *Result) {
 	if p := recover(); p != nil {
-		*r = wire.Result{Error: wire.ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack()),
+		*r = Result{Error: ErrorInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack()),
 			ErrorType: PanicType, Frames: panicFrames()}
 	}
 }
@@ -38,16 +36,16 @@ func internalOnPanic(r *wire.Result) {
 // its chain (Coder), or an internal result. A code that is not the spec's
 // ("internal" included) is an internal result too, as in the other kits: the
 // driver would not read it as an answer.
-func errorResult(err error) wire.Result {
+func errorResult(err error) Result {
 	var c Coder
 	if !errors.As(err, &c) {
-		return wire.Result{Error: wire.ErrorInternal, Message: err.Error(), ErrorType: ErrorType(err)}
+		return Result{Error: ErrorInternal, Message: err.Error(), ErrorType: ErrorType(err)}
 	}
-	if code := c.ErrorCode(); !slices.Contains(value.Codes, value.Code(code)) {
-		return wire.Result{Error: wire.ErrorInternal, ErrorType: ErrorType(err),
+	if code := c.ErrorCode(); !slices.Contains(SpecCodes, code) {
+		return Result{Error: ErrorInternal, ErrorType: ErrorType(err),
 			Message: fmt.Sprintf("not a spec error code %q: %v", code, err)}
 	}
-	return wire.Result{Error: c.ErrorCode(), Message: err.Error()}
+	return Result{Error: c.ErrorCode(), Message: err.Error()}
 }
 
 // ErrorType is what an error of the implementation says failed: the
@@ -76,7 +74,7 @@ var plainErrors = map[string]bool{"*errors.errorString": true, "*fmt.wrapError":
 // first, in the implementation's own code (see keepFrames). It must be
 // called from the deferred function that recovers, so that the panicking
 // frames are still on the stack.
-func panicFrames() []wire.Frame {
+func panicFrames() []Frame {
 	pcs := make([]uintptr, 64)
 	// Past runtime.Callers, panicFrames and the deferred function: the
 	// first frame is the runtime's panic, then the code that panicked.
@@ -91,22 +89,22 @@ type stackFrames interface {
 }
 
 // keepFrames picks the implementation's frames of a stack, innermost
-// first, at most wire.MaxFrames: it drops the runtime's frames (the panic's
-// own machinery), stops at the first frame of the kit (what called the
-// implementation, and everything outside it), and keeps a run of standard
+// first, at most MaxFrames: it drops the runtime's frames (the panic's
+// own machinery), stops at the first frame of the kit or of this package
+// (what called the implementation, and everything outside it), and keeps a run of standard
 // library frames as one, the function the code above it called, with line
 // 0 and file "", so that a failure inside encoding/json keeps its place
 // without the library's internals.
-func keepFrames(frames stackFrames) []wire.Frame {
-	var out []wire.Frame
+func keepFrames(frames stackFrames) []Frame {
+	var out []Frame
 	inStd := false // the last kept frame is a run of the standard library
 	// One frame past the cap: the last kept one is then final, a run of
 	// the standard library having ended at the frame that entered it.
-	for more := true; more && len(out) <= wire.MaxFrames; {
+	for more := true; more && len(out) <= MaxFrames; {
 		var f runtime.Frame
 		f, more = frames.Next()
 		pkg := packageOf(f.Function)
-		if pkg == kitPackage {
+		if pkg == kitPackage || pkg == wirePackage {
 			break // the kit called the implementation: the rest is outside it
 		}
 		switch {
@@ -117,12 +115,12 @@ func keepFrames(frames stackFrames) []wire.Frame {
 				out[len(out)-1].Function = f.Function // the run's entry so far
 				continue
 			}
-			out, inStd = append(out, wire.Frame{Function: f.Function}), true
+			out, inStd = append(out, Frame{Function: f.Function}), true
 		default:
-			out, inStd = append(out, wire.Frame{File: f.File, Function: f.Function, Line: f.Line}), false
+			out, inStd = append(out, Frame{File: f.File, Function: f.Function, Line: f.Line}), false
 		}
 	}
-	return out[:min(len(out), wire.MaxFrames)]
+	return out[:min(len(out), MaxFrames)]
 }
 
 // isRuntime reports whether pkg is the runtime's: the machinery of a panic
@@ -132,11 +130,17 @@ func isRuntime(pkg string) bool {
 	return pkg == "runtime" || strings.HasPrefix(pkg, "runtime/") || strings.HasPrefix(pkg, "internal/runtime/")
 }
 
-// kitPackage is the kit's import path, as its functions' names start.
-var kitPackage = func() string {
-	pc, _, _, _ := runtime.Caller(0)
-	return packageOf(runtime.FuncForPC(pc).Name())
-}()
+// wirePackage is this package's import path, and kitPackage the kit's
+// beside it, as their functions' names start: the kit's calls the
+// implementation in a worker, this one's (Plain) in the driver's in-process
+// adapter.
+var (
+	wirePackage = func() string {
+		pc, _, _, _ := runtime.Caller(0)
+		return packageOf(runtime.FuncForPC(pc).Name())
+	}()
+	kitPackage = path.Dir(wirePackage) + "/kit"
+)
 
 // packageOf is the import path of a function's name as the runtime gives
 // it: "encoding/json" of "encoding/json.(*decodeState).object", "main" of
