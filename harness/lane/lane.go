@@ -31,6 +31,7 @@ type Lane struct {
 	maxRestarts int
 	log         io.Writer
 	families    map[probe.Family]*profiles // measured by Family, once a lane
+	drifts      []Drift                    // the last Run's (Drifts)
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
 	// Contract names the contract the lane's reference follows when it is
@@ -159,8 +160,11 @@ func (l *Lane) Close() {
 // When b is digest-only, the cases whose outcomes its digests do not settle
 // (see compare.Settled) are asked again with text: on the fuzzing loop's hot
 // path, where nearly every case agrees, this keeps the canonical texts off
-// the pipes and out of the driver.
+// the pipes and out of the driver. An adapter whose second answer differs
+// from its first is a Drift (Drifts): the second answer is in outs, the
+// first is not forgotten.
 func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+	l.drifts = l.drifts[:0]
 	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
 	}
@@ -177,7 +181,12 @@ func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outco
 	if len(again) == 0 {
 		return nil
 	}
-	return l.reask(ctx, cases, outs, ok, again)
+	first := l.firstAnswers(outs, again)
+	if err := l.reask(ctx, cases, outs, ok, again); err != nil {
+		return err
+	}
+	l.noteDrifts(first, outs, ok, again)
+	return nil
 }
 
 // reask asks each adapter again, with text, for those of the cases again
