@@ -69,7 +69,15 @@ type Entry struct {
 	Twin         any
 	TwinIndex    uint64
 	TwinOutcomes []Outcome
+	// Earlier are, for a nondeterministic entry (Kind "nondeterministic"),
+	// the first answers of the adapters that gave Input two: Outcomes hold
+	// their second, so the file keeps both. nil for any other entry.
+	Earlier []Outcome
 }
+
+// KindNondeterministic is the kind of an entry whose input one adapter
+// answered two ways (compare.KindNondeterministic).
+const KindNondeterministic = string(compare.KindNondeterministic)
 
 // Name is the entry's file name: a content hash of its input's text, so that
 // the same input found twice is one file.
@@ -84,7 +92,14 @@ func Path(dir string, input any) string { return filepath.Join(dir, Name(input))
 // EntryPath is where Write stores e in dir: by its input, and for a
 // collision by both its inputs, so that a pair never takes the file of
 // its first case's own divergence.
+//
+// A nondeterministic entry is named by its kind too, so that it never
+// takes the file of its input's divergence, nor that one its.
 func EntryPath(dir string, e *Entry) string {
+	if e.Kind == KindNondeterministic {
+		sum := blake3.Sum256(value.AppendText([]byte(KindNondeterministic+"\n"), e.Input))
+		return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
+	}
 	if e.Twin == nil {
 		return Path(dir, e.Input)
 	}

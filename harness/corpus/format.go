@@ -35,6 +35,7 @@ func (e *Entry) Marshal() []byte {
 		}
 		b = outcomes(b, "twin_outcomes", e.TwinOutcomes)
 	}
+	b = outcomes(b, "earlier_outcomes", e.Earlier)
 	return append(b, "\n}\n"...)
 }
 
@@ -126,6 +127,7 @@ func Unmarshal(data []byte) (*Entry, error) {
 		e.TwinIndex, _ = uintField(obj, "twin_index")
 		e.TwinOutcomes = outcomesOf(obj, "twin_outcomes")
 	}
+	e.Earlier = outcomesOf(obj, "earlier_outcomes")
 	return e, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/corpus"
 )
 
 // The determinism oracle: an implementation asked the same case twice must
@@ -99,4 +100,16 @@ func (l *Lane) Resend(ctx context.Context, cases []any, before [][]compare.Outco
 		}
 	}
 	return drifts, nil
+}
+
+// DriftEntry is the corpus entry of drift d on input: its signature
+// (compare.NondeterministicSignature), every adapter's outcome in outs (the
+// second answers), and the drifting adapter's first answer in Earlier.
+func (l *Lane) DriftEntry(input any, d Drift, outs []compare.Outcome) *corpus.Entry {
+	sig := compare.NondeterministicSignature(l.names[d.Adapter])
+	e := l.Entry(input, compare.Verdict{}, compare.Signatures{sig}, outs)
+	e.Kind = corpus.KindNondeterministic
+	e.Outcomes[d.Adapter] = l.outcome(d.Adapter, d.After)
+	e.Earlier = []corpus.Outcome{l.outcome(d.Adapter, d.Before)}
+	return e
 }

@@ -206,6 +206,9 @@ func (g *group) example(cmp *compare.Comparator, f finding, path string, sig com
 	if g.twin = f.twin; f.twin != nil {
 		g.Twin, g.Diff = string(value.AppendText(nil, f.twin.input)), cmp.RenderCollision(f.twin.adapter, f.outs, f.twin.outs)
 	}
+	if d := f.drift; d != nil {
+		g.Diff, g.Unanimous = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After), false
+	}
 }
 
 // status prints the one-line progress report (see statusWriter); final is

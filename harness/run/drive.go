@@ -24,6 +24,8 @@ type finding struct {
 	// and twin that case judged, when the finding carries its inputs.
 	pair uint64
 	twin *twin
+	// drift is, for a nondeterministic finding, the adapter's two answers.
+	drift *lane.Drift
 }
 
 // batchDone is what a lane reports after a batch.
@@ -49,7 +51,7 @@ type absent struct {
 // finished unless the parent context (Ctrl-C) ends; runCtx ending only stops
 // taking batches. An error is fatal to the run (a worker that cannot be
 // restarted).
-func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
+func (r *runner) drive(runCtx, parent context.Context, ln int, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
 	var outs [][]compare.Outcome
 	var ok []bool
 	var judged []collide.Seen
@@ -72,6 +74,15 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			return err
 		}
 		d := r.judge(parent, l, &b, outs, ok, &judged)
+		again, err := r.resend(parent, ln, l) // cases an earlier batch held
+		if err != nil {
+			if parent.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		d.findings = append(d.findings, again...)
+		r.resends.hold(ln, b.indexes, outs, ok)
 		r.mem.charge(&d)
 		r.recycle(b.wire) // every round trip of the batch has ended
 		results <- d
@@ -84,6 +95,9 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen) batchDone {
 	cmp := l.Comparator()
 	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov, held: b.held}
+	for _, dr := range l.Drifts() { // before a collision's Judge runs the lane again
+		d.findings = append(d.findings, r.driftFinding(l, dr, b.indexes[dr.Case], b.cases[dr.Case], outs[dr.Case]))
+	}
 	*judged = (*judged)[:0]
 	for i, c := range b.cases {
 		if !ok[i] {

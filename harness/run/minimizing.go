@@ -55,12 +55,13 @@ func MinimizeBudget(set, fuzzed time.Duration) time.Duration {
 }
 
 // severity ranks a kind for the budget, most severe first: a collision (a
-// false dedup, silent in production), a crash or a hang, an internal
+// false dedup, silent in production) or one input given two digests (a
+// call run twice, as silent), a crash or a hang, an internal
 // failure or wrong output, a rejection (an error code where another was
 // due, or where a text was).
 func severity(k compare.Kind) int {
 	switch k {
-	case compare.KindCollision:
+	case compare.KindCollision, compare.KindNondeterministic:
 		return 0
 	case compare.KindCrash, compare.KindHang:
 		return 1
@@ -177,6 +178,10 @@ func (c *collector) skipAll(why string) {
 func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) error {
 	if g.twin != nil {
 		return c.minimizePair(ctx, l, g)
+	}
+	if g.Signature.Kind == compare.KindNondeterministic {
+		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, nondeterministicNote
+		return nil
 	}
 	res, err := l.Minimize(ctx, g.input, g.exampleSig)
 	if err != nil {
