@@ -32,7 +32,7 @@ type runner struct {
 	// resends are the cases waiting to be sent again (resend.go), shared
 	// by the lanes.
 	resends *resender
-	mem    *memory        // the budget: shared by the producers, lanes and loop
+	mem     *memory // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
