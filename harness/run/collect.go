@@ -201,13 +201,15 @@ func (c *collector) announce(what string, g *group) {
 // example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
 	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
-	g.Example, g.Diff = string(value.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
+	g.Example = string(value.AppendText(nil, f.input))
+	if d := f.drift; d != nil { // no verdict: one adapter against itself
+		g.Diff = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After)
+		return
+	}
+	g.Diff = cmp.Render(f.verdict, f.outs)
 	g.Unanimous = f.verdict.Unanimous()
 	if g.twin = f.twin; f.twin != nil {
 		g.Twin, g.Diff = string(value.AppendText(nil, f.twin.input)), cmp.RenderCollision(f.twin.adapter, f.outs, f.twin.outs)
-	}
-	if d := f.drift; d != nil {
-		g.Diff, g.Unanimous = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After), false
 	}
 }
 
