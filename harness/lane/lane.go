@@ -30,8 +30,9 @@ type Lane struct {
 	stats       []Stats
 	maxRestarts int
 	log         io.Writer
-	families    map[probe.Family]*profiles // measured by Family, once a lane
-	drifts      []Drift                    // the last Run's (Drifts)
+	families    map[probe.Family]*profiles           // measured by Family, once a lane
+	drifts      []Drift                              // the last Run's (Drifts)
+	fresh       func(context.Context) (*Lane, error) // a new lane of the same adapters (Fresh); nil for Of's
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
 	// Contract names the contract the lane's reference follows when it is
@@ -67,6 +68,7 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		maxRestarts = DefaultMaxRestarts
 	}
 	l := &Lane{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
+	l.fresh = func(ctx context.Context) (*Lane, error) { return Start(ctx, specs, maxRestarts, log) }
 	for _, s := range specs {
 		l.names = append(l.names, s.Name)
 		l.inProcess = append(l.inProcess, s.InProcess)
