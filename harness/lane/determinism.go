@@ -33,6 +33,11 @@ type Drift struct {
 	How     string // AskedReask or AskedResend
 }
 
+// Reasked are the cases of the lane's last Run asked again with text, in
+// the order they were asked (after the whole batch): the calls a worker
+// answered before each of them. Valid until the next Run.
+func (l *Lane) Reasked() []int { return l.reasked }
+
 // Drifts are the drifts the lane's last Run saw between a case's
 // digest-only answer and its re-ask, in case order; they are valid until
 // the next Run.

@@ -32,6 +32,7 @@ type Lane struct {
 	log         io.Writer
 	families    map[probe.Family]*profiles           // measured by Family, once a lane
 	drifts      []Drift                              // the last Run's (Drifts)
+	reasked     []int                                // the last Run's (Reasked)
 	fresh       func(context.Context) (*Lane, error) // a new lane of the same adapters (Fresh); nil for Of's
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
@@ -166,7 +167,7 @@ func (l *Lane) Close() {
 // from its first is a Drift (Drifts): the second answer is in outs, the
 // first is not forgotten.
 func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
-	l.drifts = l.drifts[:0]
+	l.drifts, l.reasked = l.drifts[:0], l.reasked[:0]
 	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
 	}
@@ -184,6 +185,7 @@ func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outco
 		return nil
 	}
 	first := l.firstAnswers(outs, again)
+	l.reasked = again
 	if err := l.reask(ctx, cases, outs, ok, again); err != nil {
 		return err
 	}

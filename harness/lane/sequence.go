@@ -98,8 +98,9 @@ type Sequence struct {
 
 // ShrinkSequence shrinks a finding of sig that input shows after the calls
 // before, and not alone: first the fewest of the calls (delta debugging,
-// each subset run on a fresh lane, the input last), then each remaining
-// call and the input with the pure minimizer, the sequence still showing
+// each subset run on a fresh lane, the input last), then the input with
+// the pure minimizer, the fewest calls again, and each of them with the
+// pure minimizer, the sequence still showing
 // sig on a fresh lane. Every test starts a fresh lane, so the budget is
 // ctx's: when it ends, the sequence shrunk so far is returned, not
 // Minimal. An error says the sequence does not show sig even whole.
@@ -116,16 +117,23 @@ func (l *Lane) ShrinkSequence(ctx context.Context, before []any, input any, sig 
 	if !test(append(slices.Clone(s.Before), input)) {
 		return nil, fmt.Errorf("not reproducible: %d calls then the input no longer show %q on a fresh process", len(before), sig)
 	}
-	s.Before = ddmin(s.Before, func(sub []any) bool { return test(append(slices.Clone(sub), input)) })
+	fewest := func() { s.Before = ddmin(s.Before, func(sub []any) bool { return test(append(slices.Clone(sub), s.Input)) }) }
+	fewest()
 	if len(s.Before) == 0 {
 		return nil, ErrShowsAlone
 	}
-	s.Minimal = ctx.Err() == nil
-	for i := 0; i <= len(s.Before) && ctx.Err() == nil; i++ {
+	// The input first: once small, it needs fewer of the calls, which
+	// delta debugging then drops before each is shrunk.
+	s.Minimal = l.shrinkCall(ctx, s, len(s.Before), sig)
+	if fewest(); len(s.Before) == 0 {
+		return nil, ErrShowsAlone
+	}
+	for i := 0; i < len(s.Before) && ctx.Err() == nil; i++ {
 		if !l.shrinkCall(ctx, s, i, sig) {
 			s.Minimal = false
 		}
 	}
+	s.Minimal = s.Minimal && ctx.Err() == nil
 	j, err := l.JudgeFresh(context.WithoutCancel(ctx), append(slices.Clone(s.Before), s.Input))
 	if err != nil {
 		return nil, err

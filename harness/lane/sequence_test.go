@@ -133,3 +133,34 @@ func TestShrinkSequenceAlone(t *testing.T) {
 		t.Error("a lane of Of started afresh")
 	}
 }
+
+// ddmin finds the fewest calls, in order, that a test takes.
+func TestDdmin(t *testing.T) {
+	tests := []struct {
+		name  string
+		calls []any
+		need  []any // test takes a subset holding all of these, in order
+		want  []any
+	}{
+		{name: "none needed", calls: []any{1, 2, 3}, need: nil, want: nil},
+		{name: "one of many", calls: []any{1, 2, 3, 4, 5, 6, 7, 8, 9}, need: []any{7}, want: []any{7}},
+		{name: "two far apart", calls: []any{1, 2, 3, 4, 5, 6, 7, 8}, need: []any{2, 8}, want: []any{2, 8}},
+		{name: "all", calls: []any{1, 2, 3}, need: []any{1, 2, 3}, want: []any{1, 2, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test := func(sub []any) bool {
+				k := 0
+				for _, c := range sub {
+					if k < len(tt.need) && c == tt.need[k] {
+						k++
+					}
+				}
+				return k == len(tt.need)
+			}
+			if got := ddmin(tt.calls, test); !slices.Equal(got, tt.want) {
+				t.Errorf("ddmin %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -26,7 +26,8 @@ type group struct {
 	exampleSig compare.Signature
 	input      any
 	index      uint64
-	twin       *twin // a collision's other case
+	twin       *twin    // a collision's other case
+	before     []uint64 // the calls before the example (history.go)
 	// keys are the buckets (Signature.Bucket) the group's findings were
 	// counted in while fuzzing: its own, and those of the groups merged
 	// into it (regroup), whose corpus files it counts.
@@ -64,6 +65,9 @@ type collector struct {
 	// meter leaves out the warm-up and cuts the span after it into
 	// windows (Config.Warmup, Config.Window).
 	meter *cpumeter.Meter
+	// caseOf makes case index again, for a sequence's earlier calls
+	// (history.go); nil before the generator is made.
+	caseOf func(index uint64) any
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -200,7 +204,7 @@ func (c *collector) announce(what string, g *group) {
 // example makes f, which shows the bucket's cause as sig, the group's
 // example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
-	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
+	g.input, g.index, g.First, g.exampleSig, g.before = f.input, f.index, path, sig, f.before
 	g.Example = string(value.AppendText(nil, f.input))
 	if d := f.drift; d != nil { // no verdict: one adapter against itself
 		g.Diff = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After)

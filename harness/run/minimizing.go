@@ -183,6 +183,9 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, nondeterministicNote
 		return nil
 	}
+	if done, err := c.needsEarlier(ctx, l, g); done || err != nil {
+		return err
+	}
 	res, err := l.Minimize(ctx, g.input, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)

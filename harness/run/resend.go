@@ -121,12 +121,16 @@ func (s *resender) take(ln int) []resent {
 }
 
 // resend sends lane ln the cases waiting for it again and returns a finding
-// for each answer that differs from the one given before. It runs after
+// for each answer that differs from the one given before; they join the
+// lane's history. It runs after
 // the lane's batch was judged, so that the batch's own re-asks are done.
-func (r *runner) resend(ctx context.Context, ln int, l *lane.Lane) ([]finding, error) {
+func (r *runner) resend(ctx context.Context, ln int, l *lane.Lane, hist *history) ([]finding, error) {
 	due := r.resends.take(ln)
 	if len(due) == 0 {
 		return nil, nil
+	}
+	for _, h := range due {
+		hist.push(h.index)
 	}
 	cases := make([]any, len(due))
 	before := make([][]compare.Outcome, len(due))

@@ -73,6 +73,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 	r.resends = newResender(&r.cfg, len(r.lanes))
 	r.eventStart()
 	r.gen = gen.New(r.genConfig()) // the workers' models are known now
+	r.col.caseOf = func(i uint64) any { v, _ := r.gen.Case(i); return v }
 	// The corpus folder is made only once the adapters are up: a run that
 	// fails at setup leaves nothing behind.
 	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
