@@ -117,7 +117,9 @@ func (l *Lane) ShrinkSequence(ctx context.Context, before []any, input any, sig 
 	if !test(append(slices.Clone(s.Before), input)) {
 		return nil, fmt.Errorf("not reproducible: %d calls then the input no longer show %q on a fresh process", len(before), sig)
 	}
-	fewest := func() { s.Before = ddmin(s.Before, func(sub []any) bool { return test(append(slices.Clone(sub), s.Input)) }) }
+	fewest := func() {
+		s.Before = ddmin(s.Before, func(sub []any) bool { return test(append(slices.Clone(sub), s.Input)) })
+	}
 	fewest()
 	if len(s.Before) == 0 {
 		return nil, ErrShowsAlone

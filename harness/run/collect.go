@@ -68,6 +68,9 @@ type collector struct {
 	// caseOf makes case index again, for a sequence's earlier calls
 	// (history.go); nil before the generator is made.
 	caseOf func(index uint64) any
+	// shrunkSequence are the labels whose sequence of calls was shrunk
+	// (history.go), so that another bucket of one is merged, not shrunk.
+	shrunkSequence map[string]bool
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.

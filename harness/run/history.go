@@ -11,6 +11,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -86,6 +87,14 @@ func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (b
 	if err != nil || alone {
 		return false, nil
 	}
+	if label := lane.DependsSignature(g.exampleSig.Deviants); c.shrunkSequence[label.String()] {
+		// One bucket an implementation, never one a symptom: its sequence
+		// is shrunk once, and this bucket merges into it (regroup).
+		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, "its input alone does not show it on a fresh process: "+
+			"merged into the bucket of its implementation's findings that depend on an earlier call"
+		g.relabel(label)
+		return true, nil
+	}
 	before := make([]any, len(g.before))
 	for k, i := range g.before {
 		before[k] = c.caseOf(i)
@@ -108,6 +117,10 @@ func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (b
 	g.MinimizeNote = strings.TrimSpace(sequenceNote(s) + " " + g.MinimizeNote)
 	g.Diff = c.cmp.Render(s.Judged.Verdict, s.Judged.Outs)
 	g.relabel(s.Label)
+	if c.shrunkSequence == nil {
+		c.shrunkSequence = map[string]bool{}
+	}
+	c.shrunkSequence[s.Label.String()] = true
 	return true, nil
 }
 

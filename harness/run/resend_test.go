@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
+	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
@@ -93,4 +96,38 @@ func checkDriftEntries(t *testing.T, dir string) {
 	if n == 0 {
 		t.Error("no nondeterministic entry in the corpus")
 	}
+}
+
+// A finding of length-cache that its input alone does not show on a fresh
+// process is shrunk as a sequence of calls and labelled "depends on an
+// earlier call", one bucket for the implementation, into which the
+// buckets its symptoms made merge; its corpus entry holds the calls to
+// run first.
+func TestDependsOnEarlierCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minimizes sequences of calls, a fresh worker for each try")
+	}
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
+	specs := []adapter.Spec{{Name: "go", InProcess: true}, {Name: "sdk", Command: []string{mutant, "length-cache"}}}
+	var errb bytes.Buffer
+	rep, _ := Run(context.Background(), Config{Adapters: specs, Workers: 1, Batch: 256, Cases: 3000, Seed: 2,
+		CorpusDir: t.TempDir(), MinimizeTime: 90 * time.Second, Stderr: &errb})
+	want := lane.DependsSignature([]string{"sdk"})
+	var found []report.Group
+	for _, g := range rep.Distinct {
+		if g.Signature.Bucket() == want.Bucket() {
+			found = append(found, g)
+		}
+	}
+	if len(found) != 1 || !found[0].Signature.Equal(want) || !found[0].Minimized {
+		t.Fatalf("buckets %+v, want one minimized %s\n%s", found, want, lastLines(errb.String(), 20))
+	}
+	e, err := corpus.Load(found[0].MinimizedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Before) == 0 || e.Kind != corpus.KindNondeterministic {
+		t.Errorf("entry %s: %d calls before, kind %q", found[0].MinimizedPath, len(e.Before), e.Kind)
+	}
+	t.Logf("%s: merged from %d buckets; %s", want, len(found[0].MergedFrom), found[0].MinimizeNote)
 }
