@@ -219,8 +219,15 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
 	}
-	if e.Twin != nil {
+	switch {
+	case e.Twin != nil:
 		return minimizePair(ctx, cfg, path, e)
+	case e.Before != nil:
+		return minimizeSequence(ctx, cfg, path, e)
+	case e.Kind == corpus.KindNondeterministic:
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %s is one input given two answers (%s): nothing to shrink it by, since "+
+			"the minimizer asks each candidate once; difffuzz replay asks it twice\n", path, e.Signatures)
+		return triage.ExitSetup
 	}
 	s, js := judge(ctx, cfg, []any{e.Input})
 	if s == nil {
