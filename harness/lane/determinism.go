@@ -21,6 +21,9 @@ import (
 const (
 	AskedReask  = "a re-ask with text"
 	AskedResend = "a resend in a later batch"
+	// AskedMinimize: the run asked a bucket's example again before
+	// minimizing it.
+	AskedMinimize = "the run's minimization"
 )
 
 // Drift is one adapter's two answers to one case: Before, the first

@@ -26,8 +26,9 @@ type group struct {
 	exampleSig compare.Signature
 	input      any
 	index      uint64
-	twin       *twin    // a collision's other case
-	before     []uint64 // the calls before the example (history.go)
+	twin       *twin             // a collision's other case
+	before     []uint64          // the calls before the example (history.go)
+	outs       []compare.Outcome // the example's outcomes, which recheck asks again
 	// keys are the buckets (Signature.Bucket) the group's findings were
 	// counted in while fuzzing: its own, and those of the groups merged
 	// into it (regroup), whose corpus files it counts.
@@ -71,6 +72,9 @@ type collector struct {
 	// shrunkSequence are the labels whose sequence of calls was shrunk
 	// (history.go), so that another bucket of one is merged, not shrunk.
 	shrunkSequence map[string]bool
+	// late are the buckets made while minimizing (recheck), which
+	// regroup takes in.
+	late []*group
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -207,7 +211,7 @@ func (c *collector) announce(what string, g *group) {
 // example makes f, which shows the bucket's cause as sig, the group's
 // example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
-	g.input, g.index, g.First, g.exampleSig, g.before = f.input, f.index, path, sig, f.before
+	g.input, g.index, g.First, g.exampleSig, g.before, g.outs = f.input, f.index, path, sig, f.before, f.outs
 	g.Example = string(value.AppendText(nil, f.input))
 	if d := f.drift; d != nil { // no verdict: one adapter against itself
 		g.Diff = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After)

@@ -101,7 +101,7 @@ func share(left time.Duration, n int) time.Duration {
 // Only a corpus that cannot be written is an error.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget time.Duration) error {
 	order := c.minimizeOrder()
-	defer c.regroup(order)
+	defer func() { c.regroup(append(order, c.late...)) }()
 	said := make(map[*group]bool, len(order))
 	defer func() { // the buckets skipped say why, in the events too
 		for _, g := range order {
@@ -182,6 +182,9 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 	if g.Signature.Kind == compare.KindNondeterministic {
 		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, nondeterministicNote
 		return nil
+	}
+	if err := c.recheck(ctx, l, g); err != nil {
+		return err
 	}
 	if done, err := c.needsEarlier(ctx, l, g); done || err != nil {
 		return err
