@@ -40,18 +40,13 @@ var ErrShowsAlone = errors.New("the input alone shows it on a fresh process")
 var errNoFresh = errors.New("lane: its adapters cannot be started afresh")
 
 // Fresh starts a new lane of the same adapters, judged by the same
-// contract: every worker a new process, with no state from the calls of
-// this one. The caller closes it.
+// contract (Start's, from the same specs): every worker a new process,
+// with no state from the calls of this one. The caller closes it.
 func (l *Lane) Fresh(ctx context.Context) (*Lane, error) {
 	if l.fresh == nil {
 		return nil, errNoFresh
 	}
-	f, err := l.fresh(ctx)
-	if err != nil {
-		return nil, err
-	}
-	f.cmp, f.Contract = l.cmp, l.Contract
-	return f, nil
+	return l.fresh(ctx)
 }
 
 // JudgeFresh judges calls in order on a fresh lane, each worker answering
