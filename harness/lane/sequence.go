@@ -83,7 +83,7 @@ type Sequence struct {
 	Input  any
 	Judged Judged
 	// Label is the bucket's signature: DependsSignature of the
-	// implementations of the signature kept.
+	// implementations whose answer to the input the calls changed.
 	Label compare.Signature
 	// Runs is how many fresh lanes the shrinking started; Minimal is false
 	// when its time ran out before each call was shrunk.
@@ -135,8 +135,31 @@ func (l *Lane) ShrinkSequence(ctx context.Context, before []any, input any, sig 
 	if err != nil {
 		return nil, err
 	}
-	s.Judged = j
+	alone, err := l.JudgeFresh(context.WithoutCancel(ctx), []any{s.Input})
+	if err != nil {
+		return nil, err
+	}
+	s.Judged, s.Label = j, DependsSignature(l.changed(alone, j, sig.Deviants))
 	return s, nil
+}
+
+// changed names the adapters whose answer to one input differs alone and
+// after earlier calls (compare.Nondeterministic): the implementations
+// whose state the calls changed, the reference too, which a signature of
+// the symptom never names. When none does (the calls changed no answer
+// that can be compared), it is the symptom's deviants.
+func (l *Lane) changed(alone, after Judged, deviants []string) []string {
+	var names []string
+	for ai := range l.names {
+		if compare.Nondeterministic(alone.Outs[ai], after.Outs[ai]) {
+			names = append(names, l.names[ai])
+		}
+	}
+	if len(names) == 0 {
+		return deviants
+	}
+	slices.Sort(names)
+	return names
 }
 
 // shrinkCall shrinks call i of s (the input when i is len(s.Before)) with

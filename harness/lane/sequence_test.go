@@ -69,10 +69,34 @@ func cacheLane(starts *int) *Lane {
 	l := newLane(0, &syncBuffer{}, anyCases{&fake{name: "ref"}}, anyCases{&cacher{fake: fake{name: "x"}}})
 	l.fresh = func(context.Context) (*Lane, error) {
 		*starts++
-		f := cacheLane(starts)
-		return f, nil
+		return cacheLane(starts), nil
 	}
 	return l
+}
+
+// cachingReference is cacheLane with the cache in the reference.
+func cachingReference() *Lane {
+	l := newLane(0, &syncBuffer{}, anyCases{&cacher{fake: fake{name: "ref"}}}, anyCases{&fake{name: "x"}})
+	l.fresh = func(context.Context) (*Lane, error) { return cachingReference(), nil }
+	return l
+}
+
+// A reference with the cache is named by the sequence's label: the
+// implementation whose answer the calls changed, which the symptom's
+// signature (x against the reference) never names.
+func TestShrinkSequenceNamesTheReference(t *testing.T) {
+	l := cachingReference()
+	js, err := l.Judge(context.Background(), []any{"ab", "cd"})
+	if err != nil || len(js[1].Signatures) != 1 {
+		t.Fatalf("judged %v (%v)", js, err)
+	}
+	s, err := l.ShrinkSequence(context.Background(), []any{"ab"}, "cd", js[1].Signatures[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := DependsSignature([]string{"ref"}); !s.Label.Equal(want) {
+		t.Errorf("label %s, want %s", s.Label, want)
+	}
 }
 
 // A finding that its input shows only after an earlier call is shrunk to
@@ -103,7 +127,7 @@ func TestShrinkSequence(t *testing.T) {
 	if len(s.Before) != 1 || len(asText(s.Before[0])) != 2 || len(asText(s.Input)) != 2 || asText(s.Before[0]) == asText(s.Input) {
 		t.Errorf("shrunk to %v then %v, want one other case of the input's length", s.Before, s.Input)
 	}
-	if !s.Minimal || s.Runs != starts-2 || !shows(s.Judged, sig) {
+	if !s.Minimal || s.Runs != starts-3 || !shows(s.Judged, sig) {
 		t.Errorf("minimal %v, %d runs for %d fresh lanes, judged %+v", s.Minimal, s.Runs, starts, s.Judged)
 	}
 	if want := DependsSignature([]string{"x"}); !s.Label.Equal(want) {

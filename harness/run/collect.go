@@ -69,9 +69,10 @@ type collector struct {
 	// caseOf makes case index again, for a sequence's earlier calls
 	// (history.go); nil before the generator is made.
 	caseOf func(index uint64) any
-	// shrunkSequence are the labels whose sequence of calls was shrunk
-	// (history.go), so that another bucket of one is merged, not shrunk.
-	shrunkSequence map[string]bool
+	// shrunkSequence are the labels of the sequences shrunk (history.go),
+	// by the deviants of the symptom they were shrunk for, so that another
+	// bucket of those deviants is merged, not shrunk.
+	shrunkSequence map[string]compare.Signature
 	// late are the buckets made while minimizing (recheck), which
 	// regroup takes in.
 	late []*group

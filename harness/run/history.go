@@ -87,9 +87,11 @@ func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (b
 	if err != nil || alone {
 		return false, nil
 	}
-	if label := lane.DependsSignature(g.exampleSig.Deviants); c.shrunkSequence[label.String()] {
+	key := strings.Join(g.exampleSig.Deviants, deviantsSep)
+	if label, ok := c.shrunkSequence[key]; ok {
 		// One bucket an implementation, never one a symptom: its sequence
-		// is shrunk once, and this bucket merges into it (regroup).
+		// is shrunk once, and this bucket of the same deviants merges into
+		// it (regroup).
 		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, "its input alone does not show it on a fresh process: "+
 			"merged into the bucket of its implementation's findings that depend on an earlier call"
 		g.relabel(label)
@@ -118,11 +120,14 @@ func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (b
 	g.Diff = c.cmp.Render(s.Judged.Verdict, s.Judged.Outs)
 	g.relabel(s.Label)
 	if c.shrunkSequence == nil {
-		c.shrunkSequence = map[string]bool{}
+		c.shrunkSequence = map[string]compare.Signature{}
 	}
-	c.shrunkSequence[s.Label.String()] = true
+	c.shrunkSequence[key] = s.Label
 	return true, nil
 }
+
+// deviantsSep joins a symptom's deviants into a key of shrunkSequence.
+const deviantsSep = "\x00"
 
 // sequenceNote says which calls a sequence's input needs before it.
 func sequenceNote(s *lane.Sequence) string {
