@@ -78,9 +78,10 @@ func (h *history) pushBatch(b *batch, reasked []int) {
 // on a fresh lane, does not show it: ok is true when it did (g is then
 // labelled lane.DependsSignature, or noted as not minimized). ok is false
 // when the input shows it alone, or no fresh lane can be started, and g is
-// minimized as always.
+// minimized as always. A hang is not checked: each try would wait out the
+// worker's deadline.
 func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (bool, error) {
-	if g.before == nil || c.caseOf == nil {
+	if g.before == nil || c.caseOf == nil || g.exampleSig.Kind == compare.KindHang {
 		return false, nil
 	}
 	alone, err := l.ShowsAlone(ctx, g.input, g.exampleSig)
