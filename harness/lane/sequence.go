@@ -72,8 +72,28 @@ func shows(j Judged, sig compare.Signature) bool {
 
 // ShowsAlone reports whether input alone, on a fresh lane, shows sig.
 func (l *Lane) ShowsAlone(ctx context.Context, input any, sig compare.Signature) (bool, error) {
-	j, err := l.JudgeFresh(ctx, []any{input})
-	return shows(j, sig), err
+	f, ok, err := l.FreshShows(ctx, input, sig)
+	if f != nil {
+		f.Close()
+	}
+	return ok, err
+}
+
+// FreshShows is ShowsAlone that hands over the fresh lane, open, when the
+// input shows sig there: a minimizer can start from it rather than from a
+// lane whose workers have answered many calls, whose state a stateful
+// implementation's answers depend on. The caller closes it.
+func (l *Lane) FreshShows(ctx context.Context, input any, sig compare.Signature) (*Lane, bool, error) {
+	f, err := l.Fresh(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	js, err := f.Judge(ctx, []any{input})
+	if err != nil || !shows(js[0], sig) {
+		f.Close()
+		return nil, false, err
+	}
+	return f, true, nil
 }
 
 // Sequence is a finding that needs earlier calls, shrunk: the calls to

@@ -75,19 +75,29 @@ func (h *history) pushBatch(b *batch, reasked []int) {
 }
 
 // needsEarlier minimizes g as a sequence when its example's input alone,
-// on a fresh lane, does not show it: ok is true when it did (g is then
-// labelled lane.DependsSignature, or noted as not minimized). ok is false
-// when the input shows it alone, or no fresh lane can be started, and g is
-// minimized as always. A hang is not checked: each try would wait out the
-// worker's deadline.
-func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (bool, error) {
+// on a fresh lane, does not show it: done is true when it did (g is then
+// labelled lane.DependsSignature, or noted as not minimized). done is
+// false when the input shows it alone, or no fresh lane can be started,
+// and g is minimized as always: from fresh, the fresh lane it showed on,
+// when there is one, which the caller closes. A hang is not checked: each
+// try would wait out the worker's deadline.
+func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (done bool, fresh *lane.Lane, err error) {
 	if g.before == nil || c.caseOf == nil || g.exampleSig.Kind == compare.KindHang {
-		return false, nil
+		return false, nil, nil
 	}
-	alone, err := l.ShowsAlone(ctx, g.input, g.exampleSig)
+	fresh, alone, err := l.FreshShows(ctx, g.input, g.exampleSig)
 	if err != nil || alone {
-		return false, nil
+		return false, fresh, nil
 	}
+	done, err = c.shrinkSequence(ctx, l, g)
+	return done, nil, err
+}
+
+// shrinkSequence shrinks g's example after its earlier calls
+// (lane.ShrinkSequence), or relabels g when a bucket of the same deviants
+// was shrunk so already; done is false when the input shows g alone on a
+// fresh lane after all.
+func (c *collector) shrinkSequence(ctx context.Context, l *lane.Lane, g *group) (done bool, err error) {
 	key := strings.Join(g.exampleSig.Deviants, deviantsSep)
 	if label, ok := c.shrunkSequence[key]; ok {
 		// One bucket an implementation, never one a symptom: its sequence

@@ -186,10 +186,16 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 	if err := c.recheck(ctx, l, g); err != nil {
 		return err
 	}
-	if done, err := c.needsEarlier(ctx, l, g); done || err != nil {
+	done, fresh, err := c.needsEarlier(ctx, l, g)
+	if done || err != nil {
 		return err
 	}
-	res, err := l.Minimize(ctx, g.input, g.exampleSig)
+	ml := l // the lane the example is shrunk on: a fresh one when there is one
+	if fresh != nil {
+		defer fresh.Close()
+		fresh.MaxCandidateBytes, ml = l.MaxCandidateBytes, fresh
+	}
+	res, err := ml.Minimize(ctx, g.input, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)
 		return nil
