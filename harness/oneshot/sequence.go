@@ -127,3 +127,14 @@ func minimizeSequence(ctx context.Context, cfg Config, path string, e *corpus.En
 	fmt.Fprint(cfg.Stdout, l.Comparator().Render(s.Judged.Verdict, s.Judged.Outs))
 	return writeMinimized(cfg, path, l.SequenceEntry(s))
 }
+
+// aloneAgrees reports whether input i of check, which diverged after the
+// inputs before it on one lane, agrees alone on a fresh lane: the finding
+// needs the calls before it. The first input was alone already.
+func aloneAgrees(ctx context.Context, l *lane.Lane, i int, input any) bool {
+	if i == 0 {
+		return false
+	}
+	j, err := l.JudgeFresh(ctx, []any{input})
+	return err == nil && j.Answered && j.Verdict.Agree
+}

@@ -67,3 +67,29 @@ func TestSequenceEntries(t *testing.T) {
 		t.Errorf("minimized to %d calls before, %s\n%s", len(m.Before), m.Signatures, out.String())
 	}
 }
+
+// check runs its lines in order on one process, and says of a line that
+// diverges after the lines before it but agrees alone on a fresh process
+// that it needs them.
+func TestCheckSaysWhenAloneAgrees(t *testing.T) {
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
+	lines, err := ReadLines("in", strings.NewReader(`{"tool_name":"","args":{"":"\u007faa"}}`+"\n"+`{"tool_name":"aaa","args":{}}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, json := range []bool{false, true} {
+		var out bytes.Buffer
+		cfg := Config{Adapters: []adapter.Spec{{Name: "go", InProcess: true}, {Name: "sdk", Command: []string{mutant, "length-cache"}}},
+			JSON: json, Stdout: &out, Stderr: &out}
+		if code := Check(context.Background(), cfg, lines); code != triage.ExitDivergence {
+			t.Fatalf("check: exit %d\n%s", code, out.String())
+		}
+		want := "alone on a fresh process it agrees"
+		if json {
+			want = `"line":2,"agree":false,"needs_earlier":true`
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("check -json=%v says\n%s\nwant %q", json, out.String(), want)
+		}
+	}
+}
