@@ -94,6 +94,7 @@ func (c *CLI) run(ctx context.Context, args []string) int {
 	fs.StringVar(&cfg.CorpusDir, "corpus", run.DefaultCorpus, "folder for findings")
 	fs.IntVar(&cfg.KeepPerBucket, "keep", retain.DefaultKeepPerBucket, "examples of each bucket written to -corpus (the lowest case index among them); the rest are counted")
 	fs.BoolVar(&cfg.KeepAll, "keep-all", false, "write every finding to -corpus, however many (no bound on disk)")
+	fs.IntVar(&cfg.ResendOneIn, "resend", run.DefaultResendOneIn, "send one case in `N` again in a later batch, digest-only, to catch an implementation that answers one input two ways (negative: none)")
 	fs.IntVar(&cfg.MaxBuckets, "max-buckets", run.DefaultMaxBuckets, "root causes told apart; past them, a new cause's findings go to its kind's overflow bucket (negative: no limit)")
 	cfg.Outputs = outputFlags(fs, true)
 	fs.StringVar(&cfg.KnownPath, "known", "", "the list of accepted divergences `file`: fail only on new ones and on stale entries")

@@ -73,3 +73,30 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// The stateful mutants are hunted for a nondeterministic bucket of the
+// mutant alone, kept as found; each is found within a case budget.
+func TestStatefulHunt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts difffuzz and the mutant worker")
+	}
+	difffuzz := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/difffuzz")
+	mutant := testworker.Binary(t, "github.com/difffuzz/difffuzz/cmd/mutant")
+	for _, name := range []string{"sort-skip-nth", "length-cache", "reused-buffer", "seeded-order"} {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			h := Hunt{Difffuzz: difffuzz, Mutant: mutant, Config: "../../difffuzz.toml", Duration: 30 * time.Second, Cases: 20000,
+				MinimizeTime: 10 * time.Second, Seed: "1", Out: t.TempDir(), Only: []string{name}, Stdout: &out}
+			rs, err := h.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rs) != 1 || !rs[0].Found || rs[0].Signature != "nondeterministic: gives one input two digests: mutant" {
+				t.Fatalf("hunt: %+v\n%s", rs, out.String())
+			}
+			if rs[0].Minimized != "" || !strings.Contains(rs[0].Note, "not minimized (nondeterministic)") {
+				t.Errorf("minimized %q, note %q: want it kept as found", rs[0].Minimized, rs[0].Note)
+			}
+		})
+	}
+}

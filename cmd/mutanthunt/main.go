@@ -9,8 +9,10 @@
 // finding with `difffuzz minimize`, bounded by -minimize-time. A collision
 // mutant (zoo.Collides: its bug gives two calls one digest) is hunted for
 // its first collision instead (first_collision_seconds and _cases), and
-// its pair minimized; its row shows both inputs, joined by " ≍ ". It prints one
-// line per mutant and ends with
+// its pair minimized; its row shows both inputs, joined by " ≍ ". A
+// stateful mutant (zoo.Stateful: it answers one input two ways) is hunted
+// for its first nondeterministic bucket, timed by the event, its example
+// kept as found. It prints one line per mutant and ends with
 //
 //	mutants: F/N found, median S s
 //
@@ -199,7 +201,7 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 		return r, err
 	}
 	repPath := filepath.Join(dir, "report.json")
-	firstSig, err := h.run(ctx, dir, m.Name, repPath, zoo.Collides(m.Name))
+	firstSig, at, err := h.run(ctx, dir, m.Name, repPath, wanted(m.Name))
 	if err != nil {
 		return r, err
 	}
@@ -218,6 +220,9 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	if zoo.Collides(m.Name) {
 		return h.collision(ctx, r, dir, &rep, firstSig)
 	}
+	if zoo.Stateful(m.Name) {
+		return nondeterministic(r, &rep, firstSig, at), nil
+	}
 	if rep.Divergences == 0 || len(rep.Distinct) == 0 {
 		r.Note = fmt.Sprintf("not found in %d cases", rep.Cases)
 		return r, nil
@@ -234,12 +239,29 @@ func (h *Hunt) one(ctx context.Context, m zoo.Mutant) (Result, error) {
 	return r, nil
 }
 
+// wanted is the event that ends mutant name's hunt: a collision for a
+// collision mutant, a nondeterministic bucket for a stateful one, else any
+// new bucket.
+func wanted(name string) func(events.Event) bool {
+	switch {
+	case zoo.Collides(name):
+		return func(e events.Event) bool { return e.Type == events.TypeCollision }
+	case zoo.Stateful(name):
+		return func(e events.Event) bool { return e.Bucket.Kind == nondeterministicKind }
+	}
+	return func(events.Event) bool { return true }
+}
+
+// nondeterministicKind is compare.KindNondeterministic's word in a report.
+const nondeterministicKind = "nondeterministic"
+
 // run starts difffuzz run and interrupts it once its event stream reports a
-// new bucket (a collision, if collision), whose signature it returns.
-func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision bool) (firstSig string, err error) {
+// new bucket that want takes, whose signature it returns with the seconds
+// the run took to it.
+func (h *Hunt) run(ctx context.Context, dir, name, repPath string, want func(events.Event) bool) (firstSig string, at float64, err error) {
 	logf, err := os.Create(filepath.Join(dir, "run.log"))
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	defer logf.Close()
 	cmd := exec.CommandContext(ctx, h.Difffuzz, h.args("run", name, "-duration", h.Duration.String(), "-seed", h.Seed,
@@ -248,16 +270,17 @@ func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision boo
 	cmd.Stderr = logf
 	stream, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	readErr := events.Read(stream, func(e events.Event) error {
-		if firstSig != "" || e.Bucket == nil || e.Bucket.More || (collision && e.Type != events.TypeCollision) {
+		if firstSig != "" || e.Bucket == nil || e.Bucket.More || !want(e) {
 			return nil
 		}
-		firstSig = e.Bucket.Signature
+		firstSig, at = e.Bucket.Signature, time.Since(start).Seconds()
 		// The first Ctrl-C: the run stops generating, writes every
 		// finding and its report, and stops the workers.
 		return cmd.Process.Signal(syscall.SIGINT)
@@ -268,12 +291,12 @@ func (h *Hunt) run(ctx context.Context, dir, name, repPath string, collision boo
 	_, _ = io.Copy(io.Discard, stream)
 	var exit *exec.ExitError
 	if err := cmd.Wait(); err != nil && !errors.As(err, &exit) {
-		return "", err
+		return "", 0, err
 	}
 	if readErr != nil {
-		return "", fmt.Errorf("the run's events: %w", readErr)
+		return "", 0, fmt.Errorf("the run's events: %w", readErr)
 	}
-	return firstSig, nil // the exit status says divergence or interrupted; the report says more
+	return firstSig, at, nil // the exit status says divergence or interrupted; the report says more
 }
 
 // collisionPrefix starts a collision's signature in the run's log.
@@ -296,6 +319,27 @@ func (h *Hunt) collision(ctx context.Context, r Result, dir string, rep *report.
 	r.Found, r.Seconds, r.Cases, r.Signature = true, rep.FirstCollisionSeconds, rep.FirstCollisionCases, first.Signature.String()
 	r.Minimized, r.Note = h.minimize(ctx, dir, r.Name, first.First)
 	return r, nil
+}
+
+// nondeterministic reads a stateful mutant's hunt: found when the run
+// reported a nondeterministic bucket, at the seconds the hunt saw it
+// (the report has no first-finding figures of the kind; the seconds
+// include the driver's start-up) and the cases the run made in all.
+// Its example is kept as found: a nondeterministic bucket is not
+// minimized (the state is the process's, not the input's).
+func nondeterministic(r Result, rep *report.Report, firstSig string, at float64) Result {
+	for _, g := range rep.Distinct {
+		if g.Kind == nondeterministicKind && (!r.Found || g.Signature.String() == firstSig) {
+			r.Found, r.Signature = true, g.Signature.String()
+			r.Note = "not minimized (nondeterministic): " + g.Example
+		}
+	}
+	if !r.Found {
+		r.Note = fmt.Sprintf("no nondeterministic bucket in %d cases (%d divergences)", rep.Cases, rep.Divergences)
+		return r
+	}
+	r.Seconds, r.Cases = at, rep.Cases
+	return r
 }
 
 // minimize shrinks the finding in file with difffuzz minimize, within

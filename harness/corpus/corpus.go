@@ -21,8 +21,14 @@ import (
 	"lukechampine.com/blake3"
 )
 
-// FormatVersion is written into every entry as "difffuzz_corpus".
+// FormatVersion is written into every entry as "difffuzz_corpus", unless
+// the entry holds calls to run before its input (Before): then it is
+// SequenceVersion, which a difffuzz that would replay the input alone
+// refuses to read. This one reads both.
 const FormatVersion = 1
+
+// SequenceVersion is the format of an entry with Before.
+const SequenceVersion = 2
 
 // formatKey marks a file as a corpus entry rather than a bare input.
 const formatKey = "difffuzz_corpus"
@@ -69,7 +75,20 @@ type Entry struct {
 	Twin         any
 	TwinIndex    uint64
 	TwinOutcomes []Outcome
+	// Earlier are, for a nondeterministic entry (Kind "nondeterministic"),
+	// the first answers of the adapters that gave Input two: Outcomes hold
+	// their second, so the file keeps both. nil for any other entry.
+	Earlier []Outcome
+	// Before are the calls to run, in order, on a fresh worker process
+	// before Input, for a finding that Input alone does not show (its
+	// signature "nondeterministic: depends on an earlier call"): replay
+	// and minimize run them first. nil for any other entry.
+	Before []any
 }
+
+// KindNondeterministic is the kind of an entry whose input one adapter
+// answered two ways (compare.KindNondeterministic).
+const KindNondeterministic = string(compare.KindNondeterministic)
 
 // Name is the entry's file name: a content hash of its input's text, so that
 // the same input found twice is one file.
@@ -84,7 +103,18 @@ func Path(dir string, input any) string { return filepath.Join(dir, Name(input))
 // EntryPath is where Write stores e in dir: by its input, and for a
 // collision by both its inputs, so that a pair never takes the file of
 // its first case's own divergence.
+//
+// A nondeterministic entry is named by its kind too, so that it never
+// takes the file of its input's divergence, nor that one its.
 func EntryPath(dir string, e *Entry) string {
+	if e.Kind == KindNondeterministic {
+		text := []byte(KindNondeterministic + "\n")
+		for _, b := range e.Before {
+			text = append(value.AppendText(text, b), '\n')
+		}
+		sum := blake3.Sum256(value.AppendText(text, e.Input))
+		return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
+	}
 	if e.Twin == nil {
 		return Path(dir, e.Input)
 	}

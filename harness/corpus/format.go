@@ -18,7 +18,14 @@ import (
 // base64 msgpack in "input_msgpack", with "input" null and a rendering for
 // people in "input_text".
 func (e *Entry) Marshal() []byte {
-	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(FormatVersion))
+	version := FormatVersion
+	if e.Before != nil {
+		version = SequenceVersion
+	}
+	b := []byte("{\n  \"" + formatKey + "\": " + strconv.Itoa(version))
+	for i, c := range e.Before {
+		b = writeInput(b, fmt.Sprintf("before_%d", i), c)
+	}
 	b = writeInput(b, "input", e.Input)
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signatures.String())
@@ -35,6 +42,7 @@ func (e *Entry) Marshal() []byte {
 		}
 		b = outcomes(b, "twin_outcomes", e.TwinOutcomes)
 	}
+	b = outcomes(b, "earlier_outcomes", e.Earlier)
 	return append(b, "\n}\n"...)
 }
 
@@ -100,8 +108,9 @@ func Unmarshal(data []byte) (*Entry, error) {
 	if !ok || lookup(obj, formatKey) == nil {
 		return &Entry{Input: v}, nil
 	}
-	if ver, _ := lookup(obj, formatKey).(int64); ver != FormatVersion {
-		return nil, fmt.Errorf("corpus format %v, this difffuzz reads %d", lookup(obj, formatKey), FormatVersion)
+	ver, _ := lookup(obj, formatKey).(int64)
+	if ver != FormatVersion && ver != SequenceVersion {
+		return nil, fmt.Errorf("corpus format %v, this difffuzz reads %d and %d", lookup(obj, formatKey), FormatVersion, SequenceVersion)
 	}
 	if !has(obj, "input") {
 		return nil, errNoInput
@@ -125,6 +134,12 @@ func Unmarshal(data []byte) (*Entry, error) {
 		}
 		e.TwinIndex, _ = uintField(obj, "twin_index")
 		e.TwinOutcomes = outcomesOf(obj, "twin_outcomes")
+	}
+	e.Earlier = outcomesOf(obj, "earlier_outcomes")
+	if ver == SequenceVersion {
+		if e.Before, err = beforeOf(obj); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -247,4 +262,21 @@ func decodeRaw(s string) (any, error) {
 		return nil, err
 	}
 	return wire.DecodeValue(data)
+}
+
+// beforeOf reads the calls Marshal wrote as before_0, before_1, ... in
+// order; an entry of SequenceVersion has at least one.
+func beforeOf(obj value.Object) ([]any, error) {
+	var out []any
+	for i := 0; has(obj, fmt.Sprintf("before_%d", i)) || has(obj, fmt.Sprintf("before_%d_msgpack", i)); i++ {
+		v, err := inputOf(obj, fmt.Sprintf("before_%d", i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, errors.New(`corpus format 2 without "before_0": no call to run first`)
+	}
+	return out, nil
 }

@@ -161,20 +161,28 @@ func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
 // its hello named, so that a finding says which versions disagreed.
 func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
 	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract}
-	hellos := l.Hellos()
 	e.Outcomes = make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
-		co := corpus.Outcome{Adapter: l.names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: string(o.Failure), Inexpressible: o.Inexpressible}
-		if o.Canonical != nil {
-			co.Digest = hex.EncodeToString(o.Digest)
-		}
-		if o.Failure != "" || o.Error == "internal" {
-			co.Stderr = o.Detail
-		}
-		co.Impl, co.Version = hellos[i].Name, hellos[i].Version
-		e.Outcomes[i] = co
+		e.Outcomes[i] = l.outcome(i, o)
 	}
 	return e
+}
+
+// outcome is adapter i's outcome o as an entry records it, with the
+// implementation and version its hello named. A digest is recorded beside
+// its text, or alone when it is all a nondeterministic entry's first
+// answer has.
+func (l *Lane) outcome(i int, o compare.Outcome) corpus.Outcome {
+	co := corpus.Outcome{Adapter: l.names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: string(o.Failure), Inexpressible: o.Inexpressible}
+	if o.Canonical != nil || o.Textless() {
+		co.Digest = hex.EncodeToString(o.Digest)
+	}
+	if o.Failure != "" || o.Error == "internal" {
+		co.Stderr = o.Detail
+	}
+	h := l.adapters[i].Hello()
+	co.Impl, co.Version = h.Name, h.Version
+	return co
 }
 
 // Names are the lane's adapters' names, the reference first.

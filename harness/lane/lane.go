@@ -30,7 +30,10 @@ type Lane struct {
 	stats       []Stats
 	maxRestarts int
 	log         io.Writer
-	families    map[probe.Family]*profiles // measured by Family, once a lane
+	families    map[probe.Family]*profiles           // measured by Family, once a lane
+	drifts      []Drift                              // the last Run's (Drifts)
+	reasked     []int                                // the last Run's (Reasked)
+	fresh       func(context.Context) (*Lane, error) // a new lane of the same adapters (Fresh); nil for Of's
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
 	// Contract names the contract the lane's reference follows when it is
@@ -66,6 +69,7 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		maxRestarts = DefaultMaxRestarts
 	}
 	l := &Lane{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
+	l.fresh = func(ctx context.Context) (*Lane, error) { return Start(ctx, specs, maxRestarts, log) }
 	for _, s := range specs {
 		l.names = append(l.names, s.Name)
 		l.inProcess = append(l.inProcess, s.InProcess)
@@ -159,8 +163,11 @@ func (l *Lane) Close() {
 // When b is digest-only, the cases whose outcomes its digests do not settle
 // (see compare.Settled) are asked again with text: on the fuzzing loop's hot
 // path, where nearly every case agrees, this keeps the canonical texts off
-// the pipes and out of the driver.
+// the pipes and out of the driver. An adapter whose second answer differs
+// from its first is a Drift (Drifts): the second answer is in outs, the
+// first is not forgotten.
 func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+	l.drifts, l.reasked = l.drifts[:0], l.reasked[:0]
 	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
 	}
@@ -177,7 +184,13 @@ func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outco
 	if len(again) == 0 {
 		return nil
 	}
-	return l.reask(ctx, cases, outs, ok, again)
+	first := l.firstAnswers(outs, again)
+	l.reasked = again
+	if err := l.reask(ctx, cases, outs, ok, again); err != nil {
+		return err
+	}
+	l.noteDrifts(first, outs, ok, again)
+	return nil
 }
 
 // reask asks each adapter again, with text, for those of the cases again

@@ -150,11 +150,13 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 	defer s.Close()
 	exit := triage.ExitOK
 	for i, j := range js {
+		needsEarlier := false
 		if !j.Verdict.Agree {
 			exit = triage.ExitDivergence
+			needsEarlier = aloneAgrees(ctx, s, i, inputs[i])
 		}
 		if cfg.JSON {
-			printCheckJSON(cfg.Stdout, s.Names(), lines[i].Line, j)
+			printCheckJSON(cfg.Stdout, s.Names(), lines[i].Line, j, needsEarlier)
 			continue
 		}
 		state := "agree"
@@ -164,6 +166,9 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 			state = "DIVERGE " + compare.Signatures(s.Families(ctx, j.Signatures, inputs[i])).String()
 		}
 		fmt.Fprintf(cfg.Stdout, "line %d: %s\n  %s\n", lines[i].Line, state, clip.String(string(value.AppendText(nil, inputs[i])), 300))
+		if needsEarlier {
+			fmt.Fprintf(cfg.Stdout, "  alone on a fresh process it agrees: it needs the lines before it, on one process (docs/triage.md, \"Depends on an earlier call\")\n")
+		}
 		if !j.Verdict.Agree {
 			// Render shows each output, then how they differ.
 			fmt.Fprint(cfg.Stdout, s.Comparator().Render(j.Verdict, j.Outs))
@@ -183,7 +188,7 @@ func outcomeLine(o compare.Outcome) string {
 	return compare.Describe(o)
 }
 
-func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged) {
+func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged, needsEarlier bool) {
 	type res struct {
 		Canonical *string `json:"canonical,omitempty"`
 		Digest    string  `json:"digest,omitempty"`
@@ -192,10 +197,13 @@ func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged) {
 		Inexpressible string `json:"inexpressible,omitempty"`
 	}
 	out := struct {
-		Line    int            `json:"line"`
-		Agree   bool           `json:"agree"`
-		Results map[string]res `json:"results"`
-	}{Line: line, Agree: j.Verdict.Agree, Results: map[string]res{}}
+		Line  int  `json:"line"`
+		Agree bool `json:"agree"`
+		// NeedsEarlier: the line diverges after the lines before it, and
+		// agrees alone on a fresh process.
+		NeedsEarlier bool           `json:"needs_earlier,omitempty"`
+		Results      map[string]res `json:"results"`
+	}{Line: line, Agree: j.Verdict.Agree, NeedsEarlier: needsEarlier, Results: map[string]res{}}
 	for ai, o := range j.Outs {
 		r := res{Error: o.Error, Inexpressible: o.Inexpressible}
 		if o.Failure != "" {
@@ -219,8 +227,15 @@ func MinimizeFile(ctx context.Context, cfg Config, path string) int {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
 	}
-	if e.Twin != nil {
+	switch {
+	case e.Twin != nil:
 		return minimizePair(ctx, cfg, path, e)
+	case e.Before != nil:
+		return minimizeSequence(ctx, cfg, path, e)
+	case e.Kind == corpus.KindNondeterministic:
+		fmt.Fprintf(cfg.Stderr, "difffuzz: minimize: %s is one input given two answers (%s): nothing to shrink it by, since "+
+			"the minimizer asks each candidate once; difffuzz replay asks it twice\n", path, e.Signatures)
+		return triage.ExitSetup
 	}
 	s, js := judge(ctx, cfg, []any{e.Input})
 	if s == nil {

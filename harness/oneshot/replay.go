@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/difffuzz/difffuzz/contract"
@@ -119,30 +120,68 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 		kept, keptNames = append(kept, e), append(keptNames, names[i])
 	}
 	entries, names = kept, keptNames
+	entries, names, err = r.sequences(ctx, entries, names)
+	if err != nil {
+		return err
+	}
 	for _, e := range entries {
 		inputs = append(inputs, e.Input)
 		if e.Twin != nil {
 			inputs = append(inputs, e.Twin)
 		}
 	}
-	js, err := r.lane.Judge(ctx, inputs)
+	all, err := r.lane.Judge(ctx, inputs)
 	if err != nil {
 		return err
 	}
+	js := make([][]lane.Judged, len(entries))
+	var twice []int // the nondeterministic entries, asked again
 	for i, e := range entries {
 		n := 1
 		if e.Twin != nil {
 			n = 2
 		}
-		r.entry(ctx, names[i], e, js[:n])
-		js = js[n:]
+		js[i], all = all[:n], all[n:]
+		if e.Kind == corpus.KindNondeterministic {
+			twice = append(twice, i)
+		}
+	}
+	drifts, err := r.replayTwice(ctx, entries, twice, js)
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
+		var ds []lane.Drift
+		if k := slices.Index(twice, i); k >= 0 {
+			ds = drifts[k]
+		}
+		r.entry(ctx, names[i], e, js[i], ds)
 	}
 	return nil
 }
 
-// entry prints one entry's verdict from its inputs' judgements.
-func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js []lane.Judged) {
+// sequences replays the entries with calls before their input, each on a
+// fresh lane (replaySequence), and returns the others.
+func (r *replayer) sequences(ctx context.Context, entries []*corpus.Entry, names []string) ([]*corpus.Entry, []string, error) {
+	var rest []*corpus.Entry
+	var restNames []string
+	for i, e := range entries {
+		if e.Before == nil {
+			rest, restNames = append(rest, e), append(restNames, names[i])
+			continue
+		}
+		if err := r.replaySequence(ctx, names[i], e); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rest, restNames, nil
+}
+
+// entry prints one entry's verdict from its inputs' judgements, and the
+// drifts of its input asked twice (a nondeterministic entry's).
+func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js []lane.Judged, drifts []lane.Drift) {
 	var out strings.Builder
+	r.printDrifts(&out, name, drifts)
 	cmp := r.lane.Comparator()
 	for i, j := range js {
 		if j.Verdict.Agree {

@@ -156,6 +156,9 @@ const (
 	// NotMinimizedRunError: the run stopped on an error before it
 	// minimized.
 	NotMinimizedRunError = "run error"
+	// NotMinimizedNondeterministic: the bucket is one input given two
+	// answers, which a shrinker that asks each candidate once cannot keep.
+	NotMinimizedNondeterministic = "nondeterministic"
 )
 
 // FoldedCause is one root cause an overflow bucket counted: its signature

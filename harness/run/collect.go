@@ -26,7 +26,9 @@ type group struct {
 	exampleSig compare.Signature
 	input      any
 	index      uint64
-	twin       *twin // a collision's other case
+	twin       *twin             // a collision's other case
+	before     []uint64          // the calls before the example (history.go)
+	outs       []compare.Outcome // the example's outcomes, which recheck asks again
 	// keys are the buckets (Signature.Bucket) the group's findings were
 	// counted in while fuzzing: its own, and those of the groups merged
 	// into it (regroup), whose corpus files it counts.
@@ -64,6 +66,16 @@ type collector struct {
 	// meter leaves out the warm-up and cuts the span after it into
 	// windows (Config.Warmup, Config.Window).
 	meter *cpumeter.Meter
+	// caseOf makes case index again, for a sequence's earlier calls
+	// (history.go); nil before the generator is made.
+	caseOf func(index uint64) any
+	// shrunkSequence are the labels of the sequences shrunk (history.go),
+	// by the deviants of the symptom they were shrunk for, so that another
+	// bucket of those deviants is merged, not shrunk.
+	shrunkSequence map[string]compare.Signature
+	// late are the buckets made while minimizing (recheck), which
+	// regroup takes in.
+	late []*group
 	// done holds the numbers of finished batches past the prefix: prefix
 	// batches 0..prefix-1 are all done, so the first prefix*Batch cases
 	// are exactly what an interrupted run can be repeated with.
@@ -200,8 +212,13 @@ func (c *collector) announce(what string, g *group) {
 // example makes f, which shows the bucket's cause as sig, the group's
 // example.
 func (g *group) example(cmp *compare.Comparator, f finding, path string, sig compare.Signature) {
-	g.input, g.index, g.First, g.exampleSig = f.input, f.index, path, sig
-	g.Example, g.Diff = string(value.AppendText(nil, f.input)), cmp.Render(f.verdict, f.outs)
+	g.input, g.index, g.First, g.exampleSig, g.before, g.outs = f.input, f.index, path, sig, f.before, f.outs
+	g.Example = string(value.AppendText(nil, f.input))
+	if d := f.drift; d != nil { // no verdict: one adapter against itself
+		g.Diff = compare.RenderNondeterministic(sig.Deviants[0], d.How, d.Before, d.After)
+		return
+	}
+	g.Diff = cmp.Render(f.verdict, f.outs)
 	g.Unanimous = f.verdict.Unanimous()
 	if g.twin = f.twin; f.twin != nil {
 		g.Twin, g.Diff = string(value.AppendText(nil, f.twin.input)), cmp.RenderCollision(f.twin.adapter, f.outs, f.twin.outs)

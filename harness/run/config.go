@@ -120,6 +120,12 @@ type Config struct {
 	// collide.DefaultSlots (2^16: 1 MiB, 90% still there 6,900 cases on,
 	// half 45,000 on); negative turns the oracle off.
 	CollisionSlots int
+	// ResendOneIn is the resend share (resend.go): one case in ResendOneIn,
+	// chosen by a hash of (Seed, index), is sent again, digest-only, in a
+	// later batch (on another lane when there are several), and an
+	// implementation that answers it otherwise is a nondeterministic
+	// finding. 0 means DefaultResendOneIn; negative means none.
+	ResendOneIn int
 	// MaxBuckets bounds the run's buckets (root causes): past it, a new
 	// cause's findings are counted in its kind's overflow bucket
 	// (compare.OverflowCause), which the summary explains. 0 means
@@ -179,6 +185,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxBuckets == 0 {
 		c.MaxBuckets = DefaultMaxBuckets
+	}
+	if c.ResendOneIn == 0 {
+		c.ResendOneIn = DefaultResendOneIn
 	}
 	if c.StatusEvery <= 0 {
 		c.StatusEvery = DefaultProgressEvery

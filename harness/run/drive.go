@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"slices"
 
 	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/compare"
@@ -24,6 +25,11 @@ type finding struct {
 	// and twin that case judged, when the finding carries its inputs.
 	pair uint64
 	twin *twin
+	// drift is, for a nondeterministic finding, the adapter's two answers.
+	drift *lane.Drift
+	// before are the indexes of the cases the lane's workers answered
+	// before this one (history.go), when the finding carries its input.
+	before []uint64
 }
 
 // batchDone is what a lane reports after a batch.
@@ -49,10 +55,11 @@ type absent struct {
 // finished unless the parent context (Ctrl-C) ends; runCtx ending only stops
 // taking batches. An error is fatal to the run (a worker that cannot be
 // restarted).
-func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
+func (r *runner) drive(runCtx, parent context.Context, ln int, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
 	var outs [][]compare.Outcome
 	var ok []bool
 	var judged []collide.Seen
+	var hist history
 	for {
 		var b batch
 		select {
@@ -71,7 +78,16 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 			}
 			return err
 		}
-		d := r.judge(parent, l, &b, outs, ok, &judged)
+		d := r.judge(parent, l, &b, outs, ok, &judged, &hist)
+		again, err := r.resend(parent, ln, l, &hist) // cases an earlier batch held
+		if err != nil {
+			if parent.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		d.findings = append(d.findings, again...)
+		r.resends.hold(ln, b.indexes, outs, ok)
 		r.mem.charge(&d)
 		r.recycle(b.wire) // every round trip of the batch has ended
 		results <- d
@@ -80,10 +96,16 @@ func (r *runner) drive(runCtx, parent context.Context, l *lane.Lane, batches <-c
 
 // judge compares every answered case of a batch, then gives them to the
 // collision oracle (judged is its scratch, reused batch after batch) and
-// adds the collisions they complete.
-func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen) batchDone {
+// adds the collisions they complete. A finding kept carries the calls
+// before it (hist, which the batch's calls then join).
+func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen, hist *history) batchDone {
+	reasked := slices.Clone(l.Reasked()) // before a collision's Judge runs the lane again
+	defer hist.pushBatch(b, reasked)
 	cmp := l.Comparator()
 	d := batchDone{n: b.n, cases: len(b.cases), classes: b.classes, cov: &b.cov, held: b.held}
+	for _, dr := range l.Drifts() { // before a collision's Judge runs the lane again
+		d.findings = append(d.findings, r.driftFinding(l, dr, b.indexes[dr.Case], b.cases[dr.Case], outs[dr.Case]))
+	}
 	*judged = (*judged)[:0]
 	for i, c := range b.cases {
 		if !ok[i] {
@@ -111,6 +133,7 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 			f.outs = append([]compare.Outcome(nil), outs[i]...)
 			f.entry = l.Entry(c, v, f.signatures, f.outs)
 			f.entry.Seed, f.entry.Index, f.entry.Generated = r.cfg.Seed, f.index, true
+			f.before = callsBefore(hist, b, i, reasked)
 		}
 		d.findings = append(d.findings, f)
 	}

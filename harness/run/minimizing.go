@@ -55,12 +55,13 @@ func MinimizeBudget(set, fuzzed time.Duration) time.Duration {
 }
 
 // severity ranks a kind for the budget, most severe first: a collision (a
-// false dedup, silent in production), a crash or a hang, an internal
+// false dedup, silent in production) or one input given two digests (a
+// call run twice, as silent), a crash or a hang, an internal
 // failure or wrong output, a rejection (an error code where another was
 // due, or where a text was).
 func severity(k compare.Kind) int {
 	switch k {
-	case compare.KindCollision:
+	case compare.KindCollision, compare.KindNondeterministic:
 		return 0
 	case compare.KindCrash, compare.KindHang:
 		return 1
@@ -100,7 +101,7 @@ func share(left time.Duration, n int) time.Duration {
 // Only a corpus that cannot be written is an error.
 func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget time.Duration) error {
 	order := c.minimizeOrder()
-	defer c.regroup(order)
+	defer func() { c.regroup(append(order, c.late...)) }()
 	said := make(map[*group]bool, len(order))
 	defer func() { // the buckets skipped say why, in the events too
 		for _, g := range order {
@@ -178,7 +179,23 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 	if g.twin != nil {
 		return c.minimizePair(ctx, l, g)
 	}
-	res, err := l.Minimize(ctx, g.input, g.exampleSig)
+	if g.Signature.Kind == compare.KindNondeterministic {
+		g.NotMinimized, g.MinimizeNote = report.NotMinimizedNondeterministic, nondeterministicNote
+		return nil
+	}
+	if err := c.recheck(ctx, l, g); err != nil {
+		return err
+	}
+	done, fresh, err := c.needsEarlier(ctx, l, g)
+	if done || err != nil {
+		return err
+	}
+	ml := l // the lane the example is shrunk on: a fresh one when there is one
+	if fresh != nil {
+		defer fresh.Close()
+		fresh.MaxCandidateBytes, ml = l.MaxCandidateBytes, fresh
+	}
+	res, err := ml.Minimize(ctx, g.input, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)
 		return nil

@@ -29,7 +29,10 @@ type runner struct {
 	col    *collector
 	keep   *retain.Keeper // shared by the lanes (wants) and the collector (write)
 	watch  *collide.Watch // the collision oracle, shared by the lanes; nil when off
-	mem    *memory        // the budget: shared by the producers, lanes and loop
+	// resends are the cases waiting to be sent again (resend.go), shared
+	// by the lanes.
+	resends *resender
+	mem     *memory // the budget: shared by the producers, lanes and loop
 	// storage holds finished batches' encoding buffers for new ones
 	// (adapter.Batch.Release), at most one per lane and per producer.
 	storage chan []byte
@@ -67,8 +70,10 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 		return r.col.setupFailed(err), triage.ExitSetup
 	}
 	defer r.closeLanes()
+	r.resends = newResender(&r.cfg, len(r.lanes))
 	r.eventStart()
 	r.gen = gen.New(r.genConfig()) // the workers' models are known now
+	r.col.caseOf = func(i uint64) any { v, _ := r.gen.Case(i); return v }
 	// The corpus folder is made only once the adapters are up: a run that
 	// fails at setup leaves nothing behind.
 	if err := os.MkdirAll(cfg.CorpusDir, 0o755); err != nil {
@@ -130,8 +135,8 @@ func (r *runner) loop(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(runCtx)
 	batches := r.produce(gctx)
 	results := make(chan batchDone, len(r.lanes))
-	for _, l := range r.lanes {
-		g.Go(func() error { return r.drive(gctx, ctx, l, batches, results) })
+	for ln, l := range r.lanes {
+		g.Go(func() error { return r.drive(gctx, ctx, ln, l, batches, results) })
 	}
 	lanesDone := make(chan error, 1)
 	go func() { lanesDone <- g.Wait(); close(results) }()

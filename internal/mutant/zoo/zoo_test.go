@@ -177,6 +177,9 @@ func TestMutantsHaveTheirBug(t *testing.T) {
 	ws := witnesses(t)
 	ok, _ := Lookup("ok")
 	for _, m := range Mutants {
+		if Stateful(m.Name) {
+			continue // alike on a first call: TestStatefulMutants
+		}
 		t.Run(m.Name, func(t *testing.T) {
 			w, found := ws[m.Name]
 			if !found {
@@ -191,8 +194,8 @@ func TestMutantsHaveTheirBug(t *testing.T) {
 			}
 		})
 	}
-	if len(ws) != len(Mutants) {
-		t.Errorf("%d witnesses for %d mutants", len(ws), len(Mutants))
+	if len(ws) != len(Mutants)-len(statefulMutants) {
+		t.Errorf("%d witnesses for %d mutants", len(ws), len(Mutants)-len(statefulMutants))
 	}
 }
 
