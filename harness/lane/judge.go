@@ -58,7 +58,7 @@ func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
 		for i := range n {
 			j := Judged{Outs: outs[i], Answered: ok[i]}
 			if ok[i] {
-				j.Verdict = l.cmp.Compare(outs[i])
+				j.Verdict = l.cmp.Judge(cases[i], outs[i])
 				j.Signatures = l.cmp.Signatures(j.Verdict)
 			}
 			out = append(out, j)
