@@ -30,7 +30,9 @@ type Allows struct {
 	// ±(2^53−1), outside the range where every integer is a double.
 	RefuseUnsafeInts bool `toml:"refuse_unsafe_ints"`
 	// BigInts is another choice of numbers.big_ints a library may make
-	// instead of the contract's ("" for none).
+	// instead of the contract's ("" for none; the contract's own choice
+	// is none either, so that a file changing numbers.big_ints keeps its
+	// base's allowance valid).
 	BigInts BigInts `toml:"big_ints"`
 }
 
@@ -69,9 +71,6 @@ func (a Allows) check(c Contract) error {
 	if !slices.Contains(ok, string(a.BigInts)) {
 		return fmt.Errorf("allows.big_ints = %q: want one of %q, or none", a.BigInts, ok)
 	}
-	if a.BigInts == c.Numbers.BigInts {
-		return fmt.Errorf("allows.big_ints = %q is numbers.big_ints already: an allowance is another choice", a.BigInts)
-	}
 	return nil
 }
 
@@ -86,7 +85,7 @@ func (c Contract) Variants() []Contract {
 		v.MaxDepth = MaxWireDepth
 		vs = append(vs, v)
 	}
-	if c.Allows.BigInts != "" {
+	if c.Allows.BigInts != "" && c.Allows.BigInts != c.Numbers.BigInts {
 		v := c.strict()
 		v.Numbers.BigInts = c.Allows.BigInts
 		vs = append(vs, v)

@@ -46,7 +46,6 @@ func TestParseRejectsAllows(t *testing.T) {
 		{"floor past the limit", "[allows]\ndepth_floor = 600\n", "allows.depth_floor = 600: want 0"},
 		{"negative floor", "[allows]\ndepth_floor = -1\n", "allows.depth_floor = -1"},
 		{"unknown big ints", "[allows]\nbig_ints = \"float\"\n", `allows.big_ints = "float"`},
-		{"big ints already", "[allows]\nbig_ints = \"exact\"\n", "is numbers.big_ints already"},
 		{"unknown key", "[allows]\nanything = true\n", `unknown key "allows.anything"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,6 +62,11 @@ func TestParseRejectsAllows(t *testing.T) {
 func TestVariants(t *testing.T) {
 	if vs := Default.Variants(); len(vs) != 0 {
 		t.Errorf("difffuzz has variants %v", vs)
+	}
+	doubles := RFC8785
+	doubles.Numbers.BigInts = BigIntsDouble
+	if vs := doubles.Variants(); len(vs) != 1 || vs[0].Numbers.BigInts != BigIntsDouble {
+		t.Errorf("big_ints = double allowing double: variants %+v, want the depth one alone", vs)
 	}
 	vs := RFC8785.Variants()
 	if len(vs) != 2 || vs[0].MaxDepth != MaxWireDepth || vs[1].Numbers.BigInts != BigIntsDouble {

@@ -99,7 +99,11 @@ type Contract struct {
 	Name string `toml:"name"`
 	// Base is the built-in a file's contract starts from ("" for a
 	// built-in).
-	Base     string   `toml:"base"`
+	Base string `toml:"base"`
+	// Source is the absolute path of the file Load read the contract
+	// from ("" for a built-in), so that a finding judged by it can say
+	// how to judge it again: its name alone names no file.
+	Source   string   `toml:"-"`
 	Strings  Strings  `toml:"strings"`
 	KeyOrder KeyOrder `toml:"key_order"`
 	Numbers  Numbers  `toml:"numbers"`

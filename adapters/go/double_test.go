@@ -13,7 +13,7 @@ import (
 // and only one past the largest double is refused.
 func TestBigIntsDouble(t *testing.T) {
 	c := contract.RFC8785
-	c.Numbers.BigInts, c.Allows.BigInts = contract.BigIntsDouble, ""
+	c.Numbers.BigInts = contract.BigIntsDouble
 	enc, err := For(c)
 	if err != nil {
 		t.Fatal(err)

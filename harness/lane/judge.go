@@ -160,7 +160,7 @@ func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
 // signatures and each adapter's outcome with the implementation and version
 // its hello named, so that a finding says which versions disagreed.
 func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
-	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract}
+	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract, ContractFile: l.ContractFile}
 	hellos := l.Hellos()
 	e.Outcomes = make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
