@@ -123,7 +123,7 @@ func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
 // before the first Judge.
 func (l *Lane) JudgeBy(c contract.Contract) {
 	l.cmp = compare.NewFor(l.names, c)
-	l.cmp.WithVariants(variants(c))
+	l.cmp.WithVariants(adapter.Variants(c))
 	l.Contract, l.ContractFile = "", c.Source
 	if c.Name != contract.Default.Name {
 		l.Contract = c.Name
