@@ -238,6 +238,7 @@ func writeDivergences(b *strings.Builder, l *Library) {
 	if len(l.Divergences) == 0 {
 		fmt.Fprintf(b, "No divergence.\n\n")
 	}
+	writeProfile(b, l)
 	for _, d := range l.Divergences {
 		fmt.Fprintf(b, "### %s: %d cases (%s)\n\n", cell(causeOf(d.Signature)), d.Count, percent(d.Count, l.Cases))
 		fmt.Fprintf(b, "In cases of the classes %s.", codeList(d.Classes))
