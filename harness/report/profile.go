@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
@@ -50,4 +51,26 @@ func (r *Report) profileMarkdown(b *strings.Builder) {
 			fmt.Fprintf(b, "| %s | %s | %d | %s |\n", p.Adapter, t.Says, t.Cases, codeSpan(strings.ReplaceAll(compare.Visible(t.Example), "|", `\|`)))
 		}
 	}
+}
+
+// MergeProfiles adds the profiles of add (another shard's) to into: the
+// counts summed, trait by trait, each row's example the first seen.
+func MergeProfiles(into, add []Profile) []Profile {
+	for _, p := range add {
+		i := slices.IndexFunc(into, func(q Profile) bool { return q.Adapter == p.Adapter })
+		if i < 0 {
+			into = append(into, Profile{Adapter: p.Adapter})
+			i = len(into) - 1
+		}
+		for _, t := range p.Traits {
+			j := slices.IndexFunc(into[i].Traits, func(u Trait) bool { return u.Trait == t.Trait })
+			if j < 0 {
+				into[i].Traits = append(into[i].Traits, t)
+				continue
+			}
+			into[i].Traits[j].Cases += t.Cases
+		}
+		slices.SortFunc(into[i].Traits, func(a, b Trait) int { return strings.Compare(a.Trait, b.Trait) })
+	}
+	return into
 }
