@@ -14,7 +14,7 @@ func TestBuiltinAllows(t *testing.T) {
 	if Default.Allows.Open() {
 		t.Errorf("difffuzz leaves %+v open, want nothing", Default.Allows)
 	}
-	want := Allows{ErrorCodes: ErrorCodesAny, DepthFloor: 1, RefuseUnsafeInts: true, BigInts: BigIntsDouble}
+	want := Allows{ErrorCodes: ErrorCodesAny, DepthFloor: 64, RefuseUnsafeInts: true, BigInts: BigIntsDouble}
 	if d := cmp.Diff(want, RFC8785.Allows); d != "" {
 		t.Errorf("rfc8785 allows (-want +got):\n%s", d)
 	}

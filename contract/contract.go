@@ -149,8 +149,12 @@ var RFC8785 = Contract{
 		// invalid data "MUST cause" an error, so any refusal is one.
 		ErrorCodes: ErrorCodesAny,
 		// It sets no nesting limit, and RFC 8259 §9 lets a parser set
-		// one: any limit, or none.
-		DepthFloor: 1,
+		// one: any limit of its own, or none. The floor is this
+		// contract's: a refusal of valid input shallower than it is
+		// reported, since the judge cannot tell a limit from a bug in
+		// one case, and 64 is the shallowest limit of a common parser
+		// (.NET's System.Text.Json; serde_json's is 128).
+		DepthFloor: 64,
 		// Appendix B advises against integers past ±(2^53−1) (I-JSON,
 		// RFC 7493 §2.2): a library may refuse them.
 		RefuseUnsafeInts: true,
