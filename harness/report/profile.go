@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/internal/clip"
 )
 
 // Profile is what one implementation does that the run's contract leaves
@@ -35,7 +36,7 @@ func (r *Report) profileSummary(w io.Writer) {
 	for _, p := range r.Profiles {
 		fmt.Fprintf(w, "  %-10s allowed by contract %s (not divergences):\n", p.Adapter, r.Contract)
 		for _, t := range p.Traits {
-			fmt.Fprintf(w, "  %-10s   %s: %d cases, e.g. %s\n", "", t.Says, t.Cases, compare.Visible(t.Example))
+			fmt.Fprintf(w, "  %-10s   %s: %d cases, e.g. %s\n", "", t.Says, t.Cases, compare.Visible(clip.String(t.Example, 100)))
 		}
 	}
 }
