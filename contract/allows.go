@@ -74,21 +74,27 @@ func (a Allows) check(c Contract) error {
 	return nil
 }
 
-// Variants are the contracts a library may follow instead of c, one
-// allowance each, that change what it writes rather than what it
-// refuses: no nesting limit below the wire's, another reading of big
-// integers. A library's output that one of them gives is allowed.
+// Variants are the contracts a library may follow instead of c that
+// change what it writes rather than what it refuses: no nesting limit
+// below the wire's, another reading of big integers, one allowance each,
+// then both at once (a library with no limit that reads big integers as
+// doubles, on a deep case holding one). A library's output that one of
+// them gives is allowed.
 func (c Contract) Variants() []Contract {
 	var vs []Contract
+	both := c.strict()
 	if c.Allows.DepthFloor > 0 && c.MaxDepth < MaxWireDepth {
 		v := c.strict()
-		v.MaxDepth = MaxWireDepth
+		v.MaxDepth, both.MaxDepth = MaxWireDepth, MaxWireDepth
 		vs = append(vs, v)
 	}
 	if c.Allows.BigInts != "" && c.Allows.BigInts != c.Numbers.BigInts {
 		v := c.strict()
-		v.Numbers.BigInts = c.Allows.BigInts
+		v.Numbers.BigInts, both.Numbers.BigInts = c.Allows.BigInts, c.Allows.BigInts
 		vs = append(vs, v)
+	}
+	if len(vs) > 1 {
+		vs = append(vs, both)
 	}
 	return vs
 }

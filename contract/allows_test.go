@@ -69,7 +69,8 @@ func TestVariants(t *testing.T) {
 		t.Errorf("big_ints = double allowing double: variants %+v, want the depth one alone", vs)
 	}
 	vs := RFC8785.Variants()
-	if len(vs) != 2 || vs[0].MaxDepth != MaxWireDepth || vs[1].Numbers.BigInts != BigIntsDouble {
+	if len(vs) != 3 || vs[0].MaxDepth != MaxWireDepth || vs[1].Numbers.BigInts != BigIntsDouble ||
+		vs[2].MaxDepth != MaxWireDepth || vs[2].Numbers.BigInts != BigIntsDouble {
 		t.Fatalf("rfc8785 variants: %+v", vs)
 	}
 	for _, v := range vs {

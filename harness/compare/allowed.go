@@ -98,27 +98,33 @@ func (c *Comparator) Judge(input any, outs []Outcome) Verdict {
 	kept := v.Deviations[:0:0]
 	for _, d := range v.Deviations {
 		b := outs[v.Groups[d.Group][0]]
-		if a, ok := c.allowance(input, base, b); ok {
+		as := c.allowance(input, base, b)
+		for _, a := range as {
 			a.Group = d.Group
 			v.Allowed = append(v.Allowed, a)
-			continue
 		}
-		kept = append(kept, d)
+		if len(as) == 0 {
+			kept = append(kept, d)
+		}
 	}
 	v.Deviations = kept
 	v.Agree = len(kept) == 0
 	return v
 }
 
-// allowance is the trait b shows against the reference's a, if the
-// contract allows it. Crashes and hangs, and a broken reference, are never
-// allowed.
-func (c *Comparator) allowance(input any, a, b Outcome) (Allowance, bool) {
+// allowance is the traits b shows against the reference's a, if the
+// contract allows them (two, for an output of a variant of two choices);
+// none when it does not. Crashes and hangs, and a broken reference, are
+// never allowed.
+func (c *Comparator) allowance(input any, a, b Outcome) []Allowance {
 	if a.Failure != "" || b.Failure != "" || a.Error == "internal" {
-		return Allowance{}, false
+		return nil
 	}
 	if b.Error != "" {
-		return c.refusal(input, a, b)
+		if al, ok := c.refusal(input, a, b); ok {
+			return []Allowance{al}
+		}
+		return nil
 	}
 	return c.variantOutput(input, b)
 }
@@ -146,11 +152,12 @@ func (c *Comparator) refusal(input any, a, b Outcome) (Allowance, bool) {
 }
 
 // variantOutput allows b's output when the reference under one of the
-// contract's variants writes it, with a digest of its own text.
-func (c *Comparator) variantOutput(input any, b Outcome) (Allowance, bool) {
+// contract's variants writes it, with a digest of its own text: the
+// traits are the variant's choices that differ from the contract's.
+func (c *Comparator) variantOutput(input any, b Outcome) []Allowance {
 	if b.Canonical != nil {
 		if d := blake3.Sum256(b.Canonical); !bytes.Equal(d[:], b.Digest) {
-			return Allowance{}, false
+			return nil
 		}
 	}
 	for _, vr := range c.variants {
@@ -158,12 +165,16 @@ func (c *Comparator) variantOutput(input any, b Outcome) (Allowance, bool) {
 		if !ok || o.Error != "" || o.Failure != "" || !bytes.Equal(o.Digest, b.Digest) {
 			continue
 		}
+		var as []Allowance
 		if vr.Contract.MaxDepth != c.want.MaxDepth {
-			return Allowance{Trait: TraitNoDepthLimit, Depth: model.Depth(input)}, true
+			as = append(as, Allowance{Trait: TraitNoDepthLimit, Depth: model.Depth(input)})
 		}
-		return Allowance{Trait: TraitBigInts, Choice: vr.Contract.Numbers.BigInts}, true
+		if vr.Contract.Numbers.BigInts != c.want.Numbers.BigInts {
+			as = append(as, Allowance{Trait: TraitBigInts, Choice: vr.Contract.Numbers.BigInts})
+		}
+		return as
 	}
-	return Allowance{}, false
+	return nil
 }
 
 // Masked is outs with every allowed group's outcomes replaced by the

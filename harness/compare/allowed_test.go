@@ -104,3 +104,18 @@ func TestMasked(t *testing.T) {
 		t.Errorf("verdict %+v", v)
 	}
 }
+
+// An output of the variant of two choices at once (no limit, and big
+// integers read as doubles, on a deep case holding one) shows both traits.
+func TestJudgeBothVariants(t *testing.T) {
+	vs := contract.RFC8785.Variants()
+	deep := []any{nested(600), new(big.Int).SetUint64(1<<53 + 1)}
+	both := out("[[...],9007199254740992]")
+	refuse := func(any) (Outcome, bool) { return Outcome{Error: "unsupported_value"}, true }
+	j := NewFor([]string{"a", "b"}, contract.RFC8785)
+	j.WithVariants([]Variant{{vs[0], refuse}, {vs[1], refuse}, {vs[2], func(any) (Outcome, bool) { return both, true }}})
+	v := j.Judge(deep, []Outcome{{Error: "too_deep"}, both})
+	if !v.Agree || len(v.Allowed) != 2 || v.Allowed[0].Trait != TraitNoDepthLimit || v.Allowed[1].Trait != TraitBigInts {
+		t.Errorf("verdict %+v, want no_depth_limit and big_ints allowed", v)
+	}
+}
