@@ -61,8 +61,11 @@ func (a Allows) check(c Contract) error {
 	if a.ErrorCodes != ErrorCodesExact && a.ErrorCodes != ErrorCodesAny {
 		return fmt.Errorf("allows.error_codes = %q: want one of %q", a.ErrorCodes, []string{string(ErrorCodesExact), string(ErrorCodesAny)})
 	}
-	if a.DepthFloor < 0 || a.DepthFloor > c.MaxDepth {
-		return fmt.Errorf("allows.depth_floor = %d: want 0 (max_depth exactly) to max_depth (%d)", a.DepthFloor, c.MaxDepth)
+	// A floor past max_depth is allowed, so that a file lowering its
+	// base's max_depth reads: it only leaves no refusal of valid input to
+	// allow (the reference refuses past max_depth already).
+	if a.DepthFloor < 0 || a.DepthFloor > MaxWireDepth {
+		return fmt.Errorf("allows.depth_floor = %d: want 0 (max_depth exactly) to %d", a.DepthFloor, MaxWireDepth)
 	}
 	if a.BigInts == "" {
 		return nil

@@ -31,6 +31,10 @@ func TestLoadAllows(t *testing.T) {
 	if d := cmp.Diff(want, got.Allows); d != "" {
 		t.Errorf("allows (-want +got):\n%s", d)
 	}
+	shallow, err := Parse([]byte("base = \"rfc8785\"\nmax_depth = 3\n"), "shallow")
+	if err != nil || shallow.Allows.DepthFloor != RFC8785.Allows.DepthFloor {
+		t.Errorf("rfc8785 with max_depth 3: %v, floor %d, want its base's", err, shallow.Allows.DepthFloor)
+	}
 	open, err := Parse([]byte("[allows]\nerror_codes = \"any\"\n"), "ours")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +47,7 @@ func TestLoadAllows(t *testing.T) {
 func TestParseRejectsAllows(t *testing.T) {
 	for _, tc := range []struct{ name, doc, want string }{
 		{"bad codes", "[allows]\nerror_codes = \"some\"\n", `allows.error_codes = "some"`},
-		{"floor past the limit", "[allows]\ndepth_floor = 600\n", "allows.depth_floor = 600: want 0"},
+		{"floor past the wire", "[allows]\ndepth_floor = 1001\n", "allows.depth_floor = 1001: want 0"},
 		{"negative floor", "[allows]\ndepth_floor = -1\n", "allows.depth_floor = -1"},
 		{"unknown big ints", "[allows]\nbig_ints = \"float\"\n", `allows.big_ints = "float"`},
 		{"unknown key", "[allows]\nanything = true\n", `unknown key "allows.anything"`},
