@@ -55,9 +55,9 @@ type Allowance struct {
 func (a Allowance) String() string {
 	switch a.Trait {
 	case TraitOwnErrors:
-		return "raises its own exceptions where the contract names a code"
+		return "raises its own exceptions for what it refuses"
 	case TraitOtherCodes:
-		return "refuses with another error code"
+		return "refuses with error codes of its own choosing"
 	case TraitDepthLimit:
 		return fmt.Sprintf("refuses nesting %d deep (a limit of its own)", a.Depth)
 	case TraitNoDepthLimit:

@@ -9,7 +9,7 @@ import (
 
 var jcsProfile = []Profile{{Adapter: "jcs", Traits: []Trait{
 	{Trait: "depth_limit", Says: "refuses nesting 200 deep (a limit of its own)", Cases: 3, Example: "[[[[]]]]"},
-	{Trait: "own_exceptions", Says: "raises its own exceptions where the contract names a code", Cases: 5, Example: `{"a":NaN}`},
+	{Trait: "own_exceptions", Says: "raises its own exceptions for what it refuses", Cases: 5, Example: `{"a":NaN}`},
 }}}
 
 // TestProfileShown checks that the summary and the Markdown show each
@@ -24,7 +24,7 @@ func TestProfileShown(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
 		}
 	}
-	if !strings.Contains(md, "### Allowed by contract rfc8785: not divergences") || !strings.Contains(md, "| jcs | raises its own exceptions where the contract names a code | 5 |") {
+	if !strings.Contains(md, "### Allowed by contract rfc8785: not divergences") || !strings.Contains(md, "| jcs | raises its own exceptions for what it refuses | 5 |") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	var none strings.Builder
