@@ -44,6 +44,12 @@ const (
 	// written as that double (2^60 as 1152921504606847000), and one that no
 	// double holds, which rounding would change, is unsupported_value.
 	BigIntsError BigInts = "error"
+	// BigIntsDouble: a number is the double its text denotes, as
+	// JSON.parse reads it (RFC 8785 §3.2.2: a JCS library parses every
+	// number into a double), so an integer no double holds is rounded to
+	// the nearest (2^53+1 is written 9007199254740992), and one past the
+	// largest double (10^400) is unsupported_value.
+	BigIntsDouble BigInts = "double"
 )
 
 // NonFinite is what becomes of NaN and the infinities.
@@ -93,7 +99,11 @@ type Contract struct {
 	Name string `toml:"name"`
 	// Base is the built-in a file's contract starts from ("" for a
 	// built-in).
-	Base     string   `toml:"base"`
+	Base string `toml:"base"`
+	// Source is the absolute path of the file Load read the contract
+	// from ("" for a built-in), so that a finding judged by it can say
+	// how to judge it again: its name alone names no file.
+	Source   string   `toml:"-"`
 	Strings  Strings  `toml:"strings"`
 	KeyOrder KeyOrder `toml:"key_order"`
 	Numbers  Numbers  `toml:"numbers"`
@@ -101,6 +111,9 @@ type Contract struct {
 	// MaxDepth is the deepest nesting accepted (too_deep past it); the
 	// wire carries at most 1000 levels.
 	MaxDepth int `toml:"max_depth"`
+	// Allows is what the contract leaves open (allows.go): the differences
+	// from its reference that are a library's profile, not a bug.
+	Allows Allows `toml:"allows"`
 	// Lone surrogates and duplicate keys are rejected by every contract of
 	// the family (lone_surrogate, duplicate_key): no choice to make.
 }
@@ -117,6 +130,7 @@ var Default = Contract{
 	Numbers:  Numbers{BigInts: BigIntsExact, NonFinite: NonFiniteTokens},
 	TopLevel: TopLevelEnvelope,
 	MaxDepth: 512,
+	Allows:   Allows{ErrorCodes: ErrorCodesExact}, // nothing open
 }
 
 // RFC8785 is JSON Canonicalization Scheme (RFC 8785): strings as ES6
@@ -130,6 +144,25 @@ var RFC8785 = Contract{
 	Numbers:  Numbers{BigInts: BigIntsError, NonFinite: NonFiniteError},
 	TopLevel: TopLevelAny,
 	MaxDepth: 512,
+	Allows: Allows{
+		// RFC 8785 names no error codes: §3.2.2 and §3.2.3 say only that
+		// invalid data "MUST cause" an error, so any refusal is one.
+		ErrorCodes: ErrorCodesAny,
+		// It sets no nesting limit, and RFC 8259 §9 lets a parser set
+		// one: any limit of its own, or none. The floor is this
+		// contract's: a refusal of valid input shallower than it is
+		// reported, since the judge cannot tell a limit from a bug in
+		// one case, and 64 is the shallowest limit of a common parser
+		// (.NET's System.Text.Json; serde_json's is 128).
+		DepthFloor: 64,
+		// Appendix B advises against integers past ±(2^53−1) (I-JSON,
+		// RFC 7493 §2.2): a library may refuse them.
+		RefuseUnsafeInts: true,
+		// §3.2.2 parses every number into a double, so that a library
+		// reading 2^53+1 as 2^53 does what JSON.parse does; refusing it
+		// (BigIntsError, no silent repair) is the reference's choice.
+		BigInts: BigIntsDouble,
+	},
 }
 
 // Builtins are the contracts known by name, the default first.
@@ -166,7 +199,7 @@ func (c Contract) Check() error {
 		{"strings.c1", string(c.Strings.C1), []string{string(EscapeU), string(EscapeRaw)}},
 		{"strings.line_separators", string(c.Strings.LineSeparators), []string{string(EscapeU), string(EscapeRaw)}},
 		{"key_order", string(c.KeyOrder), []string{string(KeyOrderCodePoints), string(KeyOrderUTF16)}},
-		{"numbers.big_ints", string(c.Numbers.BigInts), []string{string(BigIntsExact), string(BigIntsError)}},
+		{"numbers.big_ints", string(c.Numbers.BigInts), []string{string(BigIntsExact), string(BigIntsError), string(BigIntsDouble)}},
 		{"numbers.non_finite", string(c.Numbers.NonFinite), []string{string(NonFiniteTokens), string(NonFiniteError)}},
 		{"top_level", string(c.TopLevel), []string{string(TopLevelEnvelope), string(TopLevelAny)}},
 	} {
@@ -180,5 +213,5 @@ func (c Contract) Check() error {
 	if c.TopLevel == TopLevelEnvelope && c.MaxDepth < 2 {
 		return fmt.Errorf("max_depth = %d: the envelope {\"tool_name\",\"args\":{}} is 2 levels deep already", c.MaxDepth)
 	}
-	return nil
+	return c.Allows.check(c)
 }

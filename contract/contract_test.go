@@ -39,6 +39,10 @@ func TestLoadFiles(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
+		if !filepath.IsAbs(got.Source) || filepath.Base(got.Source) != tc.file {
+			t.Errorf("%s: source %q, want its absolute path", tc.file, got.Source)
+		}
+		got.Source = ""
 		if d := cmp.Diff(tc.want, got); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.file, d)
 		}

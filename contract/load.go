@@ -43,6 +43,9 @@ func Load(path string) (Contract, error) {
 	if err != nil {
 		return Contract{}, fmt.Errorf("contract %s:%w", path, err)
 	}
+	if c.Source, err = filepath.Abs(path); err != nil {
+		return Contract{}, fmt.Errorf("contract %s: %w", path, err)
+	}
 	return c, nil
 }
 

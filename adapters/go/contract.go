@@ -62,6 +62,7 @@ type rules struct {
 	escNonASCII, escC1, escLS bool
 	utf16Keys                 bool // keys by UTF-16 units, else by code points
 	bigIntsError              bool // integers no double holds are unsupported_value
+	bigIntsDouble             bool // integers past ±2^53 are rounded to the nearest double
 	nonFiniteError            bool // NaN and the infinities are unsupported_value
 	envelope                  bool // Canonical requires the {"tool_name","args"} envelope
 	maxDepth                  int
@@ -76,6 +77,7 @@ func rulesOf(c contract.Contract) rules {
 		escLS:          c.Strings.LineSeparators == contract.EscapeU,
 		utf16Keys:      c.KeyOrder == contract.KeyOrderUTF16,
 		bigIntsError:   c.Numbers.BigInts == contract.BigIntsError,
+		bigIntsDouble:  c.Numbers.BigInts == contract.BigIntsDouble,
 		nonFiniteError: c.Numbers.NonFinite == contract.NonFiniteError,
 		envelope:       c.TopLevel == contract.TopLevelEnvelope,
 		maxDepth:       c.MaxDepth,
@@ -140,9 +142,12 @@ const maxExactInt = 1 << 53
 // past ±2^53 is a double's value (RFC 8785 §3.2.2.3 serializes the double a
 // number is) and is written as that double, if a double holds it exactly;
 // ok is false if none does (see numberProblem).
+//
+// Under big_ints = double it is written as the nearest double (Go rounds
+// an integer to a float to the nearest, ties to even, as JSON.parse does).
 func (r *rules) appendInt(dst []byte, x int64) (out []byte, ok bool) {
-	if r.bigIntsError && (x > maxExactInt || x < -maxExactInt) {
-		if !uint64IsDouble(absInt64(x)) {
+	if (r.bigIntsError || r.bigIntsDouble) && (x > maxExactInt || x < -maxExactInt) {
+		if r.bigIntsError && !uint64IsDouble(absInt64(x)) {
 			return dst, false
 		}
 		return appendCanonicalFloat(dst, float64(x)), true
@@ -155,8 +160,8 @@ func (r *rules) appendUint(dst []byte, x uint64) ([]byte, bool) {
 	if x <= math.MaxInt64 {
 		return r.appendInt(dst, int64(x))
 	}
-	if r.bigIntsError {
-		if !uint64IsDouble(x) {
+	if r.bigIntsError || r.bigIntsDouble {
+		if r.bigIntsError && !uint64IsDouble(x) {
 			return dst, false
 		}
 		return appendCanonicalFloat(dst, float64(x)), true
@@ -169,8 +174,8 @@ func (r *rules) appendBig(dst []byte, x *big.Int) ([]byte, bool) {
 	if x.IsInt64() {
 		return r.appendInt(dst, x.Int64())
 	}
-	if r.bigIntsError {
-		f, ok := bigDouble(x)
+	if r.bigIntsError || r.bigIntsDouble {
+		f, ok := r.bigFloat(x)
 		if !ok {
 			return dst, false
 		}
@@ -196,6 +201,14 @@ func (r *rules) numberProblem(v any) string {
 		return r.floatProblem(x)
 	case float32:
 		return r.floatProblem(float64(x))
+	}
+	if r.bigIntsDouble {
+		if _, b := intOf(v); b != nil {
+			if _, ok := nearestDouble(b); !ok {
+				return r.bigIntProblem(b.String())
+			}
+		}
+		return ""
 	}
 	if !r.bigIntsError {
 		return ""
@@ -224,7 +237,28 @@ func (r *rules) bigIntProblem(digits string) string {
 	if len(digits) > 40 {
 		digits = digits[:20] + "..." + digits[len(digits)-10:]
 	}
+	if r.bigIntsDouble {
+		return "the integer " + digits + " is past the largest double, under contract " + r.name + " (numbers.big_ints = double)"
+	}
 	return "the integer " + digits + " is past ±2^53 and no double holds it exactly, under contract " + r.name + " (numbers.big_ints = error)"
+}
+
+// bigFloat is the double x is written as: the one that holds it exactly
+// under big_ints = error, the nearest under big_ints = double; ok is
+// false when there is none.
+func (r *rules) bigFloat(x *big.Int) (float64, bool) {
+	if r.bigIntsDouble {
+		return nearestDouble(x)
+	}
+	return bigDouble(x)
+}
+
+// nearestDouble is the double nearest x (ties to even), as JSON.parse
+// reads the integer's text; ok is false past the largest double, which
+// JSON.parse reads as Infinity.
+func nearestDouble(x *big.Int) (float64, bool) {
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return f, !math.IsInf(f, 0)
 }
 
 func absInt64(x int64) uint64 {

@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
+	"github.com/difffuzz/difffuzz/harness/adapterfile"
 	"github.com/difffuzz/difffuzz/harness/conform"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
@@ -49,6 +52,8 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	knownPath := fs.String("known", "", "the worker's failure list: a `file` of the checks it is known to fail, one a line (# comments)")
 	writeKnown := fs.String("write-known", "", "write the checks the worker fails to this `file`, as its failure list for -known, and exit 0 if it started")
 	cases := fs.Int("cases", conform.DefaultCases, "generated cases to compare with the Go implementation (0: skip the check)")
+	contractArg := fs.String("contract", "", "the contract the worker is held to: a built-in ("+strings.Join(contract.Names(), ", ")+
+		") or a contract `file` (default: the one the config's adapter claims, or the config's contract key, or difffuzz)")
 	timeout := fs.Duration("timeout", 0, fmt.Sprintf("deadline of the hello and of each answer before its per-case part (0: the config's, or %v and %v for the hello)",
 		adapter.DefaultBatchTimeout, adapter.DefaultStartTimeout))
 	if code := c.parse(fs, args); code >= 0 {
@@ -62,6 +67,9 @@ func (c *CLI) adapterCheck(ctx context.Context, args []string) int {
 	}
 	spec, err := resolveWorker(configPath, fs.Arg(0))
 	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	if cfg.Contract, err = checkContract(configPath, fs.Arg(0), *contractArg); err != nil {
 		return c.usageError(fs, "%v", err)
 	}
 	if *knownPath != "" {
@@ -188,4 +196,27 @@ func resolveWorker(configPath, arg string) (adapter.Spec, error) {
 	}
 	name := filepath.Base(argv[0])
 	return adapter.Spec{Name: name, Command: argv}, nil
+}
+
+// checkContract is the contract adapter check holds the worker to: arg
+// (-contract), else the one the config's adapter of that name claims (its
+// contract key, else the config's), else the config's contract key, else
+// this project's; a run of the same worker is judged by the same one.
+func checkContract(configPath, worker, arg string) (contract.Contract, error) {
+	if arg != "" {
+		return contract.Resolve(arg, ".")
+	}
+	f, err := loadConfig(configPath)
+	if err != nil {
+		return contract.Contract{}, err
+	}
+	claim := f.Contract
+	if i := slices.IndexFunc(f.Adapters, func(a adapterfile.Adapter) bool { return a.Name == worker }); i >= 0 {
+		claim = f.Claim(&f.Adapters[i])
+	}
+	c, err := contract.Resolve(claim, f.Root)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", defaultConfig, err)
+	}
+	return c, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -150,21 +151,22 @@ func (a *adapterFlags) specs() ([]adapter.Spec, error) {
 }
 
 // checkClaims refuses a run whose config declares an adapter that claims
-// another contract (its own contract key) than the one the run is judged
-// by: every divergence of the RFC's choices would be reported as its bug.
-// An adapter replaced by an -adapter flag claims nothing.
+// another contract (its own contract key, else the config's) than the one
+// the run is judged by: every divergence of the RFC's choices would be
+// reported as its bug. An adapter replaced by an -adapter flag claims
+// nothing.
 func (a *adapterFlags) checkClaims(f *adapterfile.File, chosen []adapter.Spec, c contract.Contract) error {
 	for _, s := range chosen {
 		i := slices.IndexFunc(f.Adapters, func(d adapterfile.Adapter) bool { return d.Name == s.Name })
-		if i < 0 || f.Adapters[i].Contract == "" || slices.ContainsFunc(a.extra, func(kv string) bool { return strings.HasPrefix(kv, s.Name+"=") }) {
+		if i < 0 || f.Claim(&f.Adapters[i]) == "" || slices.ContainsFunc(a.extra, func(kv string) bool { return strings.HasPrefix(kv, s.Name+"=") }) {
 			continue
 		}
-		claim, err := contract.Resolve(f.Adapters[i].Contract, f.Root)
+		claim, err := contract.Resolve(f.Claim(&f.Adapters[i]), f.Root)
 		if err != nil {
 			return fmt.Errorf("adapter %s: %w", s.Name, err)
 		}
 		if claim.Name != c.Name {
-			return fmt.Errorf("adapter %s claims the contract %s, and this run is judged by %s: run it with -contract %s", s.Name, claim.Name, c.Name, f.Adapters[i].Contract)
+			return fmt.Errorf("adapter %s claims the contract %s, and this run is judged by %s: run it with -contract %s", s.Name, claim.Name, c.Name, cmp.Or(claim.Source, claim.Name))
 		}
 	}
 	return nil

@@ -102,8 +102,14 @@ type Verdict struct {
 	// group (the earliest on a tie), and NoReference is set.
 	Base        int
 	NoReference bool
-	// Deviations has one entry per group other than the baseline.
+	// Deviations has one entry per group other than the baseline that
+	// the contract does not allow.
 	Deviations []Deviation
+	// Allowed has one entry per group other than the baseline whose
+	// difference the contract leaves open (Judge): no finding, a row of
+	// the implementation's profile. Agree is set when every deviation is
+	// allowed.
+	Allowed []Allowance
 }
 
 // Deviation is one group of adapters that answers otherwise than the
@@ -130,11 +136,14 @@ func (v Verdict) Unanimous() bool {
 
 // Comparator compares outcomes; it keeps scratch space, so one per goroutine.
 type Comparator struct {
-	names  []string
-	want   contract.Contract // the reference's, for the causes (CauseUnder)
-	digest [][32]byte
-	valid  []bool
-	group  []int
+	names []string
+	want  contract.Contract // the reference's, for the causes (CauseUnder) and its allowances
+	// variants are the reference under the contracts want's allowances
+	// let a library follow instead (WithVariants); nil: none checked.
+	variants []Variant
+	digest   [][32]byte
+	valid    []bool
+	group    []int
 }
 
 // New returns a Comparator for adapters with these names, the first being

@@ -65,7 +65,7 @@ func keysIn(o contract.KeyOrder, keys []string) []string {
 // contract wants the exact digits; the exact digits, where it wants the
 // double's (RFC 8785 §3.2.2.3: 2^60 as 1152921504606847000).
 func (w wants) bigIntCause() string {
-	if w.bigInts == contract.BigIntsError {
+	if w.bigInts != contract.BigIntsExact {
 		return "an integer past 2^53 written in full (want its double's shortest digits)"
 	}
 	return "an integer past 2^53 rounded through a double"

@@ -41,6 +41,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 
 	"github.com/difffuzz/difffuzz/internal/clip"
@@ -79,6 +80,12 @@ type Config struct {
 	Cases int
 	// Seed is the generator's seed; 0 means DefaultSeed.
 	Seed uint64
+	// Contract is the contract the worker is held to; the zero Contract
+	// is this project's, whose checks compare with its own answers. Under
+	// another, every answer is judged as a run under it judges one
+	// (underContract): against the Go implementation of that contract,
+	// with what it leaves open allowed.
+	Contract contract.Contract
 	// Known is the worker's failure list: the names of the checks it is
 	// known to fail (nil: none). A name that is no check of the run is a
 	// setup error.
@@ -130,6 +137,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	r := newRunner(cfg)
+	if r.under, err = newUnderContract(cfg.Contract); err != nil {
+		return Summary{}, err
+	}
 	if err := r.checkKnown(fixtures); err != nil {
 		return Summary{}, err
 	}

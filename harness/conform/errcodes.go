@@ -108,7 +108,7 @@ func (r *runner) errorCodeCheck(code string) func(context.Context) (string, erro
 		}
 		var fails failures
 		for i, c := range cases {
-			if m := r.verdict(results[i], wantCode(code), nil); m != "" {
+			if m := r.rawVerdict(results[i], wantCode(code), raw[i]); m != "" {
 				fails.add(r, name, "%s (msgpack %s): %s", c.name, hexClip(c.msgpack), m)
 			}
 		}

@@ -16,11 +16,34 @@ import (
 // verdict is mismatch, except that a native worker's inexpressible answer
 // is judged on its own terms: c is the case, or nil when the check only has
 // its bytes (then only the declaration is checked).
+//
+// Under another contract than this project's, the answer is judged by that
+// contract instead (underContract).
 func (r *runner) verdict(got wire.Result, w want, c any) string {
-	if got.Inexpressible == "" {
+	switch {
+	case got.Inexpressible != "":
+		return r.inexpressible(got, c)
+	case r.under != nil:
+		return r.under.mismatch(got, c)
+	}
+	return mismatch(got, w)
+}
+
+// rawVerdict is verdict for a case the check has as bytes alone: under
+// another contract it is decoded to be judged, and one the value model
+// cannot hold (bytes that are not UTF-8) is judged by codes alone.
+func (r *runner) rawVerdict(got wire.Result, w want, raw []byte) string {
+	switch {
+	case got.Inexpressible != "":
+		return r.inexpressible(got, nil)
+	case r.under == nil:
 		return mismatch(got, w)
 	}
-	return r.inexpressible(got, c)
+	v, err := wire.DecodeValue(raw)
+	if err != nil {
+		return r.under.codesAlone(got, w)
+	}
+	return r.under.mismatch(got, v)
 }
 
 // inexpressible is "" when a worker may answer got for c: its hello says
@@ -75,7 +98,7 @@ func holds(v any, reason string) bool {
 	case value.Object:
 		return objectHolds(v, reason)
 	case value.RawObject:
-		if reason == wire.ReasonNonStringKey {
+		if reason == wire.ReasonNonStringKey || reason == wire.ReasonDuplicateKey && rawRepeats(v) {
 			return true
 		}
 		return slices.ContainsFunc(v, func(m value.RawMember) bool { return holds(m.Key, reason) || holds(m.Value, reason) })
@@ -92,6 +115,23 @@ func objectHolds(o value.Object, reason string) bool {
 		seen[m.Key] = true
 		if holds(m.Key, reason) || holds(m.Value, reason) {
 			return true
+		}
+	}
+	return false
+}
+
+// rawRepeats reports whether a string key of o comes twice: a dict cannot
+// hold that either, whatever non-string key comes before it (the walk
+// finds non_string_key first, but a native model could not even build
+// the object).
+func rawRepeats(o value.RawObject) bool {
+	seen := make(map[string]bool, len(o))
+	for _, m := range o {
+		if k, ok := m.Key.(string); ok {
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
 		}
 	}
 	return false

@@ -21,6 +21,7 @@ type runner struct {
 	sum    Summary
 	w      *adapter.Worker // typed round trips; restarts itself after a failure
 	raw    *proc           // raw-case round trips; nil until needed
+	under  *underContract  // nil under this project's contract
 
 	details strings.Builder // the running check's details, for Stderr
 }
@@ -58,6 +59,9 @@ func (r *runner) report(ctx context.Context, c check) {
 		return
 	}
 	defer r.flushDetails()
+	if allowed := r.under.note(); allowed != "" {
+		note = strings.TrimPrefix(note+"; "+allowed, "; ")
+	}
 	known := slices.Contains(r.cfg.Known, c.name)
 	if err != nil {
 		r.sum.Failures = append(r.sum.Failures, Failure{Check: c.name, Reason: oneLine(err.Error())})

@@ -20,7 +20,7 @@ import (
 // each answer with the in-process Go implementation's, byte for byte. A
 // batch that breaks the worker ends the check.
 func (r *runner) generated(ctx context.Context) (string, error) {
-	g := gen.New(gen.Config{Seed: r.cfg.Seed})
+	g := gen.New(gen.Config{Seed: r.cfg.Seed, Contract: r.cfg.Contract})
 	var fails failures
 	n := r.cfg.Cases
 	for lo := 0; lo < n; lo += BatchSize {
@@ -52,7 +52,7 @@ const digestOnlyCases = 2000
 // must be the Go implementation's, by error code or by digest (and by text
 // when the worker sends the text anyway, which the protocol allows).
 func (r *runner) digestOnly(ctx context.Context) (string, error) {
-	g := gen.New(gen.Config{Seed: r.cfg.Seed})
+	g := gen.New(gen.Config{Seed: r.cfg.Seed, Contract: r.cfg.Contract})
 	cases := make([]any, digestOnlyCases)
 	for i := range cases {
 		cases[i], _ = g.Case(uint64(i))

@@ -62,7 +62,10 @@ type Entry struct {
 	// Contract is the contract the entry was judged by, when it is not
 	// this project's (docs/canonical-json.md §7): a replay under another
 	// contract would judge it by rules it was not found under.
-	Contract      string
+	Contract string
+	// ContractFile is the path of the file of Contract, when it is not a
+	// built-in: a replay refusing the entry for its contract names it.
+	ContractFile  string
 	Seed          uint64 // the run's seed and the case's index, when generated
 	Index         uint64
 	Generated     bool   // Seed and Index are meaningful

@@ -30,6 +30,7 @@ func (e *Entry) Marshal() []byte {
 	b = field(b, "kind", e.Kind)
 	b = field(b, "signature", e.Signatures.String())
 	b = field(b, "contract", e.Contract)
+	b = field(b, "contract_file", e.ContractFile)
 	if e.Generated {
 		b = fmt.Appendf(b, ",\n  \"seed\": %d,\n  \"index\": %d", e.Seed, e.Index)
 	}
@@ -124,6 +125,7 @@ func Unmarshal(data []byte) (*Entry, error) {
 		return nil, err
 	}
 	e.Contract, _ = lookup(obj, "contract").(string)
+	e.ContractFile, _ = lookup(obj, "contract_file").(string)
 	e.MinimizedFrom, _ = lookup(obj, "minimized_from").(string)
 	e.Seed, e.Generated = uintField(obj, "seed")
 	e.Index, _ = uintField(obj, "index")

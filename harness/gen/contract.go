@@ -60,7 +60,7 @@ const pKeyOrderUTF16 = 1.0 / 8
 func rulesOf(c contract.Contract) rules {
 	r := rules{
 		anyTop:      c.TopLevel == contract.TopLevelAny,
-		doubleInts:  c.Numbers.BigInts == contract.BigIntsError,
+		doubleInts:  c.Numbers.BigInts != contract.BigIntsExact,
 		noNonFinite: c.Numbers.NonFinite == contract.NonFiniteError,
 		utf16Keys:   c.KeyOrder == contract.KeyOrderUTF16,
 	}

@@ -118,7 +118,7 @@ func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, p
 // implementation sig names rejects alone the way the reference named (its
 // first) but accepts alone one other of them (probe.Profile.RuleBroken),
 // sig is named by that one. The ways are read under this project's
-// contract (value.Problems): a lane of another keeps sig (domainApplies).
+// contract (value.Problems), which every contract shares (domainApplies).
 func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
 	code, ok := agreed(l, sig, ps, func(_ int, p probe.Profile) (value.Code, bool) { return p.RuleBroken(sig, input) })
 	if !ok {
@@ -128,11 +128,16 @@ func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Si
 }
 
 // domainApplies reports whether the domain family may name sig: an
-// acceptance of out-of-domain input, in a lane of this project's contract,
-// whose domain value.Problems walks. Any other rejection is not probed.
+// acceptance of out-of-domain input. Any other rejection is not probed.
+// Under any contract: the rules value.Problems walks (lone surrogates,
+// repeated and non-string keys, values outside the model, nesting past
+// 512) are every contract's, and a rule a contract drops (the envelope
+// under rfc8785) names no probe the implementation is wrong on, so
+// RuleBroken never names it; a rule only a contract adds (NaN under
+// rfc8785) is not among the ways read, and leaves sig as it is.
 func (l *Lane) domainApplies(sig compare.Signature) bool {
 	_, ok := compare.AcceptedCode(sig)
-	return ok && l.Contract == ""
+	return ok
 }
 
 // judgeAgain is input judged through the lane, within ProbeTime as the

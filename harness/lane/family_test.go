@@ -9,6 +9,7 @@ import (
 
 	"lukechampine.com/blake3"
 
+	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/probe"
@@ -280,6 +281,30 @@ func TestFamilyDomain(t *testing.T) {
 				t.Errorf("Family = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// The domain family names the rule under rfc8785 too: the rules it reads
+// are every contract's.
+func TestFamilyDomainUnderRFC8785(t *testing.T) {
+	twice, err := value.Parse([]byte(`{"tool_name":"b","args":"\udc00","args":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := adapter.NewInProcessFor("go", contract.RFC8785)
+	if err != nil {
+		t.Fatal(err)
+	}
+	impl, err := adapter.NewInProcessFor("go", contract.RFC8785)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLane(0, &syncBuffer{}, &namedAdapter{ref, "reference"}, &spoiled{Adapter: impl, name: "sdk", accepts: []string{"duplicate_key"}})
+	defer l.Close()
+	l.JudgeBy(contract.RFC8785)
+	named := compare.MustParseSignature("rejection: accepts out-of-domain input (want lone_surrogate): sdk")
+	if got, want := l.Family(context.Background(), named, twice).String(), "rejection: accepts out-of-domain input (want duplicate_key): sdk"; got != want {
+		t.Errorf("Family = %s, want %s", got, want)
 	}
 }
 

@@ -58,7 +58,7 @@ func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
 		for i := range n {
 			j := Judged{Outs: outs[i], Answered: ok[i]}
 			if ok[i] {
-				j.Verdict = l.cmp.Compare(outs[i])
+				j.Verdict = l.cmp.Judge(cases[i], outs[i])
 				j.Signatures = l.cmp.Signatures(j.Verdict)
 			}
 			out = append(out, j)
@@ -160,7 +160,7 @@ func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
 // signatures and each adapter's outcome with the implementation and version
 // its hello named, so that a finding says which versions disagreed.
 func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
-	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract}
+	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract, ContractFile: l.ContractFile}
 	e.Outcomes = make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
 		e.Outcomes[i] = l.outcome(i, o)

@@ -39,6 +39,9 @@ type Lane struct {
 	// Contract names the contract the lane's reference follows when it is
 	// not this project's ("" for that): its corpus entries record it.
 	Contract string
+	// ContractFile is the path of that contract's file, "" for a
+	// built-in (contract.Contract.Source).
+	ContractFile string
 	// MaxCandidateBytes bounds the text of the candidates Minimize judges
 	// at once (minimize.Options.MaxBatchBytes); 0 means the minimizer's
 	// default. The caller sizes it to its memory budget.
@@ -95,8 +98,8 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 		l.results = append(l.results, nil)
 	}
 	judged := contract.Default
-	if len(specs) > 0 && specs[0].InProcess && specs[0].Contract.Name != "" {
-		judged = specs[0].Contract
+	if len(specs) > 0 && specs[0].Contract.Name != "" {
+		judged = specs[0].Contract // a worker follows it by its own command line
 	}
 	l.JudgeBy(judged)
 	return l, nil
@@ -124,7 +127,8 @@ func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
 // before the first Judge.
 func (l *Lane) JudgeBy(c contract.Contract) {
 	l.cmp = compare.NewFor(l.names, c)
-	l.Contract = ""
+	l.cmp.WithVariants(adapter.Variants(c))
+	l.Contract, l.ContractFile = "", c.Source
 	if c.Name != contract.Default.Name {
 		l.Contract = c.Name
 	}

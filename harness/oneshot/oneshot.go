@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -159,7 +160,7 @@ func Check(ctx context.Context, cfg Config, lines []Input) int {
 			printCheckJSON(cfg.Stdout, s.Names(), lines[i].Line, j, needsEarlier)
 			continue
 		}
-		state := "agree"
+		state := "agree" + allowedNote(s.Comparator().Contract().Name, s.Names(), j.Verdict)
 		if !j.Verdict.Agree {
 			// Labelled as a run labels a bucket: a cause of a family by
 			// the implementation's profile (Lane.Family).
@@ -203,7 +204,18 @@ func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged, needsE
 		// agrees alone on a fresh process.
 		NeedsEarlier bool           `json:"needs_earlier,omitempty"`
 		Results      map[string]res `json:"results"`
+		// Allowed are the differences the contract leaves open, each
+		// with the adapters that showed it: why the case agrees.
+		Allowed map[string][]string `json:"allowed,omitempty"`
 	}{Line: line, Agree: j.Verdict.Agree, NeedsEarlier: needsEarlier, Results: map[string]res{}}
+	for _, a := range j.Verdict.Allowed {
+		if out.Allowed == nil {
+			out.Allowed = map[string][]string{}
+		}
+		for _, ai := range j.Verdict.Groups[a.Group] {
+			out.Allowed[string(a.Trait)] = append(out.Allowed[string(a.Trait)], names[ai])
+		}
+	}
 	for ai, o := range j.Outs {
 		r := res{Error: o.Error, Inexpressible: o.Inexpressible}
 		if o.Failure != "" {
@@ -306,4 +318,22 @@ func writeMinimized(cfg Config, path string, out *corpus.Entry) int {
 	}
 	fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
 	return triage.ExitDivergence
+}
+
+// allowedNote says why an agreeing case agrees though its outputs differ:
+// the differences the contract leaves open (compare.Verdict.Allowed), each
+// with the adapters that showed it; "" when there are none.
+func allowedNote(contractName string, names []string, v compare.Verdict) string {
+	var parts []string
+	for _, a := range v.Allowed {
+		var who []string
+		for _, ai := range v.Groups[a.Group] {
+			who = append(who, names[ai])
+		}
+		parts = append(parts, a.String()+": "+strings.Join(who, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (allowed by contract " + contractName + ": " + strings.Join(parts, "; ") + ")"
 }

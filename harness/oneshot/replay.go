@@ -114,7 +114,7 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 	for i, e := range entries {
 		if e.Contract != r.lane.Contract {
 			r.bad[names[i]] = fmt.Errorf("judged by the contract %s; this replay judges by %s: replay it with -contract %s",
-				cmp.Or(e.Contract, contract.Default.Name), cmp.Or(r.lane.Contract, contract.Default.Name), cmp.Or(e.Contract, contract.Default.Name))
+				cmp.Or(e.Contract, contract.Default.Name), cmp.Or(r.lane.Contract, contract.Default.Name), replayContract(e))
 			continue
 		}
 		kept, keptNames = append(kept, e), append(keptNames, names[i])
@@ -212,4 +212,14 @@ func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js [
 	if r.cfg.Verbose || e.Kind != "" {
 		fmt.Fprintf(r.cfg.Stdout, "agrees     %s\n", name)
 	}
+}
+
+// replayContract is the -contract that replays e: its contract's file
+// when it was judged by one (a name alone names no file), else its
+// built-in's name.
+func replayContract(e *corpus.Entry) string {
+	if e.ContractFile != "" {
+		return e.ContractFile
+	}
+	return cmp.Or(e.Contract, contract.Default.Name)
 }

@@ -63,6 +63,7 @@ func (r *Report) Markdown() []byte {
 		g.markdownOrigins(&b)
 		fmt.Fprintf(&b, "%s:\n\n```\n%s\n```\n\n```\n%s```\n\n", label, compare.Visible(clip.String(input, 2000)), clip.String(g.Diff, 4000))
 	}
+	r.profileMarkdown(&b)
 	for _, sig := range r.Stale {
 		fmt.Fprintf(&b, "- stale known divergence (no longer occurs): %s\n", codeSpan(sig))
 	}

@@ -51,6 +51,10 @@ type Report struct {
 	FirstCollisionSeconds float64 `json:"first_collision_seconds,omitempty"`
 	FirstCollisionCases   uint64  `json:"first_collision_cases,omitempty"`
 	Distinct              []Group `json:"distinct"`
+	// Profiles are what each implementation does that the contract
+	// allows (profile.go): not divergences. Empty under a contract that
+	// leaves nothing open.
+	Profiles []Profile `json:"profiles,omitempty"`
 	// Known lists the distinct divergences the known list accepts, and Stale
 	// the listed ones that did not occur; both empty without a known list.
 	Known    []string     `json:"known,omitempty"`
@@ -385,6 +389,7 @@ func (r *Report) Summary(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	r.profileSummary(w)
 	for i, g := range r.Distinct {
 		r.groupSummary(w, i+1, g)
 	}

@@ -63,6 +63,8 @@ type collector struct {
 	inexpressible [][64]uint64
 	absentN       []uint64
 	absentWhy     []map[string]uint64 // per adapter, by the worker's reason
+	// profiles are what each adapter did that the contract allows.
+	profiles profiles
 	// meter leaves out the warm-up and cuts the span after it into
 	// windows (Config.Warmup, Config.Window).
 	meter *cpumeter.Meter
@@ -96,7 +98,8 @@ func newCollector(cfg *Config, names []string, keep *retain.Keeper) *collector {
 	now := time.Now()
 	return &collector{cfg: cfg, keep: keep, names: names, cmp: compare.NewFor(names, cfg.contract()), start: now, last: now, groups: map[string]*group{},
 		meter:         cpumeter.New(now, cfg.Warmup, cfg.Window),
-		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{}}
+		inexpressible: make([][64]uint64, len(names)), absentN: make([]uint64, len(names)), absentWhy: make([]map[string]uint64, len(names)), done: map[uint64]bool{},
+		profiles: make(profiles, len(names))}
 }
 
 // add takes a lane's batch: it writes each finding the keeper wants to the
@@ -132,6 +135,9 @@ func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
 	c.meter.Tick(func() cpumeter.Reading { return c.reading(lanes) })
 	for _, cl := range d.classes {
 		countBits(&c.classes, cl)
+	}
+	for _, ac := range d.allowed {
+		c.profiles.add(ac)
 	}
 	for _, a := range d.inexpressible {
 		c.absentN[a.adapter]++

@@ -10,6 +10,7 @@
 package run
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"time"
@@ -207,12 +208,25 @@ func (c *Config) setDefaults() {
 }
 
 // contract is the contract the run is judged by, and its cases drawn for:
-// the reference's, when it runs in process; this project's otherwise (a
-// worker follows the contract its command line gives it, which the driver
-// cannot see).
+// the reference's (-contract, or the config's contract key), this
+// project's when none is set. A reference in process follows it; a worker
+// follows the contract its own command line gives it, which the driver
+// cannot see: the run's first line says which contract it is held to
+// (workerReference), and the generator, the labels and the verdict follow
+// it all the same, never this project's in its place.
 func (c *Config) contract() contract.Contract {
-	if len(c.Adapters) > 0 && c.Adapters[0].InProcess && c.Adapters[0].Contract.Name != "" {
+	if len(c.Adapters) > 0 && c.Adapters[0].Contract.Name != "" {
 		return c.Adapters[0].Contract
 	}
 	return contract.Default
+}
+
+// workerReference is what the run's first line adds when its reference is
+// a worker held to another contract than this project's: that the worker
+// must follow it itself.
+func (c *Config) workerReference() string {
+	if len(c.Adapters) == 0 || c.Adapters[0].InProcess || c.contract().Name == contract.Default.Name {
+		return ""
+	}
+	return fmt.Sprintf(" (the reference %s is a worker: its own command line must make it follow %s)", c.Adapters[0].Name, c.contract().Name)
 }

@@ -41,7 +41,8 @@ type batchDone struct {
 	classes       []gen.Classes
 	cov           *gen.Coverage
 	inexpressible []absent
-	held          int64 // bytes counted against the memory budget until the collector is done
+	allowed       []allowedCase // the cases with a difference the contract allows
+	held          int64         // bytes counted against the memory budget until the collector is done
 }
 
 // absent is one case an adapter's native model could not hold.
@@ -117,16 +118,19 @@ func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]com
 				d.inexpressible = append(d.inexpressible, absent{ai, b.classes[i], o.Inexpressible})
 			}
 		}
-		v := cmp.Compare(outs[i])
+		v := cmp.Judge(c, outs[i])
+		if len(v.Allowed) > 0 {
+			d.allowed = append(d.allowed, allowedCase{index: b.indexes[i], input: c, verdict: v})
+		}
 		if v.Agree {
 			if r.watch != nil {
-				*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: outs[i]})
+				*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: v.Masked(outs[i])})
 			}
 			continue
 		}
 		f := finding{index: b.indexes[i], signatures: cmp.Signatures(v)}
 		if r.watch != nil {
-			*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: outs[i], Sigs: f.signatures})
+			*judged = append(*judged, collide.Seen{Index: b.indexes[i], Outs: v.Masked(outs[i]), Sigs: f.signatures})
 		}
 		if r.keep.Wants(f.signatures, f.index) {
 			f.input, f.verdict = c, v

@@ -70,6 +70,7 @@ func (c *collector) report(lanes []*lane.Lane) *report.Report {
 	cpu, rss := procstat.SelfUsage()
 	rep.DriverCPUSeconds, rep.DriverMaxRSS = cpu.Seconds(), rss
 	rep.Adapters = adapterReports(c.names, lanes)
+	rep.Profiles = c.profiles.report(c.names)
 	c.mem.fill(rep, lanes)
 	if rep.Steady = c.steady(lanes); rep.Steady != nil {
 		rep.SteadyRate = float64(rep.Steady.Cases) / rep.Steady.Seconds

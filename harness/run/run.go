@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 			return r.col.setupFailed(err), triage.ExitSetup
 		}
 	}
-	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d, contract %s\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch, cfg.contract().Name)
+	fmt.Fprintf(cfg.Stderr, "difffuzz: seed %d, shard %d/%d, %d lanes of %v, batch %d, contract %s%s\n", cfg.Seed, cfg.Shard, cfg.Shards, cfg.Workers, r.names, cfg.Batch, cfg.contract().Name, cfg.workerReference())
 	if cfg.Command != "" {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: repeat with: %s\n", cfg.Command)
 	}

@@ -399,7 +399,15 @@ func NextSteps(cfg Config) string {
 	}
 	fmt.Fprintf(&b, "  2. put your SDK's function where the naive baseline is, in %s, and %s\n", l.worker, l.install)
 	fmt.Fprintf(&b, "  3. check it against the protocol:  difffuzz adapter check %s\n", cfg.Name)
-	fmt.Fprintf(&b, "     list the checks it fails:  difffuzz adapter check -write-known known-failures.txt %s\n", cfg.Name)
+	if cfg.Contract != "" {
+		// The check follows difffuzz.toml's contract: what the contract
+		// leaves open passes, so a failure is a break of the contract.
+		fmt.Fprintf(&b, "     (it holds the worker to the contract %s, as runs do: what that leaves open passes)\n", cfg.Contract)
+		fmt.Fprintf(&b, "     only if it breaks the contract somewhere you cannot fix yet, list those checks:\n")
+		fmt.Fprintf(&b, "       difffuzz adapter check -write-known known-failures.txt %s\n", cfg.Name)
+	} else {
+		fmt.Fprintf(&b, "     list the checks it fails:  difffuzz adapter check -write-known known-failures.txt %s\n", cfg.Name)
+	}
 	fmt.Fprintf(&b, "     then hold it to them:  difffuzz adapter check -known known-failures.txt %s\n", cfg.Name)
 	fmt.Fprintf(&b, "     (delete a line as your SDK comes to pass its check)\n")
 	fmt.Fprintf(&b, "  4. fuzz it against the built-in reference:  difffuzz run -duration 60s\n")

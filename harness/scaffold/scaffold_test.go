@@ -252,3 +252,16 @@ func TestContract(t *testing.T) {
 		}
 	}
 }
+
+// Under a contract, the next steps say that adapter check follows it, and
+// offer -write-known only for what breaks it: correct behaviour is never
+// listed as a failure.
+func TestNextStepsUnderContract(t *testing.T) {
+	steps := NextSteps(Config{Lang: "python", Dir: t.TempDir(), Name: "sdk", Contract: "rfc8785"})
+	if !strings.Contains(steps, "holds the worker to the contract rfc8785") || !strings.Contains(steps, "only if it breaks the contract") {
+		t.Errorf("next steps under rfc8785:\n%s", steps)
+	}
+	if steps := NextSteps(Config{Lang: "python", Dir: t.TempDir(), Name: "sdk"}); strings.Contains(steps, "holds the worker") {
+		t.Errorf("next steps under ours mention a contract:\n%s", steps)
+	}
+}

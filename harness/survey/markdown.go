@@ -53,7 +53,10 @@ func writeIntro(b *strings.Builder, r *Result) {
 	fmt.Fprintf(b, "cases, and under `rfc8785` they are any JSON value at the top (not this project's\n")
 	fmt.Fprintf(b, "`{\"tool_name\",\"args\"}` envelope), NaN and integers no double holds only as\n")
 	fmt.Fprintf(b, "out-of-domain inputs, with ES6 number boundaries and UTF-16 order traps weighted.\n")
-	fmt.Fprintf(b, "A library \"diverges\" on a case when its text (or its error) is not its contract's,\n")
+	fmt.Fprintf(b, "A library \"diverges\" on a case when its text (or its error) is not its contract's\n")
+	fmt.Fprintf(b, "and not one the contract allows: what `rfc8785` leaves open (a library's own exception\n")
+	fmt.Fprintf(b, "where the reference names a code, a nesting limit of its own or none, big integers read\n")
+	fmt.Fprintf(b, "as doubles) agrees, and is listed apart, as the library's profile, under its name,\n")
 	fmt.Fprintf(b, "and \"cannot express\" it when its value model cannot hold the case at all (a repeated\n")
 	fmt.Fprintf(b, "key in a dict, an integer past 2^53 in a float, a lone surrogate in a string), so it\n")
 	fmt.Fprintf(b, "was never called; the libraries' table gives each library's share with its model's\n")
@@ -238,6 +241,7 @@ func writeDivergences(b *strings.Builder, l *Library) {
 	if len(l.Divergences) == 0 {
 		fmt.Fprintf(b, "No divergence.\n\n")
 	}
+	writeProfile(b, l)
 	for _, d := range l.Divergences {
 		fmt.Fprintf(b, "### %s: %d cases (%s)\n\n", cell(causeOf(d.Signature)), d.Count, percent(d.Count, l.Cases))
 		fmt.Fprintf(b, "In cases of the classes %s.", codeList(d.Classes))

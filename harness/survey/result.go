@@ -54,6 +54,10 @@ type Library struct {
 	Seconds     float64        `json:"seconds"`
 	Cells       []*Cell        `json:"cells"` // one per Result.Classes, in order
 	Divergences []*Divergence  `json:"divergences"`
+	// Profile is what the library does that its contract allows (its own
+	// exceptions, a nesting limit of its own): counted as agreeing, shown
+	// apart from the divergences (profile.go).
+	Profile []*Trait `json:"profile,omitempty"`
 }
 
 // Cell counts the cases of one edge class that one library was given.
@@ -201,6 +205,7 @@ func (lr *Library) add(classes gen.Classes, input any, j lane.Judged) {
 		lr.divergence(classes, input, j)
 	default:
 		lr.Agree++
+		lr.allowed(input, j)
 	}
 	for _, cell := range lr.cellsOf(classes) {
 		cell.Cases++

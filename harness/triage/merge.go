@@ -128,6 +128,7 @@ func addShardReport(rep *report.Report, path string) error {
 	rep.Seconds = max(rep.Seconds, s.Seconds)
 	rep.Adapters = mergeAdapters(rep.Adapters, s.Adapters)
 	rep.Coverage = mergeCoverage(rep.Coverage, s.Coverage)
+	rep.Profiles = report.MergeProfiles(rep.Profiles, s.Profiles)
 	return nil
 }
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from blake3 import blake3
 
-from canonjson.contract import CODE_POINTS, DIFFFUZZ, ENVELOPE, ERROR, ESCAPE, RAW, Contract
+from canonjson.contract import CODE_POINTS, DIFFFUZZ, DOUBLE, ENVELOPE, ERROR, ESCAPE, RAW, Contract
 
 #: Deepest container nesting accepted; the spec's MaxDepth.
 MAX_DEPTH = 512
@@ -228,7 +228,16 @@ class Encoding:
     what the top level may be, how deep a value may nest. The module's
     functions are :data:`DEFAULT`, this project's contract."""
 
-    __slots__ = ("_big_ints_error", "_envelope", "_escape", "_max_depth", "_non_finite_error", "_sort_key", "contract")
+    __slots__ = (
+        "_big_ints_double",
+        "_big_ints_error",
+        "_envelope",
+        "_escape",
+        "_max_depth",
+        "_non_finite_error",
+        "_sort_key",
+        "contract",
+    )
 
     def __init__(self, contract: Contract) -> None:
         contract.check()
@@ -236,6 +245,7 @@ class Encoding:
         self._escape = _string_escaper(contract)
         self._sort_key = _KEY if contract.key_order == CODE_POINTS else _utf16_key
         self._big_ints_error = contract.big_ints == ERROR
+        self._big_ints_double = contract.big_ints == DOUBLE
         self._non_finite_error = contract.non_finite == ERROR
         self._envelope = contract.top_level == ENVELOPE
         self._max_depth = contract.max_depth
@@ -332,7 +342,17 @@ class Encoding:
         """An integer's text. Under numbers.big_ints = error an integer past
         +-2**53 is the double that holds it exactly, written as that double
         (RFC 8785 §3.2.2.3 serializes a number's double), or rejected when no
-        double does: rounding it would silently change the value."""
+        double does: rounding it would silently change the value. Under
+        big_ints = double it is the nearest double, as JSON.parse reads it."""
+        if self._big_ints_double and not -_EXACT_INT <= n <= _EXACT_INT:
+            try:
+                return format_float(float(n))  # the nearest double, ties to even
+            except OverflowError:
+                raise CanonicalError(
+                    "unsupported_value",
+                    f"the integer of {n.bit_length()} bits is past the largest double, "
+                    f"under contract {self.contract.name} (numbers.big_ints = double)",
+                ) from None
         if self._big_ints_error and not -_EXACT_INT <= n <= _EXACT_INT:
             try:
                 x = float(n)  # the nearest double

@@ -17,6 +17,10 @@ from typing import Any
 ESCAPE, RAW = "escape", "raw"
 CODE_POINTS, UTF16_UNITS = "code_points", "utf16_units"
 EXACT, ERROR, TOKENS = "exact", "error", "tokens"
+#: numbers.big_ints = double: a number is the double its text denotes, as
+#: JSON.parse reads it (RFC 8785 §3.2.2): an integer past +-2**53 is written
+#: as the nearest double, and one past the largest double is rejected.
+DOUBLE = "double"
 ENVELOPE, ANY = "envelope", "any"
 
 #: Deepest nesting the adapter protocol carries: the largest max_depth.
@@ -49,7 +53,7 @@ class Contract:
             ("strings.c1", self.c1, (ESCAPE, RAW)),
             ("strings.line_separators", self.line_separators, (ESCAPE, RAW)),
             ("key_order", self.key_order, (CODE_POINTS, UTF16_UNITS)),
-            ("numbers.big_ints", self.big_ints, (EXACT, ERROR)),
+            ("numbers.big_ints", self.big_ints, (EXACT, ERROR, DOUBLE)),
             ("numbers.non_finite", self.non_finite, (TOKENS, ERROR)),
             ("top_level", self.top_level, (ENVELOPE, ANY)),
         ):
@@ -100,6 +104,13 @@ _FILE_KEYS = {
     "numbers": {"big_ints": "big_ints", "non_finite": "non_finite"},
 }
 
+#: The keys of a file's [allows] table: what the contract leaves open to a
+#: library (docs/canonical-json.md §7). They concern the judge, not an
+#: implementation, which follows the contract's choices: they are known
+#: here so that a team's file reads, and their values are the driver's to
+#: check.
+_ALLOWS_KEYS = {"error_codes", "depth_floor", "refuse_unsafe_ints", "big_ints"}
+
 
 def resolve(name_or_path: str) -> Contract:
     """The contract a ``--contract`` argument names: a built-in by name,
@@ -130,7 +141,10 @@ def parse(text: str, name: str) -> Contract:
         raise ValueError(f"base = {base!r}: want a built-in ({', '.join(BUILTINS)})")
     changes: dict[str, Any] = {"name": name, "base": base}  # read from TOML; check() judges it
     for key, val in doc.items():
-        if isinstance(val, dict) and key in _FILE_KEYS and key:
+        if key == "allows" and isinstance(val, dict):
+            if unknown := sorted(set(val) - _ALLOWS_KEYS):
+                raise ValueError(f"unknown key allows.{unknown[0]}")
+        elif isinstance(val, dict) and key in _FILE_KEYS and key:
             for sub, subval in val.items():
                 if sub not in _FILE_KEYS[key]:
                     raise ValueError(f"unknown key {key}.{sub}")

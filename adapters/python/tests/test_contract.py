@@ -164,3 +164,24 @@ def test_resolve(tmp_path: Path) -> None:
     assert contracts.resolve(str(path)).name == "del-raw"
     with pytest.raises(ValueError, match=r"nope\.toml"):
         contracts.resolve(str(tmp_path / "nope.toml"))
+
+
+def test_big_ints_double() -> None:
+    """numbers.big_ints = double: an integer past 2^53 is the nearest
+    double, as JSON.parse reads its text (RFC 8785 §3.2.2); one past the
+    largest double is refused."""
+    enc = Encoding(contracts.parse('base = "rfc8785"\n\n[numbers]\nbig_ints = "double"\n', "doubles"))
+    assert enc.canonical(2**53 + 1) == b"9007199254740992"
+    assert enc.canonical(-(2**53 + 3)) == b"-9007199254740996"
+    assert enc.canonical(10**30 + 1) == b"1e+30"
+    with pytest.raises(CanonicalError, match="past the largest double"):
+        enc.canonical(10**400)
+
+
+def test_parse_allows() -> None:
+    """A file's [allows] table is the judge's: it reads, and an unknown key
+    in it is refused."""
+    jcs = contracts.parse('base = "rfc8785"\n\n[allows]\nerror_codes = "exact"\ndepth_floor = 0\n', "strict")
+    assert jcs == dataclasses.replace(contracts.RFC8785, name="strict", base="rfc8785")
+    with pytest.raises(ValueError, match=r"unknown key allows\.colour"):
+        contracts.parse('[allows]\ncolour = "red"\n', "file")
