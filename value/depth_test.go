@@ -15,7 +15,7 @@ func TestDepth(t *testing.T) {
 		{"scalar", int64(1), 0},
 		{"empty array", []any{}, 1},
 		{"empty object", Object{}, 1},
-		{"envelope", Object{{"tool_name", "t"}, {"args", Object{}}}, 2},
+		{"envelope", Object{{Key: "tool_name", Value: "t"}, {Key: "args", Value: Object{}}}, 2},
 		{"deepest element", []any{int64(1), []any{[]any{}}, []any{}}, 3},
 		{"raw key", RawObject{{Key: []any{[]any{}}, Value: nil}}, 3},
 		{"map", map[string]any{"a": []any{}}, 2},

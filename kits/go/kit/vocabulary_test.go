@@ -80,7 +80,7 @@ func TestVocabularyTable(t *testing.T) {
 		t.Fatal("docs/your-sdk.md has no section \"The kits' vocabulary\"")
 	}
 	table, _, _ = strings.Cut(table, "\n## ")
-	name := regexp.MustCompile("kit\\.([A-Z][A-Za-z0-9]*)")
+	name := regexp.MustCompile(`kit\.([A-Z][A-Za-z0-9]*)`)
 	rows := 0
 	for _, line := range strings.Split(table, "\n") {
 		cells := strings.Split(line, "|")
