@@ -280,7 +280,7 @@ func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 	if err == nil {
 		st.setupFails, st.protoStreak = 0, 0
 		for i, r := range res {
-			outs[i][ai] = compare.OutcomeOf(r)
+			outs[i][ai] = compare.OutcomeOf(r).WithTemplate(cases[i])
 		}
 		return nil, nil
 	}
@@ -322,7 +322,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}, DigestOnly: digestOnly}, r[:])
 		if err == nil {
 			st.setupFails, st.protoStreak = 0, 0
-			return compare.OutcomeOf(r[0]), true, nil
+			return compare.OutcomeOf(r[0]).WithTemplate(c), true, nil
 		}
 		if ctx.Err() != nil {
 			return compare.Outcome{}, false, ctx.Err()
@@ -333,9 +333,9 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		}
 		switch f.Kind {
 		case adapter.Crash:
-			return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+			return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 		case adapter.Hang:
-			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}, true, nil
+			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 		case adapter.Setup:
 			if err := l.setupFailed(ctx, ai, f); err != nil {
 				return compare.Outcome{}, false, err
@@ -352,7 +352,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 			// Not the input's fault, unless it happens every time: then the
 			// case likely makes the worker exhaust memory.
 			if kills++; kills > 2 {
-				return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+				return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 			}
 			fmt.Fprintf(l.log, "difffuzz: %v (not the input's fault); retrying the case\n", f)
 		}

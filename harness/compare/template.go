@@ -1,0 +1,158 @@
+package compare
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	model "github.com/difffuzz/difffuzz/value"
+)
+
+// A failure without a place (a Go error, which carries no stack; a Rust
+// error passed up by ?) is keyed by its message read as a template: what
+// it says of every input that fails the same way. normalize masks what a
+// message quotes and the numbers it names; but a message may name a part
+// of its input bare ("Duplicate key: a b", a Go JCS library's error), and
+// no rule of the message's own text can tell that part from the words
+// around it. Log-template miners (Drain) find such parts by comparing
+// messages; the lane has the input itself, so it masks the input's own
+// strings in the message (WithTemplate) before the comparison reads it.
+
+// WithTemplate is o with its Template set: for a failure without frames,
+// its Detail with the strings of input (its keys and string values) that
+// the message names masked as "…". Other outcomes are o as it is.
+func (o Outcome) WithTemplate(input any) Outcome {
+	if o.Failure == "" && o.Error != "internal" || len(o.Frames) > 0 || o.Detail == "" {
+		return o
+	}
+	o.Template = maskInput(o.Detail, inputStrings(input))
+	return o
+}
+
+// maxMasked bounds the strings of one input masked in a message: a case of
+// many thousands of keys costs a failure's message no more than this.
+const maxMasked = 4096
+
+// minBare is the shortest input string masked wherever it stands as a
+// word of the message; a shorter one ("a", "id") is masked only as the
+// message's last word, where a message that names its input puts it,
+// since as a word elsewhere it is more likely the message's own.
+const minBare = 3
+
+// inputStrings are the distinct non-empty strings of v, its keys and its
+// string values, longest first, so that a string is masked before the
+// shorter ones inside it.
+func inputStrings(v any) []string {
+	seen := map[string]bool{}
+	var walk func(v any)
+	add := func(s string) {
+		if s != "" && len(seen) < maxMasked {
+			seen[s] = true
+		}
+	}
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			add(x)
+		case []any:
+			for _, el := range x {
+				walk(el)
+			}
+		case []string:
+			for _, s := range x {
+				add(s)
+			}
+		case model.Object:
+			for _, m := range x {
+				add(m.Key)
+				walk(m.Value)
+			}
+		case model.RawObject:
+			for _, m := range x {
+				walk(m.Key)
+				walk(m.Value)
+			}
+		case map[string]any:
+			for k, el := range x {
+				add(k)
+				walk(el)
+			}
+		}
+	}
+	walk(v)
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return out
+}
+
+// maskInput writes "…" for each of strs that msg names as a word of its
+// own (not inside a longer word: the key "port" leaves "unsupported"
+// alone), a string shorter than minBare only as msg's last word.
+func maskInput(msg string, strs []string) string {
+	for _, s := range strs {
+		if len(s) >= minBare {
+			msg = maskWord(msg, s)
+		} else {
+			msg = maskLast(msg, s)
+		}
+	}
+	return msg
+}
+
+// maskWord replaces each occurrence of s in msg that no letter or digit
+// adjoins with "…".
+func maskWord(msg, s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, s)
+		if i < 0 {
+			break
+		}
+		end := i + len(s)
+		b.WriteString(msg[:i])
+		if wordEdge(msg[:i], true) && wordEdge(msg[end:], false) {
+			b.WriteString("…")
+		} else {
+			b.WriteString(s)
+		}
+		msg = msg[end:]
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
+// maskLast replaces s with "…" where it ends msg's first line, after a
+// space or a colon, but for a closing punctuation mark or two.
+func maskLast(msg, s string) string {
+	line, rest, nl := strings.Cut(msg, "\n")
+	body := strings.TrimRight(line, ".,;)]} ")
+	if !strings.HasSuffix(body, s) {
+		return msg
+	}
+	head := body[:len(body)-len(s)]
+	if !strings.HasSuffix(head, " ") && !strings.HasSuffix(head, ":") {
+		return msg
+	}
+	line = head + "…" + line[len(body):]
+	if nl {
+		return line + "\n" + rest
+	}
+	return line
+}
+
+// wordEdge reports whether the text on one side of a match ends (before)
+// or starts (after) without a letter or digit touching it.
+func wordEdge(side string, before bool) bool {
+	var r rune
+	if before {
+		r, _ = utf8.DecodeLastRuneInString(side)
+	} else {
+		r, _ = utf8.DecodeRuneInString(side)
+	}
+	return r == utf8.RuneError || !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
