@@ -12,6 +12,7 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/probe"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
@@ -40,6 +41,9 @@ type Lane struct {
 	// at once (minimize.Options.MaxBatchBytes); 0 means the minimizer's
 	// default. The caller sizes it to its memory budget.
 	MaxCandidateBytes int
+	// MinimizeProgress, if set, is told where Minimize and MinimizePair
+	// are (minimize.Options.Progress), for a status line.
+	MinimizeProgress func(minimize.Progress)
 }
 
 // DefaultMaxRestarts is how many times in a row a worker may fail to

@@ -117,6 +117,10 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 	// Candidates are near-copies of a finding, maybe megabytes each.
 	defer memlimit.Thrifty(os.Getenv("GOGC"))()
 	l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
+	status := &minStatus{start: c.start}
+	l.MinimizeProgress = status.progress
+	defer func() { l.MinimizeProgress = nil }()
+	defer c.watchMinimizing(status)()
 	deadline := time.Now().Add(budget)
 	for i, g := range order {
 		left := time.Until(deadline)
@@ -132,6 +136,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 		fmt.Fprintf(c.cfg.Stderr, "%6.0fs  minimizing %d/%d  %v of %v left  %s\n", time.Since(c.start).Seconds(), i+1, len(order),
 			roughly(left), budget, compare.Visible(clip.String(g.Signature.String(), 200)))
 		c.eventMinimizing(i+1, len(order))
+		status.bucket(i+1, len(order), g.Signature.String())
 		mctx, cancel := context.WithTimeout(ctx, share(left, len(order)-i))
 		began, was := time.Now(), g.Signature.String()
 		err := c.minimizeOne(mctx, l, g)
