@@ -323,7 +323,7 @@ class Session {
           return again;
         }
         return undefined;
-      });
+      }, fn.name === "");
     }
   }
 
