@@ -252,6 +252,10 @@ func TestTemplateMasksTheInput(t *testing.T) {
 		{"Duplicate key: key two", obj("x", "key two", "key two")},
 		{"Duplicate key: a", []any{obj("a", "a")}},
 		{"Duplicate key: __proto__", obj("__proto__", "__proto__")},
+		{"Duplicate key: key", obj("key", "key")}, // its own word "key" stays
+		{"Duplicate key: a", obj("key", "Duplicate", "a", "a")},
+		{"Duplicate key: Duplicate key", obj("Duplicate key", "Duplicate key")},
+		{"Duplicate key: ", obj("", "")},
 	} {
 		if got := failureCause(ref, fail(tc.msg, tc.input)); got != want {
 			t.Errorf("%q: %q, want %q", tc.msg, got, want)
@@ -262,6 +266,9 @@ func TestTemplateMasksTheInput(t *testing.T) {
 	}
 	if got := failureCause(valid, fail("unsupported value", obj("port", "a"))); got != "unsupported value on valid input" {
 		t.Errorf("inside a longer word, or short and not last: %q", got)
+	}
+	if got := failureCause(valid, fail("thread 'main' panicked at src/lib.rs:41:9:\nattempt to subtract with overflow", obj(""))); got != "thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow on valid input" {
+		t.Errorf("a bare colon names no empty string: %q", got)
 	}
 	if got := (Outcome{Error: "internal", Detail: "x", Frames: []wire.Frame{{Function: "f"}}}).WithTemplate(obj("x")); got.Template != "" {
 		t.Errorf("a failure with a place needs no template: %+v", got)

@@ -41,14 +41,14 @@ const maxMasked = 4096
 // since as a word elsewhere it is more likely the message's own.
 const minBare = 3
 
-// inputStrings are the distinct non-empty strings of v, its keys and its
-// string values, longest first, so that a string is masked before the
-// shorter ones inside it.
+// inputStrings are the distinct strings of v, its keys and its string
+// values, longest first, so that a string is masked before the shorter
+// ones inside it; the empty string, when v holds it, last.
 func inputStrings(v any) []string {
 	seen := map[string]bool{}
 	var walk func(v any)
 	add := func(s string) {
-		if s != "" && len(seen) < maxMasked {
+		if len(seen) < maxMasked {
 			seen[s] = true
 		}
 	}
@@ -90,15 +90,23 @@ func inputStrings(v any) []string {
 	return out
 }
 
-// maskInput writes "…" for each of strs that msg names as a word of its
-// own (not inside a longer word: the key "port" leaves "unsupported"
-// alone), a string shorter than minBare only as msg's last word.
+// maskInput writes "…" for what of strs msg names. A message that names
+// its input at the end of its first line (after a space or a colon) names
+// it there alone: the longest of strs that ends the line is masked, and
+// nothing else ("Duplicate key: a" of an input that also holds the key
+// "key" keeps its own word). Else each of strs of minBare bytes or more
+// is masked wherever it stands as a word of its own (not inside a longer
+// word: the key "port" leaves "unsupported" alone). The empty string is
+// named by a line that ends in its colon and space ("Duplicate key: ").
 func maskInput(msg string, strs []string) string {
+	for _, s := range strs {
+		if masked, ok := maskLast(msg, s); ok {
+			return masked
+		}
+	}
 	for _, s := range strs {
 		if len(s) >= minBare {
 			msg = maskWord(msg, s)
-		} else {
-			msg = maskLast(msg, s)
 		}
 	}
 	return msg
@@ -127,22 +135,31 @@ func maskWord(msg, s string) string {
 }
 
 // maskLast replaces s with "…" where it ends msg's first line, after a
-// space or a colon, but for a closing punctuation mark or two.
-func maskLast(msg, s string) string {
+// space or a colon, but for a closing punctuation mark or two; ok is
+// false where it does not end there.
+func maskLast(msg, s string) (masked string, ok bool) {
 	line, rest, nl := strings.Cut(msg, "\n")
-	body := strings.TrimRight(line, ".,;)]} ")
-	if !strings.HasSuffix(body, s) {
-		return msg
+	if s == "" {
+		// Only "name: " with its space names an empty value: a line
+		// that ends in a bare colon (a Rust panic's place) goes on in
+		// the next.
+		head, found := strings.CutSuffix(line, ": ")
+		if !found {
+			return msg, false
+		}
+		line = head + ": …"
+	} else {
+		body := strings.TrimRight(line, ".,;)]} ")
+		head, found := strings.CutSuffix(body, s)
+		if !found || !strings.HasSuffix(head, " ") && !strings.HasSuffix(head, ":") {
+			return msg, false
+		}
+		line = strings.TrimRight(head, " ") + " …" + line[len(body):]
 	}
-	head := body[:len(body)-len(s)]
-	if !strings.HasSuffix(head, " ") && !strings.HasSuffix(head, ":") {
-		return msg
-	}
-	line = head + "…" + line[len(body):]
 	if nl {
-		return line + "\n" + rest
+		return line + "\n" + rest, true
 	}
-	return line
+	return line, true
 }
 
 // wordEdge reports whether the text on one side of a match ends (before)
