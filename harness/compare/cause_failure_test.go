@@ -261,8 +261,20 @@ func TestTemplateMasksTheInput(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tc.msg, got, want)
 		}
 	}
-	if got := failureCause(valid, fail("unsupported value at port", obj("port"))); got != "unsupported value at … on valid input" {
-		t.Errorf("a word of its own: %q", got)
+	for _, tc := range []struct {
+		msg, key, want string
+	}{
+		{"unsupported value at port8", "port8", "unsupported value at … on valid input"},
+		{"bad key x_9 in object", "x_9", "bad key … in object on valid input"},
+		// Letters alone are the message's own words but after a colon.
+		{"invalid character 'N' looking for beginning of value", "value", "invalid character … looking for beginning of value on valid input"},
+		{"unsupported value at port", "port", "unsupported value at port on valid input"},
+		// A decoder names a lone surrogate of its input as U+FFFD.
+		{"Duplicate key: a\uFFFDb", "a\xed\xb3\xaeb", "Duplicate key: … on valid input"},
+	} {
+		if got := failureCause(valid, fail(tc.msg, obj(tc.key))); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.msg, got, tc.want)
+		}
 	}
 	if got := failureCause(valid, fail("unsupported value", obj("port", "a"))); got != "unsupported value on valid input" {
 		t.Errorf("inside a longer word, or short and not last: %q", got)

@@ -42,14 +42,17 @@ const maxMasked = 4096
 const minBare = 3
 
 // inputStrings are the distinct strings of v, its keys and its string
-// values, longest first, so that a string is masked before the shorter
-// ones inside it; the empty string, when v holds it, last.
+// values, each also with its lone surrogates as U+FFFD (as a decoder
+// that replaces them names it), longest first, so that a string is
+// masked before the shorter ones inside it; the empty string, when v
+// holds it, last.
 func inputStrings(v any) []string {
 	seen := map[string]bool{}
 	var walk func(v any)
 	add := func(s string) {
 		if len(seen) < maxMasked {
 			seen[s] = true
+			seen[replacingSurrogates(s)] = true
 		}
 	}
 	walk = func(v any) {
@@ -91,13 +94,17 @@ func inputStrings(v any) []string {
 }
 
 // maskInput writes "…" for what of strs msg names. A message that names
-// its input at the end of its first line (after a space or a colon) names
-// it there alone: the longest of strs that ends the line is masked, and
-// nothing else ("Duplicate key: a" of an input that also holds the key
-// "key" keeps its own word). Else each of strs of minBare bytes or more
-// is masked wherever it stands as a word of its own (not inside a longer
-// word: the key "port" leaves "unsupported" alone). The empty string is
-// named by a line that ends in its colon and space ("Duplicate key: ").
+// its input at the end of its first line names it there alone: the
+// longest of strs that ends the line after a colon, or after a space if
+// it is more than a word (see maskLast), is masked, and nothing else
+// ("Duplicate key: a" of an input that also holds the key "key" keeps its
+// own word). Else each of strs of minBare bytes or more that is more than
+// a word is masked wherever it stands as a word of its own (not inside a
+// longer word). A string of letters alone ("value", "path": the
+// generator's keys are such words) is the message's own word as often as
+// the input's ("looking for beginning of value"), and is masked only
+// after a colon at the line's end. The empty string is named by a line
+// that ends in its colon and space ("Duplicate key: ").
 func maskInput(msg string, strs []string) string {
 	for _, s := range strs {
 		if masked, ok := maskLast(msg, s); ok {
@@ -105,11 +112,44 @@ func maskInput(msg string, strs []string) string {
 		}
 	}
 	for _, s := range strs {
-		if len(s) >= minBare {
+		if len(s) >= minBare && !aWord(s) {
 			msg = maskWord(msg, s)
 		}
 	}
 	return msg
+}
+
+// aWord reports whether s is letters alone: a word a message may hold of
+// its own.
+func aWord(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// replacingSurrogates is s, a string of the value model (WTF-8), with each
+// lone surrogate as U+FFFD and each other stray byte too.
+func replacingSurrogates(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 && i+3 <= len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			n = 3 // a surrogate's three bytes: one character
+		}
+		if r == utf8.RuneError && n <= 3 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // maskWord replaces each occurrence of s in msg that no letter or digit
@@ -134,9 +174,9 @@ func maskWord(msg, s string) string {
 	return b.String()
 }
 
-// maskLast replaces s with "…" where it ends msg's first line, after a
-// space or a colon, but for a closing punctuation mark or two; ok is
-// false where it does not end there.
+// maskLast replaces s with "…" where it ends msg's first line, but for a
+// closing punctuation mark or two: after a colon, or after a space when s
+// is more than a word (aWord); ok is false where it does not end so.
 func maskLast(msg, s string) (masked string, ok bool) {
 	line, rest, nl := strings.Cut(msg, "\n")
 	if s == "" {
@@ -151,7 +191,8 @@ func maskLast(msg, s string) (masked string, ok bool) {
 	} else {
 		body := strings.TrimRight(line, ".,;)]} ")
 		head, found := strings.CutSuffix(body, s)
-		if !found || !strings.HasSuffix(head, " ") && !strings.HasSuffix(head, ":") {
+		afterColon := strings.HasSuffix(strings.TrimRight(head, " "), ":")
+		if !found || !afterColon && (!strings.HasSuffix(head, " ") || aWord(s)) {
 			return msg, false
 		}
 		line = strings.TrimRight(head, " ") + " …" + line[len(body):]
