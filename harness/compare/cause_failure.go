@@ -57,24 +57,31 @@ func trigger(a Outcome) string {
 const validTrigger = " on valid input"
 
 // lostTrigger reports whether s is t's failure, of one kind and name, now
-// on valid input where t's trigger was the reference's error code: what
-// the reference rejected in t's example did not set the failure off. A
-// minimizer keeps t's bucket so (Signature.Keeps), and the example's
-// label then says "on valid input": a parse that fails on NaN, in a case
-// that also held a lone surrogate, is the bucket of NaN on valid input,
-// not one of its own "on a lone surrogate". A trigger never changes from
-// one code to another (bytes and keys of mixed types at json.dumps's one
-// raise site stay two causes), nor from valid input to a code.
+// on valid input or on a bad envelope where t's trigger was another of
+// the reference's error codes: what the reference rejected in t's example
+// did not set the failure off. A minimizer keeps t's bucket so
+// (Signature.Keeps), and the example's label then says so: a parse that
+// fails on NaN, in a case that also held a lone surrogate, is the bucket
+// of NaN on valid input, not one of its own "on a lone surrogate". A bad
+// envelope (the lowest of the spec's precedence, a fault of the wrapper
+// around what an implementation reads) is as good as valid input here:
+// an example that is no envelope cannot shrink into one. A trigger never
+// changes from one code of the content to another (bytes and keys of
+// mixed types at json.dumps's one raise site stay two causes), nor from
+// valid input to a code.
 func (s Signature) lostTrigger(t Signature) bool {
-	switch {
-	case s.Kind != t.Kind || s.Kind != KindCrash && s.Kind != KindHang && s.Kind != KindInternal:
-		return false
-	case !strings.HasSuffix(s.Cause, validTrigger) || strings.HasSuffix(t.Cause, validTrigger):
+	if s.Kind != t.Kind || s.Kind != KindCrash && s.Kind != KindHang && s.Kind != KindInternal {
 		return false
 	}
-	name := strings.TrimSuffix(s.Cause, validTrigger)
-	on, ok := strings.CutPrefix(t.Cause, name+" on ")
-	return ok && (strings.HasPrefix(on, "input rejected with ") || slices.Contains(slices.Collect(maps.Values(codeTriggers)), on))
+	for _, lost := range []string{validTrigger, " on " + codeTriggers["bad_envelope"]} {
+		name, ok := strings.CutSuffix(s.Cause, lost)
+		if !ok || strings.HasSuffix(t.Cause, validTrigger) || strings.HasSuffix(t.Cause, lost) {
+			continue
+		}
+		on, ok := strings.CutPrefix(t.Cause, name+" on ")
+		return ok && (strings.HasPrefix(on, "input rejected with ") || slices.Contains(slices.Collect(maps.Values(codeTriggers)), on))
+	}
+	return false
 }
 
 // codeTriggers name the spec's error codes as what the input held.
