@@ -13,6 +13,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
+	model "github.com/difffuzz/difffuzz/value"
 )
 
 // MaxCause is the longest cause in bytes, its "…" included: a signature is
@@ -73,7 +74,7 @@ func (s Signature) lostTrigger(t Signature) bool {
 	if s.Kind != t.Kind || s.Kind != KindCrash && s.Kind != KindHang && s.Kind != KindInternal {
 		return false
 	}
-	for _, lost := range []string{validTrigger, " on " + codeTriggers["bad_envelope"]} {
+	for _, lost := range []string{validTrigger, " on " + codeTriggers[string(model.CodeBadEnvelope)]} {
 		name, ok := strings.CutSuffix(s.Cause, lost)
 		if !ok || strings.HasSuffix(t.Cause, validTrigger) || strings.HasSuffix(t.Cause, lost) {
 			continue
@@ -86,12 +87,12 @@ func (s Signature) lostTrigger(t Signature) bool {
 
 // codeTriggers name the spec's error codes as what the input held.
 var codeTriggers = map[string]string{
-	"too_deep":          "nesting too deep",
-	"non_string_key":    "a non-string key",
-	"lone_surrogate":    "a lone surrogate",
-	"duplicate_key":     "a duplicate key",
-	"unsupported_value": "an unsupported value",
-	"bad_envelope":      "a bad envelope",
+	string(model.CodeTooDeep):       "nesting too deep",
+	string(model.CodeNonStringKey):  "a non-string key",
+	string(model.CodeLoneSurrogate): "a lone surrogate",
+	string(model.CodeDuplicateKey):  "a duplicate key",
+	string(model.CodeUnsupported):   "an unsupported value",
+	string(model.CodeBadEnvelope):   "a bad envelope",
 }
 
 // rejectionCause names one side rejecting what the other writes out.

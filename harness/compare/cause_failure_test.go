@@ -345,3 +345,16 @@ func TestOutcomeOf(t *testing.T) {
 		t.Errorf("inexpressible: %+v", x)
 	}
 }
+
+// Every error code of the spec names its trigger in words, so that a new
+// code does not fall back to "on input rejected with CODE" unseen.
+func TestEveryCodeHasATrigger(t *testing.T) {
+	for _, code := range model.Codes {
+		if got := trigger(Outcome{Error: string(code)}); !strings.HasPrefix(got, " on ") || strings.Contains(got, string(code)) {
+			t.Errorf("%s: trigger %q", code, got)
+		}
+	}
+	if got := trigger(Outcome{Error: "internal"}); got != "" {
+		t.Errorf("the reference failed too: trigger %q", got)
+	}
+}
