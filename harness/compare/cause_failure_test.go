@@ -269,6 +269,8 @@ func TestTemplateMasksTheInput(t *testing.T) {
 		// Letters alone are the message's own words but after a colon.
 		{"invalid character 'N' looking for beginning of value", "value", "invalid character … looking for beginning of value on valid input"},
 		{"unsupported value at port", "port", "unsupported value at port on valid input"},
+		// A number is normalize's, whether the input holds it or not.
+		{"invalid character at offset 144", "144", "invalid character at offset N on valid input"},
 		// A decoder names a lone surrogate of its input as U+FFFD.
 		{"Duplicate key: a\uFFFDb", "a\xed\xb3\xaeb", "Duplicate key: … on valid input"},
 	} {

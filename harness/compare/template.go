@@ -104,8 +104,10 @@ func inputStrings(v any) []string {
 // generator's keys are such words) is the message's own word as often as
 // the input's ("looking for beginning of value"), and is masked only
 // after a colon at the line's end. The empty string is named by a line
-// that ends in its colon and space ("Duplicate key: ").
+// that ends in its colon and space ("Duplicate key: "). A string that is
+// a number is left to normalize (aNumber).
 func maskInput(msg string, strs []string) string {
+	strs = slices.DeleteFunc(slices.Clone(strs), aNumber)
 	for _, s := range strs {
 		if masked, ok := maskLast(msg, s); ok {
 			return masked
@@ -117,6 +119,14 @@ func maskInput(msg string, strs []string) string {
 		}
 	}
 	return msg
+}
+
+// aNumber reports whether s is a number as normalize reads one: it becomes
+// N there, and masked as the input's it would be "…" in one message and
+// N in another ("at offset 144" of an input that has the key "144").
+func aNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && number.FindString(s) == s
 }
 
 // aWord reports whether s is letters alone: a word a message may hold of
