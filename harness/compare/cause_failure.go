@@ -40,11 +40,19 @@ func failureCause(a, b Outcome) string {
 // trigger is what set a failure off, as the reference judged the case: " on
 // valid input", " on a lone surrogate" (the reference's error code in
 // words, see codeTriggers); "" when the reference failed too, or was no
-// reference (NoReference's largest group may be anything).
+// reference (NoReference's largest group may be anything). A bad envelope
+// is valid input here: the envelope is the tool call's wrapper, the last
+// of the spec's checks, so the content inside is otherwise valid; a
+// failure in it is the content's (NaN in a case that is no envelope was a
+// bucket of its own beside NaN in one, and an example that is no envelope
+// cannot shrink into one), and an implementation that checks the envelope
+// itself fails at a place of its own.
 func trigger(a Outcome) string {
 	switch {
 	case a.Failure != "" || a.Error == "internal" || a.Absent():
 		return ""
+	case a.Error == string(model.CodeBadEnvelope):
+		return validTrigger
 	case a.Error != "":
 		if t, ok := codeTriggers[a.Error]; ok {
 			return " on " + t
@@ -58,41 +66,34 @@ func trigger(a Outcome) string {
 const validTrigger = " on valid input"
 
 // lostTrigger reports whether s is t's failure, of one kind and name, now
-// on valid input or on a bad envelope where t's trigger was another of
-// the reference's error codes: what the reference rejected in t's example
-// did not set the failure off. A minimizer keeps t's bucket so
-// (Signature.Keeps), and the example's label then says so: a parse that
-// fails on NaN, in a case that also held a lone surrogate, is the bucket
-// of NaN on valid input, not one of its own "on a lone surrogate". A bad
-// envelope (the lowest of the spec's precedence, a fault of the wrapper
-// around what an implementation reads) is as good as valid input here:
-// an example that is no envelope cannot shrink into one. A trigger never
-// changes from one code of the content to another (bytes and keys of
-// mixed types at json.dumps's one raise site stay two causes), nor from
-// valid input to a code.
+// on valid input where t's trigger was one of the reference's error codes:
+// what the reference rejected in t's example did not set the failure off.
+// A minimizer keeps t's bucket so (Signature.Keeps), and the example's
+// label then says so: a parse that fails on NaN, in a case that also held
+// a lone surrogate, is the bucket of NaN on valid input, not one of its
+// own "on a lone surrogate". A trigger never changes from one code to
+// another (bytes and keys of mixed types at json.dumps's one raise site
+// stay two causes), nor from valid input to a code.
 func (s Signature) lostTrigger(t Signature) bool {
 	if s.Kind != t.Kind || s.Kind != KindCrash && s.Kind != KindHang && s.Kind != KindInternal {
 		return false
 	}
-	for _, lost := range []string{validTrigger, " on " + codeTriggers[string(model.CodeBadEnvelope)]} {
-		name, ok := strings.CutSuffix(s.Cause, lost)
-		if !ok || strings.HasSuffix(t.Cause, validTrigger) || strings.HasSuffix(t.Cause, lost) {
-			continue
-		}
-		on, ok := strings.CutPrefix(t.Cause, name+" on ")
-		return ok && (strings.HasPrefix(on, "input rejected with ") || slices.Contains(slices.Collect(maps.Values(codeTriggers)), on))
+	name, ok := strings.CutSuffix(s.Cause, validTrigger)
+	if !ok || strings.HasSuffix(t.Cause, validTrigger) {
+		return false
 	}
-	return false
+	on, ok := strings.CutPrefix(t.Cause, name+" on ")
+	return ok && (strings.HasPrefix(on, "input rejected with ") || slices.Contains(slices.Collect(maps.Values(codeTriggers)), on))
 }
 
-// codeTriggers name the spec's error codes as what the input held.
+// codeTriggers name the spec's error codes as what the input held; a bad
+// envelope is none (see trigger).
 var codeTriggers = map[string]string{
 	string(model.CodeTooDeep):       "nesting too deep",
 	string(model.CodeNonStringKey):  "a non-string key",
 	string(model.CodeLoneSurrogate): "a lone surrogate",
 	string(model.CodeDuplicateKey):  "a duplicate key",
 	string(model.CodeUnsupported):   "an unsupported value",
-	string(model.CodeBadEnvelope):   "a bad envelope",
 }
 
 // rejectionCause names one side rejecting what the other writes out.

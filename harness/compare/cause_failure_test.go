@@ -349,12 +349,17 @@ func TestOutcomeOf(t *testing.T) {
 }
 
 // Every error code of the spec names its trigger in words, so that a new
-// code does not fall back to "on input rejected with CODE" unseen.
+// code does not fall back to "on input rejected with CODE" unseen; a bad
+// envelope is valid input.
 func TestEveryCodeHasATrigger(t *testing.T) {
 	for _, code := range model.Codes {
 		if got := trigger(Outcome{Error: string(code)}); !strings.HasPrefix(got, " on ") || strings.Contains(got, string(code)) {
 			t.Errorf("%s: trigger %q", code, got)
 		}
+	}
+	// The envelope is no trigger: the content inside it is valid.
+	if got := trigger(Outcome{Error: string(model.CodeBadEnvelope)}); got != " on valid input" {
+		t.Errorf("a bad envelope: trigger %q", got)
 	}
 	if got := trigger(Outcome{Error: "internal"}); got != "" {
 		t.Errorf("the reference failed too: trigger %q", got)
