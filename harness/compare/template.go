@@ -105,25 +105,26 @@ func inputStrings(v any) []string {
 // the input's ("looking for beginning of value"), and is masked only
 // after a colon at the line's end. The empty string is named by a line
 // that ends in its colon and space ("Duplicate key: "). A string that is
-// a number is left to normalize (aNumber).
+// a number is masked only there too, else left to normalize's N
+// (aNumber).
 func maskInput(msg string, strs []string) string {
-	strs = slices.DeleteFunc(slices.Clone(strs), aNumber)
 	for _, s := range strs {
 		if masked, ok := maskLast(msg, s); ok {
 			return masked
 		}
 	}
 	for _, s := range strs {
-		if len(s) >= minBare && !aWord(s) {
+		if len(s) >= minBare && !aWord(s) && !aNumber(s) {
 			msg = maskWord(msg, s)
 		}
 	}
 	return msg
 }
 
-// aNumber reports whether s is a number as normalize reads one: it becomes
-// N there, and masked as the input's it would be "…" in one message and
-// N in another ("at offset 144" of an input that has the key "144").
+// aNumber reports whether s is a number as normalize reads one (a sign
+// before it too): it becomes N there, and masked as the input's where the
+// message's own number stands it would be "…" in one message and N in
+// another ("at offset 144" of an input that has the key "144").
 func aNumber(s string) bool {
 	s = strings.TrimLeft(s, "+-")
 	return s != "" && number.FindString(s) == s
@@ -186,7 +187,8 @@ func maskWord(msg, s string) string {
 
 // maskLast replaces s with "…" where it ends msg's first line, but for a
 // closing punctuation mark or two: after a colon, or after a space when s
-// is more than a word (aWord); ok is false where it does not end so.
+// is more than a word (aWord) and no number (aNumber); ok is false where
+// it does not end so.
 func maskLast(msg, s string) (masked string, ok bool) {
 	line, rest, nl := strings.Cut(msg, "\n")
 	if s == "" {
@@ -202,7 +204,7 @@ func maskLast(msg, s string) (masked string, ok bool) {
 		body := strings.TrimRight(line, ".,;)]} ")
 		head, found := strings.CutSuffix(body, s)
 		afterColon := strings.HasSuffix(strings.TrimRight(head, " "), ":")
-		if !found || !afterColon && (!strings.HasSuffix(head, " ") || aWord(s)) {
+		if !found || !afterColon && (!strings.HasSuffix(head, " ") || aWord(s) || aNumber(s)) {
 			return msg, false
 		}
 		line = strings.TrimRight(head, " ") + " …" + line[len(body):]
