@@ -252,6 +252,7 @@ func TestTemplateMasksTheInput(t *testing.T) {
 		{"Duplicate key: key two", obj("x", "key two", "key two")},
 		{"Duplicate key: a", []any{obj("a", "a")}},
 		{"Duplicate key: 144", obj("144", "144")},
+		{"Duplicate key:  ", obj(" ", " ")},
 		{"Duplicate key: -7", obj("-7", "-7")},
 		{"Duplicate key: __proto__", obj("__proto__", "__proto__")},
 		{"Duplicate key: key", obj("key", "key")}, // its own word "key" stays

@@ -103,8 +103,8 @@ func inputStrings(v any) []string {
 // longer word). A string of letters alone ("value", "path": the
 // generator's keys are such words) is the message's own word as often as
 // the input's ("looking for beginning of value"), and is masked only
-// after a colon at the line's end. The empty string is named by a line
-// that ends in its colon and space ("Duplicate key: "). A string that is
+// after a colon at the line's end. The empty string (or whitespace) is
+// named by a line that ends in a colon, a space and it ("Duplicate key: "). A string that is
 // a number is masked only there too, else left to normalize's N
 // (aNumber).
 func maskInput(msg string, strs []string) string {
@@ -191,11 +191,11 @@ func maskWord(msg, s string) string {
 // it does not end so.
 func maskLast(msg, s string) (masked string, ok bool) {
 	line, rest, nl := strings.Cut(msg, "\n")
-	if s == "" {
-		// Only "name: " with its space names an empty value: a line
-		// that ends in a bare colon (a Rust panic's place) goes on in
-		// the next.
-		head, found := strings.CutSuffix(line, ": ")
+	if strings.TrimSpace(s) == "" {
+		// Only "name: " with its space names an empty value (or one of
+		// whitespace): a line that ends in a bare colon (a Rust panic's
+		// place) goes on in the next.
+		head, found := strings.CutSuffix(line, ": "+s)
 		if !found {
 			return msg, false
 		}
