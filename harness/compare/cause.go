@@ -103,7 +103,19 @@ func unitCause(a, b []byte, start, p int, ua, ub unit) string {
 	case bytes.Equal(nextUnit(restA), restB):
 		return charClass(ua.cp) + " dropped"
 	}
-	return fmt.Sprintf("%s written as %s", charClass(ua.cp), charClass(ub.cp))
+	return replaced(ua.cp, ub.cp)
+}
+
+// replaced names a character changed into another: by the class of each,
+// and, when both are of one class, by that class once ("a character
+// replaced by another (non-ASCII)"), never "non-ASCII written as
+// non-ASCII", which reads as no change at all.
+func replaced(a, b rune) string {
+	ca, cb := charClass(a), charClass(b)
+	if ca == cb {
+		return "a character replaced by another (" + ca + ")"
+	}
+	return ca + " written as " + cb
 }
 
 // codePointEscape reports whether s starts with \u and the five or six hex

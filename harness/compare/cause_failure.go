@@ -2,6 +2,7 @@ package compare
 
 import (
 	"cmp"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
+	model "github.com/difffuzz/difffuzz/value"
 )
 
 // MaxCause is the longest cause in bytes, its "…" included: a signature is
@@ -20,20 +22,79 @@ const MaxCause = 120
 
 // failureCause names a crash, a hang or an internal error of the deviant b
 // (or, rarely, of the reference a): by its type and place when its worker
-// said them (see crashState), else by its message normalized. Never by
-// whether the input was valid: one raise site fails on valid and on
-// out-of-domain input alike (a parse that refuses NaN, whatever else the
-// text holds), and is one bucket; what the reference made of its minimized
-// example is in the bucket's diff.
+// said them (see crashState), else by its message read as a template
+// (failureName), and then by its trigger, what the reference made of the
+// case (trigger). One raise site may serve several causes (Python's
+// json.dumps raises one TypeError for bytes and for mixed-type keys, a
+// serde_json::Error holds every parse failure): the reference's verdict,
+// its error code or that it accepted the input, tells them apart, and
+// names in the label what set the failure off.
 func failureCause(a, b Outcome) string {
 	if b.Failure == "" && b.Error != "internal" {
 		return FitCause("answers where the reference failed: " + failureName(a))
 	}
-	return FitCause(failureName(b)) // the worker's own words tell crashes apart
+	on := trigger(a)
+	return fitTo(failureName(b), MaxCause-len(on)) + on
 }
 
-// hasPlace reports whether o's worker said what failed and where.
-func hasPlace(o Outcome) bool { return o.ErrorType != "" || len(o.Frames) > 0 }
+// trigger is what set a failure off, as the reference judged the case: " on
+// valid input", " on a lone surrogate" (the reference's error code in
+// words, see codeTriggers); "" when the reference failed too, or was no
+// reference (NoReference's largest group may be anything). A bad envelope
+// is valid input here: the envelope is the tool call's wrapper, the last
+// of the spec's checks, so the content inside is otherwise valid; a
+// failure in it is the content's (NaN in a case that is no envelope was a
+// bucket of its own beside NaN in one, and an example that is no envelope
+// cannot shrink into one), and an implementation that checks the envelope
+// itself fails at a place of its own.
+func trigger(a Outcome) string {
+	switch {
+	case a.Failure != "" || a.Error == "internal" || a.Absent():
+		return ""
+	case a.Error == string(model.CodeBadEnvelope):
+		return validTrigger
+	case a.Error != "":
+		if t, ok := codeTriggers[a.Error]; ok {
+			return " on " + t
+		}
+		return " on input rejected with " + a.Error
+	}
+	return validTrigger
+}
+
+// validTrigger is the trigger of a failure on input the reference accepts.
+const validTrigger = " on valid input"
+
+// lostTrigger reports whether s is t's failure, of one kind and name, now
+// on valid input where t's trigger was one of the reference's error codes:
+// what the reference rejected in t's example did not set the failure off.
+// A minimizer keeps t's bucket so (Signature.Keeps), and the example's
+// label then says so: a parse that fails on NaN, in a case that also held
+// a lone surrogate, is the bucket of NaN on valid input, not one of its
+// own "on a lone surrogate". A trigger never changes from one code to
+// another (bytes and keys of mixed types at json.dumps's one raise site
+// stay two causes), nor from valid input to a code.
+func (s Signature) lostTrigger(t Signature) bool {
+	if s.Kind != t.Kind || s.Kind != KindCrash && s.Kind != KindHang && s.Kind != KindInternal {
+		return false
+	}
+	name, ok := strings.CutSuffix(s.Cause, validTrigger)
+	if !ok || strings.HasSuffix(t.Cause, validTrigger) {
+		return false
+	}
+	on, ok := strings.CutPrefix(t.Cause, name+" on ")
+	return ok && (strings.HasPrefix(on, "input rejected with ") || slices.Contains(slices.Collect(maps.Values(codeTriggers)), on))
+}
+
+// codeTriggers name the spec's error codes as what the input held; a bad
+// envelope is none (see trigger).
+var codeTriggers = map[string]string{
+	string(model.CodeTooDeep):       "nesting too deep",
+	string(model.CodeNonStringKey):  "a non-string key",
+	string(model.CodeLoneSurrogate): "a lone surrogate",
+	string(model.CodeDuplicateKey):  "a duplicate key",
+	string(model.CodeUnsupported):   "an unsupported value",
+}
 
 // rejectionCause names one side rejecting what the other writes out.
 func rejectionCause(a, b Outcome) string {
@@ -69,10 +130,16 @@ func Accepting(k Kind, code string, deviants []string) Signature {
 }
 
 // failureName is what a failure is keyed by: its crash state when the
-// worker said what failed and where (protocol 4), else its message.
+// worker said where it was raised (protocol 4); a type without a place (a
+// Go error, a Rust error passed up by ?) with its message's template,
+// since one type (serde_json::Error, *strconv.NumError) holds many
+// causes; else its message's template alone.
 func failureName(o Outcome) string {
-	if hasPlace(o) {
+	switch {
+	case len(o.Frames) > 0:
 		return crashState(o.ErrorType, o.Frames)
+	case o.ErrorType != "":
+		return o.ErrorType + ": " + failureLine(o)
 	}
 	return failureLine(o)
 }
@@ -139,7 +206,7 @@ func frameName(f wire.Frame) string {
 // failureLine is a failure's first telling line, normalized: what it says
 // of every input that fails the same way.
 func failureLine(o Outcome) string {
-	lines := strings.Split(strings.TrimSpace(o.Detail), "\n")
+	lines := strings.Split(strings.TrimSpace(cmp.Or(o.Template, o.Detail)), "\n")
 	line := strings.TrimSpace(lines[0])
 	if strings.HasSuffix(line, ":") && len(lines) > 1 {
 		// A Rust panic's first line is its place ("thread 'main' panicked
@@ -303,8 +370,12 @@ func whitespace(q string) bool {
 
 // FitCause makes cause fit in a signature: visible, one line, without
 // "; " nor " # ", at most MaxCause bytes, cut (at a character, with "…").
-func FitCause(cause string) string {
-	return noSeparators(clip.Ellipsis(Visible(cause), MaxCause)) // never longer: each replacement is as long or shorter
+func FitCause(cause string) string { return fitTo(cause, MaxCause) }
+
+// fitTo is FitCause at most n bytes long, so that a trigger after it
+// still fits.
+func fitTo(cause string, n int) string {
+	return noSeparators(clip.Ellipsis(Visible(cause), n)) // never longer: each replacement is as long or shorter
 }
 
 // noSeparators is s without "; " (which joins a finding's signatures) and

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/difffuzz/difffuzz/kits/go/wire"
+	model "github.com/difffuzz/difffuzz/value"
 )
 
 // Each message, whatever input it quotes, normalizes to one cause: the
@@ -105,8 +106,9 @@ func TestNormalize(t *testing.T) {
 }
 
 // A failure's cause keeps its type and message and drops what is particular
-// to one input, and says whether the input was valid; a worker that says
-// what failed and where is keyed by that alone.
+// to one input, and says what the reference made of the input; a worker
+// that says what failed and where is keyed by that and the reference's
+// verdict alone.
 func TestFailureCause(t *testing.T) {
 	valid := Outcome{Canonical: []byte(`[1]`)}
 	frames := []wire.Frame{
@@ -121,36 +123,36 @@ func TestFailureCause(t *testing.T) {
 		want string
 	}{
 		{"recursion on valid input", valid, Outcome{Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded while calling a Python object"},
-			"RecursionError: maximum recursion depth exceeded"},
+			"RecursionError: maximum recursion depth exceeded on valid input"},
 		{"a deliberate rejection", Outcome{Error: "too_deep"}, Outcome{Error: "internal", Detail: "ValueError: depth 1001 is more than 1000"},
-			"ValueError: depth N is more than N"},
+			"ValueError: depth N is more than N on nesting too deep"},
 		{"quoted text", valid, Outcome{Error: "internal", Detail: "TypeError: keys must be str, not 'tuple'\nmore"},
-			"TypeError: keys must be str, not …"},
+			"TypeError: keys must be str, not … on valid input"},
 		{"crash", valid, Outcome{Failure: FailCrash, Detail: "worker exited: exit status 101\nthread 'main' panicked at src/lib.rs:12:5\nattempt to subtract with overflow"},
-			"worker exited: exit status N (attempt to subtract with overflow)"},
+			"worker exited: exit status N (attempt to subtract with overflow) on valid input"},
 		{"a panic's message on the next line", valid, Outcome{Error: "internal", Detail: "thread 'main' panicked at src/lib.rs:41:9:\nattempt to subtract with overflow"},
-			"thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow"},
+			"thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow on valid input"},
 		{"which special float", valid, Outcome{Error: "internal", Detail: "json: unsupported value: -Inf"},
-			"json: unsupported value: NaN/Infinity"},
+			"json: unsupported value: NaN/Infinity on valid input"},
 		{"which special float, spelled out", valid, Outcome{Error: "internal", Detail: "Error: Infinity is not allowed"},
-			"Error: NaN/Infinity is not allowed"},
+			"Error: NaN/Infinity is not allowed on valid input"},
 		{"a message that quotes the input", valid, Outcome{Error: "internal", Detail: `SyntaxError: Unexpected token 'N', "{"args":{"a":NaN}}" is not valid JSON`},
-			"SyntaxError: Unexpected token …, … is not valid JSON"},
+			"SyntaxError: Unexpected token …, … is not valid JSON on valid input"},
 		{"raw newline in a message", valid, Outcome{Error: "internal", Detail: "Error: bad\u007f char"},
-			"Error: bad⟨U+007F⟩ char"},
-		// Protocol 4: the type and the raise site, never the message, nor
-		// the input's validity (the place tells a crash from a rejection).
+			"Error: bad⟨U+007F⟩ char on valid input"},
+		// Protocol 4: the type and the raise site, never the message; and
+		// what the reference made of the case, its trigger.
 		{"crash state", valid, Outcome{Error: "internal", Detail: "'utf-8' codec can't encode character '\\udcee'", ErrorType: "UnicodeEncodeError", Frames: frames},
-			"UnicodeEncodeError in _escape (canon.py)"},
+			"UnicodeEncodeError in _escape (canon.py) on valid input"},
 		{"crash state, out of domain", Outcome{Error: "lone_surrogate"}, Outcome{Error: "internal", Detail: "other words", ErrorType: "UnicodeEncodeError", Frames: frames},
-			"UnicodeEncodeError in _escape (canon.py)"},
+			"UnicodeEncodeError in _escape (canon.py) on a lone surrogate"},
 		{"a type alone", valid, Outcome{Error: "internal", Detail: "x", ErrorType: "*json.UnsupportedValueError"},
-			"*json.UnsupportedValueError"},
+			"*json.UnsupportedValueError: x on valid input"},
 		{"frames alone, a host entry point, a Go import path", valid, Outcome{Error: "internal", Frames: []wire.Frame{
 			{Function: "JSON.parse"}, {File: `C:\src\sdk\canon.go`, Function: "example.com/sdk/canon.(*enc).escape", Line: 9}, {File: "api.go", Function: "sign"}}},
-			"an error in JSON.parse < canon.(*enc).escape (canon.go)"},
+			"an error in JSON.parse < canon.(*enc).escape (canon.go) on valid input"},
 		{"an anonymous place: a Rust panic's Location", valid, Outcome{Error: "internal", ErrorType: "panic", Frames: []wire.Frame{{File: "src/lib.rs", Line: 41}}},
-			"panic in lib.rs:41"},
+			"panic in lib.rs:41 on valid input"},
 		{"the reference failed", Outcome{Error: "internal", ErrorType: "panic", Frames: frames[:1]}, valid,
 			"answers where the reference failed: panic in _escape (canon.py)"},
 	}
@@ -161,28 +163,132 @@ func TestFailureCause(t *testing.T) {
 	}
 }
 
-// The crash state is keyed by type and raise site alone: another message,
-// other line numbers, other callers (a recursion one level deeper, an
-// anonymous callback, the top-level call) and the input's validity are the
-// same cause, as a real library's one throw reached four ways showed.
+// The crash state is keyed by type and raise site and the reference's
+// verdict: another message, other line numbers and other callers (a
+// recursion one level deeper, an anonymous callback, the top-level call)
+// are the same cause, as a real library's one throw reached four ways
+// showed; what the reference made of the input is its trigger.
 func TestCrashStateIgnoresMessageAndCallers(t *testing.T) {
 	throw := func(callers ...wire.Frame) Outcome {
 		return Outcome{Error: "internal", ErrorType: "Error", Frames: append([]wire.Frame{{File: "canonicalize.js", Function: "canonicalize", Line: 12}}, callers...)}
 	}
 	valid, invalid := Outcome{Canonical: []byte(`1`)}, Outcome{Error: "lone_surrogate"}
-	want := "Error in canonicalize (canonicalize.js)"
+	const place = "Error in canonicalize (canonicalize.js)"
+	for _, tc := range []struct {
+		ref  Outcome
+		b    Outcome
+		want string
+	}{
+		{valid, throw(wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30}, wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30}), place + " on valid input"},
+		{valid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{Function: "Array.map"}), place + " on valid input"},
+		{invalid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{File: "worker.js", Function: "serve.name", Line: 3}), place + " on a lone surrogate"},
+		{invalid, throw(), place + " on a lone surrogate"},
+	} {
+		if got := failureCause(tc.ref, tc.b); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.b.Frames, got, tc.want)
+		}
+	}
+}
+
+// One raise site that serves two causes is two buckets, told apart by the
+// reference's verdict: Python's json.dumps raises one TypeError at one
+// place for bytes (unsupported_value) and for keys of mixed types
+// (non_string_key); a serde_json::Error, a type without a place, holds
+// NaN, lone surrogates and the recursion limit on valid input.
+func TestOnePlaceTwoCauses(t *testing.T) {
+	dumps := Outcome{Error: "internal", ErrorType: "TypeError", Frames: []wire.Frame{{Function: "json.dumps"}, {File: "canon.py", Function: "canonical", Line: 9}}}
+	bytes := failureCause(Outcome{Error: "unsupported_value"}, dumps)
+	keys := failureCause(Outcome{Error: "non_string_key"}, dumps)
+	if bytes == keys {
+		t.Errorf("one cause %q for two reference verdicts", bytes)
+	}
+	if want := "TypeError in json.dumps < canonical (canon.py) on an unsupported value"; bytes != want {
+		t.Errorf("bytes: %q, want %q", bytes, want)
+	}
+	serde := func(msg string) Outcome {
+		return Outcome{Error: "internal", ErrorType: "serde_json::error::Error", Detail: msg}
+	}
+	causes := map[string]bool{}
 	for _, tc := range []struct {
 		ref Outcome
-		b   Outcome
+		msg string
 	}{
-		{valid, throw(wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30}, wire.Frame{File: "canonicalize.js", Function: "canonicalize", Line: 30})},
-		{valid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{Function: "Array.map"})},
-		{invalid, throw(wire.Frame{File: "canonicalize.js", Line: 22}, wire.Frame{File: "worker.js", Function: "serve.name", Line: 3})},
-		{invalid, throw()},
+		{Outcome{Error: "unsupported_value"}, "expected value at line 1 column 7"},
+		{Outcome{Error: "lone_surrogate"}, "lone leading surrogate in hex escape at line 1 column 9"},
+		{Outcome{Canonical: []byte(`1`)}, "recursion limit exceeded at line 1 column 129"},
+		{Outcome{Canonical: []byte(`1`)}, "number out of range at line 1 column 30"},
 	} {
-		if got := failureCause(tc.ref, tc.b); got != want {
-			t.Errorf("%+v: %q, want %q", tc.b.Frames, got, want)
+		causes[failureCause(tc.ref, serde(tc.msg))] = true
+	}
+	if len(causes) != 4 {
+		t.Errorf("%d causes, want 4: %v", len(causes), causes)
+	}
+}
+
+// A Go error without a type that names its input bare (a JCS library's
+// "Duplicate key: KEY") is one cause whatever the key, once the lane has
+// masked the input's strings (WithTemplate); words of the message that an
+// input string happens to hold inside a longer word stay.
+func TestTemplateMasksTheInput(t *testing.T) {
+	valid := Outcome{Canonical: []byte(`1`)}
+	fail := func(msg string, input any) Outcome {
+		return Outcome{Error: "internal", Detail: msg}.WithTemplate(input)
+	}
+	obj := func(keys ...string) model.Object {
+		var o model.Object
+		for _, k := range keys {
+			o = append(o, model.Member{Key: k, Value: []any{"port", int64(1)}})
 		}
+		return o
+	}
+	want := "Duplicate key: … on a duplicate key"
+	ref := Outcome{Error: "duplicate_key"}
+	for _, tc := range []struct {
+		msg   string
+		input any
+	}{
+		{"Duplicate key: ab c", obj("ab c", "ab c")},
+		{"Duplicate key: é", obj("é", "é")},
+		{"Duplicate key: key two", obj("x", "key two", "key two")},
+		{"Duplicate key: a", []any{obj("a", "a")}},
+		{"Duplicate key: 144", obj("144", "144")},
+		{"Duplicate key:  ", obj(" ", " ")},
+		{"Duplicate key: -7", obj("-7", "-7")},
+		{"Duplicate key: __proto__", obj("__proto__", "__proto__")},
+		{"Duplicate key: key", obj("key", "key")}, // its own word "key" stays
+		{"Duplicate key: a", obj("key", "Duplicate", "a", "a")},
+		{"Duplicate key: Duplicate key", obj("Duplicate key", "Duplicate key")},
+		{"Duplicate key: ", obj("", "")},
+	} {
+		if got := failureCause(ref, fail(tc.msg, tc.input)); got != want {
+			t.Errorf("%q: %q, want %q", tc.msg, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		msg, key, want string
+	}{
+		{"unsupported value at port8", "port8", "unsupported value at … on valid input"},
+		{"bad key x_9 in object", "x_9", "bad key … in object on valid input"},
+		// Letters alone are the message's own words but after a colon.
+		{"invalid character 'N' looking for beginning of value", "value", "invalid character … looking for beginning of value on valid input"},
+		{"unsupported value at port", "port", "unsupported value at port on valid input"},
+		// A number is normalize's, whether the input holds it or not.
+		{"invalid character at offset 144", "144", "invalid character at offset N on valid input"},
+		// A decoder names a lone surrogate of its input as U+FFFD.
+		{"Duplicate key: a\uFFFDb", "a\xed\xb3\xaeb", "Duplicate key: … on valid input"},
+	} {
+		if got := failureCause(valid, fail(tc.msg, obj(tc.key))); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+	if got := failureCause(valid, fail("unsupported value", obj("port", "a"))); got != "unsupported value on valid input" {
+		t.Errorf("inside a longer word, or short and not last: %q", got)
+	}
+	if got := failureCause(valid, fail("thread 'main' panicked at src/lib.rs:41:9:\nattempt to subtract with overflow", obj(""))); got != "thread … panicked at src/lib.rs:N:N: attempt to subtract with overflow on valid input" {
+		t.Errorf("a bare colon names no empty string: %q", got)
+	}
+	if got := (Outcome{Error: "internal", Detail: "x", Frames: []wire.Frame{{Function: "f"}}}).WithTemplate(obj("x")); got.Template != "" {
+		t.Errorf("a failure with a place needs no template: %+v", got)
 	}
 }
 
@@ -205,11 +311,11 @@ func TestCauseFits(t *testing.T) {
 	long := strings.Repeat("verylongfunctionname", 8)
 	b := Outcome{Error: "internal", ErrorType: "SomeError", Frames: []wire.Frame{{File: "x.py", Function: long}, {File: "y.py", Function: long}}}
 	got := failureCause(Outcome{Canonical: []byte(`1`)}, b)
-	if len(got) > MaxCause || !strings.HasSuffix(got, "…") {
+	if len(got) > MaxCause || !strings.HasSuffix(got, "… on valid input") {
 		t.Errorf("%d bytes: %q", len(got), got)
 	}
 	msg := failureCause(Outcome{Canonical: []byte(`1`)}, Outcome{Error: "internal", Detail: strings.Repeat("é word ", 40)})
-	if len(msg) > MaxCause || !strings.HasSuffix(msg, "…") {
+	if len(msg) > MaxCause || !strings.HasSuffix(msg, "… on valid input") {
 		t.Errorf("%d bytes: %q", len(msg), msg)
 	}
 	for in, want := range map[string]string{
@@ -234,7 +340,7 @@ func TestOutcomeOf(t *testing.T) {
 	if code := OutcomeOf(wire.Result{Error: "too_deep", ErrorType: "ValueError", Frames: frames}); code.ErrorType != "" || code.Frames != nil {
 		t.Errorf("spec code: %+v", code)
 	}
-	if got := failureCause(Outcome{Canonical: []byte(`1`)}, in); got != "ValueError in _escape (canon.py)" {
+	if got := failureCause(Outcome{Canonical: []byte(`1`)}, in); got != "ValueError in _escape (canon.py) on valid input" {
 		t.Errorf("cause: %q", got)
 	}
 	if ok := OutcomeOf(wire.Result{Canonical: []byte(`1`), Digest: []byte{1}}); string(ok.Canonical) != "1" || ok.Error != "" {
@@ -242,5 +348,23 @@ func TestOutcomeOf(t *testing.T) {
 	}
 	if x := OutcomeOf(wire.Result{Inexpressible: "bin", Message: "m"}); !x.Absent() {
 		t.Errorf("inexpressible: %+v", x)
+	}
+}
+
+// Every error code of the spec names its trigger in words, so that a new
+// code does not fall back to "on input rejected with CODE" unseen; a bad
+// envelope is valid input.
+func TestEveryCodeHasATrigger(t *testing.T) {
+	for _, code := range model.Codes {
+		if got := trigger(Outcome{Error: string(code)}); !strings.HasPrefix(got, " on ") || strings.Contains(got, string(code)) {
+			t.Errorf("%s: trigger %q", code, got)
+		}
+	}
+	// The envelope is no trigger: the content inside it is valid.
+	if got := trigger(Outcome{Error: string(model.CodeBadEnvelope)}); got != " on valid input" {
+		t.Errorf("a bad envelope: trigger %q", got)
+	}
+	if got := trigger(Outcome{Error: "internal"}); got != "" {
+		t.Errorf("the reference failed too: trigger %q", got)
 	}
 }

@@ -142,6 +142,8 @@ func TestCauseSmallCases(t *testing.T) {
 		{"control, decimal digits", `{"\u0001":1}`, `{"\u0031":1}`, KindString, "a control character written as printable ASCII"},
 		{"control, decimal digits", `["\u0001"]`, `["\u0031"]`, KindString, "a control character written as printable ASCII"},
 		{"control, decimal digits", `["\u0000"]`, `["\u0030"]`, KindString, "a control character written as printable ASCII"},
+		{"one non-ASCII character for another", `["\u00e9"]`, `["\u00e8"]`, KindString, "a character replaced by another (non-ASCII)"},
+		{"one letter for another", `["a"]`, `["b"]`, KindString, "a character replaced by another (printable ASCII)"},
 		{"control, raw", "[\"\\u0000\"]", "[\"\x00\"]", KindString, `a control character written raw (want \uXXXX)`},
 		{"control, raw", "{\"\\u001f\":1}", "{\"\x1f\":1}", KindString, `a control character written raw (want \uXXXX)`},
 		{"printable, wrong escape", `["'"]`, `["\'"]`, KindString, `printable ASCII written as an escape JSON lacks (want raw)`},

@@ -78,7 +78,7 @@ func TestCollisionSignature(t *testing.T) {
 			"collision: an integer past 2^53 with other digits: m"},
 		// A character-level deviation on both keeps the texts in line.
 		{"one escaping cause on both: where they differ", out(`["\u00e9","a"]`), out(`["\u00e9","b"]`), out(`["é","c"]`),
-			"collision: printable ASCII written as printable ASCII: m"},
+			"collision: a character replaced by another (printable ASCII): m"},
 	}
 	c := New([]string{"ref", "m"})
 	judge := func(ref, x Outcome) []Signature { return c.Signatures(c.Compare([]Outcome{ref, x})) }

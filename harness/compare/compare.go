@@ -47,6 +47,9 @@ type Outcome struct {
 	// and where (protocol 4): its bucket's key when present, never Detail.
 	ErrorType string
 	Frames    []wire.Frame
+	// Template is Detail with the input's own strings masked (see
+	// WithTemplate): what a failure without frames is keyed by, when set.
+	Template string
 }
 
 // OutcomeOf is a worker's result as an outcome to compare. An internal

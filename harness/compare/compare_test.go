@@ -33,9 +33,9 @@ func TestCompare(t *testing.T) {
 		{"digest only", []Outcome{out(good), lying, out(good)}, "digest: digest is not BLAKE3 of its own text: b"},
 		{"rejection", []Outcome{{Error: "lone_surrogate"}, out(good), {Error: "lone_surrogate"}}, "rejection: accepts out-of-domain input (want lone_surrogate): b"},
 		{"error code", []Outcome{{Error: "duplicate_key"}, {Error: "lone_surrogate"}, {Error: "duplicate_key"}}, "error_code: lone_surrogate where want duplicate_key: b"},
-		{"crash", []Outcome{out(good), {Failure: FailCrash, Detail: "worker exited: signal: segmentation fault"}, out(good)}, "crash: worker exited: signal: segmentation fault: b"},
-		{"hang", []Outcome{out(good), out(good), {Failure: FailHang, Detail: "no answer in 12s"}}, "hang: no answer in Ns: c"},
-		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded: b"},
+		{"crash", []Outcome{out(good), {Failure: FailCrash, Detail: "worker exited: signal: segmentation fault"}, out(good)}, "crash: worker exited: signal: segmentation fault on valid input: b"},
+		{"hang", []Outcome{out(good), out(good), {Failure: FailHang, Detail: "no answer in 12s"}}, "hang: no answer in Ns on valid input: c"},
+		{"internal", []Outcome{out(good), {Error: "internal", Detail: "RecursionError: maximum recursion depth exceeded"}, out(good)}, "internal: RecursionError: maximum recursion depth exceeded on valid input: b"},
 		{"three groups", []Outcome{out(`[1]`), out(`[2]`), out(`[3]`)}, "number: an integer with other digits: b, c"}, // one cause, two outputs,
 		{"structure", []Outcome{out(`[true]`), out(`[null]`), out(`[true]`)}, "structure: null where want a boolean: b"},
 		// The reference is the truth, however many disagree with it.

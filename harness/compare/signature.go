@@ -139,8 +139,10 @@ func (s Signature) Covers(t Signature) bool {
 // "keys out of order"; shrunk keeping that, it stays an example of two
 // causes, and shrunk keeping any order it becomes one of either, which
 // the implementation's profile of key orders then names (package probe).
+// A failure keeps its cause too where it shows it on valid input, its
+// trigger gone (lostTrigger).
 func (s Signature) Keeps(t Signature) bool {
-	if s.Kind == KindKeyOrder && t.Kind == KindKeyOrder {
+	if s.Kind == KindKeyOrder && t.Kind == KindKeyOrder || s.lostTrigger(t) {
 		u := s
 		u.Cause = t.Cause
 		return u.Covers(t)

@@ -45,7 +45,8 @@ func TestSameCause(t *testing.T) {
 }
 
 // A minimizer keeps a bucket's cause, and of a key order only that it is
-// one: an example of two orders shrinks to one of either.
+// one: an example of two orders shrinks to one of either; a failure may
+// lose its trigger.
 func TestKeeps(t *testing.T) {
 	for _, tt := range []struct {
 		s, t string
@@ -58,6 +59,15 @@ func TestKeeps(t *testing.T) {
 		{"key_order: integer-like keys first (JavaScript property order): a, b", "key_order: keys out of order: a", true},
 		{"key_order: keys in UTF-16 order: b", "key_order: keys out of order: a", false},
 		{"rejection: accepts out-of-domain input (want duplicate_key): a", "rejection: accepts out-of-domain input (want lone_surrogate): a", false},
+		// A failure's trigger may go, never change: what the reference
+		// rejected did not set it off when it fails on valid input too.
+		{"internal: E: bad token on valid input: a", "internal: E: bad token on a lone surrogate: a", true},
+		{"internal: E: bad token on valid input: a", "internal: E: bad token on input rejected with x_y: a", true},
+		{"internal: E: bad token on a lone surrogate: a", "internal: E: bad token on valid input: a", false},
+		{"internal: TypeError in f (x.py) on a non-string key: a", "internal: TypeError in f (x.py) on an unsupported value: a", false},
+		{"internal: E: other on valid input: a", "internal: E: bad token on a lone surrogate: a", false},
+		{"crash: E: bad token on valid input: a", "internal: E: bad token on a lone surrogate: a", false},
+		{"internal: E: bad token on valid input: b", "internal: E: bad token on a lone surrogate: a", false},
 	} {
 		if got := MustParseSignature(tt.s).Keeps(MustParseSignature(tt.t)); got != tt.want {
 			t.Errorf("(%s).Keeps(%s) = %v, want %v", tt.s, tt.t, got, tt.want)

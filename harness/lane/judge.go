@@ -124,7 +124,7 @@ func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (
 		}
 		return res, nil
 	}
-	v, st, err := minimize.Minimize(ctx, input, fails, minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
+	v, st, err := minimize.Minimize(ctx, input, fails, minimize.Options{MaxBatchBytes: l.MaxCandidateBytes, Progress: l.MinimizeProgress})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		if errors.Is(err, minimize.ErrNotReproducible) {
 			return nil, fmt.Errorf("not reproducible: the input no longer shows %q", sig)

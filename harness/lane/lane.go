@@ -12,6 +12,7 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
+	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/probe"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
@@ -46,6 +47,9 @@ type Lane struct {
 	// at once (minimize.Options.MaxBatchBytes); 0 means the minimizer's
 	// default. The caller sizes it to its memory budget.
 	MaxCandidateBytes int
+	// MinimizeProgress, if set, is told where Minimize and MinimizePair
+	// are (minimize.Options.Progress), for a status line.
+	MinimizeProgress func(minimize.Progress)
 }
 
 // DefaultMaxRestarts is how many times in a row a worker may fail to
@@ -297,7 +301,7 @@ func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 	if err == nil {
 		st.setupFails, st.protoStreak = 0, 0
 		for i, r := range res {
-			outs[i][ai] = compare.OutcomeOf(r)
+			outs[i][ai] = compare.OutcomeOf(r).WithTemplate(cases[i])
 		}
 		return nil, nil
 	}
@@ -339,7 +343,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		err := a.RunBatch(ctx, &adapter.Batch{Cases: []any{c}, DigestOnly: digestOnly}, r[:])
 		if err == nil {
 			st.setupFails, st.protoStreak = 0, 0
-			return compare.OutcomeOf(r[0]), true, nil
+			return compare.OutcomeOf(r[0]).WithTemplate(c), true, nil
 		}
 		if ctx.Err() != nil {
 			return compare.Outcome{}, false, ctx.Err()
@@ -350,9 +354,9 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 		}
 		switch f.Kind {
 		case adapter.Crash:
-			return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+			return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 		case adapter.Hang:
-			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}, true, nil
+			return compare.Outcome{Failure: compare.FailHang, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 		case adapter.Setup:
 			if err := l.setupFailed(ctx, ai, f); err != nil {
 				return compare.Outcome{}, false, err
@@ -369,7 +373,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 			// Not the input's fault, unless it happens every time: then the
 			// case likely makes the worker exhaust memory.
 			if kills++; kills > 2 {
-				return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}, true, nil
+				return compare.Outcome{Failure: compare.FailCrash, Detail: failureDetail(f)}.WithTemplate(c), true, nil
 			}
 			fmt.Fprintf(l.log, "difffuzz: %v (not the input's fault); retrying the case\n", f)
 		}

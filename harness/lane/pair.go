@@ -43,7 +43,7 @@ func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.S
 	if !l.ownCause(ctx, a, b, x, kept) {
 		keep = l.collides(x, "")
 	}
-	va, vb, st, err := minimize.MinimizePair(ctx, a, b, keep, minimize.Options{MaxBatchBytes: l.MaxCandidateBytes})
+	va, vb, st, err := minimize.MinimizePair(ctx, a, b, keep, minimize.Options{MaxBatchBytes: l.MaxCandidateBytes, Progress: l.MinimizeProgress})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		if errors.Is(err, minimize.ErrNotReproducible) {
 			return nil, fmt.Errorf("not reproducible: %s no longer gives the two inputs one digest", l.names[x])

@@ -93,6 +93,9 @@ type Options struct {
 	// a driver to 1.7 GB. A call always gets at least one candidate.
 	// Default DefaultMaxBatchBytes.
 	MaxBatchBytes int
+	// Progress, if set, is called after each call of fails, with where
+	// the minimization is; it must return quickly. nil reports nothing.
+	Progress func(Progress)
 }
 
 // Defaults of Options' fields.
@@ -218,7 +221,7 @@ func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats,
 	if opt.MaxBatchBytes <= 0 {
 		opt.MaxBatchBytes = DefaultMaxBatchBytes
 	}
-	m := &minimizer{fails: fails}
+	m := &minimizer{fails: fails, opt: opt}
 	m.stats.Passes = make([]Pass, passes)
 	for p := range m.stats.Passes {
 		m.stats.Passes[p].Name = passNames[p]
@@ -248,6 +251,8 @@ func Minimize(ctx context.Context, v any, fails Fails, opt Options) (any, Stats,
 
 type minimizer struct {
 	fails Fails
+	opt   Options
+	pass  string // the pass of the last step, for Progress
 	tree  tree
 	stats Stats
 
@@ -335,6 +340,7 @@ func (m *minimizer) round(ctx context.Context, opt Options) (any, error) {
 		merged = nil
 		if pick != nil {
 			m.stats.Passes[pickPass].Shrinks++
+			m.pass = m.stats.Passes[pickPass].Name
 			m.stats.Passes[pickPass].Removed += t.size() - pickSize
 			m.rot, m.rotLevel = m.sched.rot, m.sched.rotLevel // the next round goes on from here
 			slices.SortFunc(failing, compareCands)
@@ -512,6 +518,7 @@ func (m *minimizer) call(ctx context.Context, vals []any) ([]bool, error) {
 	if err == nil && len(res) != len(vals) {
 		err = fmt.Errorf("minimize: fails returned %d results for %d candidates", len(res), len(vals))
 	}
+	m.opt.progress(Progress{Rounds: m.stats.Rounds, Size: m.stats.EndSize, Pass: m.pass})
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}

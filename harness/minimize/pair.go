@@ -131,6 +131,9 @@ func (p *pairMin) call(ctx context.Context, pairs [][2]any) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.opt.Progress != nil { // size writes both inputs' text
+		p.opt.progress(Progress{Rounds: p.stats.Rounds, Size: p.size(), Pass: pairPassNames[p.pass]})
+	}
 	if len(res) != len(pairs) {
 		return nil, errors.New("minimize: the pair predicate returned the wrong number of results")
 	}

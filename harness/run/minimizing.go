@@ -16,6 +16,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
 	"github.com/difffuzz/difffuzz/harness/report"
+	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/memlimit"
 	"github.com/difffuzz/difffuzz/value"
 
@@ -117,6 +118,10 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 	// Candidates are near-copies of a finding, maybe megabytes each.
 	defer memlimit.Thrifty(os.Getenv("GOGC"))()
 	l.MaxCandidateBytes = minimize.BatchBytesFor(c.cfg.MaxMemory)
+	status := &minStatus{start: c.start}
+	l.MinimizeProgress = status.progress
+	defer func() { l.MinimizeProgress = nil }()
+	defer c.watchMinimizing(status)()
 	deadline := time.Now().Add(budget)
 	for i, g := range order {
 		left := time.Until(deadline)
@@ -132,6 +137,7 @@ func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget tim
 		fmt.Fprintf(c.cfg.Stderr, "%6.0fs  minimizing %d/%d  %v of %v left  %s\n", time.Since(c.start).Seconds(), i+1, len(order),
 			roughly(left), budget, compare.Visible(clip.String(g.Signature.String(), 200)))
 		c.eventMinimizing(i+1, len(order))
+		status.bucket(i+1, len(order), g.Signature.String())
 		mctx, cancel := context.WithTimeout(ctx, share(left, len(order)-i))
 		began, was := time.Now(), g.Signature.String()
 		err := c.minimizeOne(mctx, l, g)
@@ -314,40 +320,28 @@ func (c *collector) regroup(order []*group) {
 }
 
 // mergeTwins merges each plain bucket into the collision bucket of its
-// cause in the same implementations (compare.Signature.SameCause): one bug,
-// seen as a wrong text and as the two calls that text makes one. The
-// bucket is the collision's, its kind, label and minimized pair: a
-// collision is the more severe sign (a false dedup, silent in production),
-// and a collision mutant must be found as one (make mutants). Only a
-// minimized collision takes its twin, so that its label is proven by
-// replaying its pair.
+// cause in the same implementations (triage.Twins, the step corpus merge
+// takes too): one bug, seen as a wrong text and as the two calls that
+// text makes one. The bucket is the collision's, its kind, label and
+// minimized pair: a collision is the more severe sign (a false dedup,
+// silent in production), and a collision mutant must be found as one
+// (make mutants).
 func (c *collector) mergeTwins() {
+	sigs, minimized := make([]compare.Signature, len(c.order)), make([]bool, len(c.order))
+	for i, key := range c.order {
+		sigs[i], minimized[i] = c.groups[key].Signature, c.groups[key].Minimized
+	}
+	into := triage.Twins(sigs, minimized)
 	order := c.order[:0:0]
-	for _, key := range c.order {
-		g := c.groups[key]
-		if base := c.twinOf(g); base != nil {
-			base.absorb(g)
+	for i, key := range c.order {
+		if j := into[i]; j >= 0 {
+			c.groups[c.order[j]].absorb(c.groups[key])
 			delete(c.groups, key)
 			continue
 		}
 		order = append(order, key)
 	}
 	c.order = order
-}
-
-// twinOf is the minimized collision bucket of g's cause, or nil (for a
-// collision bucket too).
-func (c *collector) twinOf(g *group) *group {
-	if g.Signature.Kind == compare.KindCollision {
-		return nil
-	}
-	for _, key := range c.order {
-		o := c.groups[key] // nil for a bucket merged already: never a collision
-		if o != nil && o.Signature.Kind == compare.KindCollision && o.Minimized && o.Signature.SameCause(g.Signature) {
-			return o
-		}
-	}
-	return nil
 }
 
 // absorb adds o, a bucket with g's label, to g: its findings, its corpus

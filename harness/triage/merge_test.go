@@ -34,7 +34,7 @@ func TestRegroupFollowsMinimizedLabels(t *testing.T) {
 	write("yy", "collision: a member dropped: go", b)
 	write(value.Object{{Key: "c", Value: 1.0}}, "number: -0: go", "")
 	rep := &report.Report{}
-	if err := regroup(rep, dir); err != nil {
+	if err := regroup(rep, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Distinct) != 2 {

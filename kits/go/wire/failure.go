@@ -50,14 +50,15 @@ func errorResult(err error) Result {
 
 // ErrorType is what an error of the implementation says failed: the
 // dynamic type (as %T prints it, "*json.SyntaxError") of the innermost
-// error of its errors.Unwrap chain that is more than a message, that is
+// error of its chain (errorChain: errors.Unwrap's, and on through an
+// errors.Join or several %w) that is more than a message, that is
 // not one of plainErrors; "" when every error of the chain is one of them,
 // and the driver then buckets the failure by its message. A Go error
 // carries no stack, so an error result has no frames.
 func ErrorType(err error) string {
 	typ := ""
-	for ; err != nil; err = errors.Unwrap(err) {
-		if t := fmt.Sprintf("%T", err); !plainErrors[t] {
+	for _, e := range errorChain(err) {
+		if t := fmt.Sprintf("%T", e); !plainErrors[t] {
 			typ = t
 		}
 	}

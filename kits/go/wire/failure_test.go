@@ -114,7 +114,10 @@ func TestErrorType(t *testing.T) {
 		{errors.New("no"), ""},
 		{fmt.Errorf("parse: %w", errors.New("no")), ""},
 		{fmt.Errorf("a: %w, b: %w", errors.New("x"), errors.New("y")), ""},
-		{errors.Join(errors.New("x"), &sdkError{1}), ""}, // errors.Unwrap stops at a join
+		// Through a join or several %w: the first that has a type.
+		{errors.Join(errors.New("x"), &sdkError{1}), "*wire.sdkError"},
+		{fmt.Errorf("%w: %w", errors.New("bad"), fmt.Errorf("at: %w", syntax)), "*json.SyntaxError"},
+		{errors.Join(errors.New("x"), errors.New("y")), ""},
 		{&sdkError{3}, "*wire.sdkError"},
 		{fmt.Errorf("canonical: %w", &sdkError{3}), "*wire.sdkError"},
 		{syntax, "*json.SyntaxError"},

@@ -497,7 +497,7 @@ impl CaseError {
         let e = slot.expect("the slot was just filled");
         CaseError::Internal {
             error_type: std::any::type_name::<E>(),
-            message: e.to_string(),
+            message: with_sources(&e),
         }
     }
 
@@ -603,6 +603,33 @@ impl From<Box<dyn Error + Send + Sync>> for CaseError {
     fn from(e: Box<dyn Error + Send + Sync>) -> CaseError {
         CaseError::from_box(e)
     }
+}
+
+/// The most sources of an error [`with_sources`] reads: a chain that loops
+/// (an SDK's bug) must not hang the worker.
+const MAX_SOURCES: usize = 16;
+
+/// An error's text followed by its `source()` chain's, "outer: inner:
+/// innermost", each source's text once: left out where the text so far
+/// holds it already, as many errors print their source in their own. An
+/// SDK's error passed up by `?` may say little of its own ("invalid
+/// JSON"), and one type holds many causes (`serde_json::Error`); the
+/// source's words are what the driver reads the message's template from
+/// (docs/triage.md). A `dyn Error` source's type cannot be named without
+/// knowing it, so the chain goes as text.
+fn with_sources(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut source = e.source();
+    for _ in 0..MAX_SOURCES {
+        let Some(s) = source else { break };
+        let text = s.to_string();
+        if !text.is_empty() && !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = s.source();
+    }
+    message
 }
 
 /// What the kit hands the function, read off the wire: every [`Model`]

@@ -417,6 +417,23 @@ fn errors_convert_with_their_types_name() {
             message: "disk".to_owned()
         }
     );
+    // An SDK's error that says little itself: its sources' texts follow,
+    // each once (one that its own text holds already is not repeated).
+    let wrapped = Wrapped("invalid JSON", Some(Box::new(Wrapped("bad number", None))));
+    assert_eq!(
+        CaseError::from_error(wrapped),
+        CaseError::Internal {
+            error_type: "serve::Wrapped",
+            message: "invalid JSON: bad number".to_owned()
+        }
+    );
+    let repeats = Wrapped(
+        "bad number at 3",
+        Some(Box::new(Wrapped("bad number", None))),
+    );
+    assert!(
+        matches!(CaseError::from_error(repeats), CaseError::Internal { message, .. } if message == "bad number at 3")
+    );
     let utf8 = String::from_utf8(vec![0xff]).unwrap_err();
     assert!(matches!(
         CaseError::from_error(utf8),
@@ -518,4 +535,22 @@ fn boxed_errors_are_answered_by_what_they_hold() {
     );
     assert_eq!(code, 0);
     assert_eq!(answers(&output), results, "the same in a Send + Sync box");
+}
+
+/// An error with a text and maybe a source, as an SDK's own error type.
+#[derive(Debug)]
+struct Wrapped(&'static str, Option<Box<Wrapped>>);
+
+impl std::fmt::Display for Wrapped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Wrapped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.1
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }

@@ -85,8 +85,10 @@ export const FRAMES_WINDOW = 64;
  * so `rerun` runs the case again with a {@link FRAMES_WINDOW}-deep trace
  * and returns what it threw (undefined if it threw nothing): its frames
  * are the result's, if it failed alike (the same type, no spec code).
+ * `anonymous` says the function the kit called has no name of its own: its
+ * frame is then named by its file and line alone ({@link framesOf}).
  */
-export function internalResult(first: unknown, rerun: () => unknown): InternalResult {
+export function internalResult(first: unknown, rerun: () => unknown, anonymous = false): InternalResult {
   const type = errorType(first);
   const result: InternalResult = { error: INTERNAL, message: messageOf(first), error_type: type };
   if (!(first instanceof Error)) return result; // nothing else has a stack
@@ -99,7 +101,7 @@ export function internalResult(first: unknown, rerun: () => unknown): InternalRe
     Error.stackTraceLimit = limit;
   }
   if (again instanceof Error && specCode(again) === undefined && errorType(again) === type) {
-    const frames = framesOf(again);
+    const frames = framesOf(again, anonymous);
     if (frames.length > 0) result.frames = frames;
   }
   return result;
@@ -137,10 +139,15 @@ function isStackOverflow(e: Error): boolean {
  * becomes one frame, its entry point, with file "" and line 0, when it was
  * entered from the implementation's code, or when the implementation has no
  * frame of its own (the function is a builtin). A stack overflow's frames
- * are those of the recursion instead ({@link recursion}).
+ * are those of the recursion instead ({@link recursion}). When the function
+ * the kit called is `anonymous` (an arrow function passed to serve, whose
+ * `name` is ""), its frame, the one the kit called, has function "": V8
+ * names it by what it can infer (`serve.name`, `Object.<anonymous>`), which
+ * says where it was passed, not what it is, and the driver names such a
+ * frame by its file and line.
  */
-export function framesOf(e: Error): Frame[] {
-  const frames = ownFrames(parseStack(e), isStackOverflow(e) ? FRAMES_WINDOW : MAX_FRAMES);
+export function framesOf(e: Error, anonymous = false): Frame[] {
+  const frames = ownFrames(parseStack(e), isStackOverflow(e) ? FRAMES_WINDOW : MAX_FRAMES, anonymous);
   if (isStackOverflow(e)) {
     const cycle = recursion(frames);
     if (cycle.length > 0) return cycle.slice(0, MAX_FRAMES);
@@ -154,18 +161,24 @@ interface TraceFrame extends Frame {
 }
 
 /** The implementation's frames of a trace, up to `max` (see {@link framesOf}). */
-function ownFrames(trace: TraceFrame[], max: number): Frame[] {
+function ownFrames(trace: TraceFrame[], max: number, anonymous: boolean): Frame[] {
   const out: Frame[] = [];
   let entry: TraceFrame | undefined; // the outermost frame so far of a run of std frames
+  let last: Frame | undefined; // the frame pushed for the trace's previous frame
   for (const f of trace) {
-    if (isKitFile(f.file) || out.length === max) break;
+    if (isKitFile(f.file)) {
+      if (anonymous && last !== undefined) last.function = ""; // the frame the kit called
+      break;
+    }
+    if (out.length === max) break;
+    last = undefined;
     if (f.std) {
       entry = f;
       continue;
     }
     if (entry !== undefined) out.push(entryFrame(entry));
     entry = undefined;
-    if (out.length < max) out.push({ file: f.file, function: f.function, line: f.line });
+    if (out.length < max) out.push((last = { file: f.file, function: f.function, line: f.line }));
   }
   if (entry !== undefined && out.length === 0) out.push(entryFrame(entry));
   return out;

@@ -287,7 +287,7 @@ class Session {
           return again;
         }
         return undefined;
-      });
+      }, fn.name === "");
     }
   }
 

@@ -77,6 +77,15 @@ describe("framesOf", () => {
   ];
   for (const [name, error, want] of tests) test(name, () => assert.deepEqual(framesOf(error), want));
 
+  test("the kit's function anonymous: the frame it called has no name, and is known by its file and line", () => {
+    const worker = "file:///w/worker.js";
+    const e = traced("Error", "x", `canonicalize (${SDK}:12:3)`, `serve.name (${worker}:3:20)`, ...kitFrames);
+    assert.deepEqual(framesOf(e, true), [f("canonicalize", 12), f("", 3, worker)]);
+    assert.deepEqual(framesOf(e), [f("canonicalize", 12), f("serve.name", 3, worker)]);
+    const builtin = traced("SyntaxError", "x", "JSON.parse (<anonymous>)", ...kitFrames);
+    assert.deepEqual(framesOf(builtin, true), [entry("JSON.parse")]);
+  });
+
   test("a stack overflow: the recursion's frames, each once, the same wherever it ran out", () => {
     const cycle = [`pong (${SDK}:20:10)`, `ping (${SDK}:12:10)`];
     const overflow = (...at: string[]): Error => traced("RangeError", "Maximum call stack size exceeded", ...at);

@@ -21,6 +21,10 @@ func TestBugs(t *testing.T) {
 		{"offsets lone surrogate", offsetsAny, `{"a":"\udcee"}`, "{\"a\":\"\uFFFD\"}", ""},
 		{"offsets number spelling", offsetsAny, `{"a":1.5E2,"b":-0.0}`, `{"a":1.5E2,"b":-0.0}`, ""},
 		{"offsets last key wins", offsetsAny, `{"a":1,"a":2}`, `{"a":2}`, ""},
+		{"dupkeys key unquoted", dupKeysAny, `{"args":{"a b":1,"a b":2},"tool_name":"t"}`, "", "Duplicate key: a b"},
+		{"dupkeys NaN", dupKeysAny, `{"a":NaN}`, "", "invalid character 'N' looking for beginning of value"},
+		{"dupkeys html", dupKeysAny, `{"b":["<&>"],"a":1}`, `{"a":1,"b":["\u003c\u0026\u003e"]}`, ""},
+		{"dupkeys number spelling", dupKeysAny, `{"a":1.5E2}`, `{"a":1.5E2}`, ""},
 		{"17g float", Seventeen, map[string]any{"a": 0.1}, `{"a":0.10000000000000001}`, ""},
 		{"17g infinity", Seventeen, map[string]any{"a": inf()}, `{"a":+Inf}`, ""},
 		{"17g key unescaped", Seventeen, map[string]any{`a":1,"b`: json.Number("2")}, `{"a":1,"b":2}`, ""},
@@ -41,6 +45,11 @@ func TestBugs(t *testing.T) {
 			}
 		})
 	}
+}
+
+func dupKeysAny(dst []byte, v any) ([]byte, error) {
+	s, _ := v.(string)
+	return DupKeys(dst, []byte(s))
 }
 
 func offsetsAny(dst []byte, v any) ([]byte, error) {
