@@ -39,9 +39,9 @@ func TestJudge(t *testing.T) {
 		{"big integer as its double", bigOdd, []Outcome{{Error: "unsupported_value"}, rounded}, TraitBigInts, ""},
 		{"no limit", nested(600), []Outcome{{Error: "too_deep"}, out("[[]]")}, TraitNoDepthLimit, ""},
 		// Still bugs under rfc8785.
-		{"a limit shallower than the floor", nested(10), []Outcome{out("[[]]"), {Error: "internal", Detail: "RecursionError"}}, "", "internal: RecursionError: b"},
-		{"exception on valid input", small, []Outcome{out(`{"a":1}`), {Error: "internal", Detail: "TypeError"}}, "", "internal: TypeError: b"},
-		{"crash on a refused case", small, []Outcome{{Error: "lone_surrogate"}, {Failure: FailCrash, Detail: "worker exited"}}, "", "crash: worker exited: b"},
+		{"a limit shallower than the floor", nested(10), []Outcome{out("[[]]"), {Error: "internal", Detail: "RecursionError"}}, "", "internal: RecursionError on valid input: b"},
+		{"exception on valid input", small, []Outcome{out(`{"a":1}`), {Error: "internal", Detail: "TypeError"}}, "", "internal: TypeError on valid input: b"},
+		{"crash on a refused case", small, []Outcome{{Error: "lone_surrogate"}, {Failure: FailCrash, Detail: "worker exited"}}, "", "crash: worker exited on a lone surrogate: b"},
 		{"accepts out of domain", small, []Outcome{{Error: "lone_surrogate"}, out(`{"a":1}`)}, "", "rejection: accepts out-of-domain input (want lone_surrogate): b"},
 		{"big integer otherwise", bigOdd, []Outcome{{Error: "unsupported_value"}, out(`{"a":9007199254740993}`)}, "", "rejection: accepts out-of-domain input (want unsupported_value): b"},
 	}
