@@ -21,7 +21,7 @@ import (
 
 	canonjson "github.com/difffuzz/difffuzz/adapters/go"
 	"github.com/difffuzz/difffuzz/adapters/go/worker"
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/kits/go/kit"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
@@ -206,11 +206,11 @@ func (o textclaim) Convert(v any) ([]byte, error) {
 type selfSpelled struct{}
 
 func (selfSpelled) Name() string      { return wire.ModelText }
-func (selfSpelled) Reasons() []string { return spell.Reasons }
+func (selfSpelled) Reasons() []string { return jsontext.Reasons }
 
 func (selfSpelled) Convert(v any) ([]byte, error) {
-	text, err := spell.Append(nil, v)
-	var u *spell.Unspellable
+	text, err := jsontext.Append(nil, v)
+	var u *jsontext.Unspellable
 	if errors.As(err, &u) {
 		return nil, &kit.Inexpressible{Reason: u.Reason, Msg: u.Msg}
 	}

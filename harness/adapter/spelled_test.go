@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
 )
@@ -34,7 +34,7 @@ func TestSpellCasesRealign(t *testing.T) {
 			var texts []any
 			var results []wire.Result
 			for _, c := range tt.cases {
-				if text, err := spell.Append(nil, c); err == nil {
+				if text, err := jsontext.Append(nil, c); err == nil {
 					texts = append(texts, text)
 					results = append(results, wire.Result{Canonical: text})
 				}
@@ -49,7 +49,7 @@ func TestSpellCasesRealign(t *testing.T) {
 			out := make([]wire.Result, len(tt.cases))
 			sp.Realign(results, out)
 			for i, c := range tt.cases {
-				text, err := spell.Append(nil, c)
+				text, err := jsontext.Append(nil, c)
 				switch {
 				case err != nil && out[i].Inexpressible == "":
 					t.Errorf("case %d: %+v, want inexpressible", i, out[i])

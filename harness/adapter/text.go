@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
@@ -46,11 +46,11 @@ func Spell(cases []any) (*Spelling, error) {
 	var text []byte
 	for i, c := range cases {
 		var err error
-		if text, err = spell.Append(text[:0], c); err == nil {
+		if text, err = jsontext.Append(text[:0], c); err == nil {
 			tc.Add(text)
 			continue
 		}
-		var u *spell.Unspellable
+		var u *jsontext.Unspellable
 		if !errors.As(err, &u) {
 			return nil, fmt.Errorf("case %d: %w", i, err)
 		}
@@ -92,7 +92,7 @@ func (sp *Spelling) Realign(results, out []wire.Result) {
 func spellBench(cases []any) []any {
 	texts := make([]any, 0, len(cases))
 	for _, c := range cases {
-		if t, err := spell.Append(nil, c); err == nil {
+		if t, err := jsontext.Append(nil, c); err == nil {
 			texts = append(texts, t)
 		}
 	}

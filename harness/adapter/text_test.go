@@ -9,7 +9,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/inprocess"
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 	"github.com/difffuzz/difffuzz/value"
@@ -49,7 +49,7 @@ func TestTextWorkerGetsTheDriversSpelling(t *testing.T) {
 			}
 			continue
 		}
-		want, err := spell.Append(nil, c)
+		want, err := jsontext.Append(nil, c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -135,13 +135,13 @@ func (c Case) wrapping() (prefix, suffix string) {
 func isString(v any) bool { _, ok := v.(string); return ok }
 
 // spelledAs reports whether sp is a token of the probe's input as a text
-// worker gets it (spell.Append), whose spelling of a number is one of
+// worker gets it (jsontext.Append), whose spelling of a number is one of
 // several notations.
 func (c Case) spelledAs(sp string) bool {
 	if sp == "" {
 		return false
 	}
-	text, err := spell.Append(nil, c.Input())
+	text, err := jsontext.Append(nil, c.Input())
 	if err != nil {
 		return false
 	}
@@ -214,7 +214,7 @@ type Answer struct {
 	// when its output does not hold the input's fixed text around it.
 	Spelling string
 	// Verbatim: Spelling is how the probe's text, as a text worker gets
-	// it (package spell), spells the probed value, not the reference's
+	// it (package jsontext), spells the probed value, not the reference's
 	// spelling: the implementation echoed its input.
 	Verbatim bool
 }

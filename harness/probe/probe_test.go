@@ -10,7 +10,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/harness/spell"
+	"github.com/difffuzz/difffuzz/harness/jsontext"
 	"github.com/difffuzz/difffuzz/value"
 )
 
@@ -50,14 +50,14 @@ func text(c Case, spelling string) compare.Outcome {
 const echo = "ECHO"
 
 // echoed is the token the text of float probe name, as a text worker gets
-// it (package spell), spells its value with: the text's last member.
+// it (package jsontext), spells its value with: the text's last member.
 func echoed(t *testing.T, name string) string {
 	t.Helper()
 	for _, c := range Cases(Floats) {
 		if c.Name != name {
 			continue
 		}
-		text, err := spell.Append(nil, c.Input())
+		text, err := jsontext.Append(nil, c.Input())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestProfileCause(t *testing.T) {
 		// another spelling, is the defect of its own.
 		{"lost precision", Floats, map[string]string{"3728.8897006372813": "3728.8897006372817", "1e-7": "1e-07"},
 			[]string{"number: an exponent spelled otherwise (with leading zeros)", "number: a number written with another value"}},
-		// A formatter that echoes the text it was given (package spell).
+		// A formatter that echoes the text it was given (package jsontext).
 		{"echoes the input", Floats, map[string]string{"0.1": echo, "1e23": echo, "1.0": echo},
 			[]string{"number: numbers written as the input text spells them"}},
 		{"two echoes are not enough", Floats, map[string]string{"0.1": echo, "1e23": echo},

@@ -1,4 +1,4 @@
-package spell
+package jsontext
 
 import (
 	"strconv"

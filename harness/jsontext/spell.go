@@ -1,4 +1,4 @@
-// Package spell writes a case as JSON text, for the workers of the text
+// Package jsontext writes a case as JSON text, for the workers of the text
 // model (docs/adapter-protocol.md, "Version 4"): an SDK that receives a tool
 // call's arguments as JSON text and parses them with its own parser. The
 // driver spells each case once, here, and sends every text worker of
@@ -12,7 +12,7 @@
 // The spelling is a function of the value alone, so that a replay or a
 // minimization step sends the same text for the same value, while the same
 // value inside different cases is spelled differently.
-package spell
+package jsontext
 
 import (
 	"bytes"
