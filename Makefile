@@ -224,12 +224,12 @@ test-go: bin/staticcheck
 	# the packages where goroutines share state, once more under the race
 	# detector; the end-to-end proofs of labels, which share nothing more
 	# than the runs above, run under it in test-go-long
-	go test -short -race -skip 'LabelsAreProven' ./harness/run/ ./harness/lane/ ./harness/adapter/
+	go test -short -race -skip 'LabelsAreProven' ./harness/run/ ./harness/panel/ ./harness/adapter/
 	@echo "test-go: gofmt, vet, staticcheck, every package's short tests and the race run passed"
 
 test-go-long:
 	go test $(GO_PKGS)
-	go test -race ./harness/run/ ./harness/lane/ ./harness/adapter/
+	go test -race ./harness/run/ ./harness/panel/ ./harness/adapter/
 	@echo "test-go-long: every package's tests in full and the race run passed"
 
 test-python: python lint-python

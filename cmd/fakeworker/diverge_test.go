@@ -11,7 +11,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
 	_ "github.com/difffuzz/difffuzz/harness/inprocess" // the reference, in process
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
 
@@ -31,7 +31,7 @@ func cases(n int) []any {
 func TestDivergeShare(t *testing.T) {
 	const n, share = 600, 0.10
 	specs := []adapter.Spec{{Name: "go", InProcess: true}, {Name: "fake", Command: testworker.Command(t, "diverge", "0.10")}}
-	l, err := lane.Open(context.Background(), specs, io.Discard)
+	l, err := panel.Open(context.Background(), specs, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/events"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/internal/clip"
@@ -177,7 +177,7 @@ func (h *Hunt) Command() string {
 // divergence and counts cases to the end of the batch that held it, so it
 // keeps the small batches of one-shot work rather than the fuzzing run's
 // default, which buys throughput with batches eight times longer.
-const huntBatch = lane.DefaultBatch
+const huntBatch = panel.DefaultBatch
 
 // args is a difffuzz command line comparing the in-process Go with mutant
 // name, then more.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // cost is one implementation's CPU per case alone: canonicalize and hash,
@@ -55,7 +55,7 @@ func openAdapter(ctx context.Context, s adapter.Spec) (adapter.Adapter, error) {
 	}
 	w, err := adapter.Start(ctx, s)
 	if err != nil {
-		return nil, lane.SetupError(err)
+		return nil, panel.SetupError(err)
 	}
 	return w, nil
 }

@@ -20,8 +20,8 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
 
@@ -118,8 +118,8 @@ func joinLines(errs []error) error { return lineErrors(errs) }
 // judge opens a lane and judges inputs on it; the caller closes the lane.
 // A lane that will not start, or that fails, is said on cfg.Stderr and
 // gives a nil lane.
-func judge(ctx context.Context, cfg Config, inputs []any) (*lane.Lane, []lane.Judged) {
-	l, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
+func judge(ctx context.Context, cfg Config, inputs []any) (*panel.Panel, []panel.Judged) {
+	l, err := panel.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return nil, nil
@@ -189,7 +189,7 @@ func outcomeLine(o compare.Outcome) string {
 	return compare.Describe(o)
 }
 
-func printCheckJSON(w io.Writer, names []string, line int, j lane.Judged, needsEarlier bool) {
+func printCheckJSON(w io.Writer, names []string, line int, j panel.Judged, needsEarlier bool) {
 	type res struct {
 		Canonical *string `json:"canonical,omitempty"`
 		Digest    string  `json:"digest,omitempty"`

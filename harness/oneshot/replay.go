@@ -12,8 +12,8 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/triage"
 )
 
@@ -41,7 +41,7 @@ func Replay(ctx context.Context, cfg Config, paths []string) int {
 	}
 	ctx, stop := withBudget(ctx, cfg)
 	defer stop()
-	l, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
+	l, err := panel.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
@@ -96,7 +96,7 @@ func chunkEnd(files []string, start int, chunk int64) int {
 // replayer judges a corpus a chunk at a time and keeps the counts.
 type replayer struct {
 	cfg            Config
-	lane           *lane.Lane
+	lane           *panel.Panel
 	bad            map[string]error
 	passed, failed int
 }
@@ -134,7 +134,7 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 	if err != nil {
 		return err
 	}
-	js := make([][]lane.Judged, len(entries))
+	js := make([][]panel.Judged, len(entries))
 	var twice []int // the nondeterministic entries, asked again
 	for i, e := range entries {
 		n := 1
@@ -151,7 +151,7 @@ func (r *replayer) chunk(ctx context.Context, files []string) error {
 		return err
 	}
 	for i, e := range entries {
-		var ds []lane.Drift
+		var ds []panel.Drift
 		if k := slices.Index(twice, i); k >= 0 {
 			ds = drifts[k]
 		}
@@ -179,7 +179,7 @@ func (r *replayer) sequences(ctx context.Context, entries []*corpus.Entry, names
 
 // entry prints one entry's verdict from its inputs' judgements, and the
 // drifts of its input asked twice (a nondeterministic entry's).
-func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js []lane.Judged, drifts []lane.Drift) {
+func (r *replayer) entry(ctx context.Context, name string, e *corpus.Entry, js []panel.Judged, drifts []panel.Drift) {
 	var out strings.Builder
 	r.printDrifts(&out, name, drifts)
 	cmp := r.lane.Comparator()

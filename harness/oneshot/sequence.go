@@ -10,7 +10,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/value"
 
@@ -46,7 +46,7 @@ func (r *replayer) replaySequence(ctx context.Context, name string, e *corpus.En
 }
 
 // aloneWord says what the input alone on a fresh process shows.
-func aloneWord(alone lane.Judged) string {
+func aloneWord(alone panel.Judged) string {
 	if alone.Verdict.Agree {
 		return "alone on a fresh process it agrees: the finding needs the calls before it"
 	}
@@ -56,7 +56,7 @@ func aloneWord(alone lane.Judged) string {
 // replayTwice asks the inputs of the chunk's nondeterministic entries
 // (idx, into entries and js) again and reports, per entry, the adapters
 // whose second answer differs from their first (js), as Drifts.
-func (r *replayer) replayTwice(ctx context.Context, entries []*corpus.Entry, idx []int, js [][]lane.Judged) ([][]lane.Drift, error) {
+func (r *replayer) replayTwice(ctx context.Context, entries []*corpus.Entry, idx []int, js [][]panel.Judged) ([][]panel.Drift, error) {
 	inputs := make([]any, len(idx))
 	for k, i := range idx {
 		inputs[k] = entries[i].Input
@@ -65,12 +65,12 @@ func (r *replayer) replayTwice(ctx context.Context, entries []*corpus.Entry, idx
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]lane.Drift, len(idx))
+	out := make([][]panel.Drift, len(idx))
 	for k, i := range idx {
 		first := js[i][0]
 		for ai, o := range again[k].Outs {
 			if first.Answered && again[k].Answered && compare.Nondeterministic(first.Outs[ai], o) {
-				out[k] = append(out[k], lane.Drift{Adapter: ai, Before: first.Outs[ai], After: o, How: "a replay's second ask"})
+				out[k] = append(out[k], panel.Drift{Adapter: ai, Before: first.Outs[ai], After: o, How: "a replay's second ask"})
 			}
 		}
 	}
@@ -78,7 +78,7 @@ func (r *replayer) replayTwice(ctx context.Context, entries []*corpus.Entry, idx
 }
 
 // printDrifts prints an entry's drifts as a failure of the replay.
-func (r *replayer) printDrifts(out *strings.Builder, name string, ds []lane.Drift) {
+func (r *replayer) printDrifts(out *strings.Builder, name string, ds []panel.Drift) {
 	for _, d := range ds {
 		n := r.lane.Names()[d.Adapter]
 		fmt.Fprintf(out, "DIVERGES   %s  %s\n%s", name, compare.NondeterministicSignature(n), compare.RenderNondeterministic(n, d.How, d.Before, d.After))
@@ -86,10 +86,10 @@ func (r *replayer) printDrifts(out *strings.Builder, name string, ds []lane.Drif
 }
 
 // minimizeSequence shrinks an entry with calls before its input
-// (lane.ShrinkSequence), keeping the signature the input shows after them
+// (panel.ShrinkSequence), keeping the signature the input shows after them
 // on a fresh lane, and writes the shrunk sequence beside it.
 func minimizeSequence(ctx context.Context, cfg Config, path string, e *corpus.Entry) int {
-	l, err := lane.Open(ctx, cfg.Adapters, cfg.Stderr)
+	l, err := panel.Open(ctx, cfg.Adapters, cfg.Stderr)
 	if err != nil {
 		fmt.Fprintf(cfg.Stderr, "difffuzz: %v\n", err)
 		return triage.ExitSetup
@@ -111,7 +111,7 @@ func minimizeSequence(ctx context.Context, cfg Config, path string, e *corpus.En
 	began := time.Now()
 	s, err := l.ShrinkSequence(mctx, e.Before, e.Input, sig)
 	switch {
-	case errors.Is(err, lane.ErrShowsAlone):
+	case errors.Is(err, panel.ErrShowsAlone):
 		fmt.Fprintf(cfg.Stdout, "the input shows %s alone on a fresh process: minimize it as a plain input\n", sig)
 		return triage.ExitDivergence
 	case err != nil:
@@ -131,7 +131,7 @@ func minimizeSequence(ctx context.Context, cfg Config, path string, e *corpus.En
 // aloneAgrees reports whether input i of check, which diverged after the
 // inputs before it on one lane, agrees alone on a fresh lane: the finding
 // needs the calls before it. The first input was alone already.
-func aloneAgrees(ctx context.Context, l *lane.Lane, i int, input any) bool {
+func aloneAgrees(ctx context.Context, l *panel.Panel, i int, input any) bool {
 	if i == 0 {
 		return false
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 	"github.com/difffuzz/difffuzz/value"
@@ -31,7 +31,7 @@ func TestSequenceEntries(t *testing.T) {
 		return v
 	}
 	dir := t.TempDir()
-	e := &corpus.Entry{Kind: corpus.KindNondeterministic, Signatures: compare.Signatures{lane.DependsSignature([]string{"sdk"})},
+	e := &corpus.Entry{Kind: corpus.KindNondeterministic, Signatures: compare.Signatures{panel.DependsSignature([]string{"sdk"})},
 		Before: []any{parse(`{"tool_name":"","args":{"long key":1,"":"\u007faa"}}`), parse(`{"tool_name":"","args":{}}`)},
 		Input:  parse(`{"tool_name":"aaa","args":{}}`)}
 	path, err := corpus.Write(dir, e)
@@ -63,7 +63,7 @@ func TestSequenceEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Before) != 1 || !m.Signatures[0].Equal(lane.DependsSignature([]string{"sdk"})) {
+	if len(m.Before) != 1 || !m.Signatures[0].Equal(panel.DependsSignature([]string{"sdk"})) {
 		t.Errorf("minimized to %d calls before, %s\n%s", len(m.Before), m.Signatures, out.String())
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/internal/clip"
@@ -104,7 +104,7 @@ func newCollector(cfg *Config, names []string, keep *retain.Keeper) *collector {
 
 // add takes a lane's batch: it writes each finding the keeper wants to the
 // corpus, then counts it. A corpus that cannot be written ends the run.
-func (c *collector) add(d batchDone, lanes []*lane.Lane) error {
+func (c *collector) add(d batchDone, lanes []*panel.Panel) error {
 	for _, f := range d.findings {
 		buckets := c.keep.Causes().Assign(f.signatures)
 		path := ""
@@ -233,7 +233,7 @@ func (g *group) example(cmp *compare.Comparator, f finding, path string, sig com
 
 // status prints the one-line progress report (see statusWriter); final is
 // the run's last one.
-func (c *collector) status(lanes []*lane.Lane, final bool) {
+func (c *collector) status(lanes []*panel.Panel, final bool) {
 	now := time.Now()
 	rate := float64(c.cases-c.lastN) / now.Sub(c.last).Seconds()
 	if final {

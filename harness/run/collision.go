@@ -7,7 +7,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // twin is the second case of a collision, judged with text.
@@ -31,7 +31,7 @@ const maxConfirm = 16
 // reference's two texts differ (compare.CollisionSignature); the finding
 // carries both inputs only when the corpus wants its bucket. ok is false
 // when the judgement says it is none, or the lane could not judge it.
-func (r *runner) collision(ctx context.Context, l *lane.Lane, c collide.Candidate) (finding, bool) {
+func (r *runner) collision(ctx context.Context, l *panel.Panel, c collide.Candidate) (finding, bool) {
 	name, x := r.names[c.Adapter], c.Adapter
 	a, _ := r.gen.Case(c.A)
 	b, _ := r.gen.Case(c.B)

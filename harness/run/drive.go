@@ -8,7 +8,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // finding is one case on which the adapters disagreed. Only a finding the
@@ -26,7 +26,7 @@ type finding struct {
 	pair uint64
 	twin *twin
 	// drift is, for a nondeterministic finding, the adapter's two answers.
-	drift *lane.Drift
+	drift *panel.Drift
 	// before are the indexes of the cases the lane's workers answered
 	// before this one (history.go), when the finding carries its input.
 	before []uint64
@@ -56,7 +56,7 @@ type absent struct {
 // finished unless the parent context (Ctrl-C) ends; runCtx ending only stops
 // taking batches. An error is fatal to the run (a worker that cannot be
 // restarted).
-func (r *runner) drive(runCtx, parent context.Context, ln int, l *lane.Lane, batches <-chan batch, results chan<- batchDone) error {
+func (r *runner) drive(runCtx, parent context.Context, ln int, l *panel.Panel, batches <-chan batch, results chan<- batchDone) error {
 	var outs [][]compare.Outcome
 	var ok []bool
 	var judged []collide.Seen
@@ -72,7 +72,7 @@ func (r *runner) drive(runCtx, parent context.Context, ln int, l *lane.Lane, bat
 		case <-runCtx.Done():
 			return nil
 		}
-		outs, ok = lane.Grow(outs, ok, len(b.cases), len(r.names))
+		outs, ok = panel.Grow(outs, ok, len(b.cases), len(r.names))
 		if err := l.Run(parent, b.wire, outs, ok); err != nil {
 			if parent.Err() != nil {
 				return nil // Ctrl-C: the report says the run was interrupted
@@ -99,7 +99,7 @@ func (r *runner) drive(runCtx, parent context.Context, ln int, l *lane.Lane, bat
 // collision oracle (judged is its scratch, reused batch after batch) and
 // adds the collisions they complete. A finding kept carries the calls
 // before it (hist, which the batch's calls then join).
-func (r *runner) judge(ctx context.Context, l *lane.Lane, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen, hist *history) batchDone {
+func (r *runner) judge(ctx context.Context, l *panel.Panel, b *batch, outs [][]compare.Outcome, ok []bool, judged *[]collide.Seen, hist *history) batchDone {
 	reasked := slices.Clone(l.Reasked()) // before a collision's Judge runs the lane again
 	defer hist.pushBatch(b, reasked)
 	cmp := l.Comparator()

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/difffuzz/difffuzz/harness/events"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/clip"
 )
@@ -25,7 +25,7 @@ func (r *runner) eventStart() {
 }
 
 // eventProgress is the status line's figures, every tick.
-func (c *collector) eventProgress(lanes []*lane.Lane) {
+func (c *collector) eventProgress(lanes []*panel.Panel) {
 	if c.cfg.Events == nil {
 		return
 	}

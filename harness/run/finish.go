@@ -11,7 +11,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/cpumeter"
@@ -21,7 +21,7 @@ import (
 
 // finish builds the report, holds it to the known list, writes it, prints
 // the summary and says where everything went.
-func (c *collector) finish(lanes []*lane.Lane, err error, interrupted bool) *report.Report {
+func (c *collector) finish(lanes []*panel.Panel, err error, interrupted bool) *report.Report {
 	rep := c.report(lanes)
 	rep.Interrupted = interrupted
 	if err != nil {
@@ -58,7 +58,7 @@ func (c *collector) firstCases() uint64 {
 }
 
 // report is the run's report without its verdict.
-func (c *collector) report(lanes []*lane.Lane) *report.Report {
+func (c *collector) report(lanes []*panel.Panel) *report.Report {
 	rep := &report.Report{
 		Version: version.String(), Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Command: c.cfg.Command,
 		Started: c.start, Seconds: time.Since(c.start).Seconds(), Cases: c.cases, Compared: c.compared,
@@ -184,7 +184,7 @@ func repeatCases(command string, n uint64) string {
 // each worker's as of its last batch, so that it spans the same batches as
 // the worker's own figures, and what each adapter's implementation said
 // its batches cost (adapter.Adapter.BatchCPU), summed over the lanes.
-func (c *collector) reading(lanes []*lane.Lane) cpumeter.Reading {
+func (c *collector) reading(lanes []*panel.Panel) cpumeter.Reading {
 	var adapters, batches []time.Duration
 	for _, l := range lanes {
 		for ai, a := range l.Adapters() {
@@ -201,7 +201,7 @@ func (c *collector) reading(lanes []*lane.Lane) cpumeter.Reading {
 }
 
 // steady is the run after its warm-up, and its windows; nil without one.
-func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
+func (c *collector) steady(lanes []*panel.Panel) *report.Steady {
 	span, windows, ok := c.meter.Steady(c.cases, func() cpumeter.Reading { return c.reading(lanes) })
 	if !ok {
 		return nil
@@ -209,7 +209,7 @@ func (c *collector) steady(lanes []*lane.Lane) *report.Steady {
 	return &report.Steady{Span: span, Windows: windows}
 }
 
-func adapterReports(names []string, lanes []*lane.Lane) []report.AdapterReport {
+func adapterReports(names []string, lanes []*panel.Panel) []report.AdapterReport {
 	var out []report.AdapterReport
 	for ai, name := range names {
 		ar := report.AdapterReport{Name: name}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/clip"
 	"github.com/difffuzz/difffuzz/value"
@@ -22,7 +22,7 @@ import (
 // corpus keeps carries those before it. When the run minimizes a bucket
 // whose example its input alone does not show on a fresh worker process,
 // the example is tried again after those calls, and the sequence shrunk
-// (lane.ShrinkSequence).
+// (panel.ShrinkSequence).
 
 // HistoryLen is how many earlier calls a finding carries: 64 indexes, 512
 // bytes a finding kept. A state that outlives more calls than that (a
@@ -76,12 +76,12 @@ func (h *history) pushBatch(b *batch, reasked []int) {
 
 // needsEarlier minimizes g as a sequence when its example's input alone,
 // on a fresh lane, does not show it: done is true when it did (g is then
-// labelled lane.DependsSignature, or noted as not minimized). done is
+// labelled panel.DependsSignature, or noted as not minimized). done is
 // false when the input shows it alone, or no fresh lane can be started,
 // and g is minimized as always: from fresh, the fresh lane it showed on,
 // when there is one, which the caller closes. A hang is not checked: each
 // try would wait out the worker's deadline.
-func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (done bool, fresh *lane.Lane, err error) {
+func (c *collector) needsEarlier(ctx context.Context, l *panel.Panel, g *group) (done bool, fresh *panel.Panel, err error) {
 	if g.before == nil || c.caseOf == nil || g.exampleSig.Kind == compare.KindHang {
 		return false, nil, nil
 	}
@@ -94,10 +94,10 @@ func (c *collector) needsEarlier(ctx context.Context, l *lane.Lane, g *group) (d
 }
 
 // shrinkSequence shrinks g's example after its earlier calls
-// (lane.ShrinkSequence), or relabels g when a bucket of the same deviants
+// (panel.ShrinkSequence), or relabels g when a bucket of the same deviants
 // was shrunk so already; done is false when the input shows g alone on a
 // fresh lane after all.
-func (c *collector) shrinkSequence(ctx context.Context, l *lane.Lane, g *group) (done bool, err error) {
+func (c *collector) shrinkSequence(ctx context.Context, l *panel.Panel, g *group) (done bool, err error) {
 	key := strings.Join(g.exampleSig.Deviants, deviantsSep)
 	if label, ok := c.shrunkSequence[key]; ok {
 		// One bucket an implementation, never one a symptom: its sequence
@@ -114,7 +114,7 @@ func (c *collector) shrinkSequence(ctx context.Context, l *lane.Lane, g *group) 
 	}
 	s, err := l.ShrinkSequence(ctx, before, g.input, g.exampleSig)
 	switch {
-	case errors.Is(err, lane.ErrShowsAlone):
+	case errors.Is(err, panel.ErrShowsAlone):
 		return false, nil
 	case err != nil:
 		notMinimized(g, fmt.Errorf("%w (and alone on a fresh process it does not either)", err))
@@ -141,7 +141,7 @@ func (c *collector) shrinkSequence(ctx context.Context, l *lane.Lane, g *group) 
 const deviantsSep = "\x00"
 
 // sequenceNote says which calls a sequence's input needs before it.
-func sequenceNote(s *lane.Sequence) string {
+func sequenceNote(s *panel.Sequence) string {
 	calls := make([]string, len(s.Before))
 	for k, b := range s.Before {
 		calls[k] = compare.Visible(clip.String(string(value.AppendText(nil, b)), 200))

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/memlimit"
 	"github.com/difffuzz/difffuzz/internal/procstat"
@@ -80,7 +80,7 @@ func (m *memory) release(d batchDone) { m.pool.Release(d.held) }
 
 // sample notes each worker's peak resident set (VmHWM): a worker that
 // restarts takes its peak with it, so the status line samples them.
-func (m *memory) sample(lanes []*lane.Lane) {
+func (m *memory) sample(lanes []*panel.Panel) {
 	for _, l := range lanes {
 		for ai, a := range l.Adapters() {
 			if w, ok := a.(*adapter.Worker); ok && ai < len(m.peaks) {
@@ -92,7 +92,7 @@ func (m *memory) sample(lanes []*lane.Lane) {
 
 // status is the status line's memory: the driver's resident set now and
 // at its peak, and each worker-backed adapter's peak.
-func (m *memory) status(names []string, lanes []*lane.Lane) string {
+func (m *memory) status(names []string, lanes []*panel.Panel) string {
 	m.sample(lanes)
 	_, peak := procstat.SelfUsage()
 	var b strings.Builder
@@ -107,7 +107,7 @@ func (m *memory) status(names []string, lanes []*lane.Lane) string {
 }
 
 // fill puts the budget and the peaks in the report.
-func (m *memory) fill(rep *report.Report, lanes []*lane.Lane) {
+func (m *memory) fill(rep *report.Report, lanes []*panel.Panel) {
 	m.sample(lanes)
 	rep.MaxMemory = max(m.budget, 0)
 	rep.BatchBytesPeak = m.pool.Peak()

@@ -13,8 +13,8 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/triage"
 	"github.com/difffuzz/difffuzz/internal/memlimit"
@@ -100,7 +100,7 @@ func share(left time.Duration, n int) time.Duration {
 // and merges the buckets whose labels are now one (regroup). A bucket the
 // budget or an interruption (ctx) leaves out says so (Group.NotMinimized).
 // Only a corpus that cannot be written is an error.
-func (c *collector) minimizeGroups(ctx context.Context, l *lane.Lane, budget time.Duration) error {
+func (c *collector) minimizeGroups(ctx context.Context, l *panel.Panel, budget time.Duration) error {
 	order := c.minimizeOrder()
 	defer func() { c.regroup(append(order, c.late...)) }()
 	said := make(map[*group]bool, len(order))
@@ -181,7 +181,7 @@ func (c *collector) skipAll(why string) {
 // minimizeOne minimizes g's example (a collision's as a pair) and labels
 // g by what the result shows. A finding that cannot be minimized is noted
 // on g; only a corpus that cannot be written is an error.
-func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) error {
+func (c *collector) minimizeOne(ctx context.Context, l *panel.Panel, g *group) error {
 	if g.twin != nil {
 		return c.minimizePair(ctx, l, g)
 	}
@@ -226,10 +226,10 @@ func (c *collector) minimizeOne(ctx context.Context, l *lane.Lane, g *group) err
 }
 
 // minimizePair shrinks a collision group's example as a pair, keeping its
-// cause (see lane.MinimizePair), and labels the group by the collision the
-// minimized pair shows (lane.CollisionLabel): the same cause, in the
+// cause (see panel.MinimizePair), and labels the group by the collision the
+// minimized pair shows (panel.CollisionLabel): the same cause, in the
 // implementation that collides, named by its family where it has one.
-func (c *collector) minimizePair(ctx context.Context, l *lane.Lane, g *group) error {
+func (c *collector) minimizePair(ctx context.Context, l *panel.Panel, g *group) error {
 	m, err := l.MinimizePair(ctx, g.input, g.twin.input, g.twin.adapter, g.exampleSig)
 	if err != nil {
 		notMinimized(g, err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 )
 
@@ -14,7 +14,7 @@ import (
 // differs from the one it gave while fuzzing (compare.Nondeterministic):
 // by then its process has answered many more calls, or it is another
 // lane's process. A corpus that cannot be written is an error.
-func (c *collector) recheck(ctx context.Context, l *lane.Lane, g *group) error {
+func (c *collector) recheck(ctx context.Context, l *panel.Panel, g *group) error {
 	if g.outs == nil || g.twin != nil {
 		return nil
 	}
@@ -26,7 +26,7 @@ func (c *collector) recheck(ctx context.Context, l *lane.Lane, g *group) error {
 		if !compare.Nondeterministic(g.outs[ai], o) {
 			continue
 		}
-		d := lane.Drift{Adapter: ai, Before: g.outs[ai], After: o, How: lane.AskedMinimize}
+		d := panel.Drift{Adapter: ai, Before: g.outs[ai], After: o, How: panel.AskedMinimize}
 		sig := compare.NondeterministicSignature(c.names[ai])
 		f := finding{index: g.index, input: g.input, outs: js[0].Outs, signatures: []compare.Signature{sig}, drift: &d}
 		f.entry = l.DriftEntry(g.input, d, f.outs)

@@ -8,13 +8,13 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // The determinism oracle in the run (docs/triage.md, "Nondeterministic"):
 // an implementation that answers one case two ways signs one call two
 // ways. The lane notes a case whose re-ask with text answers otherwise
-// (lane.Drift); the resend share asks a few cases again later, digest-only,
+// (panel.Drift); the resend share asks a few cases again later, digest-only,
 // on another lane's processes when the run has several, where a counter, a
 // bounded cache or a per-process seed has moved on.
 
@@ -124,7 +124,7 @@ func (s *resender) take(ln int) []resent {
 // for each answer that differs from the one given before; they join the
 // lane's history. It runs after
 // the lane's batch was judged, so that the batch's own re-asks are done.
-func (r *runner) resend(ctx context.Context, ln int, l *lane.Lane, hist *history) ([]finding, error) {
+func (r *runner) resend(ctx context.Context, ln int, l *panel.Panel, hist *history) ([]finding, error) {
 	due := r.resends.take(ln)
 	if len(due) == 0 {
 		return nil, nil
@@ -155,7 +155,7 @@ func (r *runner) resend(ctx context.Context, ln int, l *lane.Lane, hist *history
 // nondeterministic kind: one bucket per implementation, whatever the two
 // answers were (compare.NondeterministicCause), never folded into a bucket
 // of wrong output. outs are every adapter's latest outcomes on the case.
-func (r *runner) driftFinding(l *lane.Lane, d lane.Drift, index uint64, input any, outs []compare.Outcome) finding {
+func (r *runner) driftFinding(l *panel.Panel, d panel.Drift, index uint64, input any, outs []compare.Outcome) finding {
 	f := finding{index: index, signatures: []compare.Signature{compare.NondeterministicSignature(r.names[d.Adapter])}, drift: &d}
 	if r.keep.Wants(f.signatures, f.index) {
 		f.input = input

@@ -9,7 +9,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/corpus"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/testworker"
 )
@@ -112,7 +112,7 @@ func TestDependsOnEarlierCall(t *testing.T) {
 	var errb bytes.Buffer
 	rep, _ := Run(context.Background(), Config{Adapters: specs, Workers: 1, Batch: 256, Cases: 3000, Seed: 2,
 		CorpusDir: t.TempDir(), MinimizeTime: 90 * time.Second, Stderr: &errb})
-	want := lane.DependsSignature([]string{"sdk"})
+	want := panel.DependsSignature([]string{"sdk"})
 	var found []report.Group
 	for _, g := range rep.Distinct {
 		if g.Signature.Bucket() == want.Bucket() {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/difffuzz/difffuzz/harness/collide"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/harness/retain"
 	"github.com/difffuzz/difffuzz/harness/triage"
@@ -23,7 +23,7 @@ type runner struct {
 	cfg    Config
 	gen    *gen.Generator
 	names  []string
-	lanes  []*lane.Lane
+	lanes  []*panel.Panel
 	next   atomic.Uint64 // next batch number
 	nbatch uint64        // batches in all, 0 for no bound
 	col    *collector
@@ -96,11 +96,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, int) {
 // startLanes starts every lane at once; if one cannot start, the others are
 // stopped and the first error is the run's.
 func (r *runner) startLanes(ctx context.Context) error {
-	lanes := make([]*lane.Lane, r.cfg.Workers)
+	lanes := make([]*panel.Panel, r.cfg.Workers)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range lanes {
 		g.Go(func() (err error) {
-			lanes[i], err = lane.Start(gctx, r.cfg.Adapters, r.cfg.MaxRestarts, r.cfg.Stderr)
+			lanes[i], err = panel.Start(gctx, r.cfg.Adapters, r.cfg.MaxRestarts, r.cfg.Stderr)
 			return err
 		})
 	}
@@ -113,7 +113,7 @@ func (r *runner) startLanes(ctx context.Context) error {
 	if err != nil {
 		r.closeLanes()
 		r.lanes = nil
-		return lane.SetupError(err)
+		return panel.SetupError(err)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/difffuzz/difffuzz/harness/adapter"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 )
 
@@ -88,7 +88,7 @@ func cut(s string, n int) string {
 
 // restartSummary is the status line's note of the restarts of each
 // worker-backed adapter, by reason, over every lane; "" if none restarted.
-func restartSummary(names []string, lanes []*lane.Lane) string {
+func restartSummary(names []string, lanes []*panel.Panel) string {
 	var parts []string
 	for ai, name := range names {
 		byReason := map[string]int{}

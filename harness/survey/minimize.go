@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/value"
 )
 
 // minimizeAll shrinks the first example of each of lr's divergences, within
 // cfg.MinimizeTime each, and records both answers to the result.
-func minimizeAll(ctx context.Context, cfg Config, l *lane.Lane, lr *Library) {
+func minimizeAll(ctx context.Context, cfg Config, l *panel.Panel, lr *Library) {
 	lr.sortDivergences()
 	for _, d := range lr.Divergences {
 		d.Original = text(d.first)
@@ -35,7 +35,7 @@ func minimizeAll(ctx context.Context, cfg Config, l *lane.Lane, lr *Library) {
 
 // minimizeOne shrinks d's first example while it keeps d's signature, on
 // the lane, as a fuzzing run minimizes a bucket's.
-func minimizeOne(ctx context.Context, cfg Config, l *lane.Lane, d *Divergence) (*lane.Minimized, error) {
+func minimizeOne(ctx context.Context, cfg Config, l *panel.Panel, d *Divergence) (*panel.Minimized, error) {
 	mctx, cancel := context.WithTimeout(ctx, cfg.MinimizeTime)
 	defer cancel()
 	m, err := l.Minimize(mctx, d.first, d.Signature)

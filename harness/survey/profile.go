@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/difffuzz/difffuzz/harness/compare"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // Trait is one row of a library's profile: a way it differs from the
@@ -23,7 +23,7 @@ type Trait struct {
 
 // allowed counts the allowed differences of an agreeing case; the
 // profile is kept in the order of its traits' words.
-func (lr *Library) allowed(input any, j lane.Judged) {
+func (lr *Library) allowed(input any, j panel.Judged) {
 	for _, a := range j.Verdict.Allowed {
 		i := slices.IndexFunc(lr.Profile, func(t *Trait) bool { return t.Trait == string(a.Trait) })
 		if i < 0 {

@@ -6,7 +6,7 @@ import (
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/compare"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // Result is a whole survey, as out/survey.json holds it and the pages show it.
@@ -89,7 +89,7 @@ type Counts struct {
 }
 
 // add counts one case.
-func (c *Counts) add(j lane.Judged) {
+func (c *Counts) add(j panel.Judged) {
 	c.Cases++
 	switch {
 	case j.Outs[1].Absent():
@@ -193,7 +193,7 @@ func newLibrary(lib Spec, a adapter.Adapter) *Library {
 }
 
 // add counts one case under every class it carries.
-func (lr *Library) add(classes gen.Classes, input any, j lane.Judged) {
+func (lr *Library) add(classes gen.Classes, input any, j panel.Judged) {
 	lr.Cases++
 	lib := j.Outs[1]
 	switch {
@@ -243,7 +243,7 @@ func (lr *Library) cellsOf(classes gen.Classes) []*Cell {
 
 // divergence records a diverging case under each of its signatures, keeping
 // the first example of each.
-func (lr *Library) divergence(classes gen.Classes, input any, j lane.Judged) {
+func (lr *Library) divergence(classes gen.Classes, input any, j panel.Judged) {
 	for _, s := range j.Signatures {
 		d := lr.find(s)
 		if d == nil {

@@ -22,8 +22,8 @@ import (
 	"github.com/difffuzz/difffuzz/contract"
 	"github.com/difffuzz/difffuzz/harness/adapter"
 	"github.com/difffuzz/difffuzz/harness/gen"
-	"github.com/difffuzz/difffuzz/harness/lane"
 	"github.com/difffuzz/difffuzz/harness/minimize"
+	"github.com/difffuzz/difffuzz/harness/panel"
 )
 
 // Spec is one adapter of the survey: a library's worker, or the reference.
@@ -76,7 +76,7 @@ type Config struct {
 // Defaults of Config's zero values.
 const (
 	DefaultCases        = 20000
-	DefaultBatch        = lane.DefaultBatch
+	DefaultBatch        = panel.DefaultBatch
 	DefaultMinimizeTime = minimize.DefaultTime
 )
 
@@ -142,7 +142,7 @@ func surveyOne(ctx context.Context, cfg Config, g *gen.Generator, lib Spec) *Lib
 		failed.Error = buildHint(err, lib)
 		return failed
 	}
-	l := lane.Of([]string{refName, libName}, []adapter.Adapter{ref, a}, cfg.Stderr)
+	l := panel.Of([]string{refName, libName}, []adapter.Adapter{ref, a}, cfg.Stderr)
 	l.JudgeBy(c)
 	defer l.Close()
 	lr := newLibrary(lib, a)
@@ -208,7 +208,7 @@ const maxSentFactor = 10
 // tallyCases runs cases in batches and counts each verdict, until the
 // library has compared cfg.Cases of them. A case the library answered
 // outside the protocol is not compared, and not counted.
-func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, l *lane.Lane, lr *Library) error {
+func tallyCases(ctx context.Context, cfg Config, g *gen.Generator, l *panel.Panel, lr *Library) error {
 	for first := 0; lr.Agree+lr.Diverge < cfg.Cases && first < maxSentFactor*cfg.Cases; first += cfg.Batch {
 		n := min(cfg.Batch, cfg.Cases-(lr.Agree+lr.Diverge))
 		cases := make([]any, n)

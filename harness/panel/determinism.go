@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 // The determinism oracle: an implementation asked the same case twice must
-// answer alike (compare.Nondeterministic). The lane asks a case twice when
+// answer alike (compare.Nondeterministic). The panel asks a case twice when
 // its digests disagree (the re-ask with text) and when the run resends it
 // (Resend); a second answer that differs from the first is a Drift, kept
 // beside the outcomes rather than replacing the first answer, which would
@@ -36,21 +36,21 @@ type Drift struct {
 	How     string // AskedReask or AskedResend
 }
 
-// Reasked are the cases of the lane's last Run asked again with text, in
+// Reasked are the cases of the panel's last Run asked again with text, in
 // the order they were asked (after the whole batch): the calls a worker
 // answered before each of them. Valid until the next Run.
-func (l *Lane) Reasked() []int { return l.reasked }
+func (l *Panel) Reasked() []int { return l.reasked }
 
-// Drifts are the drifts the lane's last Run saw between a case's
+// Drifts are the drifts the panel's last Run saw between a case's
 // digest-only answer and its re-ask, in case order; they are valid until
 // the next Run.
-func (l *Lane) Drifts() []Drift { return l.drifts }
+func (l *Panel) Drifts() []Drift { return l.drifts }
 
 // firstAnswers keeps, for each case of again, the digest-only answers the
 // re-ask is about to replace, by adapter: only those without text, the
 // ones reask asks again. The digests are copied, since a worker's next
 // batch may reuse the bytes they point into.
-func (l *Lane) firstAnswers(outs [][]compare.Outcome, again []int) [][]compare.Outcome {
+func (l *Panel) firstAnswers(outs [][]compare.Outcome, again []int) [][]compare.Outcome {
 	first := make([][]compare.Outcome, len(again))
 	for k, i := range again {
 		first[k] = make([]compare.Outcome, len(l.adapters))
@@ -65,7 +65,7 @@ func (l *Lane) firstAnswers(outs [][]compare.Outcome, again []int) [][]compare.O
 
 // noteDrifts sets l.drifts to the adapters whose re-asked answer to a case
 // of again differs from first, its digest-only answer.
-func (l *Lane) noteDrifts(first [][]compare.Outcome, outs [][]compare.Outcome, ok []bool, again []int) {
+func (l *Panel) noteDrifts(first [][]compare.Outcome, outs [][]compare.Outcome, ok []bool, again []int) {
 	for k, i := range again {
 		if !ok[i] {
 			continue
@@ -82,11 +82,11 @@ func (l *Lane) noteDrifts(first [][]compare.Outcome, outs [][]compare.Outcome, o
 // before in an earlier batch (before[k][ai], adapter ai's answer to
 // cases[k]), and returns the answers that differ. It is the run's resend
 // share: a state that changes the output only after many calls (a counter,
-// a bounded cache, a per-process seed on another lane's process) shows
+// a bounded cache, a per-process seed on another panel's process) shows
 // there, where a re-ask a moment later would not. A case some adapter
 // leaves unanswered (a protocol breach) is not compared. A non-nil error is
 // fatal to the run, as Run's.
-func (l *Lane) Resend(ctx context.Context, cases []any, before [][]compare.Outcome) ([]Drift, error) {
+func (l *Panel) Resend(ctx context.Context, cases []any, before [][]compare.Outcome) ([]Drift, error) {
 	if len(cases) == 0 {
 		return nil, nil
 	}
@@ -113,7 +113,7 @@ func (l *Lane) Resend(ctx context.Context, cases []any, before [][]compare.Outco
 // DriftEntry is the corpus entry of drift d on input: its signature
 // (compare.NondeterministicSignature), every adapter's outcome in outs (the
 // second answers), and the drifting adapter's first answer in Earlier.
-func (l *Lane) DriftEntry(input any, d Drift, outs []compare.Outcome) *corpus.Entry {
+func (l *Panel) DriftEntry(input any, d Drift, outs []compare.Outcome) *corpus.Entry {
 	sig := compare.NondeterministicSignature(l.names[d.Adapter])
 	e := l.Entry(input, compare.Verdict{}, compare.Signatures{sig}, outs)
 	e.Kind = corpus.KindNondeterministic

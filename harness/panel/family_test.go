@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -61,7 +61,7 @@ type errContains string
 func (e errContains) Error() string { return "crashed on a text holding " + string(e) }
 
 // familyLane is the reference and one spoiled copy of it, sdk.
-func familyLane(t *testing.T, sdk *spoiled, log *syncBuffer) *Lane {
+func familyLane(t *testing.T, sdk *spoiled, log *syncBuffer) *Panel {
 	t.Helper()
 	ref, err := adapter.NewInProcess("go")
 	if err != nil {
@@ -110,7 +110,7 @@ func TestFamily(t *testing.T) {
 		t.Errorf("Family(%s) of an input without a float = %s, want it kept", sig, got)
 	}
 	if sdk.batches != 1 {
-		t.Errorf("the float probes ran in %d batches, want 1: a family is probed once a lane", sdk.batches)
+		t.Errorf("the float probes ran in %d batches, want 1: a family is probed once a panel", sdk.batches)
 	}
 	// The string escaper is right: its shapes keep their labels.
 	sig = compare.MustParseSignature(`string_escape: U+007F written raw (want \u007f): sdk`)
@@ -138,7 +138,7 @@ func TestProbesThroughReference(t *testing.T) {
 	}
 }
 
-// A worker that crashes on a probe keeps its buckets' labels, and the lane
+// A worker that crashes on a probe keeps its buckets' labels, and the panel
 // says so.
 func TestFamilyProbeCrash(t *testing.T) {
 	log := &syncBuffer{}
@@ -150,7 +150,7 @@ func TestFamilyProbeCrash(t *testing.T) {
 		t.Errorf("Family(%s) = %s after a crash on a probe, want it kept", sig, got)
 	}
 	if !strings.Contains(log.String(), "keep the labels their examples show") {
-		t.Errorf("the lane did not say its probes failed: %q", log.String())
+		t.Errorf("the panel did not say its probes failed: %q", log.String())
 	}
 }
 

@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"github.com/difffuzz/difffuzz/value"
 )
 
-// ProbeTime bounds one family's probes through the lane: one batch of a
+// ProbeTime bounds one family's probes through the panel: one batch of a
 // few dozen small cases, which takes milliseconds unless a worker hangs.
 const ProbeTime = 30 * time.Second
 
-// profiles are one family's profiles in the lane, per adapter (the
+// profiles are one family's profiles in the panel, per adapter (the
 // reference's empty), measured once; err says why they could not be.
 type profiles struct {
 	of  []probe.Profile
@@ -27,18 +27,18 @@ type profiles struct {
 // Family is sig, what input shows, named by its family's profile (package
 // probe), the label of every bucket of the family in the implementations
 // sig names. When sig's kind, shown by input, belongs to a family
-// (probe.For), the family's probes run through the lane once (the
-// profiles are kept for the lane's life), and when every
+// (probe.For), the family's probes run through the panel once (the
+// profiles are kept for the panel's life), and when every
 // implementation sig names has a profile that explains sig and their
 // profiles give one cause, sig takes that cause. Otherwise sig is kept as
 // it is: a shape no probe shows, implementations with other profiles, or
 // probes that could not be run (a worker that crashed or hung on one, a
-// lane that failed); the last is said once on the lane's log.
+// lane that failed); the last is said once on the panel's log.
 //
 // A key_order sig is named otherwise (see keyOrder): by the one order of
 // the implementation's profile that input is in; so is an acceptance of
 // out-of-domain input (see domain): by the rule it does not keep.
-func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
+func (l *Panel) Family(ctx context.Context, sig compare.Signature, input any) compare.Signature {
 	f := probe.For(sig.Kind, input)
 	if f == "" || f == probe.Domain && !l.domainApplies(sig) {
 		return sig
@@ -70,7 +70,7 @@ func (l *Lane) Family(ctx context.Context, sig compare.Signature, input any) com
 // agreed is the one answer of every implementation sig names, each
 // asked of its profile; ok is false when one has no profile (its probes
 // failed), no answer, or another answer than the others.
-func agreed[T comparable](l *Lane, sig compare.Signature, ps *profiles, answer func(ai int, p probe.Profile) (T, bool)) (T, bool) {
+func agreed[T comparable](l *Panel, sig compare.Signature, ps *profiles, answer func(ai int, p probe.Profile) (T, bool)) (T, bool) {
 	var first T
 	for i, name := range sig.Deviants {
 		ai := slices.Index(l.names, name)
@@ -93,7 +93,7 @@ func agreed[T comparable](l *Lane, sig compare.Signature, ps *profiles, answer f
 // JavaScript object's integer-like keys first, its other keys by UTF-16
 // units) gives the one input's keys are in, so input is judged again, once,
 // for its texts.
-func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, ps *profiles) compare.Signature {
+func (l *Panel) keyOrder(ctx context.Context, sig compare.Signature, input any, ps *profiles) compare.Signature {
 	var example *Judged
 	cause, ok := agreed(l, sig, ps, func(ai int, p probe.Profile) (string, bool) {
 		var ref, got []byte
@@ -119,7 +119,7 @@ func (l *Lane) keyOrder(ctx context.Context, sig compare.Signature, input any, p
 // first) but accepts alone one other of them (probe.Profile.RuleBroken),
 // sig is named by that one. The ways are read under this project's
 // contract (value.Problems), which every contract shares (domainApplies).
-func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
+func (l *Panel) domain(sig compare.Signature, input any, ps *profiles) compare.Signature {
 	code, ok := agreed(l, sig, ps, func(_ int, p probe.Profile) (value.Code, bool) { return p.RuleBroken(sig, input) })
 	if !ok {
 		return sig
@@ -135,14 +135,14 @@ func (l *Lane) domain(sig compare.Signature, input any, ps *profiles) compare.Si
 // under rfc8785) names no probe the implementation is wrong on, so
 // RuleBroken never names it; a rule only a contract adds (NaN under
 // rfc8785) is not among the ways read, and leaves sig as it is.
-func (l *Lane) domainApplies(sig compare.Signature) bool {
+func (l *Panel) domainApplies(sig compare.Signature) bool {
 	_, ok := compare.AcceptedCode(sig)
 	return ok
 }
 
-// judgeAgain is input judged through the lane, within ProbeTime as the
+// judgeAgain is input judged through the panel, within ProbeTime as the
 // probes are (see probeContext); nil when it cannot be.
-func (l *Lane) judgeAgain(ctx context.Context, input any) *Judged {
+func (l *Panel) judgeAgain(ctx context.Context, input any) *Judged {
 	jctx, cancel, ok := probeContext(ctx)
 	if !ok {
 		return nil
@@ -170,7 +170,7 @@ func probeContext(ctx context.Context) (context.Context, context.CancelFunc, boo
 
 // Families is Family of each of sigs, what input shows, two that become
 // one merged.
-func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any) []compare.Signature {
+func (l *Panel) Families(ctx context.Context, sigs []compare.Signature, input any) []compare.Signature {
 	var out []compare.Signature
 	for _, s := range sigs {
 		s = l.Family(ctx, s, input)
@@ -191,7 +191,7 @@ func (l *Lane) Families(ctx context.Context, sigs []compare.Signature, input any
 // that one formatter or key writer is one bucket whether it made two calls
 // one or wrote one wrong (run's collision twins). ok is false when x no
 // longer gives the two one digest.
-func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judged) (compare.Signature, bool) {
+func (l *Panel) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judged) (compare.Signature, bool) {
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return compare.Signature{}, false
 	}
@@ -231,10 +231,10 @@ func (l *Lane) CollisionLabel(ctx context.Context, x int, a, b any, ja, jb Judge
 	return sig, true
 }
 
-// profilesOf measures family f's profiles of the lane's implementations,
+// profilesOf measures family f's profiles of the panel's implementations,
 // once. The probes run in probeContext: only an interruption (ctx
 // cancelled) stops them, and then nothing is kept.
-func (l *Lane) profilesOf(ctx context.Context, f probe.Family) *profiles {
+func (l *Panel) profilesOf(ctx context.Context, f probe.Family) *profiles {
 	if ps, ok := l.families[f]; ok {
 		return ps
 	}
@@ -252,9 +252,9 @@ func (l *Lane) profilesOf(ctx context.Context, f probe.Family) *profiles {
 	return ps
 }
 
-// measure runs family f's probes through the lane and reads each
+// measure runs family f's probes through the panel and reads each
 // implementation's profile.
-func (l *Lane) measure(ctx context.Context, f probe.Family) *profiles {
+func (l *Panel) measure(ctx context.Context, f probe.Family) *profiles {
 	ps := &profiles{of: make([]probe.Profile, len(l.names)), bad: make([]error, len(l.names))}
 	js, err := l.Judge(ctx, probe.Inputs(f))
 	if err != nil {
@@ -281,9 +281,9 @@ func (l *Lane) measure(ctx context.Context, f probe.Family) *profiles {
 	return ps
 }
 
-// sayFailed says on the lane's log that f's buckets keep the labels their
+// sayFailed says on the panel's log that f's buckets keep the labels their
 // examples show, where the probes could not be run.
-func (l *Lane) sayFailed(f probe.Family, ps *profiles) {
+func (l *Panel) sayFailed(f probe.Family, ps *profiles) {
 	if l.log == nil {
 		return
 	}

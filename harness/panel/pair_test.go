@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"testing"
@@ -36,7 +36,7 @@ func TestMinimizedLabel(t *testing.T) {
 // missing envelope check, would name the first bug's bucket by the second.
 func TestCollidesAsKeepsCause(t *testing.T) {
 	names := []string{"go", "sdk"}
-	l := &Lane{names: names}
+	l := &Panel{names: names}
 	c := compare.New(names)
 	judged := func(ref, sdk compare.Outcome) Judged {
 		outs := []compare.Outcome{ref, sdk}

@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // Findings that need earlier calls. A worker whose answer depends on what
 // it computed before (a cache keyed by a string's length) shows a finding
 // that its input alone, on a fresh process, does not: the finding is the
-// calls before it and the input, in order. The lane runs such a sequence on
-// a fresh lane each time (Fresh), shrinks it by delta debugging over the
+// calls before it and the input, in order. The panel runs such a sequence on
+// a fresh panel each time (Fresh), shrinks it by delta debugging over the
 // calls and then shrinks each call with the pure minimizer, and names it
 // one bucket per implementation (DependsCause), never one per symptom.
 
@@ -32,26 +32,26 @@ func DependsSignature(deviants []string) compare.Signature {
 }
 
 // ErrShowsAlone is ShrinkSequence's error when the input shows the
-// finding on a fresh lane without any call before it after all.
+// finding on a fresh panel without any call before it after all.
 var ErrShowsAlone = errors.New("the input alone shows it on a fresh process")
 
-// errNoFresh is Fresh's error on a lane made of adapters its caller
+// errNoFresh is Fresh's error on a panel made of adapters its caller
 // started (Of): it cannot start them again.
-var errNoFresh = errors.New("lane: its adapters cannot be started afresh")
+var errNoFresh = errors.New("panel: its adapters cannot be started afresh")
 
-// Fresh starts a new lane of the same adapters, judged by the same
+// Fresh starts a new panel of the same adapters, judged by the same
 // contract (Start's, from the same specs): every worker a new process,
 // with no state from the calls of this one. The caller closes it.
-func (l *Lane) Fresh(ctx context.Context) (*Lane, error) {
+func (l *Panel) Fresh(ctx context.Context) (*Panel, error) {
 	if l.fresh == nil {
 		return nil, errNoFresh
 	}
 	return l.fresh(ctx)
 }
 
-// JudgeFresh judges calls in order on a fresh lane, each worker answering
+// JudgeFresh judges calls in order on a fresh panel, each worker answering
 // them in that order, and returns the judgement of the last.
-func (l *Lane) JudgeFresh(ctx context.Context, calls []any) (Judged, error) {
+func (l *Panel) JudgeFresh(ctx context.Context, calls []any) (Judged, error) {
 	f, err := l.Fresh(ctx)
 	if err != nil {
 		return Judged{}, err
@@ -70,8 +70,8 @@ func shows(j Judged, sig compare.Signature) bool {
 	return j.Answered && slices.ContainsFunc(j.Signatures, func(s compare.Signature) bool { return s.Keeps(sig) })
 }
 
-// ShowsAlone reports whether input alone, on a fresh lane, shows sig.
-func (l *Lane) ShowsAlone(ctx context.Context, input any, sig compare.Signature) (bool, error) {
+// ShowsAlone reports whether input alone, on a fresh panel, shows sig.
+func (l *Panel) ShowsAlone(ctx context.Context, input any, sig compare.Signature) (bool, error) {
 	f, ok, err := l.FreshShows(ctx, input, sig)
 	if f != nil {
 		f.Close()
@@ -79,11 +79,11 @@ func (l *Lane) ShowsAlone(ctx context.Context, input any, sig compare.Signature)
 	return ok, err
 }
 
-// FreshShows is ShowsAlone that hands over the fresh lane, open, when the
+// FreshShows is ShowsAlone that hands over the fresh panel, open, when the
 // input shows sig there: a minimizer can start from it rather than from a
-// lane whose workers have answered many calls, whose state a stateful
+// panel whose workers have answered many calls, whose state a stateful
 // implementation's answers depend on. The caller closes it.
-func (l *Lane) FreshShows(ctx context.Context, input any, sig compare.Signature) (*Lane, bool, error) {
+func (l *Panel) FreshShows(ctx context.Context, input any, sig compare.Signature) (*Panel, bool, error) {
 	f, err := l.Fresh(ctx)
 	if err != nil {
 		return nil, false, err
@@ -113,13 +113,13 @@ type Sequence struct {
 
 // ShrinkSequence shrinks a finding of sig that input shows after the calls
 // before, and not alone: first the fewest of the calls (delta debugging,
-// each subset run on a fresh lane, the input last), then the input with
+// each subset run on a fresh panel, the input last), then the input with
 // the pure minimizer, the fewest calls again, and each of them with the
 // pure minimizer, the sequence still showing
-// sig on a fresh lane. Every test starts a fresh lane, so the budget is
+// sig on a fresh panel. Every test starts a fresh panel, so the budget is
 // ctx's: when it ends, the sequence shrunk so far is returned, not
 // Minimal. An error says the sequence does not show sig even whole.
-func (l *Lane) ShrinkSequence(ctx context.Context, before []any, input any, sig compare.Signature) (*Sequence, error) {
+func (l *Panel) ShrinkSequence(ctx context.Context, before []any, input any, sig compare.Signature) (*Sequence, error) {
 	s := &Sequence{Before: slices.Clone(before), Input: input, Label: DependsSignature(sig.Deviants)}
 	test := func(calls []any) bool {
 		if ctx.Err() != nil {
@@ -168,7 +168,7 @@ func (l *Lane) ShrinkSequence(ctx context.Context, before []any, input any, sig 
 // whose state the calls changed, the reference too, which a signature of
 // the symptom never names. When none does (the calls changed no answer
 // that can be compared), it is the symptom's deviants.
-func (l *Lane) changed(alone, after Judged, deviants []string) []string {
+func (l *Panel) changed(alone, after Judged, deviants []string) []string {
 	var names []string
 	for ai := range l.names {
 		if compare.Nondeterministic(alone.Outs[ai], after.Outs[ai]) {
@@ -185,7 +185,7 @@ func (l *Lane) changed(alone, after Judged, deviants []string) []string {
 // shrinkCall shrinks call i of s (the input when i is len(s.Before)) with
 // the pure minimizer, the others held, and reports whether it ended
 // 1-minimal.
-func (l *Lane) shrinkCall(ctx context.Context, s *Sequence, i int, sig compare.Signature) bool {
+func (l *Panel) shrinkCall(ctx context.Context, s *Sequence, i int, sig compare.Signature) bool {
 	with := func(v any) []any {
 		calls := append(slices.Clone(s.Before), s.Input)
 		calls[i] = v
@@ -207,11 +207,11 @@ func (l *Lane) shrinkCall(ctx context.Context, s *Sequence, i int, sig compare.S
 	if i < len(s.Before) {
 		v = s.Before[i]
 	}
-	// A fresh lane a candidate: a few candidates a call, so that a round
+	// A fresh panel a candidate: a few candidates a call, so that a round
 	// that finds one early does not start the rest.
 	got, st, err := minimize.Minimize(ctx, v, fails, minimize.Options{MaxBatch: sequenceBatch})
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return false // flaky, or the lane broke: the call stays as it was
+		return false // flaky, or the panel broke: the call stays as it was
 	}
 	if i < len(s.Before) {
 		s.Before[i] = got
@@ -222,7 +222,7 @@ func (l *Lane) shrinkCall(ctx context.Context, s *Sequence, i int, sig compare.S
 }
 
 // sequenceBatch is the candidates the minimizer passes at once when each
-// starts a fresh lane.
+// starts a fresh panel.
 const sequenceBatch = 4
 
 // ddmin is delta debugging (Zeller's ddmin) over calls: a smallest subset,
@@ -282,7 +282,7 @@ func without(chunks [][]any, k int) []any {
 
 // SequenceEntry is the corpus entry of s: its input and judgement, the
 // calls to run first, its label.
-func (l *Lane) SequenceEntry(s *Sequence) *corpus.Entry {
+func (l *Panel) SequenceEntry(s *Sequence) *corpus.Entry {
 	e := l.Entry(s.Input, s.Judged.Verdict, compare.Signatures{s.Label}, s.Judged.Outs)
 	e.Kind, e.Before = corpus.KindNondeterministic, slices.Clone(s.Before)
 	return e

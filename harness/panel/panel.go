@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -17,12 +17,12 @@ import (
 	"github.com/difffuzz/difffuzz/kits/go/wire"
 )
 
-// Lane is one instance of every adapter of a run, and the restart policy
+// Panel is one instance of every adapter of a run, and the restart policy
 // they live by: one goroutine drives it; within a batch, its adapters work
 // in parallel. A batch's outcomes come back per case and adapter; a worker
 // that fails a batch is restarted and the batch re-run case by case, so
 // that the case that broke it is found.
-type Lane struct {
+type Panel struct {
 	adapters    []adapter.Adapter
 	names       []string
 	inProcess   []bool // adapters[i] runs in this process (see each)
@@ -31,13 +31,13 @@ type Lane struct {
 	stats       []Stats
 	maxRestarts int
 	log         io.Writer
-	families    map[probe.Family]*profiles           // measured by Family, once a lane
-	drifts      []Drift                              // the last Run's (Drifts)
-	reasked     []int                                // the last Run's (Reasked)
-	fresh       func(context.Context) (*Lane, error) // a new lane of the same adapters (Fresh); nil for Of's
+	families    map[probe.Family]*profiles            // measured by Family, once a panel
+	drifts      []Drift                               // the last Run's (Drifts)
+	reasked     []int                                 // the last Run's (Reasked)
+	fresh       func(context.Context) (*Panel, error) // a new panel of the same adapters (Fresh); nil for Of's
 	// RoundTrips counts the batches Judge sent to each adapter.
 	RoundTrips int
-	// Contract names the contract the lane's reference follows when it is
+	// Contract names the contract the panel's reference follows when it is
 	// not this project's ("" for that): its corpus entries record it.
 	Contract string
 	// ContractFile is the path of that contract's file, "" for a
@@ -53,13 +53,13 @@ type Lane struct {
 }
 
 // DefaultMaxRestarts is how many times in a row a worker may fail to
-// restart, or break the protocol, before the lane gives up on it.
+// restart, or break the protocol, before the panel gives up on it.
 const DefaultMaxRestarts = 3
 
-// Stats are one adapter's counters in one lane.
+// Stats are one adapter's counters in one panel.
 type Stats struct {
 	// Batches and Busy (summed wall time of its batches, in nanoseconds)
-	// are read by the status line while the lane runs.
+	// are read by the status line while the panel runs.
 	Batches      atomic.Uint64
 	Busy         atomic.Int64
 	Failures     uint64 // batches it failed (crash, hang, protocol, killed)
@@ -71,12 +71,12 @@ type Stats struct {
 // Start starts one instance of every adapter; maxRestarts 0 means
 // DefaultMaxRestarts. On error it stops those it started; the error is a
 // *adapter.Failure for a worker that would not start.
-func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Writer) (*Lane, error) {
+func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Writer) (*Panel, error) {
 	if maxRestarts <= 0 {
 		maxRestarts = DefaultMaxRestarts
 	}
-	l := &Lane{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
-	l.fresh = func(ctx context.Context) (*Lane, error) { return Start(ctx, specs, maxRestarts, log) }
+	l := &Panel{maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(specs))}
+	l.fresh = func(ctx context.Context) (*Panel, error) { return Start(ctx, specs, maxRestarts, log) }
 	for _, s := range specs {
 		l.names = append(l.names, s.Name)
 		l.inProcess = append(l.inProcess, s.InProcess)
@@ -109,12 +109,12 @@ func Start(ctx context.Context, specs []adapter.Spec, maxRestarts int, log io.Wr
 	return l, nil
 }
 
-// Of makes a lane of adapters its caller has started already (the survey
+// Of makes a panel of adapters its caller has started already (the survey
 // starts each library once, and its tests pass fake libraries in process),
-// named by names, with the default restart policy. The lane owns them:
+// named by names, with the default restart policy. The panel owns them:
 // Close stops them.
-func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
-	l := &Lane{maxRestarts: DefaultMaxRestarts, log: log, stats: make([]Stats, len(adapters)),
+func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Panel {
+	l := &Panel{maxRestarts: DefaultMaxRestarts, log: log, stats: make([]Stats, len(adapters)),
 		names: slices.Clone(names), adapters: slices.Clone(adapters), results: make([][]wire.Result, len(adapters))}
 	for _, a := range adapters {
 		_, worker := a.(*adapter.Worker)
@@ -124,12 +124,12 @@ func Of(names []string, adapters []adapter.Adapter, log io.Writer) *Lane {
 	return l
 }
 
-// JudgeBy says the lane's reference follows contract c: its divergences'
+// JudgeBy says the panel's reference follows contract c: its divergences'
 // causes say what c wants (compare.NewFor), and its corpus entries name c
 // when it is not this project's. New calls it with its reference's
 // contract; a caller of Of whose reference follows another calls it
 // before the first Judge.
-func (l *Lane) JudgeBy(c contract.Contract) {
+func (l *Panel) JudgeBy(c contract.Contract) {
 	l.cmp = compare.NewFor(l.names, c)
 	l.cmp.WithVariants(adapter.Variants(c))
 	l.Contract, l.ContractFile = "", c.Source
@@ -138,14 +138,14 @@ func (l *Lane) JudgeBy(c contract.Contract) {
 	}
 }
 
-// Adapters are the lane's adapters, in the order of its specs.
-func (l *Lane) Adapters() []adapter.Adapter { return l.adapters }
+// Adapters are the panel's adapters, in the order of its specs.
+func (l *Panel) Adapters() []adapter.Adapter { return l.adapters }
 
-// Stats are adapter ai's counters in this lane.
-func (l *Lane) Stats(ai int) *Stats { return &l.stats[ai] }
+// Stats are adapter ai's counters in this panel.
+func (l *Panel) Stats(ai int) *Stats { return &l.stats[ai] }
 
-// hellos are what the lane's implementations say of themselves.
-func (l *Lane) Hellos() []wire.Hello {
+// hellos are what the panel's implementations say of themselves.
+func (l *Panel) Hellos() []wire.Hello {
 	hs := make([]wire.Hello, len(l.adapters))
 	for i, a := range l.adapters {
 		hs[i] = a.Hello()
@@ -153,9 +153,9 @@ func (l *Lane) Hellos() []wire.Hello {
 	return hs
 }
 
-// Close stops every adapter of the lane at once (each worker by escalation)
+// Close stops every adapter of the panel at once (each worker by escalation)
 // and waits for them.
-func (l *Lane) Close() {
+func (l *Panel) Close() {
 	var wg sync.WaitGroup
 	for _, a := range l.adapters {
 		wg.Add(1)
@@ -174,7 +174,7 @@ func (l *Lane) Close() {
 // the pipes and out of the driver. An adapter whose second answer differs
 // from its first is a Drift (Drifts): the second answer is in outs, the
 // first is not forgotten.
-func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+func (l *Panel) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
 	l.drifts, l.reasked = l.drifts[:0], l.reasked[:0]
 	if err := l.runBatch(ctx, b, outs, ok); err != nil {
 		return err
@@ -204,7 +204,7 @@ func (l *Lane) Run(ctx context.Context, b *adapter.Batch, outs [][]compare.Outco
 // reask asks each adapter again, with text, for those of the cases again
 // whose outcome it gave without text; its other outcomes (errors, crashes)
 // stand, so that a crashing case is not run twice.
-func (l *Lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
+func (l *Panel) reask(ctx context.Context, cases []any, outs [][]compare.Outcome, ok []bool, again []int) error {
 	asked := make([][]int, len(l.adapters))
 	for ai := range l.adapters {
 		for _, i := range again {
@@ -235,7 +235,7 @@ func (l *Lane) reask(ctx context.Context, cases []any, outs [][]compare.Outcome,
 }
 
 // runBatch is one round trip of b to every adapter, in parallel.
-func (l *Lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
+func (l *Panel) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.Outcome, ok []bool) error {
 	unanswered := make([][]int, len(l.adapters))
 	err := l.each(func(ai int) (err error) {
 		unanswered[ai], err = l.runAdapter(ctx, ai, b, outs)
@@ -255,10 +255,10 @@ func (l *Lane) runBatch(ctx context.Context, b *adapter.Batch, outs [][]compare.
 // each runs fn(ai) for every adapter at once and returns the first error in
 // adapter order. The worker-backed adapters get a goroutine each; the
 // in-process ones run on the calling goroutine, which lives as long as the
-// lane, so its stack grows once for the deepest cases instead of on every
+// panel, so its stack grows once for the deepest cases instead of on every
 // batch (a fresh goroutine's stack would be copied again and again as the
 // Go implementation recurses into a case 1,000 levels deep).
-func (l *Lane) each(fn func(ai int) error) error {
+func (l *Panel) each(fn func(ai int) error) error {
 	errs := make([]error, len(l.adapters))
 	var wg sync.WaitGroup
 	for ai := range l.adapters {
@@ -288,7 +288,7 @@ func (l *Lane) each(fn func(ai int) error) error {
 // batch the adapter fails is re-run case by case; it returns the indexes of
 // the cases left unanswered (a protocol breach, an outside kill), which are
 // not to be compared.
-func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome) ([]int, error) {
+func (l *Panel) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs [][]compare.Outcome) ([]int, error) {
 	a, st, cases := l.adapters[ai], &l.stats[ai], b.Cases
 	if cap(l.results[ai]) < len(cases) {
 		l.results[ai] = make([]wire.Result, len(cases))
@@ -336,7 +336,7 @@ func (l *Lane) runAdapter(ctx context.Context, ai int, b *adapter.Batch, outs []
 // isolate runs one case alone on adapter ai, restarting it as needed. A case
 // that crashes or hangs the worker is an outcome; a protocol breach or an
 // outside kill leaves the case unanswered.
-func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (compare.Outcome, bool, error) {
+func (l *Panel) isolate(ctx context.Context, ai int, c any, digestOnly bool) (compare.Outcome, bool, error) {
 	a, st := l.adapters[ai], &l.stats[ai]
 	var r [1]wire.Result
 	for kills := 0; ; {
@@ -383,7 +383,7 @@ func (l *Lane) isolate(ctx context.Context, ai int, c any, digestOnly bool) (com
 // setupFailed counts a worker that would not start again and waits a
 // little longer each time before the next try, so that a worker that cannot
 // start does not spin; an interrupted run stops waiting at once.
-func (l *Lane) setupFailed(ctx context.Context, ai int, f *adapter.Failure) error {
+func (l *Panel) setupFailed(ctx context.Context, ai int, f *adapter.Failure) error {
 	st := &l.stats[ai]
 	st.setupFails++
 	if st.setupFails > l.maxRestarts {

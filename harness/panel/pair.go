@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type MinimizedPair struct {
 // gives one digest while the reference tells them apart
 // (compare.Collides), with the cause of kept, the collision signature the
 // pair shows, kept so at every step by minimize.MinimizePair, each
-// candidate pair judged on the lane. Keeping the cause, as Minimize keeps
+// candidate pair judged on the panel. Keeping the cause, as Minimize keeps
 // a bucket's, stops a pair from drifting into another bug's collision: an
 // SDK that keeps the last of a repeated key and checks no envelope makes
 // both collide alike, and a pair of the first, shrunk freely, became one
@@ -38,7 +38,7 @@ type MinimizedPair struct {
 // writes wrong alike) says nothing x did, and keeping it would keep that
 // context too; such a pair is shrunk keeping only that x collides, and
 // named by what the small pair shows.
-func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.Signature) (*MinimizedPair, error) {
+func (l *Panel) MinimizePair(ctx context.Context, a, b any, x int, kept compare.Signature) (*MinimizedPair, error) {
 	keep := l.collides(x, kept.Bucket())
 	if !l.ownCause(ctx, a, b, x, kept) {
 		keep = l.collides(x, "")
@@ -62,7 +62,7 @@ func (l *Lane) MinimizePair(ctx context.Context, a, b any, x int, kept compare.S
 // collides is the pair shrinker's predicate: each pair must still collide
 // in adapter x, by the cause of bucket (compare.Signature.Bucket). Each
 // call judges every pair at once.
-func (l *Lane) collides(x int, bucket string) minimize.PairFails {
+func (l *Panel) collides(x int, bucket string) minimize.PairFails {
 	return func(ctx context.Context, pairs [][2]any) ([]bool, error) {
 		flat := make([]any, 0, 2*len(pairs))
 		for _, p := range pairs {
@@ -84,7 +84,7 @@ func (l *Lane) collides(x int, bucket string) minimize.PairFails {
 // ownCause reports whether kept's cause is one of adapter x's deviations
 // on a or b (compare.CollisionSignature), judged afresh; true when they
 // cannot be judged, so that the cause is kept.
-func (l *Lane) ownCause(ctx context.Context, a, b any, x int, kept compare.Signature) bool {
+func (l *Panel) ownCause(ctx context.Context, a, b any, x int, kept compare.Signature) bool {
 	js, err := l.Judge(ctx, []any{a, b})
 	if err != nil || !js[0].Answered || !js[1].Answered {
 		return true
@@ -96,7 +96,7 @@ func (l *Lane) ownCause(ctx context.Context, a, b any, x int, kept compare.Signa
 // collidesAs reports whether adapter x gives the judged cases ja and jb one
 // digest while the reference tells them apart, as a collision of bucket,
 // or of any cause when bucket is "".
-func (l *Lane) collidesAs(x int, bucket string, ja, jb Judged) bool {
+func (l *Panel) collidesAs(x int, bucket string, ja, jb Judged) bool {
 	if !compare.Collides(ja.Outs[0], jb.Outs[0], ja.Outs[x], jb.Outs[x]) {
 		return false
 	}
@@ -106,7 +106,7 @@ func (l *Lane) collidesAs(x int, bucket string, ja, jb Judged) bool {
 
 // CollisionEntry is the corpus entry of a collision of sig: both inputs,
 // each with every adapter's outcome.
-func (l *Lane) CollisionEntry(sig compare.Signature, a, b any, ja, jb Judged) *corpus.Entry {
+func (l *Panel) CollisionEntry(sig compare.Signature, a, b any, ja, jb Judged) *corpus.Entry {
 	e := l.Entry(a, ja.Verdict, []compare.Signature{sig}, ja.Outs)
 	e.Kind = string(compare.KindCollision)
 	e.Twin, e.TwinOutcomes = b, l.Entry(b, jb.Verdict, nil, jb.Outs).Outcomes

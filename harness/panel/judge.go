@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -23,10 +23,10 @@ type Judged struct {
 	Answered   bool // false: some adapter broke the protocol on it
 }
 
-// Open starts a lane for one-shot work (check, replay, minimize) with the
+// Open starts a panel for one-shot work (check, replay, minimize) with the
 // default restart policy; a worker that will not start is an error with its
 // stderr.
-func Open(ctx context.Context, specs []adapter.Spec, log io.Writer) (*Lane, error) {
+func Open(ctx context.Context, specs []adapter.Spec, log io.Writer) (*Panel, error) {
 	l, err := Start(ctx, specs, 0, log)
 	if err != nil {
 		return nil, SetupError(err)
@@ -46,7 +46,7 @@ const DefaultBatch = 256
 
 // Judge runs cases through every adapter, up to DefaultBatch (and
 // maxBatchText bytes) a batch, with text.
-func (l *Lane) Judge(ctx context.Context, cases []any) ([]Judged, error) {
+func (l *Panel) Judge(ctx context.Context, cases []any) ([]Judged, error) {
 	out := make([]Judged, 0, len(cases))
 	for len(cases) > 0 {
 		n := batchLen(cases)
@@ -112,7 +112,7 @@ type Minimized struct {
 // Minimize shrinks input while it keeps diverging with signature sig: the
 // same kind and cause of first difference, in at least the adapters sig
 // names (Signature.Covers).
-func (l *Lane) Minimize(ctx context.Context, input any, sig compare.Signature) (*Minimized, error) {
+func (l *Panel) Minimize(ctx context.Context, input any, sig compare.Signature) (*Minimized, error) {
 	fails := func(ctx context.Context, cands []any) ([]bool, error) {
 		js, err := l.Judge(ctx, cands)
 		if err != nil {
@@ -159,7 +159,7 @@ func (m *Minimized) Label(kept compare.Signature) (compare.Signature, bool) {
 // Entry is the corpus entry of a divergence: the input, the kind, the
 // signatures and each adapter's outcome with the implementation and version
 // its hello named, so that a finding says which versions disagreed.
-func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
+func (l *Panel) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs []compare.Outcome) *corpus.Entry {
 	e := &corpus.Entry{Input: input, Kind: v.Kind(), Signatures: sigs, Contract: l.Contract, ContractFile: l.ContractFile}
 	e.Outcomes = make([]corpus.Outcome, len(outs))
 	for i, o := range outs {
@@ -172,7 +172,7 @@ func (l *Lane) Entry(input any, v compare.Verdict, sigs compare.Signatures, outs
 // implementation and version its hello named. A digest is recorded beside
 // its text, or alone when it is all a nondeterministic entry's first
 // answer has.
-func (l *Lane) outcome(i int, o compare.Outcome) corpus.Outcome {
+func (l *Panel) outcome(i int, o compare.Outcome) corpus.Outcome {
 	co := corpus.Outcome{Adapter: l.names[i], Canonical: string(o.Canonical), Error: o.Error, Failure: string(o.Failure), Inexpressible: o.Inexpressible}
 	if o.Canonical != nil || o.Textless() {
 		co.Digest = hex.EncodeToString(o.Digest)
@@ -185,12 +185,12 @@ func (l *Lane) outcome(i int, o compare.Outcome) corpus.Outcome {
 	return co
 }
 
-// Names are the lane's adapters' names, the reference first.
-func (l *Lane) Names() []string { return l.names }
+// Names are the panel's adapters' names, the reference first.
+func (l *Panel) Names() []string { return l.names }
 
-// Comparator is the lane's comparator of outcomes; only the lane's goroutine
+// Comparator is the panel's comparator of outcomes; only the panel's goroutine
 // may use it.
-func (l *Lane) Comparator() *compare.Comparator { return l.cmp }
+func (l *Panel) Comparator() *compare.Comparator { return l.cmp }
 
 // SetupError renders a worker that would not start with its stderr.
 func SetupError(err error) error {

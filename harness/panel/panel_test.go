@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"bytes"
@@ -21,9 +21,9 @@ import (
 
 // fake is an in-process adapter.Adapter whose cases are strings: it answers
 // each with the string in quotes (and its BLAKE3 digest), and fails on cue,
-// as a worker process would, so that the lane's policy can be tested without
+// as a worker process would, so that the panel's policy can be tested without
 // starting one. Like a worker, it is broken after a failed batch and
-// restarts on its next call. The lane calls it from one goroutine at a time.
+// restarts on its next call. The panel calls it from one goroutine at a time.
 type fake struct {
 	name     string
 	faults   map[string]adapter.FailureKind // a case that fails every batch holding it
@@ -108,7 +108,7 @@ func (f *fake) answer(c string, digestOnly bool) wire.Result {
 	return r
 }
 
-// syncBuffer is a log that the lane's goroutines may write at once.
+// syncBuffer is a log that the panel's goroutines may write at once.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -126,10 +126,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// newLane is a lane over the given adapters, as Start would make it over
+// newLane is a panel over the given adapters, as Start would make it over
 // workers.
-func newLane(maxRestarts int, log *syncBuffer, as ...adapter.Adapter) *Lane {
-	l := &Lane{adapters: as, maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(as)), results: make([][]wire.Result, len(as)), inProcess: make([]bool, len(as))}
+func newLane(maxRestarts int, log *syncBuffer, as ...adapter.Adapter) *Panel {
+	l := &Panel{adapters: as, maxRestarts: maxRestarts, log: log, stats: make([]Stats, len(as)), results: make([][]wire.Result, len(as)), inProcess: make([]bool, len(as))}
 	for _, a := range as {
 		l.names = append(l.names, a.Name())
 	}
@@ -138,7 +138,7 @@ func newLane(maxRestarts int, log *syncBuffer, as ...adapter.Adapter) *Lane {
 }
 
 // run runs cases through l as one batch.
-func run(l *Lane, digestOnly bool, cases ...string) ([][]compare.Outcome, []bool, error) {
+func run(l *Panel, digestOnly bool, cases ...string) ([][]compare.Outcome, []bool, error) {
 	b := &adapter.Batch{DigestOnly: digestOnly}
 	for _, c := range cases {
 		b.Cases = append(b.Cases, c)
@@ -167,7 +167,7 @@ func show(o compare.Outcome, ok bool) string {
 // A batch a worker fails is re-run case by case on a restarted worker: the
 // case that crashed or hung it is blamed, the others answered; an outside
 // kill is retried; a protocol breach leaves its case unanswered; and the
-// lane gives up on a worker that will not restart or keeps breaking the
+// panel gives up on a worker that will not restart or keeps breaking the
 // protocol.
 func TestIsolation(t *testing.T) {
 	crash := map[string]adapter.FailureKind{"boom": adapter.Crash}
@@ -216,7 +216,7 @@ func TestIsolation(t *testing.T) {
 			f := tt.fake
 			f.name = "fake"
 			if !f.broken && f.plainErr == nil {
-				f.starts = 1 // started by the lane
+				f.starts = 1 // started by the panel
 			}
 			log := &syncBuffer{}
 			l := newLane(tt.maxRestarts, log, &f)
@@ -313,7 +313,7 @@ func TestReask(t *testing.T) {
 // The backoff before restarting a worker that would not start honours the
 // run's context: an interrupted run does not wait out the backoff.
 func TestSetupBackoffHonoursContext(t *testing.T) {
-	l := &Lane{stats: make([]Stats, 1), maxRestarts: 100}
+	l := &Panel{stats: make([]Stats, 1), maxRestarts: 100}
 	l.stats[0].setupFails = 50 // a five-second backoff
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -331,7 +331,7 @@ func TestSetupBackoffHonoursContext(t *testing.T) {
 	}
 }
 
-// JudgeBy sets the contract a lane's causes and corpus entries follow.
+// JudgeBy sets the contract a panel's causes and corpus entries follow.
 func TestJudgeBy(t *testing.T) {
 	l := newLane(0, &syncBuffer{})
 	l.names = []string{"ref", "x"}

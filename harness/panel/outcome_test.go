@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/difffuzz/difffuzz/value"
 )
 
-// A Go worker's panic (protocol 4) reaches the lane's outcome with its
+// A Go worker's panic (protocol 4) reaches the panel's outcome with its
 // type and the implementation's frames, none of the kit's.
 func TestPanicReachesOutcome(t *testing.T) {
 	specs := []adapter.Spec{{Name: "panics", Command: testworker.Command(t, "quoting-panics"),

@@ -1,4 +1,4 @@
-package lane
+package panel
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // cacher is a fake with a cache keyed by a string's length: a case of a
 // length it answered before gets that earlier case's text, as an SDK's
-// memo with a weak key does. Its state is its process's: a fresh lane
+// memo with a weak key does. Its state is its process's: a fresh panel
 // makes a new one.
 type cacher struct {
 	fake
@@ -63,11 +63,11 @@ func asText(c any) string {
 	return string(value.AppendText(nil, c))
 }
 
-// cacheLane is a lane of a plain reference and a cacher, whose fresh
+// cacheLane is a panel of a plain reference and a cacher, whose fresh
 // lanes are new ones, counted in starts.
-func cacheLane(starts *int) *Lane {
+func cacheLane(starts *int) *Panel {
 	l := newLane(0, &syncBuffer{}, anyCases{&fake{name: "ref"}}, anyCases{&cacher{fake: fake{name: "x"}}})
-	l.fresh = func(context.Context) (*Lane, error) {
+	l.fresh = func(context.Context) (*Panel, error) {
 		*starts++
 		return cacheLane(starts), nil
 	}
@@ -75,9 +75,9 @@ func cacheLane(starts *int) *Lane {
 }
 
 // cachingReference is cacheLane with the cache in the reference.
-func cachingReference() *Lane {
+func cachingReference() *Panel {
 	l := newLane(0, &syncBuffer{}, anyCases{&cacher{fake: fake{name: "ref"}}}, anyCases{&fake{name: "x"}})
-	l.fresh = func(context.Context) (*Lane, error) { return cachingReference(), nil }
+	l.fresh = func(context.Context) (*Panel, error) { return cachingReference(), nil }
 	return l
 }
 
@@ -100,7 +100,7 @@ func TestShrinkSequenceNamesTheReference(t *testing.T) {
 }
 
 // A finding that its input shows only after an earlier call is shrunk to
-// the fewest calls that still show it on a fresh lane, each call then
+// the fewest calls that still show it on a fresh panel, each call then
 // shrunk: for a cache keyed by length, one earlier string of the input's
 // length, and the input. It is named by DependsSignature.
 func TestShrinkSequence(t *testing.T) {
@@ -118,7 +118,7 @@ func TestShrinkSequence(t *testing.T) {
 	}
 	sig := last.Signatures[0]
 	if alone, err := l.ShowsAlone(context.Background(), input, sig); err != nil || alone {
-		t.Fatalf("alone on a fresh lane: shows %v (%v), want false", alone, err)
+		t.Fatalf("alone on a fresh panel: shows %v (%v), want false", alone, err)
 	}
 	s, err := l.ShrinkSequence(context.Background(), before, input, sig)
 	if err != nil {
@@ -139,12 +139,12 @@ func TestShrinkSequence(t *testing.T) {
 	}
 }
 
-// A finding its input shows alone is none of ShrinkSequence's, and a lane
+// A finding its input shows alone is none of ShrinkSequence's, and a panel
 // of adapters its caller started cannot start them afresh.
 func TestShrinkSequenceAlone(t *testing.T) {
 	var starts int
 	l := cacheLane(&starts)
-	l.fresh = func(context.Context) (*Lane, error) { // a cache its process starts with
+	l.fresh = func(context.Context) (*Panel, error) { // a cache its process starts with
 		f := cacheLane(&starts)
 		f.adapters[1].(anyCases).Adapter.(*cacher).cache = map[int][]byte{2: []byte(`"zz"`)}
 		return f, nil
@@ -154,7 +154,7 @@ func TestShrinkSequenceAlone(t *testing.T) {
 		t.Errorf("a finding the input shows alone: %v, want ErrShowsAlone", err)
 	}
 	if _, err := Of([]string{"ref"}, []adapter.Adapter{&fake{name: "ref"}}, nil).Fresh(context.Background()); err == nil {
-		t.Error("a lane of Of started afresh")
+		t.Error("a panel of Of started afresh")
 	}
 }
 
