@@ -276,6 +276,9 @@ func TestTemplateMasksTheInput(t *testing.T) {
 		{"invalid character at offset 144", "144", "invalid character at offset N on valid input"},
 		// A decoder names a lone surrogate of its input as U+FFFD.
 		{"Duplicate key: a\uFFFDb", "a\xed\xb3\xaeb", "Duplicate key: … on valid input"},
+		// A special float is normalize's, though the input holds its name.
+		{"json: unsupported value: NaN", "NaN", "json: unsupported value: NaN/Infinity on valid input"},
+		{"json: unsupported value: -Inf", "Inf", "json: unsupported value: NaN/Infinity on valid input"},
 	} {
 		if got := failureCause(valid, fail(tc.msg, obj(tc.key))); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.msg, got, tc.want)

@@ -108,6 +108,7 @@ func inputStrings(v any) []string {
 // a number is masked only there too, else left to normalize's N
 // (aNumber).
 func maskInput(msg string, strs []string) string {
+	strs = slices.DeleteFunc(slices.Clone(strs), aSpecialFloat)
 	for _, s := range strs {
 		if masked, ok := maskLast(msg, s); ok {
 			return masked
@@ -119,6 +120,15 @@ func maskInput(msg string, strs []string) string {
 		}
 	}
 	return msg
+}
+
+// aSpecialFloat reports whether s is the name of NaN or an infinity, which
+// normalize writes as one word (NaN/Infinity) wherever a message holds it:
+// an input that also holds it as a string (a key "NaN") would otherwise
+// mask the float the message names, and "unsupported value: NaN" would be
+// two templates, one per input that happens to hold the word.
+func aSpecialFloat(s string) bool {
+	return s != "" && nonFinite.FindString(s) == s
 }
 
 // aNumber reports whether s is a number as normalize reads one (a sign
