@@ -10,7 +10,7 @@
 //	difffuzz run -adapters go,mutant -adapter 'mutant=bin/mutant utf16-key-order' -duration 60s
 //
 // `make mutants` (cmd/mutanthunt) hunts them all. The zoo itself is
-// package zoo (internal/mutant/zoo).
+// package zoo (adapters/go/zoo).
 package main
 
 import (
@@ -19,7 +19,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
+	"github.com/difffuzz/difffuzz/adapters/go/zoo"
 	"github.com/difffuzz/difffuzz/kits/go/kit"
 )
 

@@ -56,13 +56,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/difffuzz/difffuzz/adapters/go/zoo"
 	"github.com/difffuzz/difffuzz/harness/corpus"
 	"github.com/difffuzz/difffuzz/harness/events"
 	"github.com/difffuzz/difffuzz/harness/panel"
 	"github.com/difffuzz/difffuzz/harness/report"
 	"github.com/difffuzz/difffuzz/internal/atomicfile"
 	"github.com/difffuzz/difffuzz/internal/clip"
-	"github.com/difffuzz/difffuzz/internal/mutant/zoo"
 	"github.com/difffuzz/difffuzz/value"
 )
 

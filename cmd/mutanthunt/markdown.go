@@ -23,7 +23,7 @@ func Markdown(rs []Result, p Page) string {
 	var b strings.Builder
 	b.WriteString(`# The mutant zoo, hunted
 
-Each mutant of the zoo (internal/mutant/zoo) is one implementation of canonical
+Each mutant of the zoo (adapters/go/zoo) is one implementation of canonical
 JSON with one bug (` + "`bin/mutant -list`" + ` lists them). The hunt runs difffuzz
 with each one as a worker (cmd/mutant) beside the in-process Go reference,
 stops the run at its first divergence, and minimizes that finding with

@@ -333,7 +333,7 @@ func BenchmarkRound(b *testing.B) {
 }
 
 // TestSmallestWitness minimizes inputs for bugs of the mutant zoo's shapes
-// (internal/mutant/zoo) and wants an input as small as the smallest that
+// (adapters/go/zoo) and wants an input as small as the smallest that
 // shows each (written out as want): the
 // steps that cross from one bad value to another, cut many digits, reach
 // the end of a long string, shrink a character within its kind, and rename
