@@ -61,7 +61,13 @@ func TestMemoryAndChildren(t *testing.T) {
 	if !slices.Contains(Children(os.Getpid()), cmd.Process.Pid) {
 		t.Errorf("Children = %v, want %d among them", Children(os.Getpid()), cmd.Process.Pid)
 	}
-	if got := Cmdline(cmd.Process.Pid); got != "sleep 5" {
+	// A process just started may show an empty command line for a moment
+	// on a loaded host (the kernel fills it in at exec): wait for it.
+	got := Cmdline(cmd.Process.Pid)
+	for deadline := time.Now().Add(2 * time.Second); got == "" && time.Now().Before(deadline); got = Cmdline(cmd.Process.Pid) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got != "sleep 5" {
 		t.Errorf("Cmdline = %q, want \"sleep 5\"", got)
 	}
 }
