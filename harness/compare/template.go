@@ -87,7 +87,9 @@ func inputStrings(v any) []string {
 	walk(v)
 	out := make([]string, 0, len(seen))
 	for s := range seen {
-		out = append(out, s)
+		if !aSpecialFloat(s) { // normalize's to name, never the input's
+			out = append(out, s)
+		}
 	}
 	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	return out
@@ -108,7 +110,6 @@ func inputStrings(v any) []string {
 // a number is masked only there too, else left to normalize's N
 // (aNumber).
 func maskInput(msg string, strs []string) string {
-	strs = slices.DeleteFunc(slices.Clone(strs), aSpecialFloat)
 	for _, s := range strs {
 		if masked, ok := maskLast(msg, s); ok {
 			return masked
