@@ -45,7 +45,7 @@ const minBare = 3
 // values, each also with its lone surrogates as U+FFFD (as a decoder
 // that replaces them names it), longest first, so that a string is
 // masked before the shorter ones inside it; the empty string, when v
-// holds it, last.
+// holds it, last. A special float's name (aSpecialFloat) is left out.
 func inputStrings(v any) []string {
 	seen := map[string]bool{}
 	var walk func(v any)
